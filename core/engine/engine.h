@@ -1,0 +1,72 @@
+// The headless engine: bundle -> observations -> symptom events -> verdict.
+// ingest() and attribute() may be called in any order and repeatedly: late
+// evidence is added with ingest() and the verdict recomputed by attribute().
+// Same inputs + same rules -> byte-identical result JSON.
+#pragma once
+
+#include "bundle/bundle.h"
+#include "model.h"
+#include "parse/structured.h"
+#include "progress.h"
+#include "rules/ruleset.h"
+
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace fl {
+
+// What each phase did, for `--explain` and the workbench's phase stepper.
+struct TraceStep {
+    std::string phase;        // extract, filter.early, ..., refine.final, outcome, post_outcome, report
+    std::string rule;         // rule id, or "engine" for built-in steps
+    std::string action;       // extracted, decoded, suppressed, merged, linked, role, chose, ...
+    std::vector<uint32_t> events;
+    std::string detail;
+};
+
+struct Analysis {
+    Bundle bundle;
+    std::vector<Observation> observations;   // sorted by id; id == index
+    std::vector<MetricSeries> metrics;
+    Result result;
+    std::vector<TraceStep> trace;
+    bool cancelled = false;
+};
+
+struct AnalyzeOptions {
+    std::vector<std::string> ruleDirs;       // --rules DIR, in order, after the shipped rules
+    bool userConfigRules = true;             // $XDG_CONFIG_HOME/faultline/rules
+    std::string shippedRulesDir;             // empty: the compiled-in default
+    LoadOptions load;
+};
+
+class Engine {
+public:
+    explicit Engine(std::shared_ptr<const RuleSet> rules);
+    ~Engine();
+    Engine(const Engine&) = delete;
+    Engine& operator=(const Engine&) = delete;
+
+    // Adds a bundle's evidence. Can be called again with more bundles (late evidence).
+    void ingest(const Bundle& bundle, const Progress& progress = {});
+    // Runs filter/refine/outcome/report over everything ingested so far.
+    Result attribute(std::vector<TraceStep>* trace = nullptr) const;
+
+    const std::vector<Observation>& observations() const;
+    const std::vector<MetricSeries>& metrics() const;
+    const std::vector<SourceFile>& files() const;
+
+private:
+    struct Impl;
+    std::unique_ptr<Impl> d;
+};
+
+// Loads the rules (shipped + user) and the bundle, ingests and attributes.
+// Throws BundleError / RuleError for unusable input.
+Analysis analyze(const std::string& bundlePath, const AnalyzeOptions& options, const Progress& progress = {});
+
+// Loads shipped + user rules per options. Throws RuleError naming file:line:column.
+std::shared_ptr<const RuleSet> loadRulesFor(const AnalyzeOptions& options);
+
+} // namespace fl

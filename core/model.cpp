@@ -1,0 +1,83 @@
+#include "model.h"
+
+#include <array>
+#include <utility>
+
+namespace fl {
+
+namespace {
+template <typename E, size_t N>
+std::string_view nameOf(E value, const std::array<std::pair<E, std::string_view>, N>& table)
+{
+    for (const auto& [e, name] : table)
+        if (e == value)
+            return name;
+    return "unknown";
+}
+template <typename E, size_t N>
+std::optional<E> valueOf(std::string_view name, const std::array<std::pair<E, std::string_view>, N>& table)
+{
+    for (const auto& [e, n] : table)
+        if (n == name)
+            return e;
+    return std::nullopt;
+}
+
+constexpr std::array<std::pair<SourceKind, std::string_view>, 8> kSourceKinds{{
+    {SourceKind::AppLog, "applog"},
+    {SourceKind::SysLog, "syslog"},
+    {SourceKind::FabricManager, "fabricmanager"},
+    {SourceKind::Scheduler, "scheduler"},
+    {SourceKind::Metrics, "metrics"},
+    {SourceKind::GpuSnapshot, "gpu_snapshot"},
+    {SourceKind::Manifest, "manifest"},
+    {SourceKind::Unknown, "unknown"},
+}};
+constexpr std::array<std::pair<Severity, std::string_view>, 5> kSeverities{{
+    {Severity::Debug, "debug"},
+    {Severity::Info, "info"},
+    {Severity::Warning, "warning"},
+    {Severity::Error, "error"},
+    {Severity::Fatal, "fatal"},
+}};
+constexpr std::array<std::pair<TimeBasis, std::string_view>, 7> kTimeBases{{
+    {TimeBasis::None, "none"},
+    {TimeBasis::Absolute, "absolute"},
+    {TimeBasis::AssumedUtc, "assumed_utc"},
+    {TimeBasis::AssumedYear, "assumed_year"},
+    {TimeBasis::BootOffset, "boot_offset"},
+    {TimeBasis::BootRelative, "boot_relative"},
+    {TimeBasis::Inherited, "inherited"},
+}};
+constexpr std::array<std::pair<FileStatus, std::string_view>, 5> kFileStatuses{{
+    {FileStatus::Ok, "ok"},
+    {FileStatus::Empty, "empty"},
+    {FileStatus::Error, "error"},
+    {FileStatus::Unrecognized, "unrecognized"},
+    {FileStatus::Skipped, "skipped"},
+}};
+constexpr std::array<std::pair<SymptomRole, std::string_view>, 4> kRoles{{
+    {SymptomRole::Initiator, "initiator"},
+    {SymptomRole::Symptom, "symptom"},
+    {SymptomRole::Informational, "informational"},
+    {SymptomRole::Unknown, "unknown"},
+}};
+constexpr std::array<std::pair<EvidenceRole, std::string_view>, 4> kEvidenceRoles{{
+    {EvidenceRole::Root, "root"},
+    {EvidenceRole::Symptom, "symptom"},
+    {EvidenceRole::Interesting, "interesting"},
+    {EvidenceRole::Context, "context"},
+}};
+} // namespace
+
+std::string_view toString(SourceKind v) { return nameOf(v, kSourceKinds); }
+std::optional<SourceKind> sourceKindFromString(std::string_view s) { return valueOf<SourceKind>(s, kSourceKinds); }
+std::string_view toString(Severity v) { return nameOf(v, kSeverities); }
+std::optional<Severity> severityFromString(std::string_view s) { return valueOf<Severity>(s, kSeverities); }
+std::string_view toString(TimeBasis v) { return nameOf(v, kTimeBases); }
+std::string_view toString(FileStatus v) { return nameOf(v, kFileStatuses); }
+std::string_view toString(SymptomRole v) { return nameOf(v, kRoles); }
+std::optional<SymptomRole> symptomRoleFromString(std::string_view s) { return valueOf<SymptomRole>(s, kRoles); }
+std::string_view toString(EvidenceRole v) { return nameOf(v, kEvidenceRoles); }
+
+} // namespace fl

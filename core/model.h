@@ -1,0 +1,248 @@
+// Plain, copyable data that flows one way through the engine:
+// bundle files -> observations -> symptom events -> verdict (Result).
+// Nothing here knows about Qt widgets; views consume these structs read-only.
+#pragma once
+
+#include <cstdint>
+#include <limits>
+#include <map>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace fl {
+
+inline constexpr int64_t kNoTime = std::numeric_limits<int64_t>::min();
+
+enum class SourceKind : uint8_t {
+    AppLog,        // application stdout/stderr, one per rank or per job
+    SysLog,        // syslog, dmesg, kern.log, journal
+    FabricManager, // nvidia-fabricmanager log
+    Scheduler,     // Slurm / Kubernetes records
+    Metrics,       // Prometheus JSON, OpenMetrics text, CSV
+    GpuSnapshot,   // nvidia-smi output
+    Manifest,      // workload.json
+    Unknown,
+};
+std::string_view toString(SourceKind);
+std::optional<SourceKind> sourceKindFromString(std::string_view);
+
+enum class Severity : uint8_t { Debug, Info, Warning, Error, Fatal };
+std::string_view toString(Severity);
+std::optional<Severity> severityFromString(std::string_view);
+
+// How an observation's timestamp was obtained. Reviewers need this: a time
+// inherited from a neighbouring line or guessed from a boot offset is weaker
+// than one printed on the line itself.
+enum class TimeBasis : uint8_t {
+    None,          // no usable time
+    Absolute,      // full date and zone on the line (ISO 8601 with offset, epoch)
+    AssumedUtc,    // full date, no zone on the line: taken as UTC (or manifest zone)
+    AssumedYear,   // syslog "Mon DD HH:MM:SS": year from manifest/bundle/mtime
+    BootOffset,    // dmesg "[secs]" + a known boot time
+    BootRelative,  // dmesg "[secs]" without boot time: only ordered within its node
+    Inherited,     // no time on the line: taken from the nearest timed line before it
+};
+std::string_view toString(TimeBasis);
+
+// Exact location of raw evidence. `file` indexes Bundle::files.
+struct RawRef {
+    uint32_t file = 0;
+    uint64_t offset = 0;     // byte offset of the first byte of the first line
+    uint32_t length = 0;     // bytes, up to (not including) the final newline
+    uint32_t line = 0;       // 1-based line number of the first line
+    uint32_t lineCount = 1;  // multi-line records span several lines
+    friend bool operator==(const RawRef&, const RawRef&) = default;
+};
+
+enum class FileStatus : uint8_t {
+    Ok,            // parsed, produced observations or at least readable lines
+    Empty,         // zero bytes or only whitespace
+    Error,         // unreadable, truncated, too large, escaped the bundle
+    Unrecognized,  // readable but not a kind we parse (kept in coverage)
+    Skipped,       // deliberately not parsed (binary, manifest, notes)
+};
+std::string_view toString(FileStatus);
+
+struct SourceFile {
+    uint32_t index = 0;
+    std::string path;          // path inside the bundle, '/'-separated, for display and refs
+    std::string diskPath;      // where the bytes are on disk (may be an extraction folder)
+    uint64_t size = 0;
+    SourceKind kind = SourceKind::Unknown;
+    std::string kindReason;    // why it was taken for that kind ("name token 'syslog'", "content: NVRM lines")
+    std::string node;          // empty if unknown
+    std::string nodeReason;
+    int rank = -1;
+    std::string rankReason;
+    FileStatus status = FileStatus::Ok;
+    std::string statusReason;  // why empty/error/unrecognized/skipped
+    uint64_t lines = 0;        // counted while scanning
+    uint64_t observations = 0; // observations produced from this file
+    uint64_t parseErrors = 0;  // lines that looked like a known shape but did not parse
+    int64_t firstTimeNs = kNoTime;
+    int64_t lastTimeNs = kNoTime;
+};
+
+// One piece of raw evidence that passed the literal pre-filter and parsed.
+struct Observation {
+    uint32_t id = 0;
+    RawRef ref;
+    SourceKind source = SourceKind::Unknown;
+    int64_t timeNs = kNoTime;
+    TimeBasis timeBasis = TimeBasis::None;
+    std::string node;
+    int rank = -1;
+    int gpuIndex = -1;         // CUDA device / NCCL [dev] / nvidia-smi index
+    std::string pciBus;        // normalised "0000:91:00"
+    Severity severity = Severity::Info;
+    std::string text;          // the message without timestamp/host/rank prefixes (capped)
+};
+
+// Static description of a symptom id, from the rule files.
+enum class SymptomRole : uint8_t {
+    Initiator,     // can start a failure (hardware fault, OOM kill, node failure ...)
+    Symptom,       // downstream effect (NCCL timeout, Xid 45, torchrun summary)
+    Informational, // benign or context (Xid 63, advice lines)
+    Unknown,       // recognised family, unknown member (e.g. an Xid not in the catalogue)
+};
+std::string_view toString(SymptomRole);
+std::optional<SymptomRole> symptomRoleFromString(std::string_view);
+
+struct SymptomDef {
+    std::string id;            // "gpu.xid.79"
+    std::string title;         // "GPU fell off the bus (Xid 79)"
+    std::string domain;        // gpu, nvlink, network, host, storage, scheduler, workload, unknown
+    std::string subDomain;     // closed list per domain
+    SymptomRole role = SymptomRole::Symptom;
+    int weight = 0;            // tie-break among initiators at the same time: higher wins
+    std::string advice;        // what an operator should do
+};
+
+enum class EventKind : uint8_t { BadNode, InterestingNode };
+
+// A symptom found in the evidence: the unit the rules reason about.
+struct SymptomEvent {
+    uint32_t id = 0;
+    std::string symptom;       // symptom id, may be rewritten by filter rules
+    std::string originalSymptom;
+    EventKind kind = EventKind::BadNode;
+    std::string node;
+    int rank = -1;
+    int gpuIndex = -1;
+    std::string pciBus;
+    int64_t timeNs = kNoTime;
+    TimeBasis timeBasis = TimeBasis::None;
+    std::vector<uint32_t> observations;        // evidence (observation ids), first one is primary
+    std::map<std::string, std::string> fields; // captures from the extractor (xid, seq, peer ...)
+    std::string extractedBy;   // rule id
+    bool suppressed = false;
+    std::string suppressedBy;  // rule id
+    std::string suppressReason;
+    uint32_t count = 1;        // >1 after merging repeats
+};
+
+// ---------------------------------------------------------------- result
+
+struct Candidate {
+    uint32_t event = 0;
+    std::string symptom;
+    std::string title;
+    std::string domain;
+    std::string subDomain;
+    std::string node;
+    int rank = -1;
+    int gpuIndex = -1;
+    int64_t timeNs = kNoTime;
+    uint32_t support = 0;      // downstream events linked to it
+    bool chosen = false;
+    std::string verdict;       // "root cause", "lost: later than ...", "tied with ..."
+};
+
+struct ChainEdge {
+    uint32_t from = 0;         // event ids
+    uint32_t to = 0;
+    std::string rule;
+    std::string label;
+};
+
+enum class EvidenceRole : uint8_t { Root, Symptom, Interesting, Context };
+std::string_view toString(EvidenceRole);
+
+struct EvidenceItem {
+    std::string id;            // "ev-0001", stable for the same bundle + rules
+    std::string kind;          // log | metric | scheduler
+    SourceKind source = SourceKind::Unknown;
+    std::string file;          // bundle path
+    RawRef ref;
+    std::string node;
+    int rank = -1;
+    int gpuIndex = -1;
+    int64_t timeNs = kNoTime;
+    TimeBasis timeBasis = TimeBasis::None;
+    std::string excerpt;
+    EvidenceRole role = EvidenceRole::Context;
+    std::string symptom;
+    uint32_t event = 0;
+};
+
+struct ConnectorReport {
+    std::string file;
+    SourceKind kind = SourceKind::Unknown;
+    std::string kindReason;
+    std::string node;
+    int rank = -1;
+    FileStatus status = FileStatus::Ok;
+    std::string reason;
+    uint64_t bytes = 0;
+    uint64_t lines = 0;
+    uint64_t observations = 0;
+    uint64_t parseErrors = 0;
+};
+
+struct RuleFiring {
+    std::string rule;
+    std::string phase;
+    std::string effect;
+    uint32_t count = 0;
+};
+
+struct RootCause {
+    uint32_t event = 0;
+    std::string symptom;
+    std::string title;
+    std::string node;
+    int gpuIndex = -1;
+    std::string pciBus;
+    int rank = -1;
+    int64_t timeNs = kNoTime;
+    std::vector<std::string> evidence; // evidence ids
+    std::string advice;
+};
+
+struct Result {
+    static constexpr const char* kSchemaVersion = "1.0";
+    std::string status = "unattributed";   // attributed | ambiguous | unattributed
+    std::string outcome;                   // failed | hung | completed | unknown ...
+    std::string domain = "unknown";
+    std::string subDomain;
+    std::optional<RootCause> rootCause;
+    std::string summary;                   // one sentence for humans
+    std::vector<std::string> missing;      // for unattributed: what evidence would help
+    std::vector<Candidate> candidates;
+    std::vector<std::string> affectedNodes;
+    std::vector<SymptomEvent> events;      // symptom_chain nodes
+    std::vector<ChainEdge> edges;          // symptom_chain edges
+    std::vector<EvidenceItem> evidence;
+    std::vector<ConnectorReport> connectors;
+    std::vector<RuleFiring> rulesFired;
+    std::string workloadId;
+    int attempt = -1;
+    int64_t windowStartNs = kNoTime;
+    int64_t windowEndNs = kNoTime;
+    std::string engineVersion;
+    std::string rulesDigest;
+};
+
+} // namespace fl

@@ -1,0 +1,45 @@
+// Pure functions that read one log line's prefixes: timestamp, host, rank,
+// device, severity. Every input is hostile: no allocation per line, no throws,
+// bounded work per byte.
+#pragma once
+
+#include "model.h"
+
+#include <optional>
+#include <string_view>
+
+namespace fl {
+
+struct TimeContext {
+    int defaultYear = 0;             // for syslog "Mon DD HH:MM:SS"; 0 = unknown -> AssumedYear with year 1970
+    int64_t bootTimeNs = kNoTime;    // for dmesg "[secs]" on this file's node
+    int tzOffsetSec = 0;             // zone for timestamps printed without one
+};
+
+struct LineInfo {
+    int64_t timeNs = kNoTime;
+    TimeBasis basis = TimeBasis::None;
+    double bootSeconds = -1;         // dmesg "[12345.678901]" when present (also inside syslog lines)
+    std::string_view host;           // syslog host field or NCCL "host:pid:tid" host
+    int rank = -1;                   // "[rank3]:", "[default3]:", srun "3: ", "[Rank 3]"
+    int device = -1;                 // NCCL "[dev]"
+    std::optional<Severity> severity;// glog letter, NCCL WARN/INFO, "ERROR"/"WARNING" level words
+    size_t messageStart = 0;         // where the message starts after all recognised prefixes
+};
+
+LineInfo parseLine(std::string_view line, SourceKind kind, const TimeContext& ctx);
+
+// Learns a file's TimeContext from a sample of its lines (head of the file):
+// boot time from lines that print both wall clock and "[uptime]", year from
+// full dates. `fallbackYear` is used when nothing in the sample says.
+TimeContext inferTimeContext(std::string_view sample, SourceKind kind, int fallbackYear);
+
+// For a line without its own time: the time of the nearest earlier line in
+// `buffer` that has one (looking back at most `maxLines` lines), else kNoTime.
+int64_t inheritedTime(std::string_view buffer, size_t lineBegin, SourceKind kind,
+                      const TimeContext& ctx, int maxLines = 256);
+
+// UTC civil time -> ns since epoch. Exposed for tests and other parsers.
+int64_t civilToNs(int year, int month, int day, int hour, int minute, int second, int64_t nanos);
+
+} // namespace fl
