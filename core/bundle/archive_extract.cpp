@@ -1,0 +1,322 @@
+// Archive members are extracted to numbered files in a private folder rather
+// than to their own names: names come from the archive and are hostile, and
+// duplicates or file/folder clashes ("a" and "a/b") must not overwrite anything.
+#include "bundle/bundle_entry.h"
+
+#include <archive.h>
+#include <archive_entry.h>
+
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
+#include <filesystem>
+#include <memory>
+
+#include <fcntl.h>
+#include <unistd.h>
+
+namespace fl {
+
+namespace {
+
+struct ArchiveCloser {
+    void operator()(archive* a) const { archive_read_free(a); }
+};
+
+struct Fd {
+    int fd = -1;
+    ~Fd()
+    {
+        if (fd >= 0)
+            ::close(fd);
+    }
+};
+
+std::string archiveError(archive* a)
+{
+    const char* msg = archive_error_string(a);
+    return msg && *msg ? msg : "unknown archive error";
+}
+
+// Control bytes in member names would corrupt every listing that shows them.
+std::string printable(std::string_view s)
+{
+    std::string out;
+    out.reserve(s.size());
+    for (char c : s)
+        out.push_back(static_cast<unsigned char>(c) < 0x20 || c == 0x7F ? '?' : c);
+    return out;
+}
+
+struct CleanPath {
+    std::string path;    // '/'-separated, no '.', no empty parts; empty if refused
+    std::string refusal; // why the name cannot be used
+};
+
+CleanPath cleanEntryPath(std::string_view raw)
+{
+    if (raw.empty())
+        return {{}, "entry without a name: not extracted"};
+    if (raw.front() == '/' || raw.front() == '\\' || (raw.size() > 1 && raw[1] == ':'))
+        return {{}, "absolute path escapes the bundle: not extracted"};
+    std::string out;
+    size_t start = 0;
+    for (size_t i = 0; i <= raw.size(); ++i) {
+        if (i < raw.size() && raw[i] != '/' && raw[i] != '\\')
+            continue;
+        const std::string_view part = raw.substr(start, i - start);
+        start = i + 1;
+        if (part.empty() || part == ".")
+            continue;
+        if (part == "..")
+            return {{}, "'..' in the path escapes the bundle: not extracted"};
+        if (!out.empty())
+            out.push_back('/');
+        out += printable(part);
+    }
+    if (out.empty())
+        return {{}, "entry name has no file part: not extracted"};
+    return {out, {}};
+}
+
+std::string diskName(uint64_t n, std::string_view path)
+{
+    std::string base(path.substr(path.rfind('/') == std::string_view::npos ? 0 : path.rfind('/') + 1));
+    for (char& c : base)
+        if (!((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '.' || c == '-' || c == '_'))
+            c = '_';
+    if (base.size() > 80)
+        base.resize(80);
+    char num[24];
+    std::snprintf(num, sizeof num, "%08llu-", static_cast<unsigned long long>(n));
+    return num + base;
+}
+
+std::string bytes(uint64_t n) { return std::to_string(n) + " bytes"; }
+
+class Extractor {
+public:
+    Extractor(const std::string& archivePath, const std::string& destDir, const LoadOptions& options,
+              const Progress& progress)
+        : m_archivePath(archivePath), m_dest(destDir), m_options(options), m_progress(progress)
+    {
+        std::error_code ec;
+        m_archiveSize = std::filesystem::file_size(archivePath, ec);
+    }
+
+    EntryList run()
+    {
+        if (m_archiveSize == 0)
+            throw BundleError(m_archivePath, "empty file: not a folder or an archive");
+        m_a.reset(archive_read_new());
+        if (!m_a)
+            throw BundleError(m_archivePath, "cannot start the archive reader");
+        archive_read_support_filter_all(m_a.get());
+        archive_read_support_format_all(m_a.get());
+        if (archive_read_open_filename(m_a.get(), m_archivePath.c_str(), 64 * 1024) != ARCHIVE_OK)
+            throw BundleError(m_archivePath, "not a folder or a readable archive: " + archiveError(m_a.get()));
+
+        uint32_t headers = 0;
+        for (;;) {
+            if (m_progress.cancelled()) {
+                warn("loading cancelled after " + std::to_string(headers) + " entries");
+                break;
+            }
+            archive_entry* entry = nullptr;
+            const int r = archive_read_next_header(m_a.get(), &entry);
+            if (r == ARCHIVE_EOF)
+                break;
+            if (r < ARCHIVE_WARN) {
+                if (headers == 0)
+                    throw BundleError(m_archivePath, "not a folder or a readable archive: " + archiveError(m_a.get()));
+                warn("archive is truncated or corrupt after " + std::to_string(headers) + " entries"
+                     + (m_lastName.empty() ? std::string() : " (last: '" + m_lastName + "')") + ": "
+                     + archiveError(m_a.get()) + "; the entries before it were kept");
+                break;
+            }
+            if (r == ARCHIVE_WARN && !m_warnedOnce) {
+                m_warnedOnce = true;
+                warn("archive reader warning: " + archiveError(m_a.get()));
+            }
+            ++headers;
+            if (!entryStep(entry, headers))
+                break;
+            m_progress("load", static_cast<uint64_t>(archive_filter_bytes(m_a.get(), -1)), m_archiveSize);
+        }
+        return std::move(m_out);
+    }
+
+private:
+    void warn(const std::string& what) { m_out.warnings.push_back(m_archivePath + ": " + what); }
+
+    void add(std::string path, std::string disk, uint64_t size, FileStatus status, std::string reason)
+    {
+        BundleEntry e;
+        e.path = std::move(path);
+        e.diskPath = std::move(disk);
+        e.size = size;
+        e.status = status;
+        e.reason = std::move(reason);
+        e.order = m_out.entries.size();
+        m_out.entries.push_back(std::move(e));
+    }
+
+    // Returns false to stop expanding the archive.
+    bool entryStep(archive_entry* entry, uint32_t headers)
+    {
+        const char* rawName = archive_entry_pathname(entry);
+        if (!rawName)
+            rawName = archive_entry_pathname_utf8(entry);
+        const std::string raw = rawName ? rawName : "";
+        const CleanPath clean = cleanEntryPath(raw);
+        const std::string shown = clean.path.empty() ? (raw.empty() ? "(entry " + std::to_string(headers) + ")" : printable(raw))
+                                                     : clean.path;
+        m_lastName = shown;
+        const auto type = archive_entry_filetype(entry);
+
+        if (headers > m_options.maxEntries) {
+            add(shown, {}, 0, FileStatus::Error,
+                "entry limit of " + std::to_string(m_options.maxEntries) + " reached: not extracted");
+            warn("stopped expanding at entry " + std::to_string(headers) + ": more than "
+                 + std::to_string(m_options.maxEntries) + " entries (limit)");
+            return false;
+        }
+        if (type == AE_IFDIR && !archive_entry_hardlink(entry))
+            return true; // folders come back implicitly through the file paths
+        if (const char* link = archive_entry_hardlink(entry)) {
+            add(shown, {}, 0, FileStatus::Error, "hard link entry (to '" + printable(link) + "') refused: not extracted");
+            return true;
+        }
+        if (type == AE_IFLNK) {
+            const char* target = archive_entry_symlink(entry);
+            add(shown, {}, 0, FileStatus::Error,
+                "symbolic link entry (to '" + printable(target ? target : "") + "') refused: not extracted");
+            return true;
+        }
+        if (!clean.refusal.empty()) {
+            add(shown, {}, 0, FileStatus::Error, clean.refusal);
+            m_out.entries.back().escaped = true;
+            return true;
+        }
+        if (type != AE_IFREG) {
+            add(shown, {}, 0, FileStatus::Error, "not a regular file entry: not extracted");
+            return true;
+        }
+        const bool sizeKnown = archive_entry_size_is_set(entry) != 0;
+        const auto declared = sizeKnown && archive_entry_size(entry) > 0 ? static_cast<uint64_t>(archive_entry_size(entry)) : 0;
+        if (declared > m_options.maxEntryBytes) {
+            add(shown, {}, declared, FileStatus::Error,
+                "entry of " + bytes(declared) + " exceeds the per-entry limit of " + bytes(m_options.maxEntryBytes)
+                    + ": not extracted");
+            // Skipping still inflates the data, so it counts against the total budget.
+            return charge(declared, shown);
+        }
+        if (m_total + declared > m_options.maxTotalBytes) {
+            add(shown, {}, declared, FileStatus::Error,
+                "expanding this entry would pass the total limit of " + bytes(m_options.maxTotalBytes) + ": not extracted");
+            warn("stopped expanding at '" + shown + "': total size limit of " + bytes(m_options.maxTotalBytes) + " reached");
+            return false;
+        }
+        return extractData(shown);
+    }
+
+    bool charge(uint64_t n, const std::string& shown)
+    {
+        m_total += n;
+        if (m_total <= m_options.maxTotalBytes)
+            return true;
+        warn("stopped expanding after '" + shown + "': total size limit of " + bytes(m_options.maxTotalBytes) + " reached");
+        return false;
+    }
+
+    bool extractData(const std::string& shown)
+    {
+        const std::string disk = (std::filesystem::path(m_dest) / diskName(m_out.entries.size(), shown)).string();
+        Fd out;
+        out.fd = ::open(disk.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
+        if (out.fd < 0) {
+            const std::string err = std::strerror(errno);
+            add(shown, {}, 0, FileStatus::Error, "cannot create the extracted copy: " + err);
+            warn("stopped expanding: cannot write into " + m_dest + ": " + err);
+            return false;
+        }
+        uint64_t end = 0;
+        for (;;) {
+            const void* buf = nullptr;
+            size_t size = 0;
+            la_int64_t offset = 0;
+            const int r = archive_read_data_block(m_a.get(), &buf, &size, &offset);
+            if (r == ARCHIVE_EOF)
+                break;
+            if (r < ARCHIVE_WARN) {
+                add(shown, disk, end, FileStatus::Error,
+                    "truncated: the archive breaks off inside this entry after " + bytes(end) + " ("
+                        + archiveError(m_a.get()) + ")");
+                warn("archive is truncated or corrupt inside '" + shown + "' after " + std::to_string(m_out.entries.size() - 1)
+                     + " complete entries: " + archiveError(m_a.get()) + "; the entries before it were kept");
+                return false;
+            }
+            const uint64_t blockEnd = static_cast<uint64_t>(offset) + size;
+            if (blockEnd > m_options.maxEntryBytes || m_total + blockEnd > m_options.maxTotalBytes) {
+                ::unlink(disk.c_str());
+                const bool entryLimit = blockEnd > m_options.maxEntryBytes;
+                add(shown, {}, blockEnd, FileStatus::Error,
+                    entryLimit ? "entry grows past the per-entry limit of " + bytes(m_options.maxEntryBytes) + ": not extracted"
+                               : "expanding this entry would pass the total limit of " + bytes(m_options.maxTotalBytes)
+                                   + ": not extracted");
+                if (!entryLimit) {
+                    warn("stopped expanding at '" + shown + "': total size limit of " + bytes(m_options.maxTotalBytes) + " reached");
+                    return false;
+                }
+                return charge(blockEnd, shown);
+            }
+            const char* p = static_cast<const char*>(buf);
+            size_t left = size;
+            auto at = static_cast<off_t>(offset);
+            while (left > 0) {
+                const ssize_t n = ::pwrite(out.fd, p, left, at);
+                if (n < 0 && errno == EINTR)
+                    continue;
+                if (n <= 0) {
+                    const std::string err = n < 0 ? std::strerror(errno) : "short write";
+                    ::unlink(disk.c_str());
+                    add(shown, {}, 0, FileStatus::Error, "cannot write the extracted copy: " + err);
+                    warn("stopped expanding: cannot write into " + m_dest + ": " + err);
+                    return false;
+                }
+                p += n;
+                left -= static_cast<size_t>(n);
+                at += n;
+            }
+            end = std::max(end, blockEnd);
+        }
+        // Sparse members end in a hole: give the file its full logical length.
+        if (end > 0 && ::ftruncate(out.fd, static_cast<off_t>(end)) != 0) {
+            // Nothing to do: the bytes written are still there.
+        }
+        m_total += end;
+        add(shown, disk, end, FileStatus::Ok, {});
+        return true;
+    }
+
+    std::string m_archivePath;
+    std::string m_dest;
+    const LoadOptions& m_options;
+    const Progress& m_progress;
+    std::unique_ptr<archive, ArchiveCloser> m_a;
+    uint64_t m_archiveSize = 0;
+    uint64_t m_total = 0;
+    std::string m_lastName;
+    bool m_warnedOnce = false;
+    EntryList m_out;
+};
+
+} // namespace
+
+EntryList extractArchive(const std::string& archivePath, const std::string& destDir, const LoadOptions& options,
+                         const Progress& progress)
+{
+    return Extractor(archivePath, destDir, options, progress).run();
+}
+
+} // namespace fl

@@ -1,0 +1,181 @@
+#include "bundle/bundle.h"
+#include "bundle/bundle_entry.h"
+#include "bundle/extraction_dir.h"
+#include "bundle/mapped_file.h"
+#include "bundle/text_scan.h"
+
+#include <algorithm>
+#include <filesystem>
+#include <system_error>
+
+namespace fl {
+
+namespace fs = std::filesystem;
+
+BundleError::BundleError(std::string f, std::string message)
+    : std::runtime_error(f + ": " + message)
+    , file(std::move(f))
+{
+}
+
+namespace {
+
+constexpr uint64_t kMaxManifestBytes = 16ull << 20;
+
+// "bundle/a.log", "bundle/b/c.log" -> "a.log", "b/c.log": archives are usually
+// made of one folder, and its name says nothing about the evidence.
+void stripCommonTop(std::vector<BundleEntry>& entries)
+{
+    std::string top;
+    bool any = false;
+    for (const auto& e : entries) {
+        if (e.escaped)
+            continue;
+        const size_t slash = e.path.find('/');
+        if (slash == std::string::npos || slash + 1 == e.path.size())
+            return;
+        const std::string_view first(e.path.data(), slash);
+        if (any && first != top)
+            return;
+        top = first;
+        any = true;
+    }
+    if (!any)
+        return;
+    for (auto& e : entries)
+        if (!e.escaped)
+            e.path.erase(0, top.size() + 1);
+}
+
+// Marks every copy of a duplicated archive path but the last: extracting in
+// order would have left the last one on disk.
+void markSuperseded(std::vector<SourceFile>& files)
+{
+    for (size_t i = 0; i + 1 < files.size(); ++i) {
+        if (files[i].path == files[i + 1].path && files[i].status != FileStatus::Error) {
+            files[i].status = FileStatus::Skipped;
+            files[i].statusReason = "replaced by a later archive entry with the same path";
+        }
+    }
+}
+
+void probeAndClassify(SourceFile& f, const BundleEntry& e)
+{
+    if (e.status != FileStatus::Ok) {
+        classifyFile(f, {}); // the name alone still tells kind, node and rank for the coverage table
+        f.status = e.status;
+        f.statusReason = e.reason;
+        return;
+    }
+    MappedFile map;
+    std::string error;
+    if (!map.open(e.diskPath, &error)) {
+        classifyFile(f, {});
+        f.status = FileStatus::Error;
+        f.statusReason = error;
+        return;
+    }
+    const std::string_view data = map.data();
+    f.size = data.size();
+    const std::string_view head = data.substr(0, kHeadBytes);
+    if (looksBinary(head)) {
+        classifyFile(f, {});
+        f.status = FileStatus::Skipped;
+        f.statusReason = "binary";
+        return;
+    }
+    // Only a head of whitespace makes the rest worth a look; the scan stops at the first other byte.
+    if (isBlank(head) && isBlank(data)) {
+        classifyFile(f, {});
+        f.status = FileStatus::Empty;
+        f.statusReason = data.empty() ? "0 bytes" : "only whitespace";
+        return;
+    }
+    classifyFile(f, head);
+}
+
+} // namespace
+
+Bundle loadBundle(const std::string& path, const LoadOptions& options, const Progress& progress)
+{
+    if (path.empty())
+        throw BundleError(path, "no bundle path given");
+    std::error_code ec;
+    const fs::file_status st = fs::status(path, ec);
+    if (ec || !fs::exists(st)) {
+        throw BundleError(path, "no such file or folder" + (ec && ec != std::errc::no_such_file_or_directory
+                                                                 ? " (" + ec.message() + ")" : std::string()));
+    }
+
+    Bundle bundle;
+    bundle.root = path;
+    EntryList list;
+    if (fs::is_directory(st)) {
+        list = walkFolder(path, options, progress);
+    } else if (fs::is_regular_file(st)) {
+        bundle.isArchive = true;
+        bundle.extraction = std::make_shared<ExtractionDir>(path);
+        list = extractArchive(path, bundle.extraction->path(), options, progress);
+        stripCommonTop(list.entries);
+        if (list.entries.empty())
+            list.warnings.push_back(path + ": the archive holds no files");
+    } else {
+        throw BundleError(path, "neither a folder nor an archive file");
+    }
+    bundle.warnings = std::move(list.warnings);
+
+    auto& entries = list.entries;
+    std::sort(entries.begin(), entries.end(), [](const BundleEntry& a, const BundleEntry& b) {
+        return a.path != b.path ? a.path < b.path : a.order < b.order;
+    });
+
+    uint64_t total = 0;
+    for (const auto& e : entries)
+        total += e.status == FileStatus::Ok ? e.size : 0;
+    uint64_t done = 0;
+    // The listing may already have been cut short by the same cancel; one warning is enough.
+    bool cancelled = std::any_of(bundle.warnings.begin(), bundle.warnings.end(),
+                                 [](const std::string& w) { return w.find("cancelled") != std::string::npos; });
+    bundle.files.reserve(entries.size());
+    for (const auto& e : entries) {
+        SourceFile f;
+        f.index = static_cast<uint32_t>(bundle.files.size());
+        f.path = e.path;
+        f.diskPath = e.diskPath;
+        f.size = e.size;
+        if (!cancelled && progress.cancelled()) {
+            cancelled = true;
+            bundle.warnings.push_back(path + ": loading cancelled; the remaining files were not read");
+        }
+        if (cancelled) {
+            classifyFile(f, {});
+            f.status = FileStatus::Skipped;
+            f.statusReason = "loading cancelled";
+        } else {
+            probeAndClassify(f, e);
+            done += e.status == FileStatus::Ok ? e.size : 0;
+            if (!bundle.isArchive)
+                progress("load", done, total);
+        }
+        bundle.files.push_back(std::move(f));
+    }
+    markSuperseded(bundle.files);
+    if (bundle.isArchive)
+        progress("load", total, total);
+
+    for (SourceFile& f : bundle.files) {
+        if (f.kind != SourceKind::Manifest || f.status != FileStatus::Skipped || f.statusReason != "manifest")
+            continue;
+        const std::string shown = (fs::path(path) / f.path).string();
+        if (f.size > kMaxManifestBytes)
+            throw BundleError(shown, "manifest larger than 16 MiB");
+        MappedFile map;
+        std::string error;
+        if (!map.open(f.diskPath, &error))
+            throw BundleError(shown, error);
+        bundle.manifest = parseManifest(map.data(), shown);
+    }
+    return bundle;
+}
+
+} // namespace fl

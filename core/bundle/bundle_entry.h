@@ -1,0 +1,35 @@
+// What the folder walk and the archive reader hand to the loader: a file of
+// the bundle before it is probed and classified.
+#pragma once
+
+#include "bundle/bundle.h"
+
+#include <string>
+#include <vector>
+
+namespace fl {
+
+struct BundleEntry {
+    std::string path;        // bundle path, '/'-separated
+    std::string diskPath;    // empty when no bytes were kept
+    uint64_t size = 0;
+    FileStatus status = FileStatus::Ok;  // preset for refused entries
+    std::string reason;
+    uint64_t order = 0;      // discovery order; breaks ties between equal paths
+    bool escaped = false;    // archive name pointed outside the bundle; path is the raw name
+};
+
+struct EntryList {
+    std::vector<BundleEntry> entries;
+    std::vector<std::string> warnings;
+};
+
+// Walks a folder (regular files only, symlinks never followed out of it).
+// Throws BundleError when the root itself cannot be read.
+EntryList walkFolder(const std::string& root, const LoadOptions&, const Progress&);
+
+// Extracts a .tar/.tar.gz/.tar.zst/.zip (anything libarchive reads) into
+// `destDir`. Throws BundleError when `archive` is not a readable archive.
+EntryList extractArchive(const std::string& archive, const std::string& destDir, const LoadOptions&, const Progress&);
+
+} // namespace fl

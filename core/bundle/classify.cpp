@@ -1,0 +1,325 @@
+// File kind, node and rank inference. Names are tried first because operators
+// name collected files after what they are; content is the fallback for the
+// rest. Every decision records the token or shape that made it.
+#include "bundle/bundle.h"
+#include "bundle/text_scan.h"
+
+#include <algorithm>
+#include <array>
+#include <charconv>
+
+namespace fl {
+
+namespace {
+
+struct KindToken {
+    std::string_view token;
+    SourceKind kind;
+};
+
+// Whole tokens of the base name (split on - _ .) and of folder names.
+constexpr std::array<KindToken, 25> kKindTokens{{
+    {"applog", SourceKind::AppLog},
+    {"app", SourceKind::AppLog},
+    {"stdout", SourceKind::AppLog},
+    {"stderr", SourceKind::AppLog},
+    {"train", SourceKind::AppLog},
+    {"syslog", SourceKind::SysLog},
+    {"dmesg", SourceKind::SysLog},
+    {"kern", SourceKind::SysLog},
+    {"messages", SourceKind::SysLog},
+    {"journal", SourceKind::SysLog},
+    {"fabricmanager", SourceKind::FabricManager},
+    {"fm", SourceKind::FabricManager},
+    {"sacct", SourceKind::Scheduler},
+    {"slurm", SourceKind::Scheduler},
+    {"slurmctld", SourceKind::Scheduler},
+    {"slurmd", SourceKind::Scheduler},
+    {"scontrol", SourceKind::Scheduler},
+    {"squeue", SourceKind::Scheduler},
+    {"k8s", SourceKind::Scheduler},
+    {"events", SourceKind::Scheduler},
+    {"metrics", SourceKind::Metrics},
+    {"prometheus", SourceKind::Metrics},
+    {"dcgm", SourceKind::Metrics},
+    {"nvidiasmi", SourceKind::GpuSnapshot},
+    {"smi", SourceKind::GpuSnapshot},
+}};
+
+// Words that describe a file rather than name a host. They end or skip a
+// host-name candidate in a file name ("xid-alert-<host>", "<host>-rank0").
+constexpr std::array<std::string_view, 46> kDescriptorWords{{
+    "log", "logs", "tail", "head", "main", "job", "jobs", "array", "rank", "ranks",
+    "any", "unknown", "last", "first", "all", "local", "global", "attempt", "retry",
+    "xid", "sxid", "alert", "alerts", "ps", "strace", "pyspy", "py", "spy", "trace",
+    "traces", "stack", "stacks", "dump", "nvidia", "srun", "sbatch", "output", "err",
+    "error", "errors", "debug", "crash", "core", "nccl", "cuda", "worker",
+}};
+
+// Prefixes that, followed by a number ("attempt2", "pid-280058"), are counters, not hosts.
+constexpr std::array<std::string_view, 15> kCounterWords{{
+    "rank", "default", "attempt", "pid", "tid", "job", "step", "try", "retry",
+    "epoch", "iter", "part", "case", "run", "v",
+}};
+
+bool isAlpha(char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z'); }
+bool isDigit(char c) { return c >= '0' && c <= '9'; }
+
+std::string lower(std::string_view s)
+{
+    std::string out(s);
+    for (char& c : out)
+        if (c >= 'A' && c <= 'Z')
+            c = static_cast<char>(c - 'A' + 'a');
+    return out;
+}
+
+bool allDigits(std::string_view s)
+{
+    return !s.empty() && std::all_of(s.begin(), s.end(), isDigit);
+}
+
+std::optional<SourceKind> kindOfToken(std::string_view token)
+{
+    for (const auto& t : kKindTokens)
+        if (t.token == token)
+            return t.kind;
+    return std::nullopt;
+}
+
+bool isDescriptor(std::string_view token)
+{
+    return std::find(kDescriptorWords.begin(), kDescriptorWords.end(), token) != kDescriptorWords.end()
+        || kindOfToken(token).has_value();
+}
+
+bool isCounterWord(std::string_view word)
+{
+    return std::find(kCounterWords.begin(), kCounterWords.end(), word) != kCounterWords.end();
+}
+
+// "attempt2", "pid280058", "default3": a counter word glued to its number.
+bool isCounterToken(std::string_view token)
+{
+    size_t i = 0;
+    while (i < token.size() && isAlpha(token[i]))
+        ++i;
+    return i > 0 && i < token.size() && allDigits(token.substr(i)) && isCounterWord(token.substr(0, i));
+}
+
+struct Token {
+    std::string_view text; // slice of the original name, case kept
+    std::string low;
+    size_t begin = 0;
+};
+
+std::vector<Token> tokenize(std::string_view s, std::string_view seps)
+{
+    std::vector<Token> out;
+    size_t start = 0;
+    for (size_t i = 0; i <= s.size(); ++i) {
+        if (i == s.size() || seps.find(s[i]) != std::string_view::npos) {
+            if (i > start)
+                out.push_back({s.substr(start, i - start), lower(s.substr(start, i - start)), start});
+            start = i + 1;
+        }
+    }
+    return out;
+}
+
+std::vector<std::string_view> splitPath(std::string_view path)
+{
+    std::vector<std::string_view> parts;
+    size_t start = 0;
+    for (size_t i = 0; i <= path.size(); ++i) {
+        if (i == path.size() || path[i] == '/') {
+            if (i > start)
+                parts.push_back(path.substr(start, i - start));
+            start = i + 1;
+        }
+    }
+    return parts;
+}
+
+// Known extensions and rotation numbers ("syslog.1", "app.log.gz") are not part of a host name.
+std::string_view stemOf(std::string_view base)
+{
+    static constexpr std::array<std::string_view, 12> kExts{
+        {"log", "txt", "out", "err", "csv", "tsv", "prom", "json", "jsonl", "ndjson", "gz", "zst"}};
+    for (int round = 0; round < 3; ++round) {
+        const size_t dot = base.rfind('.');
+        if (dot == std::string_view::npos || dot == 0)
+            break;
+        const std::string ext = lower(base.substr(dot + 1));
+        if (!allDigits(ext) && std::find(kExts.begin(), kExts.end(), ext) == kExts.end())
+            break;
+        base = base.substr(0, dot);
+    }
+    return base;
+}
+
+std::string extensionOf(std::string_view base)
+{
+    const size_t dot = base.rfind('.');
+    return dot == std::string_view::npos || dot == 0 ? std::string() : lower(base.substr(dot + 1));
+}
+
+// The first run of tokens that is neither a descriptor word nor a counter,
+// starts with a letter and holds a digit: "xid-alert-ip-26-0-146-100" ->
+// "ip-26-0-146-100", "applog-node-2-rank0" -> "node-2". Requiring a digit keeps
+// plain words ("throughput", "gpu-feature-discovery") from passing for hosts.
+std::string hostFromName(std::string_view name)
+{
+    const auto tokens = tokenize(name, "-_");
+    std::vector<bool> stop(tokens.size(), false);
+    for (size_t i = 0; i < tokens.size(); ++i) {
+        const std::string& t = tokens[i].low;
+        const bool countedNumber = allDigits(t) && i > 0 && isCounterWord(tokens[i - 1].low);
+        stop[i] = isDescriptor(t) || isCounterToken(t) || countedNumber;
+    }
+    for (size_t i = 0; i < tokens.size();) {
+        if (stop[i]) {
+            ++i;
+            continue;
+        }
+        size_t j = i;
+        bool digit = false;
+        while (j < tokens.size() && !stop[j]) {
+            digit = digit || std::any_of(tokens[j].low.begin(), tokens[j].low.end(), isDigit);
+            ++j;
+        }
+        const size_t begin = tokens[i].begin;
+        const size_t end = tokens[j - 1].begin + tokens[j - 1].text.size();
+        if (digit && isAlpha(tokens[i].text.front()) && end - begin >= 3)
+            return std::string(name.substr(begin, end - begin));
+        i = j;
+    }
+    return {};
+}
+
+// "rank3", "default3" (torchrun's local prefix), "rank-3", "rank_3".
+std::optional<std::pair<int, std::string>> rankFromName(std::string_view name)
+{
+    const auto tokens = tokenize(name, "-_.");
+    for (size_t i = 0; i < tokens.size(); ++i) {
+        const std::string& t = tokens[i].low;
+        for (std::string_view prefix : {std::string_view("rank"), std::string_view("default")}) {
+            std::string_view digits;
+            if (t.size() > prefix.size() && t.starts_with(prefix) && allDigits(std::string_view(t).substr(prefix.size())))
+                digits = std::string_view(t).substr(prefix.size());
+            else if (t == prefix && prefix == "rank" && i + 1 < tokens.size() && allDigits(tokens[i + 1].low))
+                digits = tokens[i + 1].low;
+            if (digits.empty() || digits.size() > 7)
+                continue;
+            int rank = -1;
+            std::from_chars(digits.data(), digits.data() + digits.size(), rank);
+            const std::string shown = t == prefix ? t + "-" + std::string(digits) : t;
+            return std::make_pair(rank, shown);
+        }
+    }
+    return std::nullopt;
+}
+
+struct KindGuess {
+    SourceKind kind = SourceKind::Unknown;
+    std::string reason;
+};
+
+KindGuess kindFromName(std::string_view base, const std::vector<std::string_view>& folders, std::string_view head)
+{
+    const std::string low = lower(base);
+    if (low.find("nvidia-smi") != std::string::npos || low.find("nvidia_smi") != std::string::npos)
+        return {SourceKind::GpuSnapshot, "name token 'nvidia-smi'"};
+    const std::string ext = extensionOf(base);
+    if (ext == "out")
+        return {SourceKind::AppLog, "name extension '.out'"}; // slurm-<job>.out is the job's stdout
+    if (ext == "prom")
+        return {SourceKind::Metrics, "name extension '.prom'"};
+    for (const auto& t : tokenize(base, "-_."))
+        if (const auto kind = kindOfToken(t.low))
+            return {*kind, "name token '" + t.low + "'"};
+    for (auto it = folders.rbegin(); it != folders.rend(); ++it)
+        for (const auto& t : tokenize(*it, "-_."))
+            if (const auto kind = kindOfToken(t.low))
+                return {*kind, "folder token '" + t.low + "'"};
+    if (ext == "csv" && looksLikeMetricsCsvHeader(head))
+        return {SourceKind::Metrics, "name extension '.csv' with a time column"};
+    return {};
+}
+
+KindGuess kindFromContent(std::string_view head)
+{
+    const ContentShape shape = sniffContent(head);
+    if (shape.kind == SourceKind::Unknown)
+        return {};
+    return {shape.kind, "content: " + shape.reason};
+}
+
+} // namespace
+
+void classifyFile(SourceFile& file, std::string_view head)
+{
+    const auto parts = splitPath(file.path);
+    const std::string_view base = parts.empty() ? std::string_view(file.path) : parts.back();
+    const std::vector<std::string_view> folders(parts.begin(), parts.empty() ? parts.end() : parts.end() - 1);
+
+    file.kind = SourceKind::Unknown;
+    file.kindReason.clear();
+    file.node.clear();
+    file.nodeReason.clear();
+    file.rank = -1;
+    file.rankReason.clear();
+
+    if (file.path == "workload.json") {
+        file.kind = SourceKind::Manifest;
+        file.kindReason = "name 'workload.json' at the bundle root";
+        file.status = FileStatus::Skipped;
+        file.statusReason = "manifest";
+        return;
+    }
+
+    KindGuess kind = kindFromName(base, folders, head);
+    if (kind.kind == SourceKind::Unknown)
+        kind = kindFromContent(head);
+    file.kind = kind.kind;
+    file.kindReason = kind.reason;
+
+    const std::string_view stem = stemOf(base);
+    if (std::string host = hostFromName(stem); !host.empty()) {
+        file.nodeReason = "file name part '" + host + "'";
+        file.node = std::move(host);
+    } else {
+        // Nearest folder first: "cluster/node-03/logs/syslog" belongs to node-03.
+        for (auto it = folders.rbegin(); it != folders.rend() && file.node.empty(); ++it) {
+            if (std::string folderHost = hostFromName(*it); !folderHost.empty()) {
+                file.node = std::move(folderHost);
+                file.nodeReason = "folder '" + std::string(*it) + "'";
+            }
+        }
+    }
+    if (file.node.empty()) {
+        const ContentHost host = hostFromContent(head);
+        file.node = host.host;
+        file.nodeReason = host.reason;
+    }
+
+    if (auto rank = rankFromName(stem)) {
+        file.rank = rank->first;
+        file.rankReason = "name token '" + rank->second + "'";
+    } else {
+        for (auto it = folders.rbegin(); it != folders.rend(); ++it) {
+            if (auto folderRank = rankFromName(*it)) {
+                file.rank = folderRank->first;
+                file.rankReason = "folder token '" + folderRank->second + "'";
+                break;
+            }
+        }
+    }
+
+    if (file.kind == SourceKind::Unknown && file.status == FileStatus::Ok) {
+        file.status = FileStatus::Unrecognized;
+        file.statusReason = "no known file-name token or content shape";
+    }
+}
+
+} // namespace fl

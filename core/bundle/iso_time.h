@@ -1,0 +1,22 @@
+// Minimal ISO 8601 date-time parsing for manifests: the manifest's few
+// timestamps are the only dates the loader reads, so no date library is pulled in.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string_view>
+
+namespace fl {
+
+// Days since 1970-01-01 of a proleptic Gregorian date (H. Hinnant's algorithm).
+int64_t daysFromCivil(int64_t year, unsigned month, unsigned day);
+
+// "YYYY-MM-DDTHH:MM[:SS[.fraction]][Z|+hh:mm|+hhmm|+hh]" ('T' or ' ' between date
+// and time) to nanoseconds since the epoch. Without a zone the text is taken in
+// `defaultOffsetSec` east of UTC. nullopt on anything else.
+std::optional<int64_t> parseIso8601Ns(std::string_view text, int defaultOffsetSec = 0);
+
+// "+02:00", "-0530", "+02", "Z", "UTC" to seconds east of UTC.
+std::optional<int> parseUtcOffset(std::string_view text);
+
+} // namespace fl

@@ -1,0 +1,370 @@
+#include "bundle/text_scan.h"
+
+#include <array>
+#include <map>
+
+namespace fl {
+
+namespace {
+
+bool isDigit(char c) { return c >= '0' && c <= '9'; }
+bool isAlpha(char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z'); }
+bool isHostChar(char c) { return isAlpha(c) || isDigit(c) || c == '-' || c == '.' || c == '_'; }
+
+constexpr std::array<std::string_view, 12> kMonths{
+    {"Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"}};
+constexpr std::array<std::string_view, 7> kWeekdays{{"Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun"}};
+
+template <size_t N>
+bool oneOf(std::string_view s, const std::array<std::string_view, N>& words)
+{
+    for (auto w : words)
+        if (s == w)
+            return true;
+    return false;
+}
+
+// Calls fn(line) for up to kSampleLines lines of `head`.
+template <typename Fn>
+size_t forSampleLines(std::string_view head, Fn fn)
+{
+    size_t n = 0;
+    size_t pos = 0;
+    while (pos < head.size() && n < kSampleLines) {
+        size_t end = head.find('\n', pos);
+        if (end == std::string_view::npos)
+            end = head.size();
+        std::string_view line = head.substr(pos, end - pos);
+        if (!line.empty() && line.back() == '\r')
+            line.remove_suffix(1);
+        if (line.find_first_not_of(" \t") != std::string_view::npos) {
+            fn(line);
+            ++n;
+        }
+        pos = end + 1;
+    }
+    return n;
+}
+
+size_t skipDigits(std::string_view s, size_t pos)
+{
+    while (pos < s.size() && isDigit(s[pos]))
+        ++pos;
+    return pos;
+}
+
+// "[  123.456789]" at the start of a line.
+bool dmesgStamp(std::string_view line)
+{
+    if (line.empty() || line[0] != '[')
+        return false;
+    size_t p = line.find_first_not_of(' ', 1);
+    if (p == std::string_view::npos)
+        return false;
+    const size_t intEnd = skipDigits(line, p);
+    if (intEnd == p || intEnd >= line.size() || line[intEnd] != '.')
+        return false;
+    const size_t fracEnd = skipDigits(line, intEnd + 1);
+    return fracEnd > intEnd + 1 && fracEnd < line.size() && line[fracEnd] == ']';
+}
+
+// dmesg -T: "[Wed Mar  1 17:38:27 2023] ..."
+bool dmesgHumanStamp(std::string_view line)
+{
+    return line.size() > 9 && line[0] == '[' && oneOf(line.substr(1, 3), kWeekdays) && line[4] == ' '
+        && oneOf(line.substr(5, 3), kMonths);
+}
+
+// Fabric Manager: "[Jul 23 2024 07:53:55] [ERROR] [tid 841] ..."
+bool fabricManagerLine(std::string_view line)
+{
+    const size_t tid = line.find("] [tid ");
+    if (tid == std::string_view::npos)
+        return false;
+    const size_t open = line.rfind('[', tid);
+    if (open == std::string_view::npos || open + 1 >= tid)
+        return false;
+    for (size_t i = open + 1; i < tid; ++i)
+        if (line[i] < 'A' || line[i] > 'Z')
+            return false;
+    return true;
+}
+
+struct Tally {
+    size_t count = 0;
+    std::string firstMarker;
+    void hit(std::string_view marker)
+    {
+        if (count++ == 0)
+            firstMarker = marker;
+    }
+};
+
+bool startsWithHostToken(std::string_view s, size_t pos, size_t& end)
+{
+    end = pos;
+    while (end < s.size() && isHostChar(s[end]))
+        ++end;
+    return end > pos && (isAlpha(s[pos]) || isDigit(s[pos]));
+}
+
+// After "<time> ": "host tag:" or "host tag[pid]:" -> host.
+std::string_view hostBeforeTag(std::string_view line, size_t pos)
+{
+    size_t hostEnd = 0;
+    if (!startsWithHostToken(line, pos, hostEnd) || hostEnd >= line.size() || line[hostEnd] != ' ')
+        return {};
+    const std::string_view host = line.substr(pos, hostEnd - pos);
+    bool letter = false;
+    for (char c : host)
+        letter = letter || isAlpha(c);
+    const size_t tagStart = hostEnd + 1;
+    const size_t tagEnd = line.find_first_of(" :", tagStart);
+    if (tagEnd == std::string_view::npos || tagEnd == tagStart || line[tagEnd] != ':')
+        return {};
+    if (host == "localhost" || (!letter && host.find('.') == std::string_view::npos))
+        return {};
+    return host;
+}
+
+// Syslog "Mon DD HH:MM:SS host tag:" anywhere in the line (alert tools quote
+// whole syslog lines after their own prefix), or RFC 3339 "2024-..T..  host tag:" at its start.
+std::string_view syslogHost(std::string_view line)
+{
+    if (line.size() > 20 && isDigit(line[0]) && line[4] == '-' && (line[10] == 'T' || line[10] == ' ')) {
+        const size_t sp = line.find(' ', 11);
+        if (sp != std::string_view::npos)
+            if (auto h = hostBeforeTag(line, sp + 1); !h.empty())
+                return h;
+    }
+    for (size_t i = 0; i + 16 <= line.size(); ++i) {
+        if ((i > 0 && line[i - 1] != ' ') || !oneOf(line.substr(i, 3), kMonths) || line[i + 3] != ' ')
+            continue;
+        size_t p = i + 4;
+        if (line[p] == ' ')
+            ++p;
+        const size_t dayEnd = skipDigits(line, p);
+        if (dayEnd == p || dayEnd - p > 2 || dayEnd >= line.size() || line[dayEnd] != ' ')
+            continue;
+        p = dayEnd + 1;
+        if (p + 9 > line.size())
+            continue;
+        const std::string_view t = line.substr(p, 9);
+        if (!(isDigit(t[0]) && isDigit(t[1]) && t[2] == ':' && isDigit(t[3]) && isDigit(t[4]) && t[5] == ':'
+              && isDigit(t[6]) && isDigit(t[7]) && t[8] == ' '))
+            continue;
+        if (auto h = hostBeforeTag(line, p + 9); !h.empty())
+            return h;
+    }
+    return {};
+}
+
+// NCCL: "host:pid:tid [dev] ...", possibly behind a launcher prefix like "[default3]:".
+std::string_view ncclHost(std::string_view line)
+{
+    if (!line.empty() && line[0] == '[') {
+        const size_t close = line.find("]:");
+        if (close != std::string_view::npos && close < 40) {
+            line.remove_prefix(close + 2);
+            while (!line.empty() && line[0] == ' ')
+                line.remove_prefix(1);
+        }
+    }
+    size_t hostEnd = 0;
+    if (!startsWithHostToken(line, 0, hostEnd) || hostEnd >= line.size() || line[hostEnd] != ':')
+        return {};
+    size_t p = skipDigits(line, hostEnd + 1);
+    if (p == hostEnd + 1 || p >= line.size() || line[p] != ':')
+        return {};
+    const size_t tidStart = p + 1;
+    p = skipDigits(line, tidStart);
+    if (p == tidStart || line.substr(p, 2) != " [")
+        return {};
+    const size_t devEnd = skipDigits(line, p + 2);
+    if (devEnd == p + 2 || devEnd >= line.size() || line[devEnd] != ']')
+        return {};
+    return line.substr(0, hostEnd);
+}
+
+size_t utf8SequenceLength(std::string_view s, size_t i)
+{
+    const auto c = static_cast<unsigned char>(s[i]);
+    size_t len = 0;
+    if (c >= 0xC2 && c <= 0xDF)
+        len = 2;
+    else if (c >= 0xE0 && c <= 0xEF)
+        len = 3;
+    else if (c >= 0xF0 && c <= 0xF4)
+        len = 4;
+    else
+        return 0;
+    if (i + len > s.size())
+        return len; // cut by the head limit: give it the benefit of the doubt
+    for (size_t k = 1; k < len; ++k)
+        if ((static_cast<unsigned char>(s[i + k]) & 0xC0) != 0x80)
+            return 0;
+    return len;
+}
+
+} // namespace
+
+bool looksBinary(std::string_view head)
+{
+    if (head.find('\0') != std::string_view::npos)
+        return true;
+    size_t nonText = 0;
+    for (size_t i = 0; i < head.size();) {
+        const auto c = static_cast<unsigned char>(head[i]);
+        if (c < 0x80) {
+            // Tabs, line ends, form feeds, backspaces and ANSI colour escapes all occur in real logs.
+            if (c < 0x20 && c != '\t' && c != '\n' && c != '\r' && c != '\f' && c != '\v' && c != '\b' && c != 0x1B)
+                ++nonText;
+            if (c == 0x7F)
+                ++nonText;
+            ++i;
+            continue;
+        }
+        const size_t len = utf8SequenceLength(head, i);
+        if (len == 0) {
+            ++nonText;
+            ++i;
+        } else {
+            i += len;
+        }
+    }
+    return nonText * 10 > head.size() * 3;
+}
+
+bool isBlank(std::string_view data)
+{
+    return data.find_first_not_of(" \t\r\n\f\v") == std::string_view::npos;
+}
+
+bool looksLikeMetricsCsvHeader(std::string_view head)
+{
+    const std::string_view first = head.substr(0, head.find('\n'));
+    if (first.find(',') == std::string_view::npos)
+        return false;
+    size_t start = 0;
+    while (start <= first.size()) {
+        size_t end = first.find(',', start);
+        if (end == std::string_view::npos)
+            end = first.size();
+        std::string_view cell = first.substr(start, end - start);
+        while (!cell.empty() && (cell.front() == ' ' || cell.front() == '"'))
+            cell.remove_prefix(1);
+        while (!cell.empty() && (cell.back() == ' ' || cell.back() == '"' || cell.back() == '\r'))
+            cell.remove_suffix(1);
+        std::string low(cell);
+        for (char& c : low)
+            if (c >= 'A' && c <= 'Z')
+                c = static_cast<char>(c - 'A' + 'a');
+        if (low == "timestamp" || low == "time" || low == "ts" || low == "date" || low == "datetime")
+            return true;
+        start = end + 1;
+    }
+    return false;
+}
+
+ContentShape sniffContent(std::string_view head)
+{
+    std::string_view body = head;
+    if (body.starts_with("\xEF\xBB\xBF"))
+        body.remove_prefix(3);
+    const size_t firstChar = body.find_first_not_of(" \t\r\n");
+    if (firstChar != std::string_view::npos && (body[firstChar] == '{' || body[firstChar] == '[')) {
+        if (body.find("\"resultType\"") != std::string_view::npos)
+            return {SourceKind::Metrics, "Prometheus JSON (\"resultType\")"};
+        const auto keyThen = [&](std::string_view key, std::string_view valuePrefix) {
+            for (size_t at = body.find(key); at != std::string_view::npos; at = body.find(key, at + 1)) {
+                size_t p = body.find_first_not_of(" \t\r\n", at + key.size());
+                if (p == std::string_view::npos || body[p] != ':')
+                    continue;
+                p = body.find_first_not_of(" \t\r\n", p + 1);
+                if (p != std::string_view::npos && body.substr(p).starts_with(valuePrefix))
+                    return true;
+            }
+            return false;
+        };
+        if (keyThen("\"jobs\"", "["))
+            return {SourceKind::Scheduler, "sacct JSON (\"jobs\")"};
+        if (keyThen("\"kind\"", "\"EventList\"") || keyThen("\"kind\"", "\"Event\""))
+            return {SourceKind::Scheduler, "Kubernetes events (\"kind\": \"Event\")"};
+    }
+
+    Tally sys, fm, app, torch, sched, smi, metrics;
+    const size_t sampled = forSampleLines(body, [&](std::string_view line) {
+        if (line.find("NVRM:") != std::string_view::npos)
+            sys.hit("NVRM lines");
+        else if (line.starts_with("kernel:") || line.find(" kernel:") != std::string_view::npos)
+            sys.hit("'kernel:' lines");
+        else if (dmesgStamp(line) || dmesgHumanStamp(line))
+            sys.hit("dmesg timestamps");
+        else if (fabricManagerLine(line))
+            fm.hit("Fabric Manager '[LEVEL] [tid N]' lines");
+        else if (line.find("ProcessGroupNCCL") != std::string_view::npos)
+            app.hit("ProcessGroupNCCL lines");
+        else if (line.find("NCCL") != std::string_view::npos)
+            app.hit("NCCL lines");
+        else if (line.find("Traceback") != std::string_view::npos)
+            app.hit("Python traceback");
+        else if (line.starts_with("JobID|"))
+            sched.hit("sacct 'JobID|' header");
+        else if (line.starts_with("srun: ") || line.starts_with("slurmstepd: "))
+            sched.hit("srun/slurmstepd lines");
+        else if (line.find("NVIDIA-SMI ") != std::string_view::npos)
+            smi.hit("nvidia-smi table");
+        else if (line.starts_with("# TYPE ") || line.starts_with("# HELP "))
+            metrics.hit("OpenMetrics '# TYPE' lines");
+        else if (line.find("torch") != std::string_view::npos)
+            torch.hit("torch lines");
+    });
+    // A lone mention of "torch" (a grep command, a path) is too weak to call a file an app log.
+    if (torch.count >= 2) {
+        if (app.count == 0)
+            app.firstMarker = torch.firstMarker;
+        app.count += torch.count;
+    }
+    // Ties go to the earlier entry: kernel lines are the most specific shape.
+    const std::array<std::pair<SourceKind, const Tally*>, 6> order{{
+        {SourceKind::SysLog, &sys},
+        {SourceKind::FabricManager, &fm},
+        {SourceKind::AppLog, &app},
+        {SourceKind::Scheduler, &sched},
+        {SourceKind::GpuSnapshot, &smi},
+        {SourceKind::Metrics, &metrics},
+    }};
+    const std::pair<SourceKind, const Tally*>* best = nullptr;
+    for (const auto& entry : order)
+        if (entry.second->count > 0 && (!best || entry.second->count > best->second->count))
+            best = &entry;
+    if (!best)
+        return {};
+    return {best->first, best->second->firstMarker + " (" + std::to_string(best->second->count) + " of "
+                + std::to_string(sampled) + " sampled lines)"};
+}
+
+ContentHost hostFromContent(std::string_view head)
+{
+    std::map<std::string, size_t, std::less<>> hosts;
+    size_t syslogLines = 0;
+    size_t ncclLines = 0;
+    forSampleLines(head, [&](std::string_view line) {
+        if (auto h = ncclHost(line); !h.empty()) {
+            ++hosts[std::string(h)];
+            ++ncclLines;
+        } else if (auto s = syslogHost(line); !s.empty()) {
+            ++hosts[std::string(s)];
+            ++syslogLines;
+        }
+    });
+    if (hosts.empty())
+        return {};
+    if (hosts.size() > 1)
+        return {{}, "content names " + std::to_string(hosts.size()) + " different hosts ('" + hosts.begin()->first
+                        + "', '" + std::next(hosts.begin())->first + "' ...): no single node"};
+    const std::string what = ncclLines >= syslogLines ? "NCCL 'host:pid:tid [dev]' prefix" : "syslog host field";
+    return {hosts.begin()->first, "content: " + what + " (" + std::to_string(ncclLines + syslogLines) + " lines)"};
+}
+
+} // namespace fl
