@@ -1,0 +1,687 @@
+#include "parse/lineparse.h"
+
+#include "parse/scan.h"
+
+#include <algorithm>
+#include <array>
+
+namespace fl {
+
+using namespace scan;
+
+namespace {
+
+// Prefixes live in the first few hundred bytes; a 100 MB line must cost no more than a short one.
+constexpr size_t kHead = 512;
+constexpr int64_t kNsPerSec = 1000000000LL;
+
+struct Clock {
+    int year = 0, month = 0, day = 0, hour = 0, minute = 0, second = 0;
+    int64_t nanos = 0;
+    bool yearAssumed = false;
+    bool hasZone = false;
+    int zoneSec = 0;
+};
+
+bool leapYear(int y) { return (y % 4 == 0 && y % 100 != 0) || y % 400 == 0; }
+
+bool validClock(const Clock& c)
+{
+    if (!c.yearAssumed && (c.year < 1990 || c.year > 2200))
+        return false;
+    if (c.month < 1 || c.month > 12 || c.day < 1)
+        return false;
+    static constexpr std::array<int, 12> kDays{31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31};
+    int maxDay = kDays[size_t(c.month - 1)];
+    // An assumed year may be wrong; Feb 29 stays plausible then.
+    if (c.month == 2 && (c.yearAssumed || leapYear(c.year)))
+        maxDay = 29;
+    if (c.day > maxDay)
+        return false;
+    return c.hour < 24 && c.minute < 60 && c.second <= 60;
+}
+
+int64_t clockNs(const Clock& c, const TimeContext& ctx)
+{
+    const int64_t local = civilToNs(c.year, c.month, c.day, c.hour, c.minute, c.second, c.nanos);
+    return local - int64_t(c.hasZone ? c.zoneSec : ctx.tzOffsetSec) * kNsPerSec;
+}
+
+// HH:MM:SS[.frac|,frac]
+bool parseHms(std::string_view s, size_t& p, Clock& c)
+{
+    size_t q = p;
+    if (!digitsN(s, q, 2, c.hour) || !lit(s, q, ":") || !digitsN(s, q, 2, c.minute) || !lit(s, q, ":")
+        || !digitsN(s, q, 2, c.second))
+        return false;
+    c.nanos = 0;
+    if (q + 1 < s.size() && (s[q] == '.' || s[q] == ',') && isDigit(s[q + 1])) {
+        ++q;
+        fractionNs(s, q, c.nanos);
+    }
+    p = q;
+    return true;
+}
+
+// Z | +HH:MM | +HHMM | +HH (also " UTC" as printed by some tools)
+bool parseZone(std::string_view s, size_t& p, Clock& c)
+{
+    size_t q = p;
+    if (q < s.size() && s[q] == 'Z') {
+        c.hasZone = true;
+        c.zoneSec = 0;
+        p = q + 1;
+        return true;
+    }
+    if (q < s.size() && (s[q] == '+' || s[q] == '-')) {
+        const int sign = s[q] == '-' ? -1 : 1;
+        ++q;
+        int hh = 0, mm = 0;
+        if (!digitsN(s, q, 2, hh))
+            return false;
+        if (q < s.size() && s[q] == ':')
+            ++q;
+        size_t r = q;
+        if (digitsN(s, r, 2, mm))
+            q = r;
+        if (hh > 23 || mm > 59)
+            return false;
+        c.hasZone = true;
+        c.zoneSec = sign * (hh * 3600 + mm * 60);
+        p = q;
+        return true;
+    }
+    if (lit(s, q, " UTC") && (q == s.size() || !isAlnum(s[q]))) {
+        c.hasZone = true;
+        c.zoneSec = 0;
+        p = q;
+        return true;
+    }
+    return false;
+}
+
+// YYYY-MM-DD[T| |_]HH:MM:SS[frac][zone]
+bool parseIso(std::string_view s, size_t& p, Clock& c)
+{
+    size_t q = p;
+    if (!digitsN(s, q, 4, c.year) || !lit(s, q, "-") || !digitsN(s, q, 2, c.month) || !lit(s, q, "-")
+        || !digitsN(s, q, 2, c.day))
+        return false;
+    if (q >= s.size() || (s[q] != 'T' && s[q] != ' ' && s[q] != '_'))
+        return false;
+    ++q;
+    if (!parseHms(s, q, c))
+        return false;
+    c.hasZone = false;
+    parseZone(s, q, c);
+    c.yearAssumed = false;
+    if (!validClock(c))
+        return false;
+    p = q;
+    return true;
+}
+
+void setTime(LineInfo& info, int64_t ns, TimeBasis basis)
+{
+    if (info.basis != TimeBasis::None && info.basis != TimeBasis::BootRelative && info.basis != TimeBasis::BootOffset)
+        return; // the first wall clock on the line wins
+    info.timeNs = ns;
+    info.basis = basis;
+}
+
+void setClock(LineInfo& info, const Clock& c, const TimeContext& ctx)
+{
+    TimeBasis basis = TimeBasis::AssumedUtc;
+    if (c.yearAssumed)
+        basis = TimeBasis::AssumedYear;
+    else if (c.hasZone)
+        basis = TimeBasis::Absolute;
+    setTime(info, clockNs(c, ctx), basis);
+}
+
+int assumedYear(const TimeContext& ctx) { return ctx.defaultYear > 0 ? ctx.defaultYear : 1970; }
+
+struct LevelWord {
+    std::string_view word;
+    Severity sev;
+};
+constexpr std::array<LevelWord, 9> kLevels{{
+    {"CRITICAL", Severity::Fatal},
+    {"FATAL", Severity::Fatal},
+    {"ERROR", Severity::Error},
+    {"WARNING", Severity::Warning},
+    {"WARN", Severity::Warning},
+    {"INFO", Severity::Info},
+    {"DEBUG", Severity::Debug},
+    {"NOTICE", Severity::Info},
+    {"TRACE", Severity::Debug},
+}};
+
+// Returns the level word at s[q], case-sensitive upper case only (lower-case "error" is message text).
+const LevelWord* levelAt(std::string_view s, size_t q)
+{
+    for (const auto& lw : kLevels) {
+        if (s.substr(q, lw.word.size()) == lw.word) {
+            const size_t e = q + lw.word.size();
+            if (e < s.size() && isAlnum(s[e]))
+                continue;
+            return &lw;
+        }
+    }
+    return nullptr;
+}
+
+// host tag[pid]: ' after a syslog / ISO time. Returns false (p untouched) when the shape is not there.
+bool parseHostTag(std::string_view s, size_t& p, LineInfo& info)
+{
+    size_t q = p;
+    if (q >= s.size() || s[q] != ' ')
+        return false;
+    q = skipSpaces(s, q);
+    const size_t hb = q;
+    if (q >= s.size() || !isAlnum(s[q]))
+        return false;
+    while (q < s.size() && (isAlnum(s[q]) || s[q] == '.' || s[q] == '-' || s[q] == '_') && q - hb < 255)
+        ++q;
+    const size_t he = q;
+    if (q >= s.size() || s[q] != ' ')
+        return false;
+    if (levelAt(s, hb))
+        return false; // "2024-01-01 10:00:00 INFO x: ..." is a level, not a host
+    ++q;
+    const size_t tb = q;
+    while (q < s.size() && (isAlnum(s[q]) || s[q] == '_' || s[q] == '.' || s[q] == '/' || s[q] == '-' || s[q] == '@')
+           && q - tb < 64)
+        ++q;
+    if (q == tb)
+        return false;
+    if (q < s.size() && s[q] == '[') {
+        ++q;
+        int64_t pid = 0;
+        if (!digitsUpTo(s, q, 10, pid) || !lit(s, q, "]"))
+            return false;
+    }
+    if (!lit(s, q, ":") || (q < s.size() && s[q] != ' '))
+        return false;
+    info.host = s.substr(hb, he - hb);
+    p = q;
+    return true;
+}
+
+// RFC 5424 after the timestamp: "host app procid msgid [SD|-] "
+bool parseRfc5424Rest(std::string_view s, size_t& p, LineInfo& info)
+{
+    size_t q = p;
+    std::string_view tok[4];
+    for (auto& t : tok) {
+        if (!lit(s, q, " "))
+            return false;
+        const size_t b = q;
+        while (q < s.size() && s[q] > ' ' && q - b < 255)
+            ++q;
+        if (q == b)
+            return false;
+        t = s.substr(b, q - b);
+    }
+    if (!lit(s, q, " "))
+        return false;
+    if (q < s.size() && s[q] == '-') {
+        ++q;
+    } else if (q < s.size() && s[q] == '[') {
+        // structured data: skip bracket groups, honouring quoted values
+        while (q < s.size() && s[q] == '[') {
+            bool inQuote = false;
+            while (q < s.size()) {
+                const char ch = s[q++];
+                if (inQuote && ch == '\\' && q < s.size()) {
+                    ++q;
+                    continue;
+                }
+                if (ch == '"')
+                    inQuote = !inQuote;
+                else if (ch == ']' && !inQuote)
+                    break;
+            }
+        }
+    } else {
+        return false;
+    }
+    if (tok[0] != "-")
+        info.host = tok[0];
+    p = q;
+    return true;
+}
+
+// Mon DD HH:MM:SS (syslog; day may be space padded)
+bool parseSyslogClock(std::string_view s, size_t& p, Clock& c, const TimeContext& ctx)
+{
+    size_t q = p;
+    c.month = monthFromAbbrev(s, q);
+    if (c.month == 0)
+        return false;
+    q += 3;
+    if (!lit(s, q, " "))
+        return false;
+    if (q < s.size() && s[q] == ' ')
+        ++q;
+    int64_t d = 0;
+    const size_t db = q;
+    if (!digitsUpTo(s, q, 2, d) || !lit(s, q, " "))
+        return false;
+    (void)db;
+    c.day = int(d);
+    if (!parseHms(s, q, c))
+        return false;
+    c.year = assumedYear(ctx);
+    c.yearAssumed = true;
+    c.hasZone = false;
+    if (!validClock(c))
+        return false;
+    p = q;
+    return true;
+}
+
+bool tryDmesgSeconds(std::string_view s, size_t& p, LineInfo& info, const TimeContext& ctx)
+{
+    size_t q = p;
+    if (!lit(s, q, "["))
+        return false;
+    q = skipSpaces(s, q);
+    int64_t secs = 0, ns = 0;
+    if (!digitsUpTo(s, q, 10, secs) || !lit(s, q, ".") || !fractionNs(s, q, ns) || !lit(s, q, "]"))
+        return false;
+    info.bootSeconds = double(secs) + double(ns) / 1e9;
+    const int64_t offset = secs * kNsPerSec + ns;
+    if (info.basis == TimeBasis::None) {
+        if (ctx.bootTimeNs != kNoTime) {
+            info.timeNs = ctx.bootTimeNs + offset;
+            info.basis = TimeBasis::BootOffset;
+        } else {
+            info.timeNs = offset;
+            info.basis = TimeBasis::BootRelative;
+        }
+    }
+    p = q;
+    return true;
+}
+
+// dmesg -T: [Thu Mar  2 15:59:56 2023]
+bool tryDmesgHuman(std::string_view s, size_t& p, LineInfo& info, const TimeContext& ctx)
+{
+    size_t q = p;
+    if (!lit(s, q, "[") || !isWeekday(s, q))
+        return false;
+    q += 3;
+    if (!lit(s, q, " "))
+        return false;
+    Clock c;
+    if (!parseSyslogClock(s, q, c, ctx))
+        return false;
+    if (!lit(s, q, " ") || !digitsN(s, q, 4, c.year) || !lit(s, q, "]"))
+        return false;
+    c.yearAssumed = false;
+    if (!validClock(c))
+        return false;
+    setClock(info, c, ctx);
+    p = q;
+    return true;
+}
+
+// Fabric Manager: [Jul 23 2024 07:53:55]
+bool tryFabricManagerClock(std::string_view s, size_t& p, LineInfo& info, const TimeContext& ctx)
+{
+    size_t q = p;
+    if (!lit(s, q, "["))
+        return false;
+    Clock c;
+    c.month = monthFromAbbrev(s, q);
+    if (c.month == 0)
+        return false;
+    q += 3;
+    q = skipSpaces(s, q);
+    int64_t d = 0;
+    if (!digitsUpTo(s, q, 2, d) || !lit(s, q, " ") || !digitsN(s, q, 4, c.year) || !lit(s, q, " ")
+        || !parseHms(s, q, c) || !lit(s, q, "]"))
+        return false;
+    c.day = int(d);
+    if (!validClock(c))
+        return false;
+    setClock(info, c, ctx);
+    p = q;
+    return true;
+}
+
+// [2023-03-06T03:17:51.123] (Slurm) and [2021-08-12 08:19:28,225] (DeepSpeed)
+bool tryBracketIso(std::string_view s, size_t& p, LineInfo& info, const TimeContext& ctx)
+{
+    size_t q = p;
+    Clock c;
+    if (!lit(s, q, "[") || !parseIso(s, q, c) || !lit(s, q, "]"))
+        return false;
+    setClock(info, c, ctx);
+    p = q;
+    return true;
+}
+
+// glog / c10: [E1021 10:00:00.123456 file.cpp:12] or E1021 10:00:00.123456 1234 file.cc:12]
+// and the time-less "[E ProcessGroupNCCL.cpp:737]".
+bool tryGlog(std::string_view s, size_t& p, LineInfo& info, const TimeContext& ctx)
+{
+    size_t q = p;
+    const bool bracket = lit(s, q, "[");
+    if (q >= s.size())
+        return false;
+    Severity sev;
+    switch (s[q]) {
+    case 'I': sev = Severity::Info; break;
+    case 'W': sev = Severity::Warning; break;
+    case 'E': sev = Severity::Error; break;
+    case 'F': sev = Severity::Fatal; break;
+    default: return false;
+    }
+    ++q;
+    if (bracket && q < s.size() && s[q] == ' ') {
+        // "[E file.cpp:123]": severity only; the closing bracket must be near
+        const size_t close = s.find(']', q);
+        if (close == std::string_view::npos || close - q > 120 || s.substr(q, close - q).find(':') == std::string_view::npos)
+            return false;
+        info.severity = sev;
+        p = close + 1;
+        return true;
+    }
+    const size_t db = q;
+    int64_t md = 0;
+    if (!digitsUpTo(s, q, 4, md) || q - db < 3 || !lit(s, q, " "))
+        return false;
+    Clock c;
+    c.month = int(md / 100);
+    c.day = int(md % 100);
+    if (!parseHms(s, q, c))
+        return false;
+    c.year = assumedYear(ctx);
+    c.yearAssumed = true;
+    if (!validClock(c))
+        return false;
+    const size_t close = s.find(']', q);
+    if (close == std::string_view::npos || close - q > 160)
+        return false;
+    setClock(info, c, ctx);
+    info.severity = sev;
+    p = close + 1;
+    return true;
+}
+
+// Epoch seconds with a fraction, as a leading column: "1700000000.123 ".
+bool tryEpoch(std::string_view s, size_t& p, LineInfo& info)
+{
+    size_t q = p;
+    int64_t secs = 0, ns = 0;
+    const size_t b = q;
+    if (!digitsUpTo(s, q, 11, secs) || q - b != 10 || !lit(s, q, ".") || !fractionNs(s, q, ns))
+        return false;
+    if (q < s.size() && s[q] != ' ' && s[q] != '\t')
+        return false;
+    if (secs < 946684800LL || secs > 7258118400LL) // 2000 .. 2200
+        return false;
+    setTime(info, secs * kNsPerSec + ns, TimeBasis::Absolute);
+    p = q;
+    return true;
+}
+
+// "[rank3]:" / "[default3]:" (torchrun --tee); "[rank3]" without colon is accepted too.
+bool tryRankLabel(std::string_view s, size_t& p, int& globalRank, int& localRank)
+{
+    size_t q = p;
+    if (!lit(s, q, "["))
+        return false;
+    bool local = false;
+    if (lit(s, q, "default"))
+        local = true;
+    else if (!lit(s, q, "rank"))
+        return false;
+    int64_t n = 0;
+    if (!digitsUpTo(s, q, 7, n) || !lit(s, q, "]"))
+        return false;
+    lit(s, q, ":");
+    if (local)
+        localRank = int(n);
+    else
+        globalRank = int(n);
+    p = q;
+    return true;
+}
+
+// srun -l: "3: " at the very start of the line.
+bool trySrunLabel(std::string_view s, size_t& p, int& globalRank)
+{
+    size_t q = p;
+    int64_t n = 0;
+    if (!digitsUpTo(s, q, 6, n) || !lit(s, q, ": "))
+        return false;
+    globalRank = int(n);
+    p = q;
+    return true;
+}
+
+// NCCL: "host:pid:tid [dev] "
+bool tryNccl(std::string_view s, size_t& p, LineInfo& info)
+{
+    size_t q = p;
+    const size_t hb = q;
+    while (q < s.size() && (isAlnum(s[q]) || s[q] == '.' || s[q] == '-' || s[q] == '_') && q - hb < 255)
+        ++q;
+    const size_t he = q;
+    int64_t pid = 0, tid = 0, dev = 0;
+    if (he == hb || !lit(s, q, ":") || !digitsUpTo(s, q, 10, pid) || !lit(s, q, ":") || !digitsUpTo(s, q, 10, tid)
+        || !lit(s, q, " [") || !digitsUpTo(s, q, 4, dev) || !lit(s, q, "]"))
+        return false;
+    if (q < s.size() && s[q] != ' ')
+        return false;
+    info.host = s.substr(hb, he - hb);
+    info.device = int(dev);
+    p = q;
+    return true;
+}
+
+// "[ERROR]", "ERROR:"(python basicConfig), and after a time "ERROR ", "- ERROR - ", "| ERROR |".
+bool tryLevel(std::string_view s, size_t& p, LineInfo& info, bool afterTime, bool atStart)
+{
+    size_t q = p;
+    if (lit(s, q, "[")) {
+        const LevelWord* lw = levelAt(s, q);
+        if (!lw)
+            return false;
+        q += lw->word.size();
+        if (!lit(s, q, "]"))
+            return false;
+        lit(s, q, ":");
+        info.severity = lw->sev;
+        p = q;
+        return true;
+    }
+    bool dashed = false;
+    if (afterTime && (lit(s, q, "- ") || lit(s, q, "| "))) {
+        dashed = true;
+        q = skipSpaces(s, q);
+    }
+    const LevelWord* lw = levelAt(s, q);
+    if (!lw)
+        return false;
+    q += lw->word.size();
+    if (q < s.size() && s[q] == ':') {
+        // python basicConfig "ERROR:logger:msg"; kernel "INFO: task ..." is message text
+        if (!afterTime && (!atStart || q + 1 >= s.size() || s[q + 1] == ' '))
+            return false;
+        ++q;
+    } else if (afterTime) {
+        if (q < s.size() && s[q] != ' ')
+            return false;
+        const size_t r = skipSpaces(s, q);
+        if (dashed && r < s.size() && (s[r] == '-' || s[r] == '|'))
+            q = r + 1;
+    } else {
+        return false;
+    }
+    info.severity = lw->sev;
+    p = q;
+    return true;
+}
+
+// "[tid 841]" (Fabric Manager)
+bool tryTid(std::string_view s, size_t& p)
+{
+    size_t q = p;
+    int64_t n = 0;
+    if (!lit(s, q, "[tid ") || !digitsUpTo(s, q, 12, n) || !lit(s, q, "]"))
+        return false;
+    p = q;
+    return true;
+}
+
+// Syslog/ISO clocks embedded after a wrapper, e.g. "Xid errors on instance: h, Error: May 19 07:08:57 h kernel: ..."
+bool findEmbeddedSyslog(std::string_view s, size_t& p, LineInfo& info, const TimeContext& ctx)
+{
+    for (size_t i = 1; i + 16 < s.size(); ++i) {
+        if (s[i - 1] != ' ' || !isAlpha(s[i]) || monthFromAbbrev(s, i) == 0)
+            continue;
+        size_t q = i;
+        Clock c;
+        LineInfo probe;
+        if (parseSyslogClock(s, q, c, ctx) && parseHostTag(s, q, probe)) {
+            setClock(info, c, ctx);
+            info.host = probe.host;
+            p = q;
+            return true;
+        }
+    }
+    return false;
+}
+
+// "[Rank 3]", "[PG 0 Rank 3]", "[PG ID 0 PG GUID 0(default_pg) Rank 3]" inside the message.
+int rankInMessage(std::string_view s, size_t from)
+{
+    size_t open = std::string_view::npos;
+    for (size_t i = from; i < s.size(); ++i) {
+        if (s[i] == '[') {
+            open = i;
+        } else if (s[i] == ']' && open != std::string_view::npos) {
+            const std::string_view inner = s.substr(open + 1, i - open - 1);
+            const size_t r = inner.rfind("Rank ");
+            if (r != std::string_view::npos && (r == 0 || inner[r - 1] == ' ' || inner[r - 1] == ')')) {
+                size_t q = r + 5;
+                int64_t n = 0;
+                if (digitsUpTo(inner, q, 7, n) && q == inner.size())
+                    return int(n);
+            }
+            open = std::string_view::npos;
+        }
+    }
+    return -1;
+}
+
+} // namespace
+
+LineInfo parseLine(std::string_view line, SourceKind kind, const TimeContext& ctx)
+{
+    (void)kind; // shapes are recognised by content: files are often misnamed
+    LineInfo info;
+    const std::string_view s = line.substr(0, std::min(line.size(), kHead));
+    int globalRank = -1, localRank = -1;
+    bool ncclPrefix = false;
+    size_t p = 0;
+
+    // optional syslog priority "<34>" and RFC 5424 version "1 "
+    bool rfc5424 = false;
+    if (!s.empty() && s[0] == '<') {
+        size_t q = 1;
+        int64_t pri = 0;
+        if (digitsUpTo(s, q, 3, pri) && lit(s, q, ">")) {
+            if (lit(s, q, "1 "))
+                rfc5424 = true;
+            p = q;
+        }
+    }
+
+    p = skipSpaces(s, p);
+    const size_t first = p;
+    const auto prefixes = [&](bool lineStart) {
+        bool afterTime = false;
+        for (int iter = 0; iter < 16 && p < s.size(); ++iter) {
+            size_t q = p;
+            bool timed = false;
+            Clock c;
+            if (lineStart && iter == 0 && trySrunLabel(s, q, globalRank)) {
+            } else if (tryRankLabel(s, q, globalRank, localRank)) {
+            } else if (tryDmesgSeconds(s, q, info, ctx)) {
+            } else if (tryDmesgHuman(s, q, info, ctx)) {
+            } else if (tryFabricManagerClock(s, q, info, ctx) || tryBracketIso(s, q, info, ctx)) {
+                timed = true;
+            } else if (parseIso(s, q, c)) {
+                setClock(info, c, ctx);
+                timed = true;
+                size_t r = q;
+                if (rfc5424 ? parseRfc5424Rest(s, r, info) : parseHostTag(s, r, info)) {
+                    q = r;
+                    timed = false;
+                }
+            } else if (parseSyslogClock(s, q, c, ctx)) {
+                setClock(info, c, ctx);
+                timed = true;
+                size_t r = q;
+                if (parseHostTag(s, r, info)) {
+                    q = r;
+                    timed = false;
+                }
+            } else if (tryGlog(s, q, info, ctx)) {
+            } else if (tryEpoch(s, q, info)) {
+                timed = true;
+            } else if (!ncclPrefix && tryNccl(s, q, info)) {
+                ncclPrefix = true;
+            } else if (tryLevel(s, q, info, afterTime, lineStart && p == first)) {
+            } else if (tryTid(s, q)) {
+            } else {
+                break;
+            }
+            afterTime = timed;
+            p = skipSpaces(s, q);
+        }
+    };
+    prefixes(true);
+    // an alert or wrapper that quotes a syslog line: the quoted line's prefixes count
+    if (info.basis == TimeBasis::None && p == first && findEmbeddedSyslog(s, p, info, ctx)) {
+        p = skipSpaces(s, p);
+        prefixes(false);
+    }
+
+    // logfmt (containerd, kubelet, Go services): "level=error msg=..." keeps its text, gives the level
+    if (!info.severity && p == first && startsWith(s.substr(p), "level=")) {
+        const std::string_view v = s.substr(p + 6, 8);
+        if (startsWith(v, "fatal") || startsWith(v, "panic") || startsWith(v, "crit"))
+            info.severity = Severity::Fatal;
+        else if (startsWith(v, "error") || startsWith(v, "err "))
+            info.severity = Severity::Error;
+        else if (startsWith(v, "warn"))
+            info.severity = Severity::Warning;
+        else if (startsWith(v, "info"))
+            info.severity = Severity::Info;
+        else if (startsWith(v, "debug") || startsWith(v, "trace"))
+            info.severity = Severity::Debug;
+    }
+
+    // NCCL prints its level after "file:line": look a short way into the message.
+    {
+        const std::string_view win = s.substr(p, 160);
+        if (win.find("NCCL WARN") != std::string_view::npos)
+            info.severity = Severity::Warning;
+        else if (!info.severity && win.find("NCCL INFO") != std::string_view::npos)
+            info.severity = Severity::Info;
+    }
+
+    if (globalRank < 0)
+        globalRank = rankInMessage(s, p);
+    info.rank = globalRank >= 0 ? globalRank : localRank;
+    info.messageStart = std::min(p, line.size());
+    return info;
+}
+
+} // namespace fl

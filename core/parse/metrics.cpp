@@ -1,0 +1,407 @@
+#include "parse/scan.h"
+#include "parse/structured.h"
+#include "parse/structured_util.h"
+
+#include <nlohmann/json.hpp>
+
+#include <algorithm>
+#include <charconv>
+#include <cmath>
+#include <map>
+
+namespace fl {
+
+using namespace structured;
+using nlohmann::json;
+
+namespace {
+
+bool parseValue(std::string_view s, double& v)
+{
+    s = scan::trim(s);
+    if (!s.empty() && s[0] == '+')
+        s.remove_prefix(1);
+    if (s.empty())
+        return false;
+    auto [p, ec] = std::from_chars(s.data(), s.data() + s.size(), v);
+    return ec == std::errc() && p == s.data() + s.size();
+}
+
+// Seconds (possibly fractional) -> ns; false outside 1990..2200.
+bool secondsToNs(double secs, int64_t& ns)
+{
+    if (!(secs >= 631152000.0 && secs <= 7258118400.0))
+        return false;
+    const double whole = std::floor(secs);
+    ns = int64_t(whole) * 1000000000LL + int64_t(std::llround((secs - whole) * 1e6)) * 1000;
+    return true;
+}
+
+// Groups samples by (name, labels) and fills node/gpu from the usual exporter labels.
+class SeriesSet {
+public:
+    explicit SeriesSet(uint32_t file) : file_(file) {}
+
+    MetricSeries& get(const std::string& name, std::map<std::string, std::string> labels)
+    {
+        std::string key = name;
+        for (const auto& [k, v] : labels)
+            key += '\x1f' + k + '\x1e' + v;
+        auto it = index_.find(key);
+        if (it != index_.end())
+            return series_[it->second];
+        MetricSeries s;
+        s.file = file_;
+        s.name = name;
+        for (const char* k : {"hostname", "Hostname", "node", "instance", "host"}) {
+            auto l = labels.find(k);
+            if (l == labels.end() || l->second.empty())
+                continue;
+            std::string n = l->second;
+            // "10.0.0.1:9400" / "host:9400": the exporter port is not part of the node name
+            const size_t colon = n.rfind(':');
+            if (colon != std::string::npos && colon + 1 < n.size()
+                && std::all_of(n.begin() + long(colon) + 1, n.end(), [](char c) { return scan::isDigit(c); })
+                && n.find(':') == colon)
+                n.resize(colon);
+            s.node = n;
+            break;
+        }
+        for (const char* k : {"gpu", "GPU", "minor_number", "gpu_index"}) {
+            auto l = labels.find(k);
+            int g = -1;
+            if (l != labels.end()) {
+                auto [p, ec] = std::from_chars(l->second.data(), l->second.data() + l->second.size(), g);
+                if (ec == std::errc() && p == l->second.data() + l->second.size() && g >= 0) {
+                    s.gpu = g;
+                    break;
+                }
+            }
+        }
+        s.labels = std::move(labels);
+        index_.emplace(std::move(key), series_.size());
+        series_.push_back(std::move(s));
+        return series_.back();
+    }
+
+    void emit(std::vector<MetricSeries>& out)
+    {
+        for (auto& s : series_)
+            std::stable_sort(s.samples.begin(), s.samples.end(), [](const MetricSample& a, const MetricSample& b) {
+                return a.timeNs != b.timeNs ? a.timeNs < b.timeNs : a.offset < b.offset;
+            });
+        std::sort(series_.begin(), series_.end(), [](const MetricSeries& a, const MetricSeries& b) {
+            if (a.name != b.name)
+                return a.name < b.name;
+            if (a.node != b.node)
+                return a.node < b.node;
+            if (a.gpu != b.gpu)
+                return a.gpu < b.gpu;
+            return a.labels < b.labels;
+        });
+        for (auto& s : series_)
+            out.push_back(std::move(s));
+        series_.clear();
+        index_.clear();
+    }
+
+private:
+    uint32_t file_;
+    std::vector<MetricSeries> series_;
+    std::map<std::string, size_t> index_;
+};
+
+bool jsonSample(const json& pair, int64_t& ns, double& v)
+{
+    if (!pair.is_array() || pair.size() != 2 || !pair[0].is_number())
+        return false;
+    if (!secondsToNs(pair[0].get<double>(), ns))
+        return false;
+    if (pair[1].is_string())
+        return parseValue(pair[1].get_ref<const std::string&>(), v);
+    if (pair[1].is_number()) {
+        v = pair[1].get<double>();
+        return true;
+    }
+    return false;
+}
+
+bool parsePromJson(std::string_view data, uint32_t file, std::vector<MetricSeries>& out, std::vector<ParseIssue>& issues)
+{
+    const json doc = json::parse(data.begin(), data.end(), nullptr, false);
+    if (doc.is_discarded())
+        return false;
+    const json& result = member(member(doc, "data"), "result");
+    if (!result.is_array())
+        return false;
+    const size_t root = jsonpos::skipWs(data, 0);
+    const auto spans = jsonpos::elements(data, jsonpos::memberValue(data, jsonpos::memberValue(data, root, "data"), "result"));
+    const jsonpos::LineIndex lines(data);
+    SeriesSet set(file);
+    for (size_t i = 0; i < result.size(); ++i) {
+        const json& r = result[i];
+        const size_t sb = i < spans.size() ? spans[i].first : root;
+        const uint32_t line = lines.lineOf(sb);
+        const json& metric = member(r, "metric");
+        if (!metric.is_object()) {
+            issues.push_back({line, "Prometheus result " + std::to_string(i) + " has no metric labels"});
+            continue;
+        }
+        std::map<std::string, std::string> labels;
+        std::string name;
+        for (auto it = metric.begin(); it != metric.end(); ++it) {
+            if (!it.value().is_string())
+                continue;
+            if (it.key() == "__name__")
+                name = it.value().get<std::string>();
+            else
+                labels[it.key()] = it.value().get<std::string>();
+        }
+        MetricSeries& s = set.get(name, std::move(labels));
+        auto add = [&](const json& pair, size_t off) {
+            int64_t ns = 0;
+            double v = 0;
+            if (!jsonSample(pair, ns, v)) {
+                issues.push_back({lines.lineOf(off), "Prometheus sample is not [time, \"value\"] with a plausible time"});
+                return;
+            }
+            s.samples.push_back({ns, v, off, lines.lineOf(off)});
+        };
+        if (const json& values = member(r, "values"); values.is_array()) {
+            const auto vspans = jsonpos::elements(data, jsonpos::memberValue(data, sb, "values"));
+            for (size_t k = 0; k < values.size(); ++k)
+                add(values[k], k < vspans.size() ? vspans[k].first : sb);
+        } else if (const json& value = member(r, "value"); !value.is_null()) {
+            const size_t vb = jsonpos::memberValue(data, sb, "value");
+            add(value, vb == jsonpos::npos ? sb : vb);
+        } else {
+            issues.push_back({line, "Prometheus result " + std::to_string(i) + " has neither values nor value"});
+        }
+    }
+    set.emit(out);
+    return true;
+}
+
+// name{a="b",c="d"} value [timestamp]
+bool textSample(std::string_view line, std::string& name, std::map<std::string, std::string>& labels, double& v,
+                int64_t& ns, std::string& why)
+{
+    size_t p = 0;
+    auto nameChar = [](char c, bool first) {
+        return scan::isAlpha(c) || c == '_' || c == ':' || (!first && scan::isDigit(c));
+    };
+    while (p < line.size() && nameChar(line[p], p == 0))
+        ++p;
+    if (p == 0) {
+        why = "metric name expected";
+        return false;
+    }
+    name.assign(line.substr(0, p));
+    if (p < line.size() && line[p] == '{') {
+        ++p;
+        while (true) {
+            p = scan::skipSpaces(line, p);
+            if (p < line.size() && line[p] == '}') {
+                ++p;
+                break;
+            }
+            const size_t kb = p;
+            while (p < line.size() && nameChar(line[p], p == kb))
+                ++p;
+            if (p == kb || p >= line.size() || line[p] != '=' || p + 1 >= line.size() || line[p + 1] != '"') {
+                why = "label name=\"value\" expected";
+                return false;
+            }
+            const std::string key(line.substr(kb, p - kb));
+            p += 2;
+            std::string val;
+            bool closed = false;
+            while (p < line.size()) {
+                const char c = line[p++];
+                if (c == '\\' && p < line.size()) {
+                    const char e = line[p++];
+                    val += e == 'n' ? '\n' : e;
+                } else if (c == '"') {
+                    closed = true;
+                    break;
+                } else {
+                    val += c;
+                }
+            }
+            if (!closed) {
+                why = "unterminated label value";
+                return false;
+            }
+            labels[key] = std::move(val);
+            p = scan::skipSpaces(line, p);
+            if (p < line.size() && line[p] == ',')
+                ++p;
+        }
+    }
+    if (p >= line.size() || !scan::isSpace(line[p])) {
+        why = "value expected after the metric";
+        return false;
+    }
+    p = scan::skipSpaces(line, p);
+    const size_t ve = line.find_first_of(" \t", p);
+    if (!parseValue(line.substr(p, ve == std::string_view::npos ? std::string_view::npos : ve - p), v)) {
+        why = "value is not a number";
+        return false;
+    }
+    ns = kNoTime;
+    if (ve != std::string_view::npos) {
+        const std::string_view ts = scan::trim(line.substr(ve));
+        if (!ts.empty()) {
+            double t = 0;
+            if (!parseValue(ts, t)) {
+                why = "timestamp is not a number";
+                return false;
+            }
+            // Prometheus text prints milliseconds, OpenMetrics seconds
+            if (ts.find('.') == std::string_view::npos && t > 1e11)
+                t /= 1000.0;
+            if (!secondsToNs(t, ns)) {
+                why = "timestamp out of range";
+                return false;
+            }
+        }
+    }
+    return true;
+}
+
+template <typename F>
+void forLines(std::string_view data, F&& f)
+{
+    size_t pos = 0;
+    uint32_t no = 0;
+    while (pos < data.size()) {
+        const size_t nl = data.find('\n', pos);
+        const size_t end = nl == std::string_view::npos ? data.size() : nl;
+        f(scan::trimRight(data.substr(pos, end - pos)), pos, ++no);
+        if (nl == std::string_view::npos)
+            break;
+        pos = nl + 1;
+    }
+}
+
+bool parseText(std::string_view data, uint32_t file, std::vector<MetricSeries>& out, std::vector<ParseIssue>& issues)
+{
+    SeriesSet set(file);
+    bool any = false;
+    std::vector<ParseIssue> local;
+    forLines(data, [&](std::string_view line, size_t off, uint32_t no) {
+        const std::string_view t = scan::trim(line);
+        if (t.empty())
+            return;
+        if (t[0] == '#') {
+            any = any || scan::startsWith(t, "# TYPE ") || scan::startsWith(t, "# HELP ");
+            return;
+        }
+        std::string name, why;
+        std::map<std::string, std::string> labels;
+        double v = 0;
+        int64_t ns = kNoTime;
+        if (!textSample(t, name, labels, v, ns, why)) {
+            local.push_back({no, why});
+            return;
+        }
+        any = true;
+        set.get(name, std::move(labels)).samples.push_back({ns, v, off, no});
+    });
+    if (!any)
+        return false;
+    issues.insert(issues.end(), local.begin(), local.end());
+    set.emit(out);
+    return true;
+}
+
+std::string lowerAscii(std::string_view s)
+{
+    std::string o(s);
+    for (auto& c : o)
+        c = scan::lower(c);
+    return o;
+}
+
+bool parseCsv(std::string_view data, uint32_t file, std::vector<MetricSeries>& out, std::vector<ParseIssue>& issues)
+{
+    SeriesSet set(file);
+    int cTime = -1, cNode = -1, cGpu = -1, cMetric = -1, cValue = -1;
+    size_t columns = 0;
+    bool header = false;
+    forLines(data, [&](std::string_view line, size_t off, uint32_t no) {
+        if (scan::trim(line).empty())
+            return;
+        const auto f = splitFields(line, ',');
+        if (!header) {
+            header = true;
+            columns = f.size();
+            for (size_t i = 0; i < f.size(); ++i) {
+                const std::string h = lowerAscii(scan::trim(f[i]));
+                const int ix = int(i);
+                if (h == "time" || h == "timestamp")
+                    cTime = ix;
+                else if (h == "node" || h == "host" || h == "hostname" || h == "instance")
+                    cNode = ix;
+                else if (h == "gpu" || h == "gpu_index")
+                    cGpu = ix;
+                else if (h == "metric" || h == "name")
+                    cMetric = ix;
+                else if (h == "value")
+                    cValue = ix;
+            }
+            return;
+        }
+        if (cTime < 0 || cMetric < 0 || cValue < 0)
+            return;
+        if (f.size() != columns) {
+            issues.push_back({no, "CSV row has " + std::to_string(f.size()) + " fields, header has " + std::to_string(columns)});
+            return;
+        }
+        int64_t ns = 0;
+        TimeBasis basis = TimeBasis::None;
+        if (!timeText(f[size_t(cTime)], ns, basis)) {
+            issues.push_back({no, "CSV time is neither ISO 8601 nor epoch seconds"});
+            return;
+        }
+        double v = 0;
+        if (!parseValue(f[size_t(cValue)], v)) {
+            issues.push_back({no, "CSV value is not a number"});
+            return;
+        }
+        const std::string_view metric = scan::trim(f[size_t(cMetric)]);
+        if (metric.empty()) {
+            issues.push_back({no, "CSV row without a metric name"});
+            return;
+        }
+        std::map<std::string, std::string> labels;
+        if (cNode >= 0 && !scan::trim(f[size_t(cNode)]).empty())
+            labels["node"] = std::string(scan::trim(f[size_t(cNode)]));
+        if (cGpu >= 0 && !scan::trim(f[size_t(cGpu)]).empty())
+            labels["gpu"] = std::string(scan::trim(f[size_t(cGpu)]));
+        set.get(std::string(metric), std::move(labels)).samples.push_back({ns, v, off, no});
+    });
+    if (cTime < 0 || cMetric < 0 || cValue < 0)
+        return false;
+    set.emit(out);
+    return true;
+}
+
+} // namespace
+
+bool parseMetrics(std::string_view data, uint32_t file, std::vector<MetricSeries>& out, std::vector<ParseIssue>& issues)
+{
+    const size_t first = jsonpos::skipWs(data, 0);
+    if (first >= data.size())
+        return false;
+    if (data[first] == '{')
+        return parsePromJson(data, file, out, issues);
+    const size_t nl = data.find('\n', first);
+    const std::string head = lowerAscii(data.substr(first, nl == std::string_view::npos ? std::string_view::npos : nl - first));
+    if (head.find(',') != std::string::npos && head.find("value") != std::string::npos
+        && (head.find("time") != std::string::npos))
+        return parseCsv(data, file, out, issues);
+    return parseText(data, file, out, issues);
+}
+
+} // namespace fl

@@ -1,0 +1,271 @@
+#include "parse/scan.h"
+#include "parse/structured.h"
+#include "parse/structured_util.h"
+
+#include <nlohmann/json.hpp>
+
+namespace fl {
+
+using namespace structured;
+using nlohmann::json;
+
+namespace {
+
+Severity stateSeverity(std::string_view state)
+{
+    static constexpr std::string_view kError[] = {"FAILED", "NODE_FAIL", "OUT_OF_MEMORY", "BOOT_FAIL", "TIMEOUT",
+                                                  "DEADLINE"};
+    static constexpr std::string_view kWarn[] = {"CANCELLED", "PREEMPTED", "REQUEUED", "REVOKED", "SUSPENDED"};
+    for (auto s : kError)
+        if (state.find(s) != std::string_view::npos)
+            return Severity::Error;
+    for (auto s : kWarn)
+        if (state.find(s) != std::string_view::npos)
+            return Severity::Warning;
+    return Severity::Info;
+}
+
+// A node list naming one host gives the record a node; "node[01-04]" or "a,b" do not.
+std::string singleNode(std::string_view nodes)
+{
+    if (nodes.empty() || nodes.find_first_of("[],( ") != std::string_view::npos || nodes == "None"
+        || nodes == "None assigned")
+        return {};
+    return std::string(nodes);
+}
+
+std::string canonical(std::string_view job, std::string_view step, std::string_view state, std::string_view exit,
+                      std::string_view nodes, std::string_view reason)
+{
+    std::string t = "sacct job=" + oneLine(job, 64);
+    if (!step.empty())
+        t += " step=" + oneLine(step, 64);
+    t += " state=" + oneLine(state.empty() ? std::string_view("UNKNOWN") : state, 128);
+    if (!exit.empty())
+        t += " exit=" + oneLine(exit, 32);
+    if (!nodes.empty())
+        t += " nodes=" + oneLine(nodes, 1024);
+    if (!reason.empty() && reason != "None")
+        t += " reason=" + oneLine(reason, 1024);
+    return t;
+}
+
+std::string exitText(const json& ec)
+{
+    if (ec.is_string())
+        return ec.get<std::string>();
+    if (!ec.is_object())
+        return {};
+    const auto rc = number(member(ec, "return_code"));
+    const json& sig = member(ec, "signal");
+    std::optional<int64_t> sn = number(member(sig, "id"));
+    if (!sn)
+        sn = number(member(sig, "signal_id"));
+    if (!rc && !sn)
+        return {};
+    return std::to_string(rc.value_or(0)) + ":" + std::to_string(sn.value_or(0));
+}
+
+void setTimes(StructuredRecord& r, const json& obj)
+{
+    const json& t = member(obj, "time");
+    auto end = number(member(t, "end"));
+    auto start = number(member(t, "start"));
+    std::optional<int64_t> pick = (end && *end > 0) ? end : ((start && *start > 0) ? start : std::nullopt);
+    if (pick && *pick < 7258118400LL) {
+        r.timeNs = *pick * 1000000000LL;
+        r.basis = TimeBasis::Absolute;
+    }
+}
+
+std::string stepId(const json& step)
+{
+    const json& s = member(step, "step");
+    const json& id = member(s, "id");
+    if (id.is_string()) {
+        const auto& str = id.get_ref<const std::string&>();
+        const size_t dot = str.find('.');
+        return dot == std::string::npos ? str : str.substr(dot + 1);
+    }
+    const json& sid = member(id, "step_id");
+    if (sid.is_string())
+        return sid.get<std::string>();
+    if (auto n = number(sid))
+        return std::to_string(*n);
+    return stringList(member(s, "name"));
+}
+
+std::string nodesOf(const json& obj)
+{
+    const json& n = member(obj, "nodes");
+    if (n.is_string())
+        return n.get<std::string>();
+    if (n.is_object())
+        return stringList(member(n, "range"));
+    return {};
+}
+
+} // namespace
+
+bool parseSacctJson(std::string_view data, std::vector<StructuredRecord>& out, std::vector<ParseIssue>& issues)
+{
+    const size_t root = jsonpos::skipWs(data, 0);
+    if (root >= data.size() || data[root] != '{')
+        return false;
+    json doc = json::parse(data.begin(), data.end(), nullptr, false);
+    if (doc.is_discarded()) {
+        // only claim the file when it looks like sacct output that got truncated or damaged
+        if (data.substr(0, 4096).find("\"jobs\"") == std::string_view::npos)
+            return false;
+        issues.push_back({1, "sacct JSON is not valid JSON (truncated or damaged)"});
+        return false;
+    }
+    const json& jobs = member(doc, "jobs");
+    if (!jobs.is_array())
+        return false;
+    const jsonpos::LineIndex lines(data);
+    const auto spans = jsonpos::elements(data, jsonpos::memberValue(data, root, "jobs"));
+    for (size_t i = 0; i < jobs.size(); ++i) {
+        const json& job = jobs[i];
+        const auto span = i < spans.size() ? spans[i] : std::make_pair(root, data.size());
+        const uint32_t line = lines.lineOf(span.first);
+        if (!job.is_object()) {
+            issues.push_back({line, "sacct job entry " + std::to_string(i) + " is not an object"});
+            continue;
+        }
+        const auto id = number(member(job, "job_id"));
+        if (!id) {
+            issues.push_back({line, "sacct job entry " + std::to_string(i) + " has no job_id"});
+            continue;
+        }
+        const std::string jobId = std::to_string(*id);
+        const json& st = member(job, "state");
+        const std::string state = st.is_object() ? stringList(member(st, "current")) : stringList(st);
+        const std::string reason = stringList(member(st, "reason"));
+        const std::string nodes = nodesOf(job);
+        StructuredRecord r;
+        setRaw(r, lines, data, span.first, span.second);
+        setTimes(r, job);
+        r.node = singleNode(nodes);
+        r.severity = stateSeverity(state);
+        r.text = canonical(jobId, {}, state, exitText(member(job, "exit_code")), nodes, reason);
+        out.push_back(std::move(r));
+
+        const json& steps = member(job, "steps");
+        if (!steps.is_array())
+            continue;
+        const auto stepSpans = jsonpos::elements(data, jsonpos::memberValue(data, span.first, "steps"));
+        for (size_t k = 0; k < steps.size(); ++k) {
+            const json& step = steps[k];
+            const auto sspan = k < stepSpans.size() ? stepSpans[k] : span;
+            if (!step.is_object()) {
+                issues.push_back({lines.lineOf(sspan.first), "sacct job " + jobId + " step entry is not an object"});
+                continue;
+            }
+            const json& sst = member(step, "state");
+            const std::string sstate = sst.is_object() ? stringList(member(sst, "current")) : stringList(sst);
+            const std::string snodes = nodesOf(step);
+            StructuredRecord s;
+            setRaw(s, lines, data, sspan.first, sspan.second);
+            setTimes(s, step);
+            s.node = singleNode(snodes);
+            s.severity = stateSeverity(sstate);
+            s.text = canonical(jobId, stepId(step), sstate, exitText(member(step, "exit_code")), snodes, {});
+            out.push_back(std::move(s));
+        }
+    }
+    return true;
+}
+
+bool parseSacctPipe(std::string_view data, std::vector<StructuredRecord>& out, std::vector<ParseIssue>& issues)
+{
+    size_t pos = 0;
+    uint32_t lineNo = 0;
+    std::vector<std::string> header;
+    int cJob = -1, cState = -1, cExit = -1, cNodes = -1, cStart = -1, cEnd = -1, cReason = -1;
+    bool any = false;
+    while (pos <= data.size()) {
+        const size_t nl = data.find('\n', pos);
+        const size_t end = nl == std::string_view::npos ? data.size() : nl;
+        const std::string_view raw = data.substr(pos, end - pos);
+        const std::string_view line = scan::trimRight(raw);
+        ++lineNo;
+        const size_t begin = pos;
+        pos = end + 1;
+        if (line.empty()) {
+            if (nl == std::string_view::npos)
+                break;
+            continue;
+        }
+        auto fields = splitFields(line, '|');
+        if (header.empty()) {
+            for (size_t i = 0; i < fields.size(); ++i) {
+                std::string f(scan::trim(fields[i]));
+                header.push_back(f);
+                const int ix = int(i);
+                if (f == "JobID" || f == "JobIDRaw")
+                    cJob = cJob < 0 ? ix : cJob;
+                else if (f == "State")
+                    cState = ix;
+                else if (f == "ExitCode")
+                    cExit = ix;
+                else if (f == "NodeList")
+                    cNodes = ix;
+                else if (f == "Start")
+                    cStart = ix;
+                else if (f == "End")
+                    cEnd = ix;
+                else if (f == "Reason")
+                    cReason = ix;
+            }
+            if (cJob < 0 || cState < 0 || fields.size() < 2)
+                return false;
+            if (nl == std::string_view::npos)
+                break;
+            continue;
+        }
+        // "sacct -p" ends every row with '|'
+        if (fields.size() == header.size() + 1 && fields.back().empty())
+            fields.pop_back();
+        if (fields.size() != header.size()) {
+            issues.push_back({lineNo, "sacct row has " + std::to_string(fields.size()) + " fields, header has "
+                                          + std::to_string(header.size())});
+            if (nl == std::string_view::npos)
+                break;
+            continue;
+        }
+        auto col = [&](int c) { return c < 0 ? std::string_view() : scan::trim(fields[size_t(c)]); };
+        const std::string_view jobId = col(cJob);
+        if (jobId.empty() || !scan::isDigit(jobId[0])) {
+            issues.push_back({lineNo, "sacct row without a job id"});
+            if (nl == std::string_view::npos)
+                break;
+            continue;
+        }
+        const size_t dot = jobId.find('.');
+        std::string_view state = col(cState);
+        state = state.substr(0, state.find(' ')); // "CANCELLED by 1234"
+        StructuredRecord r;
+        r.offset = begin;
+        r.length = uint32_t(std::min<size_t>(raw.size(), UINT32_MAX));
+        r.line = lineNo;
+        const std::string_view nodes = col(cNodes);
+        r.node = singleNode(nodes);
+        r.severity = stateSeverity(state);
+        int64_t ns = 0;
+        TimeBasis basis = TimeBasis::None;
+        if (timeText(col(cEnd), ns, basis) || timeText(col(cStart), ns, basis)) {
+            r.timeNs = ns;
+            r.basis = basis;
+        }
+        r.text = canonical(jobId.substr(0, dot), dot == std::string_view::npos ? std::string_view() : jobId.substr(dot + 1),
+                           state, col(cExit), nodes, col(cReason));
+        out.push_back(std::move(r));
+        any = true;
+        if (nl == std::string_view::npos)
+            break;
+    }
+    return any || !header.empty();
+}
+
+} // namespace fl

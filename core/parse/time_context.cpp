@@ -1,0 +1,98 @@
+#include "parse/lineparse.h"
+
+#include <cstring>
+
+namespace fl {
+
+namespace {
+
+constexpr size_t kSampleLines = 4096;
+constexpr size_t kBackScanBytes = 4u << 20; // how far inheritedTime may walk over long lines
+
+bool fullDate(TimeBasis b) { return b == TimeBasis::Absolute || b == TimeBasis::AssumedUtc; }
+bool wallClock(TimeBasis b) { return fullDate(b) || b == TimeBasis::AssumedYear; }
+
+int yearOf(int64_t ns)
+{
+    // civil_from_days (H. Hinnant), year only
+    int64_t days = ns / 1000000000LL / 86400;
+    if (ns < 0 && (ns / 1000000000LL) % 86400 != 0)
+        --days;
+    days += 719468;
+    const int64_t era = (days >= 0 ? days : days - 146096) / 146097;
+    const int64_t doe = days - era * 146097;
+    const int64_t yoe = (doe - doe / 1460 + doe / 36524 - doe / 146096) / 365;
+    const int64_t doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    const int64_t mp = (5 * doy + 2) / 153;
+    const int64_t month = mp < 10 ? mp + 3 : mp - 9;
+    return int(yoe + era * 400 + (month <= 2 ? 1 : 0));
+}
+
+template <typename F>
+void forEachLine(std::string_view sample, F&& f)
+{
+    size_t pos = 0, n = 0;
+    while (pos < sample.size() && n < kSampleLines) {
+        const size_t nl = sample.find('\n', pos);
+        const size_t end = nl == std::string_view::npos ? sample.size() : nl;
+        if (!f(sample.substr(pos, end - pos)))
+            return;
+        ++n;
+        if (nl == std::string_view::npos)
+            break;
+        pos = nl + 1;
+    }
+}
+
+} // namespace
+
+TimeContext inferTimeContext(std::string_view sample, SourceKind kind, int fallbackYear)
+{
+    TimeContext ctx;
+    ctx.defaultYear = fallbackYear;
+    forEachLine(sample, [&](std::string_view line) {
+        const LineInfo li = parseLine(line, kind, ctx);
+        if (fullDate(li.basis)) {
+            ctx.defaultYear = yearOf(li.timeNs);
+            return false;
+        }
+        return true;
+    });
+    // Boot time needs the year first: syslog clocks carry none.
+    forEachLine(sample, [&](std::string_view line) {
+        const LineInfo li = parseLine(line, kind, ctx);
+        if (li.bootSeconds >= 0 && wallClock(li.basis)) {
+            const auto secs = int64_t(li.bootSeconds);
+            const auto frac = int64_t((li.bootSeconds - double(secs)) * 1e9 + 0.5);
+            ctx.bootTimeNs = li.timeNs - (secs * 1000000000LL + frac);
+            return false;
+        }
+        return true;
+    });
+    return ctx;
+}
+
+int64_t inheritedTime(std::string_view buffer, size_t lineBegin, SourceKind kind, const TimeContext& ctx,
+                      int maxLines)
+{
+    if (lineBegin > buffer.size())
+        lineBegin = buffer.size();
+    size_t end = lineBegin; // one past the previous line's last byte + 1 (its newline)
+    size_t scanned = 0;
+    for (int i = 0; i < maxLines && end > 0; ++i) {
+        const size_t lineEnd = end - 1; // position of the newline ending the previous line
+        size_t b = lineEnd;
+        while (b > 0 && buffer[b - 1] != '\n') {
+            --b;
+            if (++scanned > kBackScanBytes)
+                return kNoTime;
+        }
+        const LineInfo li = parseLine(buffer.substr(b, lineEnd - b), kind, ctx);
+        if (li.basis != TimeBasis::None)
+            return li.timeNs;
+        end = b;
+    }
+    return kNoTime;
+}
+
+} // namespace fl

@@ -1,0 +1,339 @@
+// Prefix recognition on real line shapes (domain-facts.md, incidents/), hostile bytes and time inference.
+#include "test_parse.h"
+
+#include "parse/lineparse.h"
+
+#include <QElapsedTimer>
+#include <QTest>
+
+#include <cstdint>
+#include <string>
+
+using namespace fl;
+
+namespace {
+
+constexpr int64_t kSec = 1000000000LL;
+
+int64_t utc(int y, int mo, int d, int h, int mi, int s, int64_t ns = 0) { return civilToNs(y, mo, d, h, mi, s, ns); }
+
+struct Expect {
+    int64_t time = kNoTime;
+    TimeBasis basis = TimeBasis::None;
+    double boot = -1;
+    const char* host = "";
+    int rank = -1;
+    int device = -1;
+    int severity = -1; // -1: none
+    const char* message = "";
+};
+
+void row(const char* name, const std::string& line, const TimeContext& ctx, const Expect& e)
+{
+    QTest::newRow(name) << QByteArray::fromStdString(line) << ctx.defaultYear << qint64(ctx.bootTimeNs)
+                        << ctx.tzOffsetSec << qint64(e.time) << int(e.basis) << e.boot << QString::fromUtf8(e.host)
+                        << e.rank << e.device << e.severity << QByteArray(e.message);
+}
+
+TimeContext year(int y, int64_t boot = kNoTime, int tz = 0)
+{
+    TimeContext c;
+    c.defaultYear = y;
+    c.bootTimeNs = boot;
+    c.tzOffsetSec = tz;
+    return c;
+}
+
+constexpr int kInfo = int(Severity::Info), kWarn = int(Severity::Warning), kErr = int(Severity::Error);
+
+} // namespace
+
+void LineParseTest::prefixes_data()
+{
+    QTest::addColumn<QByteArray>("line");
+    QTest::addColumn<int>("defaultYear");
+    QTest::addColumn<qint64>("bootTime");
+    QTest::addColumn<int>("tz");
+    QTest::addColumn<qint64>("time");
+    QTest::addColumn<int>("basis");
+    QTest::addColumn<double>("boot");
+    QTest::addColumn<QString>("host");
+    QTest::addColumn<int>("rank");
+    QTest::addColumn<int>("device");
+    QTest::addColumn<int>("severity");
+    QTest::addColumn<QByteArray>("message");
+
+    const std::string xid63 = "NVRM: Xid (PCI:0000:10:1c): 63, pid=1850, Row Remapper: New row marked for remapping, reset gpu to activate";
+    row("syslog+dmesg (case16)", "May 19 07:08:57 ip-26-0-146-100 kernel: [680111.646286] " + xid63, year(2023),
+        {utc(2023, 5, 19, 7, 8, 57), TimeBasis::AssumedYear, 680111.646286, "ip-26-0-146-100", -1, -1, -1, "NVRM: Xid (PCI:0000:10:1c): 63"});
+    row("xid alert wrapper (case16)",
+        "Xid errors on instance: ip-26-0-146-100, Error: May 19 07:08:57 ip-26-0-146-100 kernel: [680111.646286] " + xid63,
+        year(2023), {utc(2023, 5, 19, 7, 8, 57), TimeBasis::AssumedYear, 680111.646286, "ip-26-0-146-100", -1, -1, -1, "NVRM: Xid"});
+    row("syslog padded day, dmesg inside", "Mar  2 15:59:56 node01 kernel: [123.4] NVRM: Xid (PCI:0000:01:00): 79, GPU has fallen off the bus.",
+        year(2023), {utc(2023, 3, 2, 15, 59, 56), TimeBasis::AssumedYear, 123.4, "node01", -1, -1, -1, "NVRM: Xid (PCI:0000:01:00): 79"});
+    row("syslog unknown year", "Mar  2 15:59:56 node01 slurmd[1234]: error: x", year(0),
+        {utc(1970, 3, 2, 15, 59, 56), TimeBasis::AssumedYear, -1, "node01", -1, -1, -1, "error: x"});
+    row("syslog with zone offset", "Jul 23 07:53:55 gpu3 nvidia-fabricmanager[841]: detected NVSwitch fatal error 20034",
+        year(2024, kNoTime, 7200), {utc(2024, 7, 23, 5, 53, 55), TimeBasis::AssumedYear, -1, "gpu3", -1, -1, -1, "detected NVSwitch"});
+    row("dmesg no boot time (case27)", "[6781741.548779] NVRM: Xid (PCI:0000:91:00): 79, pid='<unknown>', name=<unknown>, GPU has fallen off the bus.",
+        year(2024), {6781741548779000LL, TimeBasis::BootRelative, 6781741.548779, "", -1, -1, -1, "NVRM: Xid (PCI:0000:91:00): 79"});
+    row("dmesg with boot time", "[  100.250000] nvidia-nvswitch1: SXid (PCI:0000:06:00.0): 20034, Fatal, Link 48 LTSSM Fault Up",
+        year(2024, utc(2024, 1, 1, 0, 0, 0)), {utc(2024, 1, 1, 0, 1, 40, 250000000), TimeBasis::BootOffset, 100.25, "", -1, -1, -1, "nvidia-nvswitch1: SXid"});
+    row("dmesg -T (case18)", "[Thu Mar  2 15:59:56 2023] INFO: task epilog.sh:76609 blocked for more than 120 seconds.", year(0),
+        {utc(2023, 3, 2, 15, 59, 56), TimeBasis::AssumedUtc, -1, "", -1, -1, -1, "INFO: task epilog.sh:76609"});
+    row("rfc3339 with zone", "2024-07-23T07:53:55.123456+00:00 node7 kernel: NVRM: Xid (PCI:0000:cb:00): 13, pid=1", year(0),
+        {utc(2024, 7, 23, 7, 53, 55, 123456000), TimeBasis::Absolute, -1, "node7", -1, -1, -1, "NVRM: Xid (PCI:0000:cb:00): 13"});
+    row("iso with +02:00", "2024-07-23T09:53:55+02:00 node7 kernel: x", year(0),
+        {utc(2024, 7, 23, 7, 53, 55), TimeBasis::Absolute, -1, "node7", -1, -1, -1, "x"});
+    row("journalctl short-iso", "2024-07-23T07:53:55+0000 gpu-node-3 nvidia-fabricmanager[841]: detected NVSwitch fatal error 20034", year(0),
+        {utc(2024, 7, 23, 7, 53, 55), TimeBasis::Absolute, -1, "gpu-node-3", -1, -1, -1, "detected NVSwitch fatal"});
+    row("iso no zone, tz applies", "2024-07-23T07:53:55 gpu1 kernel: y", year(0, kNoTime, 3600),
+        {utc(2024, 7, 23, 6, 53, 55), TimeBasis::AssumedUtc, -1, "gpu1", -1, -1, -1, "y"});
+    row("rfc5424", "<34>1 2003-10-11T22:14:15.003Z mymachine.example.com su - ID47 - 'su root' failed for lonvick on /dev/pts/8",
+        year(0), {utc(2003, 10, 11, 22, 14, 15, 3000000), TimeBasis::Absolute, -1, "mymachine.example.com", -1, -1, -1, "'su root' failed"});
+    row("fabric manager", "[Jul 23 2024 07:53:55] [ERROR] [tid 841] detected NVSwitch fatal error 20034 on fid 0 on NVSwitch pci bus id 00000000:86:00.0 physical id 3 port 33",
+        year(0), {utc(2024, 7, 23, 7, 53, 55), TimeBasis::AssumedUtc, -1, "", -1, -1, kErr, "detected NVSwitch fatal error 20034"});
+    row("fabric manager info", "[Feb 25 2025 14:01:18] [INFO] [tid 1808] multicast group 0 is allocated.", year(0),
+        {utc(2025, 2, 25, 14, 1, 18), TimeBasis::AssumedUtc, -1, "", -1, -1, kInfo, "multicast group 0"});
+    row("pytorch 2.2 watchdog", "[rank0]:[E321 02:07:08.408271257 ProcessGroupNCCL.cpp:607] [Rank 0] Watchdog caught collective operation timeout: WorkNCCL(SeqNum=1580, OpType=ALLREDUCE, NumelIn=466119168, NumelOut=466119168, Timeout(ms)=600000) ran for 600060 milliseconds before timing out.",
+        year(2025), {utc(2025, 3, 21, 2, 7, 8, 408271257), TimeBasis::AssumedYear, -1, "", 0, -1, kErr, "[Rank 0] Watchdog caught"});
+    row("torchrun tee + rank + glog", "[default0]:[rank12]:[E817 10:11:12.000123 ProcessGroupNCCL.cpp:1537] [PG 0 (default_pg) Rank 12] Process group watchdog thread terminated with exception: CUDA error: uncorrectable ECC error encountered",
+        year(2024), {utc(2024, 8, 17, 10, 11, 12, 123000), TimeBasis::AssumedYear, -1, "", 12, -1, kErr, "[PG 0 (default_pg) Rank 12] Process group"});
+    row("srun label + rank + glog", "0: [rank0]:[E321 02:07:08.408271257 ProcessGroupNCCL.cpp:607] [Rank 0] Watchdog caught collective operation timeout",
+        year(2025), {utc(2025, 3, 21, 2, 7, 8, 408271257), TimeBasis::AssumedYear, -1, "", 0, -1, kErr, "[Rank 0] Watchdog"});
+    row("srun label only", "3: RuntimeError: CUDA error: an illegal memory access was encountered", year(0),
+        {kNoTime, TimeBasis::None, -1, "", 3, -1, -1, "RuntimeError: CUDA error"});
+    row("default label is local rank (case05)", "[default3]:terminate called after throwing an instance of 'c10::CUDAError'", year(0),
+        {kNoTime, TimeBasis::None, -1, "", 3, -1, -1, "terminate called after throwing"});
+    row("default label + message rank", "[default3]:[E ProcessGroupNCCL.cpp:737] [Rank 11] Watchdog caught collective operation timeout", year(0),
+        {kNoTime, TimeBasis::None, -1, "", 11, -1, kErr, "[Rank 11] Watchdog"});
+    row("default label, spaced message (case06)", "[default7]: iteration   42780/ 115311 | consumed samples:    71455664", year(0),
+        {kNoTime, TimeBasis::None, -1, "", 7, -1, -1, "iteration   42780"});
+    row("old glog without time", "[E ProcessGroupNCCL.cpp:737] [Rank 1] Watchdog caught collective operation timeout: WorkNCCL(SeqNum=469508, OpType=ALLREDUCE, Timeout(ms)=1800000)", year(0),
+        {kNoTime, TimeBasis::None, -1, "", 1, -1, kErr, "[Rank 1] Watchdog caught"});
+    row("c10d warning", "[W socket.cpp:663] [c10d] The client socket has failed to connect to [::ffff:255.255.0.0]:29500 (errno: 110 - Connection timed out).", year(0),
+        {kNoTime, TimeBasis::None, -1, "", -1, -1, kWarn, "[c10d] The client socket"});
+    row("PG rank in message only", "[PG ID 1 PG GUID 1 Rank 3]  failure detected by watchdog at work sequence id: 55485", year(0),
+        {kNoTime, TimeBasis::None, -1, "", 3, -1, -1, "[PG ID 1 PG GUID 1 Rank 3]"});
+    row("glog unbracketed", "E1021 10:00:00.123456 12345 socket.cc:12] connection reset", year(2023),
+        {utc(2023, 10, 21, 10, 0, 0, 123456000), TimeBasis::AssumedYear, -1, "", -1, -1, kErr, "connection reset"});
+    row("nccl warn (case08)", "node-2:5776:5902 [0] transport/net_ib.cc:1296 NCCL WARN NET/IB : Got completion from peer 10.2.0.5<33092> with error 12, opcode 0, len", year(0),
+        {kNoTime, TimeBasis::None, -1, "node-2", -1, 0, kWarn, "transport/net_ib.cc:1296 NCCL WARN"});
+    row("nccl info chain (case08)", "node-2:5776:5902 [0] NCCL INFO proxy.cc:679 -> 6", year(0),
+        {kNoTime, TimeBasis::None, -1, "node-2", -1, 0, kInfo, "NCCL INFO proxy.cc:679 -> 6"});
+    row("nccl warn (case09)", "r11i6n2:486514:486651 [1] include/socket.h:403 NCCL WARN Connect to 10.148.3.247<56821> failed : Connection refused", year(0),
+        {kNoTime, TimeBasis::None, -1, "r11i6n2", -1, 1, kWarn, "include/socket.h:403"});
+    row("torchrun + nccl", "[default5]:gpu17:1234:1300 [5] misc/socket.cc:49 NCCL WARN socketProgress: Connection closed by remote peer", year(0),
+        {kNoTime, TimeBasis::None, -1, "gpu17", 5, 5, kWarn, "misc/socket.cc:49"});
+    row("python logging comma", "2023-03-06 03:17:51,123 - INFO - starting step 7", year(0),
+        {utc(2023, 3, 6, 3, 17, 51, 123000000), TimeBasis::AssumedUtc, -1, "", -1, -1, kInfo, "starting step 7"});
+    row("python logging dot", "2023-03-06 03:17:51.123 - ERROR - boom", year(0),
+        {utc(2023, 3, 6, 3, 17, 51, 123000000), TimeBasis::AssumedUtc, -1, "", -1, -1, kErr, "boom"});
+    row("python level after time", "2023-03-06 03:17:51,123 WARNING low disk", year(0),
+        {utc(2023, 3, 6, 3, 17, 51, 123000000), TimeBasis::AssumedUtc, -1, "", -1, -1, kWarn, "low disk"});
+    row("deepspeed (case04)", "[2021-08-12 08:19:28,225] [INFO] [checkpointing.py:226:model_parallel_cuda_manual_seed] > initializing model parallel cuda seeds on global rank 0",
+        year(0), {utc(2021, 8, 12, 8, 19, 28, 225000000), TimeBasis::AssumedUtc, -1, "", -1, -1, kInfo, "[checkpointing.py:226"});
+    row("slurm daemon", "[2023-03-06T03:17:51.123] error: Nodes node03 not responding, setting DOWN", year(0),
+        {utc(2023, 3, 6, 3, 17, 51, 123000000), TimeBasis::AssumedUtc, -1, "", -1, -1, -1, "error: Nodes node03"});
+    row("python basicConfig", "ERROR:torch.distributed.elastic.multiprocessing.api:failed (exitcode: -9) local_rank: 0 (pid: 29066) of binary: /bin/python", year(0),
+        {kNoTime, TimeBasis::None, -1, "", -1, -1, kErr, "torch.distributed.elastic"});
+    row("epoch column", "1700000000.123 node01 gpu_temp 81", year(0),
+        {1700000000123000000LL, TimeBasis::Absolute, -1, "", -1, -1, -1, "node01 gpu_temp"});
+    row("integer is not an epoch", "1700000000 things happened", year(0), {kNoTime, TimeBasis::None, -1, "", -1, -1, -1, "1700000000 things"});
+    row("plain (case19)", "srun: error: Node failure on jean-zay-iam37", year(2023), {kNoTime, TimeBasis::None, -1, "", -1, -1, -1, "srun: error"});
+    row("slurmstepd iso mid-line", "slurmstepd: error: *** STEP 1943824.0 ON jean-zay-iam17 CANCELLED AT 2023-03-06T03:17:51 DUE TO NODE FAILURE", year(0),
+        {kNoTime, TimeBasis::None, -1, "", -1, -1, -1, "slurmstepd:"});
+    row("megatron (case15)", " iteration     7000/  159576 | consumed samples:       260912", year(0),
+        {kNoTime, TimeBasis::None, -1, "", -1, -1, -1, "iteration     7000"});
+    row("logfmt level (case27)", "level=error msg=\"StartContainer for \\\"76866e1c\\\" failed\" error=\"failed to create containerd task\"", year(0),
+        {kNoTime, TimeBasis::None, -1, "", -1, -1, kErr, "level=error msg="});
+    row("crlf", "2024-07-23T07:53:55Z node7 kernel: x\r", year(0),
+        {utc(2024, 7, 23, 7, 53, 55), TimeBasis::Absolute, -1, "node7", -1, -1, -1, "x\r"});
+}
+
+void LineParseTest::prefixes()
+{
+    QFETCH(QByteArray, line);
+    QFETCH(int, defaultYear);
+    QFETCH(qint64, bootTime);
+    QFETCH(int, tz);
+    QFETCH(qint64, time);
+    QFETCH(int, basis);
+    QFETCH(double, boot);
+    QFETCH(QString, host);
+    QFETCH(int, rank);
+    QFETCH(int, device);
+    QFETCH(int, severity);
+    QFETCH(QByteArray, message);
+
+    TimeContext ctx;
+    ctx.defaultYear = defaultYear;
+    ctx.bootTimeNs = bootTime;
+    ctx.tzOffsetSec = tz;
+    const std::string_view sv(line.constData(), size_t(line.size()));
+    const LineInfo li = parseLine(sv, SourceKind::Unknown, ctx);
+    QCOMPARE(nameOf(li.basis), nameOf(TimeBasis(basis)));
+    QCOMPARE(qint64(li.timeNs), time);
+    if (boot < 0)
+        QCOMPARE(li.bootSeconds, -1.0);
+    else
+        QVERIFY2(std::abs(li.bootSeconds - boot) < 1e-6, qPrintable(QString::number(li.bootSeconds, 'f', 6)));
+    QCOMPARE(QString::fromUtf8(li.host.data(), qsizetype(li.host.size())), host);
+    QCOMPARE(li.rank, rank);
+    QCOMPARE(li.device, device);
+    QCOMPARE(li.severity ? int(*li.severity) : -1, severity);
+    QVERIFY(li.messageStart <= sv.size());
+    const QByteArray rest = line.mid(qsizetype(li.messageStart));
+    QVERIFY2(rest.startsWith(message), rest.left(80).constData());
+}
+
+void LineParseTest::impossibleDates_data()
+{
+    QTest::addColumn<QByteArray>("line");
+    QTest::newRow("syslog day 32") << QByteArray("May 32 07:08:57 host kernel: x");
+    QTest::newRow("syslog hour 25") << QByteArray("May 12 25:08:57 host kernel: x");
+    QTest::newRow("iso month 13") << QByteArray("2024-13-01T00:00:00Z host kernel: x");
+    QTest::newRow("iso Feb 30") << QByteArray("2024-02-30 10:00:00,000 - INFO - x");
+    QTest::newRow("iso Feb 29 non-leap") << QByteArray("2023-02-29T10:00:00Z x");
+    QTest::newRow("iso minute 61") << QByteArray("2024-01-01T10:61:00Z x");
+    QTest::newRow("year 1985") << QByteArray("1985-01-01T00:00:00Z x");
+    QTest::newRow("year 2201") << QByteArray("2201-01-01T00:00:00Z x");
+    QTest::newRow("year 0000") << QByteArray("0000-01-01T00:00:00Z x");
+    QTest::newRow("dmesg -T hour 25") << QByteArray("[Thu Mar  2 25:59:56 2023] x");
+    QTest::newRow("dmesg -T year 1970") << QByteArray("[Thu Jan  1 00:00:00 1970] x");
+    QTest::newRow("fm minute 61") << QByteArray("[Jul 23 2024 07:61:55] [ERROR] x");
+    QTest::newRow("glog month 13") << QByteArray("[E1321 10:00:00.1 x.cc:1] y");
+    QTest::newRow("glog day 0") << QByteArray("[E1000 10:00:00.1 x.cc:1] y");
+    QTest::newRow("slurm day 32") << QByteArray("[2023-03-32T03:17:51.123] error: x");
+    QTest::newRow("epoch before 2000") << QByteArray("0900000000.5 x");
+    QTest::newRow("zone +25:00") << QByteArray("2024-01-01T10:00:00+25:00 x");
+}
+
+void LineParseTest::impossibleDates()
+{
+    QFETCH(QByteArray, line);
+    const LineInfo li = parseLine(std::string_view(line.constData(), size_t(line.size())), SourceKind::SysLog, year(2024));
+    // "+25:00" is not a zone: the line is then read as zone-less, which is still a time
+    if (line.contains("+25:00")) {
+        QCOMPARE(nameOf(li.basis), nameOf(TimeBasis::AssumedUtc));
+        return;
+    }
+    QCOMPARE(nameOf(li.basis), nameOf(TimeBasis::None));
+    QCOMPARE(li.timeNs, kNoTime);
+}
+
+void LineParseTest::hostileBytes()
+{
+    // NUL bytes, invalid UTF-8 and truncated prefixes: never a crash, never past the line.
+    const std::string cases[] = {
+        std::string("\0\0\0", 3),
+        std::string("[rank\xff]:\xc3\x28 NCCL WARN"),
+        std::string("[default3]:\0[E1021 10:00", 24),
+        std::string("May 19 07:08:57 \xff\xfe kernel: x"),
+        std::string("[6781741.548779"),
+        std::string("["),
+        std::string("[Thu Mar  2 15:59:56 202"),
+        std::string("2024-07-23T07:53:55.1234567890123456789012345678901234567890Z host k: x"),
+        std::string("node-2:5776:5902 [0"),
+        std::string("<999999>1 "),
+        std::string("<34>1 2003-10-11T22:14:15.003Z h a p m [sd x=\"\\\"]\"] msg"),
+        std::string("99999999999999999999: x"),
+        std::string("[rank99999999999999999]: x"),
+        std::string(":::: [] ]]] [[[ \xe2\x82"),
+    };
+    for (const auto& c : cases) {
+        for (size_t cut = 0; cut <= c.size(); ++cut) {
+            const std::string_view sv(c.data(), cut);
+            const LineInfo li = parseLine(sv, SourceKind::AppLog, year(2024));
+            QVERIFY(li.messageStart <= sv.size());
+            if (!li.host.empty())
+                QVERIFY(li.host.data() >= sv.data() && li.host.data() + li.host.size() <= sv.data() + sv.size());
+        }
+    }
+    // Deterministic pseudo-random bytes built from prefix fragments.
+    const char* frags[] = {"[", "]", ":", " ", "rank", "default", "12", "E1021", "10:00:00", ".", "2024-07-23", "T",
+                           "May", "Thu", "\xff", std::string_view("\0", 1).data(), "NCCL", "[0]", "-", "+02:00", "Z"};
+    uint32_t seed = 12345;
+    for (int i = 0; i < 20000; ++i) {
+        std::string s;
+        const int n = int(seed % 12);
+        for (int k = 0; k < n; ++k) {
+            seed = seed * 1664525u + 1013904223u;
+            const char* f = frags[(seed >> 16) % (sizeof frags / sizeof *frags)];
+            s += f[0] == '\0' ? std::string(1, '\0') : std::string(f);
+        }
+        seed = seed * 1664525u + 1013904223u;
+        const LineInfo li = parseLine(s, SourceKind::Unknown, year(2024));
+        QVERIFY(li.messageStart <= s.size());
+        QVERIFY(li.basis == TimeBasis::None || li.timeNs != kNoTime);
+    }
+}
+
+void LineParseTest::hugeLineIsBounded()
+{
+    std::string huge = "[rank3]:[E321 02:07:08.408271257 ProcessGroupNCCL.cpp:607] ";
+    huge.resize(100u << 20, '[');
+    QElapsedTimer t;
+    t.start();
+    for (int i = 0; i < 2000; ++i) {
+        const LineInfo li = parseLine(huge, SourceKind::AppLog, year(2025));
+        QCOMPARE(li.rank, 3);
+        QCOMPARE(nameOf(li.basis), nameOf(TimeBasis::AssumedYear));
+    }
+    huge.assign(100u << 20, 'x');
+    for (int i = 0; i < 2000; ++i)
+        QCOMPARE(parseLine(huge, SourceKind::AppLog, year(2025)).messageStart, size_t(0));
+    // a previous line of 100 MB: the walk back gives up instead of scanning it all
+    const std::string buf = huge + "\nnext";
+    QCOMPARE(fl::inheritedTime(buf, huge.size() + 1, SourceKind::AppLog, year(2025)), kNoTime);
+    QVERIFY2(t.elapsed() < 2000, qPrintable(QString::number(t.elapsed())));
+}
+
+void LineParseTest::timeContext()
+{
+    const std::string sample = "Mar  2 15:59:55 node01 systemd[1]: Started x\n"
+                               "Mar  2 15:59:56 node01 kernel: [100.500000] NVRM: Xid (PCI:0000:01:00): 79, GPU has fallen off the bus.\n";
+    TimeContext c = inferTimeContext(sample, SourceKind::SysLog, 2023);
+    QCOMPARE(c.defaultYear, 2023);
+    QCOMPARE(c.bootTimeNs, utc(2023, 3, 2, 15, 59, 56) - 100 * kSec - 500000000LL);
+    const LineInfo li = parseLine("[200.000000] NVRM: later", SourceKind::SysLog, c);
+    QCOMPARE(nameOf(li.basis), nameOf(TimeBasis::BootOffset));
+    QCOMPARE(li.timeNs, c.bootTimeNs + 200 * kSec);
+
+    // a full date in the sample names the year; the boot time follows from it
+    const std::string withYear = "2022-12-30T10:00:00Z node01 kernel: [10.0] booted\nMar  2 00:00:00 node01 kernel: x\n";
+    c = inferTimeContext(withYear, SourceKind::SysLog, 2030);
+    QCOMPARE(c.defaultYear, 2022);
+    QCOMPARE(c.bootTimeNs, utc(2022, 12, 30, 10, 0, 0) - 10 * kSec);
+
+    // nothing in the sample: fallback year, unknown boot time
+    c = inferTimeContext("plain\n[5.0] dmesg only\n", SourceKind::SysLog, 2021);
+    QCOMPARE(c.defaultYear, 2021);
+    QCOMPARE(c.bootTimeNs, kNoTime);
+
+    // dmesg -T gives the year
+    c = inferTimeContext("[Wed Mar  1 17:38:27 2023] Command line: x\n", SourceKind::SysLog, 2000);
+    QCOMPARE(c.defaultYear, 2023);
+
+    QCOMPARE(civilToNs(2024, 7, 23, 7, 53, 55, 0), 1721721235LL * kSec);
+    QCOMPARE(civilToNs(1970, 1, 1, 0, 0, 0, 5), int64_t(5));
+    QCOMPARE(civilToNs(2000, 3, 1, 0, 0, 0, 0), 951868800LL * kSec);
+}
+
+void LineParseTest::inheritedTime()
+{
+    const std::string buf = "2024-07-23T07:53:55Z node7 python[1]: Traceback (most recent call last):\n"
+                            "  File \"x.py\", line 1, in <module>\n"
+                            "RuntimeError: boom\n";
+    const size_t third = buf.find("RuntimeError");
+    QCOMPARE(fl::inheritedTime(buf, third, SourceKind::AppLog, year(0)), utc(2024, 7, 23, 7, 53, 55));
+    QCOMPARE(fl::inheritedTime(buf, third, SourceKind::AppLog, year(0), 1), kNoTime); // only one line back allowed
+    QCOMPARE(fl::inheritedTime(buf, 0, SourceKind::AppLog, year(0)), kNoTime);       // nothing before the first line
+    const std::string none = "a\nb\nc\n";
+    QCOMPARE(fl::inheritedTime(none, 4, SourceKind::AppLog, year(0)), kNoTime);
+    // the nearest timed line wins
+    const std::string two = "[1.0] a\n[2.0] b\nplain\n";
+    QCOMPARE(fl::inheritedTime(two, two.find("plain"), SourceKind::SysLog, year(0)), 2 * kSec);
+    // out-of-range begin is clamped, not read past
+    QCOMPARE(fl::inheritedTime(two, 10000, SourceKind::SysLog, year(0)), 2 * kSec);
+}

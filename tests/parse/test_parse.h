@@ -1,0 +1,56 @@
+// The parse tests are three Qt Test classes run from one executable.
+#pragma once
+
+#include "model.h"
+
+#include <QObject>
+#include <QTest>
+
+
+// Enum values compared by name, so that failures read well.
+inline QString nameOf(fl::TimeBasis b)
+{
+    const auto n = fl::toString(b);
+    return QString::fromUtf8(n.data(), qsizetype(n.size()));
+}
+inline QString nameOf(fl::Severity v)
+{
+    const auto n = fl::toString(v);
+    return QString::fromUtf8(n.data(), qsizetype(n.size()));
+}
+
+class LineParseTest : public QObject {
+    Q_OBJECT
+private slots:
+    void prefixes_data();
+    void prefixes();
+    void impossibleDates_data();
+    void impossibleDates();
+    void hostileBytes();
+    void hugeLineIsBounded();
+    void timeContext();
+    void inheritedTime();
+};
+
+class ExtentTest : public QObject {
+    Q_OBJECT
+private slots:
+    void records_data();
+    void records();
+    void plainLineIsItself();
+    void boundedOnHugeInput();
+};
+
+class StructuredTest : public QObject {
+    Q_OBJECT
+private slots:
+    void sacctJson();
+    void sacctJsonBad();
+    void sacctPipe();
+    void k8sEvents();
+    void promQueryRange();
+    void promQuery();
+    void openMetricsText();
+    void csvMetrics();
+    void notThisFormat();
+};

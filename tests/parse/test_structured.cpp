@@ -1,0 +1,341 @@
+// Slurm accounting, Kubernetes events and metrics: canonical text, raw locations, bad rows.
+#include "test_parse.h"
+
+#include "parse/lineparse.h"
+#include "parse/structured.h"
+
+#include <QTest>
+
+#include <string>
+
+using namespace fl;
+
+namespace {
+
+constexpr int64_t kSec = 1000000000LL;
+
+std::string_view slice(const std::string& s, const StructuredRecord& r) { return std::string_view(s).substr(r.offset, r.length); }
+
+// sacct --json of Slurm 23.x (numbers as {"set","infinite","number"}, state lists), one job
+// of 21.08 shape (plain numbers, string state, step id "123.0"), one broken entry.
+const std::string kSacctJson = R"({
+  "meta": {"plugin": {"type": "openapi/v0.0.39"}},
+  "jobs": [
+    {
+      "job_id": 1943824,
+      "name": "tr11-176B",
+      "state": {"current": ["NODE_FAIL"], "reason": "None"},
+      "exit_code": {"status": ["SIGNALED"], "return_code": {"set": true, "infinite": false, "number": 0},
+                    "signal": {"id": {"set": true, "infinite": false, "number": 9}, "name": "KILL"}},
+      "nodes": "jean-zay-iam[17-37]",
+      "time": {"start": 1678000000, "end": 1678072671},
+      "steps": [
+        {"step": {"id": {"job_id": 1943824, "step_id": "batch"}, "name": "batch"},
+         "state": ["CANCELLED"], "exit_code": {"return_code": {"set": true, "number": 0}, "signal": {"id": {"set": true, "number": 15}}},
+         "nodes": {"range": "jean-zay-iam17", "count": 1},
+         "time": {"start": {"set": true, "number": 1678000001}, "end": {"set": true, "number": 1678072671}}},
+        {"step": {"id": {"job_id": 1943824, "step_id": {"set": true, "infinite": false, "number": 0}}, "name": "python"},
+         "state": ["NODE_FAIL"], "exit_code": {"return_code": {"set": true, "number": 0}, "signal": {"id": {"set": true, "number": 9}}},
+         "nodes": {"range": "jean-zay-iam[17-37]"},
+         "time": {"start": 1678000002, "end": 1678072671}}
+      ]
+    },
+    {"job_id": 48, "name": "old", "state": {"current": "FAILED", "reason": "NonZeroExitCode"},
+     "exit_code": {"status": "FAILED", "return_code": 1}, "nodes": "node03",
+     "time": {"start": 1600000000, "end": 1600000100},
+     "steps": [{"step": {"id": "48.0", "name": "srun"}, "state": "FAILED", "exit_code": {"return_code": 1}, "nodes": {"range": "node03"},
+                "time": {"start": 1600000001, "end": 1600000100}}]},
+    {"name": "no id here"},
+    "not an object"
+  ]
+})";
+
+} // namespace
+
+void StructuredTest::sacctJson()
+{
+    std::vector<StructuredRecord> out;
+    std::vector<ParseIssue> issues;
+    QVERIFY(parseSacctJson(kSacctJson, out, issues));
+    QCOMPARE(out.size(), size_t(5));
+    QCOMPARE(out[0].text, std::string("sacct job=1943824 state=NODE_FAIL exit=0:9 nodes=jean-zay-iam[17-37]"));
+    QCOMPARE(nameOf(out[0].severity), nameOf(Severity::Error));
+    QCOMPARE(out[0].timeNs, 1678072671LL * kSec);
+    QCOMPARE(nameOf(out[0].basis), nameOf(TimeBasis::Absolute));
+    QVERIFY(out[0].node.empty()); // a range names no single node
+    QVERIFY(slice(kSacctJson, out[0]).starts_with("{\n      \"job_id\": 1943824"));
+    QVERIFY(slice(kSacctJson, out[0]).ends_with("}"));
+    QCOMPARE(out[0].line, 4u);
+    QVERIFY(out[0].lineCount > 10);
+
+    QCOMPARE(out[1].text, std::string("sacct job=1943824 step=batch state=CANCELLED exit=0:15 nodes=jean-zay-iam17"));
+    QCOMPARE(out[1].node, std::string("jean-zay-iam17"));
+    QCOMPARE(nameOf(out[1].severity), nameOf(Severity::Warning));
+    QVERIFY(slice(kSacctJson, out[1]).starts_with("{\"step\": {\"id\": {\"job_id\": 1943824, \"step_id\": \"batch\"}"));
+    QCOMPARE(out[1].line, 13u);
+    QCOMPARE(out[2].text, std::string("sacct job=1943824 step=0 state=NODE_FAIL exit=0:9 nodes=jean-zay-iam[17-37]"));
+    QCOMPARE(out[2].line, 17u);
+
+    QCOMPARE(out[3].text, std::string("sacct job=48 state=FAILED exit=1:0 nodes=node03 reason=NonZeroExitCode"));
+    QCOMPARE(out[3].node, std::string("node03"));
+    QCOMPARE(out[3].timeNs, 1600000100LL * kSec);
+    QCOMPARE(out[4].text, std::string("sacct job=48 step=0 state=FAILED exit=1:0 nodes=node03"));
+    QVERIFY(slice(kSacctJson, out[4]).starts_with("{\"step\": {\"id\": \"48.0\""));
+
+    QCOMPARE(issues.size(), size_t(2));
+    QCOMPARE(issues[0].line, 28u);
+    QVERIFY(issues[0].message.find("job_id") != std::string::npos);
+    QCOMPARE(issues[1].line, 29u);
+}
+
+void StructuredTest::sacctJsonBad()
+{
+    std::vector<StructuredRecord> out;
+    std::vector<ParseIssue> issues;
+    // truncated sacct output: not parsed, but said so
+    QVERIFY(!parseSacctJson(kSacctJson.substr(0, 300), out, issues));
+    QCOMPARE(issues.size(), size_t(1));
+    QVERIFY(out.empty());
+    issues.clear();
+    QVERIFY(!parseSacctJson(R"({"items": []})", out, issues));
+    QVERIFY(!parseSacctJson("JobID|State\n1|FAILED\n", out, issues));
+    QVERIFY(issues.empty());
+    // deep nesting and garbage do not crash
+    std::string deep(100000, '[');
+    deep = "{\"jobs\": " + deep;
+    QVERIFY(!parseSacctJson(deep, out, issues));
+}
+
+void StructuredTest::sacctPipe()
+{
+    const std::string data = "JobID|JobName|State|ExitCode|NodeList|Start|End|Reason\n"
+                             "1943824|tr11|NODE_FAIL|0:9|jean-zay-iam[17-37]|2023-03-05T07:06:40|2023-03-06T03:17:51|None\n"
+                             "1943824.batch|batch|CANCELLED by 0|0:15|jean-zay-iam17|2023-03-05T07:06:41|2023-03-06T03:17:51|\n"
+                             "1943824.0|python|NODE_FAIL|0:9|jean-zay-iam[17-37]|2023-03-05T07:06:42|Unknown|\n"
+                             "broken|row\n"
+                             "\n"
+                             "48|old|OUT_OF_MEMORY|0:125|node03|2020-09-13T12:26:40|2020-09-13T12:28:20|\n";
+    std::vector<StructuredRecord> out;
+    std::vector<ParseIssue> issues;
+    QVERIFY(parseSacctPipe(data, out, issues));
+    QCOMPARE(out.size(), size_t(4));
+    QCOMPARE(out[0].text, std::string("sacct job=1943824 state=NODE_FAIL exit=0:9 nodes=jean-zay-iam[17-37]"));
+    QCOMPARE(out[0].timeNs, civilToNs(2023, 3, 6, 3, 17, 51, 0));
+    QCOMPARE(nameOf(out[0].basis), nameOf(TimeBasis::AssumedUtc));
+    QCOMPARE(out[0].line, 2u);
+    QCOMPARE(slice(data, out[0]), std::string_view("1943824|tr11|NODE_FAIL|0:9|jean-zay-iam[17-37]|2023-03-05T07:06:40|2023-03-06T03:17:51|None"));
+    QCOMPARE(out[1].text, std::string("sacct job=1943824 step=batch state=CANCELLED exit=0:15 nodes=jean-zay-iam17"));
+    QCOMPARE(out[1].node, std::string("jean-zay-iam17"));
+    QCOMPARE(out[2].timeNs, civilToNs(2023, 3, 5, 7, 6, 42, 0)); // End "Unknown": the start time
+    QCOMPARE(out[3].text, std::string("sacct job=48 state=OUT_OF_MEMORY exit=0:125 nodes=node03"));
+    QCOMPARE(out[3].line, 7u);
+    QCOMPARE(nameOf(out[3].severity), nameOf(Severity::Error));
+    QCOMPARE(issues.size(), size_t(1));
+    QCOMPARE(issues[0].line, 5u);
+
+    // "sacct -p" trailing separator
+    out.clear();
+    issues.clear();
+    QVERIFY(parseSacctPipe("JobID|State|ExitCode|\n7|COMPLETED|0:0|\n", out, issues));
+    QCOMPARE(out.size(), size_t(1));
+    QCOMPARE(out[0].text, std::string("sacct job=7 state=COMPLETED exit=0:0"));
+    QVERIFY(issues.empty());
+    QVERIFY(!parseSacctPipe("just some log\n", out, issues));
+}
+
+void StructuredTest::k8sEvents()
+{
+    const std::string data = R"({
+  "apiVersion": "v1",
+  "kind": "EventList",
+  "items": [
+    {
+      "apiVersion": "v1", "kind": "Event",
+      "metadata": {"name": "x.17", "namespace": "default", "creationTimestamp": "2024-05-01T10:00:05Z"},
+      "involvedObject": {"kind": "Pod", "name": "minecraftg-fdf76df5c-r4nkh", "namespace": "default"},
+      "reason": "Evicted",
+      "message": "The node was low on resource: memory. Container minecraft was using 1924152Ki, which exceeds its request of 0.",
+      "source": {"component": "kubelet", "host": "gpu-node-7"},
+      "firstTimestamp": "2024-05-01T10:00:00Z",
+      "lastTimestamp": "2024-05-01T10:00:04Z",
+      "type": "Warning"
+    },
+    {
+      "kind": "Event",
+      "involvedObject": {"kind": "Node", "name": "gpu-node-9"},
+      "reason": "NodeNotReady", "message": "Node gpu-node-9 status is now: NodeNotReady\nsecond line",
+      "eventTime": "2024-05-01T10:01:00.500000Z", "type": "Normal"
+    },
+    {"kind": "Event", "message": "no object"}
+  ]
+})";
+    std::vector<StructuredRecord> out;
+    std::vector<ParseIssue> issues;
+    QVERIFY(parseK8sEvents(data, out, issues));
+    QCOMPARE(out.size(), size_t(2));
+    QCOMPARE(out[0].text, std::string("k8s event type=Warning reason=Evicted object=pod/minecraftg-fdf76df5c-r4nkh node=gpu-node-7 "
+                                      "message=The node was low on resource: memory. Container minecraft was using 1924152Ki, which exceeds its request of 0."));
+    QCOMPARE(out[0].node, std::string("gpu-node-7"));
+    QCOMPARE(nameOf(out[0].severity), nameOf(Severity::Warning));
+    QCOMPARE(out[0].timeNs, civilToNs(2024, 5, 1, 10, 0, 4, 0));
+    QCOMPARE(nameOf(out[0].basis), nameOf(TimeBasis::Absolute));
+    QCOMPARE(out[0].line, 5u);
+    QVERIFY(slice(data, out[0]).starts_with("{\n      \"apiVersion\": \"v1\", \"kind\": \"Event\""));
+    QCOMPARE(out[1].text, std::string("k8s event type=Normal reason=NodeNotReady object=node/gpu-node-9 node=gpu-node-9 "
+                                      "message=Node gpu-node-9 status is now: NodeNotReady second line"));
+    QCOMPARE(out[1].timeNs, civilToNs(2024, 5, 1, 10, 1, 0, 500000000));
+    QCOMPARE(nameOf(out[1].severity), nameOf(Severity::Info));
+    QCOMPARE(issues.size(), size_t(1));
+    QCOMPARE(issues[0].line, 22u);
+
+    // a bare array of events
+    out.clear();
+    issues.clear();
+    QVERIFY(parseK8sEvents(R"([{"involvedObject": {"kind": "Pod", "name": "p"}, "reason": "OOMKilling", "type": "Warning"}])", out, issues));
+    QCOMPARE(out.size(), size_t(1));
+    QCOMPARE(nameOf(out[0].basis), nameOf(TimeBasis::None));
+    QVERIFY(!parseK8sEvents(R"({"kind": "PodList", "items": [{"metadata": {}}]})", out, issues));
+    QVERIFY(!parseK8sEvents("not json", out, issues));
+}
+
+void StructuredTest::promQueryRange()
+{
+    const std::string data = R"({"status":"success","data":{"resultType":"matrix","result":[
+{"metric":{"__name__":"DCGM_FI_DEV_GPU_TEMP","Hostname":"node02","gpu":"3","UUID":"GPU-x"},
+ "values":[[1700000060,"85"],[1700000000,"80.5"],[1700000120,"NaN"]]},
+{"metric":{"__name__":"DCGM_FI_DEV_GPU_TEMP","instance":"10.0.0.1:9400","gpu":"0"},
+ "values":[[1700000000,"70"],["bad","1"],[1700000060,"oops"]]},
+{"metric":{"__name__":"DCGM_FI_DEV_GPU_TEMP","Hostname":"node01","minor_number":"1"},
+ "values":[[1700000000.5,"+Inf"]]},
+{"nometric":true}
+]}})";
+    std::vector<MetricSeries> out;
+    std::vector<ParseIssue> issues;
+    QVERIFY(parseMetrics(data, 4, out, issues));
+    QCOMPARE(out.size(), size_t(3));
+    // sorted by (name, node, gpu)
+    QCOMPARE(out[0].node, std::string("10.0.0.1"));
+    QCOMPARE(out[0].gpu, 0);
+    QCOMPARE(out[1].node, std::string("node01"));
+    QCOMPARE(out[1].gpu, 1);
+    QVERIFY(std::isinf(out[1].samples[0].value));
+    QCOMPARE(out[1].samples[0].timeNs, 1700000000LL * kSec + 500000000LL);
+    QCOMPARE(out[2].node, std::string("node02"));
+    QCOMPARE(out[2].gpu, 3);
+    QCOMPARE(out[2].file, 4u);
+    QCOMPARE(out[2].labels.at("UUID"), std::string("GPU-x"));
+    QCOMPARE(out[2].labels.count("__name__"), size_t(0));
+    QCOMPARE(out[2].samples.size(), size_t(3));
+    QCOMPARE(out[2].samples[0].value, 80.5); // sorted by time
+    QCOMPARE(out[2].samples[0].timeNs, 1700000000LL * kSec);
+    QCOMPARE(out[2].samples[1].value, 85.0);
+    QVERIFY(std::isnan(out[2].samples[2].value));
+    QCOMPARE(out[2].samples[0].line, 3u);
+    QCOMPARE(std::string_view(data).substr(out[2].samples[0].offset, 18), std::string_view("[1700000000,\"80.5\"]").substr(0, 18));
+    QCOMPARE(out[0].samples.size(), size_t(1));
+    QCOMPARE(issues.size(), size_t(3)); // ["bad","1"], "oops", no metric
+    QCOMPARE(issues[0].line, 5u);
+    QCOMPARE(issues[2].line, 8u);
+}
+
+void StructuredTest::promQuery()
+{
+    const std::string data = R"({"status":"success","data":{"resultType":"vector","result":[
+  {"metric":{"__name__":"up","node":"n1"},"value":[1700000000,"1"]},
+  {"metric":{"__name__":"up","node":"n0"},"value":[1700000000,"zero"]}]}})";
+    std::vector<MetricSeries> out;
+    std::vector<ParseIssue> issues;
+    QVERIFY(parseMetrics(data, 0, out, issues));
+    QCOMPARE(out.size(), size_t(2));
+    QCOMPARE(out[0].node, std::string("n0"));
+    QVERIFY(out[0].samples.empty());
+    QCOMPARE(out[1].node, std::string("n1"));
+    QCOMPARE(out[1].samples.size(), size_t(1));
+    QCOMPARE(out[1].samples[0].value, 1.0);
+    QCOMPARE(out[1].samples[0].line, 2u);
+    QCOMPARE(std::string_view(data).substr(out[1].samples[0].offset, 12), std::string_view("[1700000000,"));
+    QCOMPARE(issues.size(), size_t(1));
+    QCOMPARE(issues[0].line, 3u);
+}
+
+void StructuredTest::openMetricsText()
+{
+    const std::string data = "# HELP DCGM_FI_DEV_XID_ERRORS Value of the last XID error encountered.\n"
+                             "# TYPE DCGM_FI_DEV_XID_ERRORS gauge\n"
+                             "DCGM_FI_DEV_XID_ERRORS{gpu=\"1\",Hostname=\"node05\",UUID=\"GPU-a\"} 79 1700000060000\n"
+                             "DCGM_FI_DEV_XID_ERRORS{gpu=\"1\",Hostname=\"node05\",UUID=\"GPU-a\"} 0 1700000000000\n"
+                             "DCGM_FI_DEV_GPU_TEMP{gpu=\"0\",Hostname=\"node05\",msg=\"a \\\"quoted\\\" value\"} 66.5 1700000000.25\n"
+                             "broken{gpu=\"0\" 1\n"
+                             "nolabels 3\n"
+                             "# EOF\n";
+    std::vector<MetricSeries> out;
+    std::vector<ParseIssue> issues;
+    QVERIFY(parseMetrics(data, 2, out, issues));
+    QCOMPARE(out.size(), size_t(3));
+    QCOMPARE(out[0].name, std::string("DCGM_FI_DEV_GPU_TEMP"));
+    QCOMPARE(out[0].labels.at("msg"), std::string("a \"quoted\" value"));
+    QCOMPARE(out[0].samples[0].timeNs, 1700000000LL * kSec + 250000000LL);
+    QCOMPARE(out[1].name, std::string("DCGM_FI_DEV_XID_ERRORS"));
+    QCOMPARE(out[1].node, std::string("node05"));
+    QCOMPARE(out[1].gpu, 1);
+    QCOMPARE(out[1].samples.size(), size_t(2));
+    QCOMPARE(out[1].samples[0].value, 0.0);
+    QCOMPARE(out[1].samples[0].line, 4u);
+    QCOMPARE(out[1].samples[1].value, 79.0);
+    QCOMPARE(out[1].samples[1].timeNs, 1700000060LL * kSec);
+    QCOMPARE(out[1].samples[1].offset, uint64_t(data.find("DCGM_FI_DEV_XID_ERRORS{")));
+    QCOMPARE(out[2].name, std::string("nolabels"));
+    QCOMPARE(out[2].samples[0].timeNs, kNoTime);
+    QCOMPARE(issues.size(), size_t(1));
+    QCOMPARE(issues[0].line, 6u);
+}
+
+void StructuredTest::csvMetrics()
+{
+    const std::string data = "time,node,gpu,metric,value\n"
+                             "2024-07-23T07:53:55Z,node01,0,gpu_temp,81\n"
+                             "1721721200,node01,0,gpu_temp,79.5\n"
+                             "2024-07-23T07:54:55Z,node01,,power,300\n"
+                             "yesterday,node01,0,gpu_temp,1\n"
+                             "2024-07-23T07:55:55Z,node01,0,gpu_temp,hot\n"
+                             "2024-07-23T07:55:55Z,node01,0\n";
+    std::vector<MetricSeries> out;
+    std::vector<ParseIssue> issues;
+    QVERIFY(parseMetrics(data, 1, out, issues));
+    QCOMPARE(out.size(), size_t(2));
+    QCOMPARE(out[0].name, std::string("gpu_temp"));
+    QCOMPARE(out[0].node, std::string("node01"));
+    QCOMPARE(out[0].gpu, 0);
+    QCOMPARE(out[0].samples.size(), size_t(2));
+    QCOMPARE(out[0].samples[0].timeNs, 1721721200LL * kSec);
+    QCOMPARE(out[0].samples[0].line, 3u);
+    QCOMPARE(out[0].samples[1].timeNs, 1721721235LL * kSec);
+    QCOMPARE(out[1].name, std::string("power"));
+    QCOMPARE(out[1].gpu, -1);
+    QCOMPARE(issues.size(), size_t(3));
+    QCOMPARE(issues[0].line, 5u);
+    QCOMPARE(issues[1].line, 6u);
+    QCOMPARE(issues[2].line, 7u);
+}
+
+void StructuredTest::notThisFormat()
+{
+    std::vector<MetricSeries> out;
+    std::vector<ParseIssue> issues;
+    QVERIFY(!parseMetrics("", 0, out, issues));
+    QVERIFY(!parseMetrics("[default3]:Traceback (most recent call last):\n", 0, out, issues));
+    QVERIFY(!parseMetrics(R"({"jobs": []})", 0, out, issues));
+    std::vector<StructuredRecord> recs;
+    QVERIFY(!parseK8sEvents(R"({"jobs": []})", recs, issues));
+    QVERIFY(out.empty() && recs.empty());
+    // hostile JSON: truncated, deeply nested, NUL bytes
+    const std::string hostile[] = {std::string("{\"data\":{\"result\":[{\"metric\":{}, \"values\":[[1,"),
+                                   std::string(200000, '{'), std::string("{\"data\"\0:1}", 11),
+                                   std::string("{\"items\":[") + std::string(50000, '[')};
+    for (const auto& h : hostile) {
+        parseMetrics(h, 0, out, issues);
+        parseK8sEvents(h, recs, issues);
+        parseSacctJson(h, recs, issues);
+        parseSacctPipe(h, recs, issues);
+    }
+}
