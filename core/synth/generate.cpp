@@ -1,0 +1,124 @@
+// Entry point: lays out the world, runs the fault scenario, writes files.
+#include "outfile.h"
+#include "world.h"
+
+#include <nlohmann/json.hpp>
+
+#include <algorithm>
+#include <filesystem>
+#include <system_error>
+
+namespace fl::synth {
+
+namespace {
+
+std::string iso(int64_t us)
+{
+    std::string s;
+    appendIso(s, us);
+    return s;
+}
+
+bool writeText(const std::string& path, const std::string& text, std::string* error)
+{
+    OutFile f;
+    if (!f.open(path, error))
+        return false;
+    f.put(text);
+    return f.close(error);
+}
+
+std::string manifestJson(const World& w, const Plan& p)
+{
+    nlohmann::ordered_json m;
+    m["workload_id"] = "slurm-" + std::to_string(w.jobId);
+    m["attempt"] = 1;
+    m["scheduler"] = "slurm";
+    auto nodes = nlohmann::ordered_json::array();
+    for (const auto& n : w.node)
+        nodes.push_back(n.name);
+    m["nodes"] = nodes;
+    nlohmann::ordered_json ranks = nlohmann::ordered_json::object();
+    for (int r = 0; r < w.ranks; ++r)
+        ranks[std::to_string(r)] = {{"node", w.node[size_t(w.nodeOf(r))].name}, {"gpu", w.localOf(r)}};
+    m["ranks"] = ranks;
+    m["window"] = {{"start", iso(w.tStart)}, {"end", iso(p.jobEnd + 30 * kSec)}};
+    nlohmann::ordered_json codes = nlohmann::ordered_json::object();
+    for (const auto& [k, v] : p.exitCodes)
+        codes[k] = v;
+    m["failure"] = {{"detected_at", iso(p.detectedAt)}, {"detection_signal", "job_exit"}, {"exit_codes", codes}};
+    return m.dump(2) + "\n";
+}
+
+std::string truthJson(const Options& opt, const Truth& t)
+{
+    nlohmann::ordered_json j;
+    j["status"] = t.status;
+    j["domain"] = t.domain;
+    j["sub_domain"] = t.subDomain;
+    j["fault"] = t.fault;
+    j["culprit_node"] = t.culpritNode;
+    j["culprit_rank"] = t.culpritRank;
+    j["culprit_gpu"] = t.culpritGpu;
+    j["also_acceptable_nodes"] = t.alsoAcceptableNodes;
+    j["notes"] = t.notes;
+    j["generator"] = {{"seed", opt.seed},
+                      {"nodes", opt.nodes},
+                      {"gpus_per_node", opt.gpusPerNode},
+                      {"clock_skew_sec", opt.clockSkewSec},
+                      {"app_logs_only", opt.appLogsOnly},
+                      {"missing_sources", opt.missingSources},
+                      {"iterations", opt.iterations},
+                      {"noise_level", opt.noiseLevel},
+                      {"start", opt.startIso}};
+    return j.dump(2) + "\n";
+}
+
+} // namespace
+
+Truth generate(const Options& opt, const std::string& dir, std::string* error)
+{
+    World w;
+    if (!setupWorld(opt, w, error))
+        return {};
+    Plan p;
+    Truth truth = buildScenario(w, p);
+
+    std::error_code ec;
+    std::filesystem::create_directories(dir, ec);
+    if (ec || !std::filesystem::is_directory(dir)) {
+        if (error)
+            *error = dir + ": cannot create folder: " + (ec ? ec.message() : std::string("not a folder"));
+        return {};
+    }
+    auto want = [&](const char* source) {
+        if (opt.appLogsOnly && std::string(source) != "applog")
+            return false;
+        return std::find(opt.missingSources.begin(), opt.missingSources.end(), source) == opt.missingSources.end();
+    };
+    auto failed = [&]() { return Truth{}; };
+
+    if (!writeText(dir + "/workload.json", manifestJson(w, p), error)
+        || !writeText(dir + "/truth.json", truthJson(opt, truth), error))
+        return failed();
+    if (want("applog"))
+        for (int r = 0; r < w.ranks; ++r) {
+            const std::string path = dir + "/applog-" + w.node[size_t(w.nodeOf(r))].name + "-rank" + std::to_string(r) + ".log";
+            if (!writeRankLog(w, p, r, path, error))
+                return failed();
+        }
+    for (int n = 0; n < w.nodes; ++n) {
+        const std::string& name = w.node[size_t(n)].name;
+        if (want("syslog") && !writeSyslog(w, p, n, dir + "/syslog-" + name + ".log", error))
+            return failed();
+        if (want("fabricmanager") && !writeFabricManager(w, p, n, dir + "/fabricmanager-" + name + ".log", error))
+            return failed();
+        if (want("metrics") && !writeMetrics(w, p, n, dir + "/metrics-" + name + ".csv", error))
+            return failed();
+    }
+    if (want("scheduler") && !writeScheduler(w, p, dir, error))
+        return failed();
+    return truth;
+}
+
+} // namespace fl::synth

@@ -1,0 +1,46 @@
+// Seeded generator of synthetic workload bundles with a known root cause.
+// Used for benchmarks and for scoring the engine against ground truth: every
+// bundle carries truth.json naming the injected fault and its culprit.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace fl::synth {
+
+struct Options {
+    uint64_t seed = 1;
+    int nodes = 8;               // up to 1250
+    int gpusPerNode = 8;         // up to 8
+    std::string fault = "xid79"; // one of faultKinds(), or "none"
+    double clockSkewSec = 0;     // max per-node skew, each node gets a seeded offset in [-skew, +skew]
+    bool appLogsOnly = false;    // drop syslog, FM, scheduler, metrics
+    std::vector<std::string> missingSources; // e.g. {"syslog"} on all nodes
+    int iterations = 200;        // training steps before the fault (size knob)
+    int noiseLevel = 1;          // 0 none, 1 realistic, 2 heavy (benign XID 63, INFO chatter, corrected errors)
+    std::string startIso = "2026-03-14T10:00:00Z";
+};
+
+struct FaultKind {
+    std::string id, title, domain, subDomain, description;
+};
+const std::vector<FaultKind>& faultKinds();
+
+struct Truth {
+    std::string status, domain, subDomain, fault;
+    std::string culpritNode;
+    int culpritRank = -1;
+    int culpritGpu = -1;
+    std::vector<std::string> alsoAcceptableNodes;
+    std::string notes;
+};
+
+// Writes the bundle into `dir` (created). Returns the truth that was also written to dir/truth.json.
+// On failure returns a Truth with empty status and sets *error (if given).
+Truth generate(const Options&, const std::string& dir, std::string* error);
+
+// Source names accepted in Options::missingSources.
+const std::vector<std::string>& sourceNames();
+
+} // namespace fl::synth

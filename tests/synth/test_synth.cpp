@@ -1,0 +1,368 @@
+#include "synth/synth.h"
+
+#include <nlohmann/json.hpp>
+
+#include <QTemporaryDir>
+#include <QtTest>
+
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <set>
+#include <sstream>
+
+namespace fs = std::filesystem;
+using fl::synth::Options;
+using fl::synth::Truth;
+
+namespace {
+
+std::string readAll(const fs::path& p)
+{
+    std::ifstream in(p, std::ios::binary);
+    std::ostringstream ss;
+    ss << in.rdbuf();
+    return ss.str();
+}
+
+std::map<std::string, std::string> readDir(const fs::path& dir)
+{
+    std::map<std::string, std::string> out;
+    for (const auto& e : fs::directory_iterator(dir))
+        out[e.path().filename().string()] = readAll(e.path());
+    return out;
+}
+
+Options small(const std::string& fault)
+{
+    Options o;
+    o.fault = fault;
+    o.nodes = 4;
+    o.gpusPerNode = 4;
+    o.iterations = 20;
+    o.seed = 7;
+    return o;
+}
+
+Truth gen(const Options& o, const fs::path& dir)
+{
+    std::string error;
+    Truth t = fl::synth::generate(o, dir.string(), &error);
+    if (t.status.empty())
+        qWarning("generate failed: %s", error.c_str());
+    return t;
+}
+
+const std::map<std::string, std::set<std::string>>& closedList()
+{
+    static const std::map<std::string, std::set<std::string>> m = {
+        {"gpu", {"gpu_lost", "memory_ecc", "gsp", "gpu_hang", "pmu_fault", "row_remap_failure", "application_fault"}},
+        {"nvlink", {"nvlink_error", "signal_integrity", "nvswitch_fatal", "fabric_manager", "peer_link_fault"}},
+        {"network", {"ib_link", "ib_config", "nic_fatal", "peer_unreachable"}},
+        {"host", {"oom", "shm_exhausted", "segfault", "pcie", "mce", "hung_task", "node_reboot"}},
+        {"storage", {"filesystem", "checkpoint_write", "missing_data"}},
+        {"scheduler", {"preemption", "time_limit", "user_cancel", "node_fail"}},
+        {"workload", {"exception", "cuda_oom", "nan_loss", "collective_mismatch", "timeout_misconfig", "rendezvous"}},
+    };
+    return m;
+}
+
+std::vector<std::string> lines(const std::string& text)
+{
+    std::vector<std::string> out;
+    std::istringstream in(text);
+    for (std::string l; std::getline(in, l);)
+        out.push_back(l);
+    return out;
+}
+
+} // namespace
+
+class TestSynth : public QObject {
+    Q_OBJECT
+private slots:
+    void sameOptionsSameBytes()
+    {
+        QTemporaryDir a, b, c;
+        Options o = small("xid79");
+        o.clockSkewSec = 5;
+        o.noiseLevel = 2;
+        QVERIFY(!gen(o, a.path().toStdString()).status.empty());
+        QVERIFY(!gen(o, b.path().toStdString()).status.empty());
+        const auto da = readDir(a.path().toStdString()), db = readDir(b.path().toStdString());
+        QCOMPARE(da.size(), db.size());
+        QVERIFY(da.size() > 10);
+        for (const auto& [name, bytes] : da) {
+            QVERIFY2(db.count(name), name.c_str());
+            QVERIFY2(db.at(name) == bytes, name.c_str());
+        }
+        o.seed = 8;
+        QVERIFY(!gen(o, c.path().toStdString()).status.empty());
+        const auto dc = readDir(c.path().toStdString());
+        int differing = 0;
+        for (const auto& [name, bytes] : da)
+            differing += !dc.count(name) || dc.at(name) != bytes;
+        QVERIFY(differing > 0);
+    }
+
+    void everyKindGeneratesWithValidTruth()
+    {
+        const auto& kinds = fl::synth::faultKinds();
+        QVERIFY(kinds.size() >= 22); // 20 + ambiguous + none
+        std::set<std::string> ids;
+        for (const auto& k : kinds) {
+            QVERIFY2(ids.insert(k.id).second, k.id.c_str());
+            QTemporaryDir d;
+            const fs::path dir = d.path().toStdString();
+            const Truth t = gen(small(k.id), dir);
+            QVERIFY2(!t.status.empty(), k.id.c_str());
+            QCOMPARE(t.fault, k.id);
+            if (k.id == "none") {
+                QCOMPARE(t.status, std::string("unattributed"));
+            } else if (k.id == "ambiguous") {
+                QCOMPARE(t.status, std::string("ambiguous"));
+                QVERIFY(!t.alsoAcceptableNodes.empty());
+                QVERIFY(t.alsoAcceptableNodes[0] != t.culpritNode);
+            } else {
+                QCOMPARE(t.status, std::string("attributed"));
+                QVERIFY2(closedList().count(t.domain), k.id.c_str());
+                QVERIFY2(closedList().at(t.domain).count(t.subDomain), (k.id + " " + t.subDomain).c_str());
+            }
+            // truth.json on disk says the same.
+            const auto tj = nlohmann::json::parse(readAll(dir / "truth.json"));
+            QCOMPARE(tj.at("status").get<std::string>(), t.status);
+            QCOMPARE(tj.at("sub_domain").get<std::string>(), t.subDomain);
+            QCOMPARE(tj.at("culprit_node").get<std::string>(), t.culpritNode);
+            // Manifest: every node and rank, culprit among them.
+            const auto m = nlohmann::json::parse(readAll(dir / "workload.json"));
+            QCOMPARE(m.at("nodes").size(), size_t(4));
+            QCOMPARE(m.at("ranks").size(), size_t(16));
+            QVERIFY(m.at("failure").at("detected_at").get<std::string>() > m.at("window").at("start").get<std::string>());
+            if (!t.culpritNode.empty()) {
+                bool found = false;
+                for (const auto& n : m.at("nodes"))
+                    found = found || n.get<std::string>() == t.culpritNode;
+                QVERIFY2(found, k.id.c_str());
+            }
+            if (t.culpritRank >= 0 && !t.culpritNode.empty())
+                QCOMPARE(m.at("ranks").at(std::to_string(t.culpritRank)).at("node").get<std::string>(), t.culpritNode);
+            for (int r = 0; r < 16; ++r) {
+                const std::string node = m.at("ranks").at(std::to_string(r)).at("node").get<std::string>();
+                QVERIFY(fs::exists(dir / ("applog-" + node + "-rank" + std::to_string(r) + ".log")));
+            }
+            QVERIFY(fs::exists(dir / "sacct.txt"));
+        }
+    }
+
+    void culpritSyslogHasTheInjectedXid()
+    {
+        const std::map<std::string, std::string> xidOf = {{"xid79", "79"},  {"xid48", "48"}, {"xid64", "64"},
+                                                          {"xid119", "119"}, {"xid13", "13"}, {"xid74", "74"},
+                                                          {"xid149", "149"}, {"pcie_aer", "79"}};
+        for (const auto& [fault, xid] : xidOf) {
+            QTemporaryDir d;
+            const fs::path dir = d.path().toStdString();
+            const Truth t = gen(small(fault), dir);
+            QVERIFY(!t.culpritNode.empty());
+            QVERIFY(t.culpritGpu >= 0);
+            const auto sys = lines(readAll(dir / ("syslog-" + t.culpritNode + ".log")));
+            // Find the Xid; the identity line for the same bus precedes it.
+            std::string bus;
+            bool identityFirst = false;
+            std::set<std::string> identities;
+            for (const auto& l : sys) {
+                const auto gi = l.find("NVRM: GPU at PCI:");
+                if (gi != std::string::npos)
+                    identities.insert(l.substr(gi + 17, 10));
+                const auto xi = l.find("NVRM: Xid (PCI:");
+                if (xi != std::string::npos && l.find("): " + xid + ",", xi) != std::string::npos && bus.empty()) {
+                    bus = l.substr(xi + 15, 10);
+                    identityFirst = identities.count(bus) > 0;
+                    QVERIFY2(l.find(" " + t.culpritNode + " kernel: [") != std::string::npos, l.c_str());
+                }
+            }
+            QVERIFY2(!bus.empty(), fault.c_str());
+            QVERIFY2(identityFirst, fault.c_str());
+            // No other node got this fatal Xid.
+            for (const auto& e : fs::directory_iterator(dir)) {
+                const std::string name = e.path().filename().string();
+                if (name.rfind("syslog-", 0) != 0 || name == "syslog-" + t.culpritNode + ".log")
+                    continue;
+                QVERIFY2(readAll(e.path()).find("): " + xid + ", ") == std::string::npos, (fault + " " + name).c_str());
+            }
+        }
+    }
+
+    void victimsTimeOutOnOneSeqNum()
+    {
+        QTemporaryDir d;
+        const fs::path dir = d.path().toStdString();
+        const Truth t = gen(small("xid79"), dir);
+        std::set<std::string> seqs;
+        int timedOut = 0;
+        for (const auto& e : fs::directory_iterator(dir)) {
+            const std::string name = e.path().filename().string();
+            if (name.rfind("applog-", 0) != 0)
+                continue;
+            const std::string text = readAll(e.path());
+            const bool isCulprit = name.find("-rank" + std::to_string(t.culpritRank) + ".log") != std::string::npos;
+            const auto pos = text.find("Watchdog caught collective operation timeout: WorkNCCL(SeqNum=");
+            if (isCulprit) {
+                QVERIFY(pos == std::string::npos);
+                QVERIFY(text.find("Process group watchdog thread terminated with exception: CUDA error: unknown error")
+                        != std::string::npos);
+                continue;
+            }
+            if (pos == std::string::npos)
+                continue;
+            ++timedOut;
+            const auto start = pos + 62;
+            seqs.insert(text.substr(start, text.find(',', start) - start));
+            QVERIFY(text.find("Timeout(ms)=600000") != std::string::npos);
+        }
+        // All ranks off the culprit node time out (its own node is torn down by torchrun).
+        QCOMPARE(timedOut, 12);
+        QCOMPARE(seqs.size(), size_t(1));
+    }
+
+    void nodeFailNamesFailedNodeNotBatchHost()
+    {
+        QTemporaryDir d;
+        const fs::path dir = d.path().toStdString();
+        const Truth t = gen(small("node_fail"), dir);
+        QVERIFY(!t.culpritNode.empty());
+        QVERIFY(t.culpritNode != "node-0001");
+        const std::string sacct = readAll(dir / "sacct.txt");
+        QVERIFY(sacct.find("|NODE_FAIL|") != std::string::npos);
+        QVERIFY(sacct.find("|" + t.culpritNode + "\n") != std::string::npos);
+        std::string out;
+        for (const auto& e : fs::directory_iterator(dir))
+            if (e.path().filename().string().rfind("slurm-", 0) == 0)
+                out = readAll(e.path());
+        QVERIFY(out.find("srun: error: Node failure on " + t.culpritNode) != std::string::npos);
+        QVERIFY(out.find(" ON node-0001 CANCELLED AT ") != std::string::npos);
+        QVERIFY(out.find("DUE TO NODE FAILURE") != std::string::npos);
+        // The job cannot end before the scheduler gave up on the node.
+        const auto at = out.find("CANCELLED AT ") + 13;
+        const std::string cancelled = out.substr(at, 19);
+        const auto jobRow = lines(sacct).at(1);
+        std::vector<std::string> cols;
+        std::stringstream ss(jobRow);
+        for (std::string c; std::getline(ss, c, '|');)
+            cols.push_back(c);
+        QVERIFY(cols.size() >= 10);
+        QCOMPARE(cols[2], std::string("gpu"));
+        QVERIFY2(cols[9] >= cancelled, (cols[9] + " < " + cancelled).c_str());
+    }
+
+    void skewMovesTimestamps()
+    {
+        // Iteration 1 is logged at the same true instant on every node; the
+        // printed time differs only by that node's skew.
+        auto firstIterationSecond = [](const fs::path& dir, int nodes, int gpus) {
+            std::vector<int> secs;
+            for (int n = 0; n < nodes; ++n) {
+                const std::string node = "node-000" + std::to_string(n + 1);
+                const auto text = readAll(dir / ("applog-" + node + "-rank" + std::to_string(n * gpus) + ".log"));
+                const auto pos = text.find("] iteration        1/");
+                if (pos == std::string::npos || pos < 9)
+                    return std::vector<int>{};
+                const std::string hms = text.substr(pos - 8, 8); // HH:MM:SS
+                secs.push_back(std::stoi(hms.substr(0, 2)) * 3600 + std::stoi(hms.substr(3, 2)) * 60
+                               + std::stoi(hms.substr(6, 2)));
+            }
+            return secs;
+        };
+        QTemporaryDir a, b;
+        Options o = small("xid48");
+        const fs::path da = a.path().toStdString(), db = b.path().toStdString();
+        QVERIFY(!gen(o, da).status.empty());
+        o.clockSkewSec = 30;
+        QVERIFY(!gen(o, db).status.empty());
+        const auto plain = firstIterationSecond(da, 4, 4), skewed = firstIterationSecond(db, 4, 4);
+        QCOMPARE(plain.size(), size_t(4));
+        QCOMPARE(skewed.size(), size_t(4));
+        int moved = 0;
+        for (size_t i = 0; i < 4; ++i) {
+            QVERIFY(std::abs(plain[i] - plain[0]) <= 1);
+            const int delta = std::abs(skewed[i] - plain[i]);
+            QVERIFY(delta <= 31);
+            moved += delta >= 2;
+        }
+        QVERIFY(moved >= 1);
+        // The manifest is the scheduler's view: unskewed.
+        const auto ma = nlohmann::json::parse(readAll(da / "workload.json"));
+        const auto mb = nlohmann::json::parse(readAll(db / "workload.json"));
+        QCOMPARE(ma.at("window").at("start"), mb.at("window").at("start"));
+    }
+
+    void appLogsOnlyAndMissingSources()
+    {
+        QTemporaryDir a, b;
+        Options o = small("oom");
+        o.appLogsOnly = true;
+        QVERIFY(!gen(o, a.path().toStdString()).status.empty());
+        int applogs = 0;
+        for (const auto& e : fs::directory_iterator(a.path().toStdString())) {
+            const std::string name = e.path().filename().string();
+            if (name.rfind("applog-", 0) == 0) {
+                ++applogs;
+                continue;
+            }
+            QVERIFY2(name == "workload.json" || name == "truth.json", name.c_str());
+        }
+        QCOMPARE(applogs, 16);
+
+        o.appLogsOnly = false;
+        o.missingSources = {"syslog"};
+        QVERIFY(!gen(o, b.path().toStdString()).status.empty());
+        int syslogs = 0, metrics = 0;
+        for (const auto& e : fs::directory_iterator(b.path().toStdString())) {
+            const std::string name = e.path().filename().string();
+            syslogs += name.rfind("syslog-", 0) == 0;
+            metrics += name.rfind("metrics-", 0) == 0;
+        }
+        QCOMPARE(syslogs, 0);
+        QCOMPARE(metrics, 4);
+    }
+
+    void rejectsBadOptions()
+    {
+        QTemporaryDir d;
+        const std::string dir = d.path().toStdString() + "/x";
+        auto bad = [&](Options o, const char* needle) {
+            std::string error;
+            const Truth t = fl::synth::generate(o, dir, &error);
+            QVERIFY(t.status.empty());
+            QVERIFY2(error.find(needle) != std::string::npos, error.c_str());
+        };
+        Options o;
+        o.nodes = 0;
+        bad(o, "nodes");
+        o = Options{};
+        o.nodes = 1251;
+        bad(o, "nodes");
+        o = Options{};
+        o.fault = "xid999";
+        bad(o, "unknown fault");
+        o = Options{};
+        o.startIso = "2026-03-14 10:00";
+        bad(o, "startIso");
+        o = Options{};
+        o.missingSources = {"dmesg"};
+        bad(o, "dmesg");
+        QVERIFY(!fs::exists(dir));
+    }
+
+    void eightNodesDefault()
+    {
+        QTemporaryDir d;
+        Options o; // 8 nodes x 8 GPUs, 200 iterations: the README example
+        const Truth t = gen(o, d.path().toStdString());
+        QCOMPARE(t.status, std::string("attributed"));
+        QCOMPARE(t.subDomain, std::string("gpu_lost"));
+    }
+};
+
+QTEST_GUILESS_MAIN(TestSynth)
+#include "test_synth.moc"
