@@ -120,6 +120,9 @@ struct SymptomDef {
     std::string advice;        // what an operator should do
 };
 
+enum class EvidenceRole : uint8_t { Root, Symptom, Interesting, Context };
+std::string_view toString(EvidenceRole);
+
 enum class EventKind : uint8_t { BadNode, InterestingNode };
 
 // A symptom found in the evidence: the unit the rules reason about.
@@ -141,6 +144,9 @@ struct SymptomEvent {
     std::string suppressedBy;  // rule id
     std::string suppressReason;
     uint32_t count = 1;        // >1 after merging repeats
+    std::optional<SymptomRole> roleOverride; // set by refine rules ("this OOM is a symptom here")
+    std::string roleOverrideBy;              // rule id
+    std::optional<EvidenceRole> evidenceRole;// set by report rules
 };
 
 // ---------------------------------------------------------------- result
@@ -158,6 +164,7 @@ struct Candidate {
     uint32_t support = 0;      // downstream events linked to it
     bool chosen = false;
     std::string verdict;       // "root cause", "lost: later than ...", "tied with ..."
+    std::vector<std::string> evidence; // evidence ids
 };
 
 struct ChainEdge {
@@ -167,8 +174,6 @@ struct ChainEdge {
     std::string label;
 };
 
-enum class EvidenceRole : uint8_t { Root, Symptom, Interesting, Context };
-std::string_view toString(EvidenceRole);
 
 struct EvidenceItem {
     std::string id;            // "ev-0001", stable for the same bundle + rules
@@ -235,6 +240,7 @@ struct Result {
     std::vector<SymptomEvent> events;      // symptom_chain nodes
     std::vector<ChainEdge> edges;          // symptom_chain edges
     std::vector<EvidenceItem> evidence;
+    std::map<std::string, uint32_t> evidenceOmitted; // symptom -> items left out by the per-symptom cap
     std::vector<ConnectorReport> connectors;
     std::vector<RuleFiring> rulesFired;
     std::string workloadId;
@@ -243,6 +249,8 @@ struct Result {
     int64_t windowEndNs = kNoTime;
     std::string engineVersion;
     std::string rulesDigest;
+    std::vector<std::string> rulesSources;  // rule files, in load order
+    std::vector<std::string> warnings;      // bundle-level problems (truncated archive ...)
 };
 
 } // namespace fl

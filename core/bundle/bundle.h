@@ -15,6 +15,7 @@ namespace fl {
 struct RankPlacement {
     std::string node;
     int gpu = -1;
+    std::string pci;     // "0000:41:00": lets kernel-log events (which name PCI) find GPU and rank
 };
 
 // Optional workload.json at the bundle root (see docs/bundle-format.md).

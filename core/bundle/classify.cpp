@@ -278,6 +278,17 @@ void classifyFile(SourceFile& file, std::string_view head)
         return;
     }
 
+    // Notes that travel with a bundle are for people, not evidence: a sample's
+    // README, its golden verdict, synth's truth.json.
+    const bool markdown = base.size() > 3 && base.substr(base.size() - 3) == ".md";
+    if (markdown || base == "README" || base == "README.txt" || base == "truth.json" || base == "expected.json") {
+        file.kind = SourceKind::Unknown;
+        file.kindReason = "name '" + std::string(base) + "'";
+        file.status = FileStatus::Skipped;
+        file.statusReason = "notes or expected verdict, not evidence";
+        return;
+    }
+
     KindGuess kind = kindFromName(base, folders, head);
     if (kind.kind == SourceKind::Unknown)
         kind = kindFromContent(head);

@@ -114,6 +114,8 @@ RankPlacement placement(const Reader& r, const json& v, const std::string& field
         p.node = r.string(*node, field + ".node");
     if (const json* gpu = r.find(v, "gpu"))
         p.gpu = r.integer(*gpu, field + ".gpu");
+    if (const json* pci = r.find(v, "pci"))
+        p.pci = r.string(*pci, field + ".pci");
     return p;
 }
 

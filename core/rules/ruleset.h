@@ -43,6 +43,7 @@ public:
     const SymptomDef* symptom(std::string_view id) const;   // exact id, else longest "prefix.*" default
     const std::map<std::string, SymptomDef>& symptoms() const;
     const CompiledRules& compiled() const;
+    double setting(std::string_view name, double fallback) const; // "settings" of the rule files
     std::string digest() const;                              // sha-256 of the canonical rule set
     std::vector<std::string> sources() const;                // files loaded, in order
 

@@ -1,0 +1,278 @@
+#include "text_report.h"
+
+#include "engine/timefmt.h"
+#include "rules/matcher.h"
+
+#include <nlohmann/json.hpp>
+
+#include <algorithm>
+#include <cstdio>
+#include <map>
+#include <set>
+#include <sstream>
+
+namespace fl::cli {
+
+namespace {
+
+std::string where(const std::string& node, int gpu, int rank, const std::string& pci = {})
+{
+    std::string s = node.empty() ? "unknown node" : node;
+    if (gpu >= 0)
+        s += " GPU " + std::to_string(gpu);
+    if (!pci.empty())
+        s += " (PCI " + pci + ")";
+    if (rank >= 0)
+        s += ", rank " + std::to_string(rank);
+    return s;
+}
+
+std::string upper(std::string s)
+{
+    for (auto& c : s)
+        c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+    return s;
+}
+
+std::string oneLine(std::string s, size_t max = 160)
+{
+    for (auto& c : s)
+        if (c == '\n' || c == '\r' || c == '\t')
+            c = ' ';
+    if (s.size() > max)
+        s = s.substr(0, max) + "…";
+    return s;
+}
+
+const EvidenceItem* evidenceById(const Result& r, const std::string& id)
+{
+    for (const auto& e : r.evidence)
+        if (e.id == id)
+            return &e;
+    return nullptr;
+}
+
+std::string shortTime(int64_t ns)
+{
+    std::string t = formatTimeUtc(ns);
+    return t.empty() ? "(no time)" : t;
+}
+
+} // namespace
+
+std::string requiredLiteralFor(const Rule& rule)
+{
+    return requiredLiteral(rule.pattern);
+}
+
+std::string formatDiagnosis(const Analysis& a)
+{
+    const Result& r = a.result;
+    std::ostringstream os;
+    os << "Faultline diagnosis of " << a.bundle.root;
+    if (!r.workloadId.empty())
+        os << "  (workload " << r.workloadId << (r.attempt >= 0 ? ", attempt " + std::to_string(r.attempt) : "") << ")";
+    os << "\n\n";
+    os << "  Status      " << upper(r.status) << "   domain " << r.domain;
+    if (!r.subDomain.empty())
+        os << " / " << r.subDomain;
+    os << "\n  Outcome     " << r.outcome << "\n";
+    if (r.rootCause) {
+        const RootCause& rc = *r.rootCause;
+        os << "  Root cause  " << rc.title << "\n";
+        os << "              " << where(rc.node, rc.gpuIndex, rc.rank, rc.pciBus) << " at " << shortTime(rc.timeNs)
+           << "\n";
+        for (const auto& id : rc.evidence) {
+            if (const EvidenceItem* ev = evidenceById(r, id))
+                os << "              " << id << "  " << ev->file << ":" << ev->ref.line << "  "
+                   << oneLine(ev->excerpt, 110) << "\n";
+        }
+        if (!rc.advice.empty())
+            os << "  Advice      " << rc.advice << "\n";
+    }
+    os << "  Summary     " << r.summary << "\n";
+    if (!r.affectedNodes.empty()) {
+        os << "  Affected    " << r.affectedNodes.size() << " node" << (r.affectedNodes.size() == 1 ? "" : "s") << ": ";
+        for (size_t i = 0; i < r.affectedNodes.size() && i < 12; ++i)
+            os << (i ? ", " : "") << r.affectedNodes[i];
+        if (r.affectedNodes.size() > 12)
+            os << ", …";
+        os << "\n";
+    }
+
+    if (!r.candidates.empty()) {
+        os << "\nCandidates considered\n";
+        for (const auto& c : r.candidates)
+            os << "  " << (c.chosen ? "*" : "-") << " " << c.title << " on " << where(c.node, c.gpuIndex, c.rank)
+               << " at " << shortTime(c.timeNs) << "\n      " << c.verdict << "\n";
+    }
+
+    // Chain: root (or tied candidates) and what the rules linked to them, grouped by symptom.
+    if (!r.edges.empty()) {
+        os << "\nSymptom chain\n";
+        std::map<uint32_t, std::map<std::string, std::pair<std::set<std::string>, std::string>>> children;
+        for (const auto& e : r.edges) {
+            const SymptomEvent& to = r.events[e.to];
+            auto& slot = children[e.from][to.symptom];
+            slot.first.insert(to.node.empty() ? "?" : to.node);
+            slot.second = e.rule;
+        }
+        for (const auto& [from, kids] : children) {
+            const SymptomEvent& f = r.events[from];
+            os << "  " << f.symptom << " @ " << where(f.node, f.gpuIndex, f.rank) << "  " << shortTime(f.timeNs) << "\n";
+            for (const auto& [sym, info] : kids)
+                os << "    -> " << sym << " on " << info.first.size() << " node" << (info.first.size() == 1 ? "" : "s")
+                   << "   (rule " << info.second << ")\n";
+        }
+    }
+
+    if (!r.missing.empty()) {
+        os << "\n" << (r.status == "unattributed" ? "Missing evidence" : "Would strengthen the verdict") << "\n";
+        for (const auto& m : r.missing)
+            os << "  - " << m << "\n";
+    }
+
+    std::map<FileStatus, size_t> byStatus;
+    for (const auto& c : r.connectors)
+        ++byStatus[c.status];
+    os << "\nCoverage: " << r.connectors.size() << " files";
+    for (const auto& [st, n] : byStatus)
+        os << ", " << n << " " << toString(st);
+    os << "\n";
+    for (const auto& c : r.connectors) {
+        if (c.status == FileStatus::Ok && c.parseErrors == 0)
+            continue;
+        os << "  " << toString(c.status) << "  " << c.file;
+        if (!c.reason.empty())
+            os << "  — " << c.reason;
+        if (c.parseErrors)
+            os << "  (" << c.parseErrors << " lines not parsed)";
+        os << "\n";
+    }
+    for (const auto& w : r.warnings)
+        os << "  warning: " << w << "\n";
+    os << "\nEngine " << r.engineVersion << ", rules " << r.rulesDigest.substr(0, 19) << "\n";
+    return os.str();
+}
+
+std::string formatExplanation(const Analysis& a)
+{
+    const Result& r = a.result;
+    std::ostringstream os;
+    os << "Explanation, phase by phase\n";
+    std::string phase;
+    for (const auto& step : a.trace) {
+        if (step.phase != phase) {
+            phase = step.phase;
+            os << "\n[" << upper(phase) << "]\n";
+        }
+        os << "  " << step.rule << ": " << step.action;
+        if (!step.detail.empty())
+            os << " — " << oneLine(step.detail, 140);
+        if (step.phase == "extract" && !step.events.empty()) {
+            std::map<std::string, size_t> bySymptom;
+            for (uint32_t id : step.events)
+                if (id < r.events.size())
+                    ++bySymptom[r.events[id].originalSymptom];
+            os << " (";
+            size_t i = 0;
+            for (const auto& [s, n] : bySymptom)
+                os << (i++ ? ", " : "") << s << " ×" << n;
+            os << ")";
+        }
+        os << "\n";
+    }
+    os << "\nWhy the verdict\n";
+    if (r.candidates.empty())
+        os << "  No event with an initiating role survived filtering.\n";
+    for (const auto& c : r.candidates)
+        os << "  " << (c.chosen ? "*" : "-") << " " << c.symptom << " on " << where(c.node, c.gpuIndex, c.rank) << ": "
+           << c.verdict << " (supports " << c.support << " downstream events)\n";
+    return os.str();
+}
+
+std::string formatInspection(const Analysis& a, bool asJson)
+{
+    const auto& files = a.bundle.files;
+    std::set<std::string> nodes;
+    std::set<int> ranks;
+    int64_t first = kNoTime, last = kNoTime;
+    for (const auto& f : files) {
+        if (!f.node.empty())
+            nodes.insert(f.node);
+        if (f.rank >= 0)
+            ranks.insert(f.rank);
+        if (f.firstTimeNs != kNoTime)
+            first = first == kNoTime ? f.firstTimeNs : std::min(first, f.firstTimeNs);
+        if (f.lastTimeNs != kNoTime)
+            last = last == kNoTime ? f.lastTimeNs : std::max(last, f.lastTimeNs);
+    }
+    for (const auto& o : a.observations) {
+        if (!o.node.empty())
+            nodes.insert(o.node);
+        if (o.rank >= 0)
+            ranks.insert(o.rank);
+    }
+    if (asJson) {
+        nlohmann::json j;
+        j["bundle"] = a.bundle.root;
+        j["nodes"] = nodes;
+        j["ranks"] = ranks;
+        j["time_span"] = {{"first", first == kNoTime ? nlohmann::json() : nlohmann::json(formatTimeUtc(first))},
+                          {"last", last == kNoTime ? nlohmann::json() : nlohmann::json(formatTimeUtc(last))}};
+        nlohmann::json fs = nlohmann::json::array();
+        for (const auto& f : files)
+            fs.push_back({{"file", f.path},
+                          {"kind", std::string(toString(f.kind))},
+                          {"kind_reason", f.kindReason},
+                          {"node", f.node},
+                          {"node_reason", f.nodeReason},
+                          {"rank", f.rank},
+                          {"status", std::string(toString(f.status))},
+                          {"reason", f.statusReason},
+                          {"bytes", f.size},
+                          {"lines", f.lines},
+                          {"observations", f.observations},
+                          {"first", formatTimeUtc(f.firstTimeNs)},
+                          {"last", formatTimeUtc(f.lastTimeNs)}});
+        j["files"] = fs;
+        j["metrics"] = a.metrics.size();
+        return j.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
+    }
+    std::ostringstream os;
+    os << "Bundle " << a.bundle.root << (a.bundle.isArchive ? " (archive)" : "") << "\n";
+    os << "  " << files.size() << " files, " << nodes.size() << " nodes, " << ranks.size() << " ranks, "
+       << a.metrics.size() << " metric series\n";
+    os << "  time span " << (first == kNoTime ? "unknown" : formatTimeUtc(first)) << " .. "
+       << (last == kNoTime ? "unknown" : formatTimeUtc(last)) << "\n";
+    if (!nodes.empty()) {
+        os << "  nodes: ";
+        size_t i = 0;
+        for (const auto& n : nodes) {
+            if (i == 16) {
+                os << ", …";
+                break;
+            }
+            os << (i++ ? ", " : "") << n;
+        }
+        os << "\n";
+    }
+    os << "\n  " << "status       kind           node             rank  lines      file (why)\n";
+    for (const auto& f : files) {
+        char buf[512];
+        std::snprintf(buf, sizeof buf, "  %-12s %-14s %-16s %5s %-10llu ", std::string(toString(f.status)).c_str(),
+                      std::string(toString(f.kind)).c_str(), f.node.empty() ? "-" : f.node.c_str(),
+                      f.rank >= 0 ? std::to_string(f.rank).c_str() : "-", static_cast<unsigned long long>(f.lines));
+        os << buf << f.path << "  (" << f.kindReason;
+        if (!f.nodeReason.empty())
+            os << "; node: " << f.nodeReason;
+        if (!f.statusReason.empty())
+            os << "; " << f.statusReason;
+        os << ")\n";
+    }
+    for (const auto& w : a.bundle.warnings)
+        os << "  warning: " << w << "\n";
+    return os.str();
+}
+
+} // namespace fl::cli

@@ -1,0 +1,16 @@
+// Human-readable renderings of an analysis for a terminal.
+#pragma once
+
+#include "engine/engine.h"
+#include "rules/rule.h"
+
+#include <string>
+
+namespace fl::cli {
+
+std::string formatDiagnosis(const Analysis& analysis);
+std::string formatExplanation(const Analysis& analysis);
+std::string formatInspection(const Analysis& analysis, bool asJson);
+std::string requiredLiteralFor(const Rule& rule);
+
+} // namespace fl::cli

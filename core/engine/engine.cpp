@@ -1,0 +1,124 @@
+#include "engine/engine.h"
+
+#include "engine/internal.h"
+
+#include <cstdlib>
+#include <filesystem>
+
+namespace fl {
+
+struct Engine::Impl {
+    detail::State state;
+};
+
+Engine::Engine(std::shared_ptr<const RuleSet> rules) : d(std::make_unique<Impl>())
+{
+    d->state.rules = std::move(rules);
+}
+
+Engine::~Engine() = default;
+
+void Engine::ingest(const Bundle& bundle, const Progress& progress)
+{
+    detail::scanBundle(d->state, bundle, progress);
+}
+
+Result Engine::attribute(std::vector<TraceStep>* trace) const
+{
+    const detail::State& st = d->state;
+    Result result;
+    result.engineVersion = FAULTLINE_VERSION;
+    result.rulesDigest = st.rules->digest();
+    result.rulesSources = st.rules->sources();
+    result.warnings = st.warnings;
+    if (st.manifest) {
+        result.workloadId = st.manifest->workloadId;
+        result.attempt = st.manifest->attempt;
+        result.windowStartNs = st.manifest->windowStartNs;
+        result.windowEndNs = st.manifest->windowEndNs;
+    }
+
+    std::vector<SymptomEvent> events = st.extracted;
+    std::vector<ChainEdge> edges;
+    std::vector<RuleFiring> fired;
+
+    // What EXTRACT produced, per rule, so the explanation starts at the beginning.
+    std::map<std::string, uint32_t> extractedBy;
+    for (const auto& e : events)
+        ++extractedBy[e.extractedBy];
+    for (const auto& [rule, n] : extractedBy) {
+        fired.push_back({rule, "extract", "extracted", n});
+        if (trace) {
+            std::vector<uint32_t> ids;
+            for (const auto& e : events)
+                if (e.extractedBy == rule && ids.size() < 200)
+                    ids.push_back(e.id);
+            trace->push_back({"extract", rule, "extracted", ids, std::to_string(n) + " events"});
+        }
+    }
+
+    for (Phase p : {Phase::FilterEarly, Phase::Filter, Phase::FilterLate, Phase::RefineEarly, Phase::Refine,
+                    Phase::RefineFinal})
+        detail::runPhase(st, p, events, edges, fired, trace);
+    detail::computeOutcome(st, events, edges, result, trace);
+    detail::runPhase(st, Phase::PostOutcome, events, edges, fired, trace);
+    detail::runPhase(st, Phase::Report, events, edges, fired, trace);
+    detail::buildReport(st, events, edges, fired, result, trace);
+
+    std::sort(edges.begin(), edges.end(), [](const ChainEdge& a, const ChainEdge& b) {
+        return std::tie(a.from, a.to, a.rule) < std::tie(b.from, b.to, b.rule);
+    });
+    result.events = std::move(events);
+    result.edges = std::move(edges);
+    result.rulesFired = std::move(fired);
+    return result;
+}
+
+const std::vector<Observation>& Engine::observations() const { return d->state.observations; }
+const std::vector<MetricSeries>& Engine::metrics() const { return d->state.metrics; }
+const std::vector<SourceFile>& Engine::files() const { return d->state.files; }
+
+std::shared_ptr<const RuleSet> loadRulesFor(const AnalyzeOptions& options)
+{
+    namespace fs = std::filesystem;
+    auto rules = std::make_shared<RuleSet>();
+    std::string shipped = options.shippedRulesDir;
+    if (shipped.empty()) {
+        if (const char* env = std::getenv("FAULTLINE_RULES_DIR"); env && *env)
+            shipped = env;
+        else
+            shipped = FAULTLINE_SHIPPED_RULES_DIR;
+    }
+    rules->loadDirectory(shipped);
+    if (options.userConfigRules) {
+        std::string base;
+        if (const char* xdg = std::getenv("XDG_CONFIG_HOME"); xdg && *xdg)
+            base = xdg;
+        else if (const char* home = std::getenv("HOME"); home && *home)
+            base = std::string(home) + "/.config";
+        std::error_code ec;
+        if (!base.empty() && fs::is_directory(base + "/faultline/rules", ec))
+            rules->loadDirectory(base + "/faultline/rules");
+    }
+    for (const auto& dir : options.ruleDirs)
+        rules->loadDirectory(dir);
+    rules->compile();
+    return rules;
+}
+
+Analysis analyze(const std::string& bundlePath, const AnalyzeOptions& options, const Progress& progress)
+{
+    Analysis a;
+    auto rules = loadRulesFor(options);
+    a.bundle = loadBundle(bundlePath, options.load, progress);
+    Engine engine(rules);
+    engine.ingest(a.bundle, progress);
+    a.cancelled = progress.cancelled();
+    a.result = engine.attribute(&a.trace);
+    a.observations = engine.observations();
+    a.metrics = engine.metrics();
+    a.bundle.files = engine.files(); // with scan results (lines, status, times)
+    return a;
+}
+
+} // namespace fl

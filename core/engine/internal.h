@@ -1,0 +1,45 @@
+// Engine internals shared by the phase implementations. Not installed, not
+// used outside core/engine.
+#pragma once
+
+#include "engine/engine.h"
+#include "rules/rule.h"
+
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace fl::detail {
+
+struct State {
+    std::shared_ptr<const RuleSet> rules;
+    std::vector<SourceFile> files;
+    std::vector<std::shared_ptr<ExtractionDir>> keepAlive;
+    std::vector<Observation> observations;
+    std::vector<SymptomEvent> extracted;      // output of EXTRACT; later phases work on a copy
+    std::vector<MetricSeries> metrics;
+    std::optional<Manifest> manifest;
+    std::vector<std::string> warnings;
+};
+
+// EXTRACT: scans every file of `bundle` and appends files, observations,
+// events and metrics to `state`.
+void scanBundle(State& state, const Bundle& bundle, const Progress& progress);
+
+// FILTER, REFINE: applies the rules of one phase to `events` in place.
+void runPhase(const State& state, Phase phase, std::vector<SymptomEvent>& events, std::vector<ChainEdge>& edges,
+              std::vector<RuleFiring>& fired, std::vector<TraceStep>* trace);
+
+// OUTCOME: status, root cause, candidates.
+void computeOutcome(const State& state, const std::vector<SymptomEvent>& events, const std::vector<ChainEdge>& edges,
+                    Result& result, std::vector<TraceStep>* trace);
+
+// REPORT: evidence list, coverage, what is missing.
+void buildReport(const State& state, std::vector<SymptomEvent>& events, const std::vector<ChainEdge>& edges,
+                 std::vector<RuleFiring>& fired, Result& result, std::vector<TraceStep>* trace);
+
+SymptomRole effectiveRole(const State& state, const SymptomEvent& e);
+bool globMatch(std::string_view pattern, std::string_view text);
+std::string expandTemplate(std::string_view tmpl, const std::map<std::string, std::string>& values);
+
+} // namespace fl::detail

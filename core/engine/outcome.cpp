@@ -1,0 +1,224 @@
+// OUTCOME: pick the initiating event of the terminal episode, or say that the
+// evidence fits several causes (ambiguous) or none (unattributed).
+//
+// Candidates are the non-suppressed bad-node events whose effective role is
+// "initiator". The episode ends at the manifest's detected_at (or the last bad
+// event) and reaches back episode_window_s. Among candidates in the episode the
+// earliest wins, except that within the clock-skew tolerance a clearly heavier
+// cause (weight margin) is preferred. Candidates on other nodes that are just
+// as early and just as heavy, and that the winner does not explain (no causal
+// edge from it), make the verdict ambiguous.
+#include "engine/internal.h"
+#include "engine/timefmt.h"
+
+#include <algorithm>
+#include <cmath>
+#include <set>
+
+namespace fl::detail {
+
+namespace {
+
+bool comparableTime(const SymptomEvent& e)
+{
+    return e.timeNs != kNoTime && e.timeBasis != TimeBasis::BootRelative && e.timeBasis != TimeBasis::None;
+}
+
+std::string place(const SymptomEvent& e)
+{
+    std::string s = e.node.empty() ? std::string("unknown node") : e.node;
+    if (e.gpuIndex >= 0)
+        s += " GPU " + std::to_string(e.gpuIndex);
+    else if (!e.pciBus.empty())
+        s += " GPU " + e.pciBus;
+    if (e.rank >= 0)
+        s += " rank " + std::to_string(e.rank);
+    return s;
+}
+
+std::string seconds(int64_t ns)
+{
+    char buf[32];
+    std::snprintf(buf, sizeof buf, "%.3f s", static_cast<double>(ns) / 1e9);
+    return buf;
+}
+
+} // namespace
+
+void computeOutcome(const State& state, const std::vector<SymptomEvent>& events, const std::vector<ChainEdge>& edges,
+                    Result& result, std::vector<TraceStep>* trace)
+{
+    const RuleSet& rules = *state.rules;
+    const int64_t tol = static_cast<int64_t>(rules.setting("clock_skew_tolerance_s", 2.0) * 1e9);
+    const int64_t window = static_cast<int64_t>(rules.setting("episode_window_s", 3600.0) * 1e9);
+    const int margin = static_cast<int>(rules.setting("ambiguity_weight_margin", 10.0));
+
+    auto def = [&](const SymptomEvent& e) { return rules.symptom(e.symptom); };
+    auto weight = [&](const SymptomEvent& e) {
+        const SymptomDef* d = def(e);
+        return d ? d->weight : 0;
+    };
+
+    // Episode end: the manifest's detection time, else the last bad event.
+    int64_t end = kNoTime;
+    if (state.manifest && state.manifest->detectedAtNs != kNoTime)
+        end = state.manifest->detectedAtNs;
+    if (end == kNoTime)
+        for (const auto& e : events)
+            if (!e.suppressed && e.kind == EventKind::BadNode && comparableTime(e))
+                end = std::max(end, e.timeNs);
+    const int64_t start = end == kNoTime ? kNoTime : end - window;
+
+    std::vector<const SymptomEvent*> all, inEpisode, untimed;
+    for (const auto& e : events) {
+        if (e.suppressed || e.kind != EventKind::BadNode || effectiveRole(state, e) != SymptomRole::Initiator)
+            continue;
+        all.push_back(&e);
+        if (!comparableTime(e))
+            untimed.push_back(&e);
+        else if (end == kNoTime || (e.timeNs >= start && e.timeNs <= end + tol))
+            inEpisode.push_back(&e);
+    }
+    std::sort(inEpisode.begin(), inEpisode.end(), [](const SymptomEvent* a, const SymptomEvent* b) {
+        return std::tie(a->timeNs, a->id) < std::tie(b->timeNs, b->id);
+    });
+
+    std::set<std::pair<uint32_t, uint32_t>> edgeSet;
+    for (const auto& e : edges)
+        edgeSet.insert({e.from, e.to});
+    auto supportOf = [&](uint32_t id) {
+        return static_cast<uint32_t>(
+            std::count_if(edges.begin(), edges.end(), [&](const ChainEdge& x) { return x.from == id; }));
+    };
+
+    const SymptomEvent* winner = nullptr;
+    std::vector<const SymptomEvent*> tied;
+    if (!inEpisode.empty()) {
+        const int64_t t0 = inEpisode.front()->timeNs;
+        // Within the skew tolerance of the earliest, prefer the heaviest cause.
+        for (const auto* c : inEpisode) {
+            if (c->timeNs > t0 + tol)
+                break;
+            if (!winner || weight(*c) > weight(*winner) + margin)
+                winner = c;
+        }
+        for (const auto* c : inEpisode) {
+            if (c == winner || c->timeNs > winner->timeNs + tol || c->timeNs < winner->timeNs - tol)
+                continue;
+            if (c->node == winner->node || c->node.empty() || winner->node.empty())
+                continue;
+            if (std::abs(weight(*c) - weight(*winner)) > margin)
+                continue;
+            if (edgeSet.count({winner->id, c->id}) || edgeSet.count({c->id, winner->id}))
+                continue;
+            tied.push_back(c);
+        }
+    } else if (!untimed.empty() && untimed.size() == 1) {
+        // A single initiator whose time cannot be placed still explains the failure.
+        winner = untimed.front();
+    } else if (untimed.size() > 1) {
+        winner = untimed.front();
+        for (size_t i = 1; i < untimed.size(); ++i)
+            if (untimed[i]->node != winner->node)
+                tied.push_back(untimed[i]);
+    }
+
+    // Candidates, with why each lost.
+    for (const auto* c : all) {
+        Candidate cand;
+        const SymptomDef* d = def(*c);
+        cand.event = c->id;
+        cand.symptom = c->symptom;
+        cand.title = d ? expandTemplate(d->title, c->fields) : c->symptom;
+        cand.domain = d ? d->domain : "unknown";
+        cand.subDomain = d ? d->subDomain : "";
+        cand.node = c->node;
+        cand.rank = c->rank;
+        cand.gpuIndex = c->gpuIndex;
+        cand.timeNs = c->timeNs;
+        cand.support = supportOf(c->id);
+        if (c == winner) {
+            cand.chosen = tied.empty();
+            cand.verdict = tied.empty() ? "root cause: earliest initiating event of the terminal episode"
+                                        : "tied: cannot be ordered against the other tied candidates";
+        } else if (std::find(tied.begin(), tied.end(), c) != tied.end()) {
+            cand.verdict = "tied with " + winner->symptom + " on " + place(*winner) + " (" +
+                           seconds(std::llabs(c->timeNs - winner->timeNs)) + " apart, within the " + seconds(tol) +
+                           " clock-skew tolerance, on another node)";
+        } else if (!comparableTime(*c)) {
+            cand.verdict = "lost: its time cannot be compared with the others (" + std::string(toString(c->timeBasis)) +
+                           ")";
+        } else if (end != kNoTime && (c->timeNs < start || c->timeNs > end + tol)) {
+            cand.verdict = c->timeNs < start ? "lost: before the terminal episode (more than " +
+                                                   seconds(window) + " before the failure was detected)"
+                                             : "lost: after the failure was detected";
+        } else if (winner && edgeSet.count({winner->id, c->id})) {
+            cand.verdict = "lost: explained as a consequence of " + winner->symptom;
+        } else if (winner && c->timeNs >= winner->timeNs) {
+            cand.verdict = "lost: " + seconds(c->timeNs - winner->timeNs) + " later than " + winner->symptom + " on " +
+                           place(*winner);
+        } else if (winner) {
+            cand.verdict = "lost: " + winner->symptom + " is a heavier cause within the clock-skew tolerance";
+        }
+        result.candidates.push_back(std::move(cand));
+    }
+    std::sort(result.candidates.begin(), result.candidates.end(), [](const Candidate& a, const Candidate& b) {
+        return std::tie(a.timeNs, a.event) < std::tie(b.timeNs, b.event);
+    });
+
+    if (winner && tied.empty()) {
+        const SymptomDef* d = def(*winner);
+        result.status = "attributed";
+        result.domain = d ? d->domain : "unknown";
+        result.subDomain = d ? d->subDomain : "";
+        RootCause rc;
+        rc.event = winner->id;
+        rc.symptom = winner->symptom;
+        rc.title = d ? expandTemplate(d->title, winner->fields) : winner->symptom;
+        rc.node = winner->node;
+        rc.gpuIndex = winner->gpuIndex;
+        rc.pciBus = winner->pciBus;
+        rc.rank = winner->rank;
+        rc.timeNs = winner->timeNs;
+        rc.advice = d ? d->advice : "";
+        result.rootCause = rc;
+        if (trace)
+            trace->push_back({"outcome", "engine", "chose", {winner->id},
+                              winner->symptom + " on " + place(*winner) + " at " + formatTimeUtc(winner->timeNs)});
+    } else if (winner) {
+        std::set<std::string> domains;
+        domains.insert(def(*winner) ? def(*winner)->domain : "unknown");
+        for (const auto* c : tied)
+            domains.insert(def(*c) ? def(*c)->domain : "unknown");
+        result.status = "ambiguous";
+        result.domain = domains.size() == 1 ? *domains.begin() : "unknown";
+        result.subDomain = "ambiguous";
+        if (trace) {
+            std::vector<uint32_t> ids{winner->id};
+            for (const auto* c : tied)
+                ids.push_back(c->id);
+            trace->push_back({"outcome", "engine", "ambiguous", ids,
+                              std::to_string(ids.size()) + " initiating candidates on different nodes within " +
+                                  seconds(tol)});
+        }
+    } else {
+        result.status = "unattributed";
+        result.domain = "unknown";
+        result.subDomain = "";
+        if (trace)
+            trace->push_back({"outcome", "engine", "unattributed", {}, "no initiating event in the evidence"});
+    }
+
+    // Outcome: what happened to the workload, as far as the evidence says.
+    bool anyBad = std::any_of(events.begin(), events.end(),
+                              [](const SymptomEvent& e) { return !e.suppressed && e.kind == EventKind::BadNode; });
+    result.outcome = "unknown";
+    if (state.manifest && !state.manifest->detectionSignal.empty())
+        result.outcome = "failed";
+    else if (anyBad)
+        result.outcome = "failed";
+    if (result.rootCause && result.domain == "scheduler")
+        result.outcome = "terminated_by_scheduler";
+}
+
+} // namespace fl::detail

@@ -1,0 +1,325 @@
+// REPORT: turns the decided events into what a reviewer reads — evidence with
+// roles and raw references, coverage per file, affected nodes, what is
+// missing, and a one-sentence summary.
+#include "bundle/mapped_file.h"
+#include "engine/internal.h"
+#include "engine/timefmt.h"
+
+#include <algorithm>
+#include <cstdio>
+#include <map>
+#include <set>
+
+namespace fl::detail {
+
+namespace {
+
+constexpr size_t kExcerptBytes = 2048;
+
+int priority(EvidenceRole r)
+{
+    switch (r) {
+    case EvidenceRole::Root: return 3;
+    case EvidenceRole::Symptom: return 2;
+    case EvidenceRole::Interesting: return 1;
+    case EvidenceRole::Context: return 0;
+    }
+    return 0;
+}
+
+std::string excerptOf(const State& state, const Observation& o, std::map<uint32_t, MappedFile>& maps)
+{
+    auto it = maps.find(o.ref.file);
+    if (it == maps.end()) {
+        MappedFile m;
+        std::string err;
+        if (o.ref.file >= state.files.size() || !m.open(state.files[o.ref.file].diskPath, &err))
+            return o.text;
+        it = maps.emplace(o.ref.file, std::move(m)).first;
+    }
+    std::string_view data = it->second.data();
+    if (o.ref.offset >= data.size())
+        return o.text;
+    std::string_view s = data.substr(o.ref.offset, std::min<size_t>(o.ref.length, kExcerptBytes));
+    std::string out(s);
+    if (o.ref.length > kExcerptBytes)
+        out += " …";
+    return out;
+}
+
+std::string place(const std::string& node, int gpu, int rank)
+{
+    std::string s = node.empty() ? "an unknown node" : node;
+    if (gpu >= 0)
+        s += " GPU " + std::to_string(gpu);
+    if (rank >= 0)
+        s += " (rank " + std::to_string(rank) + ")";
+    return s;
+}
+
+} // namespace
+
+void buildReport(const State& state, std::vector<SymptomEvent>& events, const std::vector<ChainEdge>& edges,
+                 std::vector<RuleFiring>& fired, Result& result, std::vector<TraceStep>* trace)
+{
+    (void)fired;
+    const RuleSet& rules = *state.rules;
+
+    // Events downstream of the root (or of the tied candidates) are its symptoms.
+    std::set<uint32_t> roots;
+    if (result.rootCause)
+        roots.insert(result.rootCause->event);
+    if (result.status == "ambiguous")
+        for (const auto& c : result.candidates)
+            if (c.verdict.rfind("tied", 0) == 0)
+                roots.insert(c.event);
+    std::set<uint32_t> downstream;
+    {
+        std::vector<uint32_t> stack(roots.begin(), roots.end());
+        while (!stack.empty()) {
+            uint32_t id = stack.back();
+            stack.pop_back();
+            for (const auto& e : edges)
+                if (e.from == id && !roots.count(e.to) && downstream.insert(e.to).second)
+                    stack.push_back(e.to);
+        }
+    }
+    auto roleOf = [&](const SymptomEvent& e) {
+        if (e.evidenceRole)
+            return *e.evidenceRole;
+        if (roots.count(e.id))
+            return EvidenceRole::Root;
+        if (e.suppressed)
+            return EvidenceRole::Context;
+        if (downstream.count(e.id))
+            return EvidenceRole::Symptom;
+        return EvidenceRole::Interesting;
+    };
+
+    // One evidence item per observation, with the strongest role of the events it backs.
+    struct Pick {
+        EvidenceRole role = EvidenceRole::Context;
+        uint32_t event = 0;
+        bool set = false;
+    };
+    std::map<uint32_t, Pick> picks; // observation -> pick
+    const int defaultCap = static_cast<int>(rules.setting("max_evidence_per_symptom", 20.0));
+    std::map<std::string, std::vector<std::pair<const SymptomEvent*, uint32_t>>> bySymptom;
+    for (const auto& e : events)
+        for (uint32_t obs : e.observations)
+            bySymptom[e.symptom].push_back({&e, obs});
+    for (auto& [symptom, list] : bySymptom) {
+        std::sort(list.begin(), list.end(), [&](const auto& a, const auto& b) {
+            int pa = priority(roleOf(*a.first)), pb = priority(roleOf(*b.first));
+            if (pa != pb)
+                return pa > pb;
+            return std::tie(state.observations[a.second].timeNs, a.second) <
+                   std::tie(state.observations[b.second].timeNs, b.second);
+        });
+        int cap = defaultCap;
+        uint32_t kept = 0, omitted = 0;
+        for (const auto& [e, obs] : list) {
+            if (auto it = e->fields.find("_max_evidence"); it != e->fields.end())
+                cap = std::stoi(it->second);
+            EvidenceRole role = roleOf(*e);
+            if (role != EvidenceRole::Root && static_cast<int>(kept) >= cap) {
+                ++omitted;
+                continue;
+            }
+            ++kept;
+            Pick& p = picks[obs];
+            if (!p.set || priority(role) > priority(p.role)) {
+                p.role = role;
+                p.event = e->id;
+                p.set = true;
+            }
+        }
+        if (omitted)
+            result.evidenceOmitted[symptom] = omitted;
+    }
+
+    std::map<uint32_t, MappedFile> maps;
+    std::vector<std::pair<EvidenceItem, uint32_t>> items; // item, observation id
+    for (const auto& [obsId, pick] : picks) {
+        const Observation& o = state.observations[obsId];
+        const SymptomEvent& e = events[pick.event];
+        EvidenceItem item;
+        item.kind = o.source == SourceKind::Scheduler ? "scheduler" : o.source == SourceKind::Metrics ? "metric" : "log";
+        item.source = o.source;
+        item.file = o.ref.file < state.files.size() ? state.files[o.ref.file].path : std::string();
+        item.ref = o.ref;
+        item.node = o.node.empty() ? e.node : o.node;
+        item.rank = o.rank;
+        item.gpuIndex = o.gpuIndex >= 0 ? o.gpuIndex : e.gpuIndex;
+        item.timeNs = o.timeNs;
+        item.timeBasis = o.timeBasis;
+        item.excerpt = excerptOf(state, o, maps);
+        item.role = pick.role;
+        item.symptom = e.symptom;
+        item.event = e.id;
+        items.emplace_back(std::move(item), obsId);
+    }
+    std::sort(items.begin(), items.end(), [](const auto& x, const auto& y) {
+        const EvidenceItem& a = x.first;
+        const EvidenceItem& b = y.first;
+        return std::tie(a.timeNs, a.file, a.ref.offset) < std::tie(b.timeNs, b.file, b.ref.offset);
+    });
+    std::map<uint32_t, std::string> idOfObservation;
+    for (size_t i = 0; i < items.size(); ++i) {
+        char id[32];
+        std::snprintf(id, sizeof id, "ev-%05zu", i + 1);
+        items[i].first.id = id;
+        idOfObservation[items[i].second] = id;
+    }
+    std::map<uint32_t, std::vector<std::string>> evidenceOfEvent;
+    for (const auto& e : events)
+        for (uint32_t obs : e.observations)
+            if (auto it = idOfObservation.find(obs); it != idOfObservation.end())
+                evidenceOfEvent[e.id].push_back(it->second);
+    if (result.rootCause)
+        result.rootCause->evidence = evidenceOfEvent[result.rootCause->event];
+    for (auto& c : result.candidates)
+        c.evidence = evidenceOfEvent[c.event];
+    for (auto& [item, obs] : items)
+        result.evidence.push_back(std::move(item));
+
+    // Affected nodes: every node with a failure event (informational ones, like a
+    // benign Xid 63, do not make a node affected).
+    auto isFailure = [&](const SymptomEvent& e) {
+        return !e.suppressed && e.kind == EventKind::BadNode && effectiveRole(state, e) != SymptomRole::Informational;
+    };
+    std::set<std::string> affected;
+    for (const auto& e : events)
+        if (isFailure(e) && !e.node.empty())
+            affected.insert(e.node);
+    result.affectedNodes.assign(affected.begin(), affected.end());
+
+    // Coverage.
+    std::set<SourceKind> present;
+    std::set<std::string> nodesWithSyslog, nodesSeen;
+    for (const auto& f : state.files) {
+        ConnectorReport c;
+        c.file = f.path;
+        c.kind = f.kind;
+        c.kindReason = f.kindReason;
+        c.node = f.node;
+        c.rank = f.rank;
+        c.status = f.status;
+        c.reason = f.statusReason;
+        c.bytes = f.size;
+        c.lines = f.lines;
+        c.observations = f.observations;
+        c.parseErrors = f.parseErrors;
+        result.connectors.push_back(std::move(c));
+        if (f.status == FileStatus::Ok) {
+            present.insert(f.kind);
+            if (f.kind == SourceKind::SysLog && !f.node.empty())
+                nodesWithSyslog.insert(f.node);
+        }
+        if (!f.node.empty() && f.kind != SourceKind::Manifest)
+            nodesSeen.insert(f.node);
+    }
+    if (state.manifest)
+        for (const auto& n : state.manifest->nodes)
+            nodesSeen.insert(n);
+
+    // What is missing: said for every verdict, essential for "unattributed".
+    std::vector<std::string> missing;
+    if (!present.count(SourceKind::SysLog))
+        missing.push_back("kernel logs (syslog or dmesg) of the nodes: Xid, ECC, fallen-off-the-bus, OOM-killer and "
+                          "other host faults appear only there");
+    else {
+        std::vector<std::string> without;
+        for (const auto& n : nodesSeen)
+            if (!nodesWithSyslog.count(n))
+                without.push_back(n);
+        if (!without.empty() && without.size() <= 16) {
+            std::string s = "kernel logs of ";
+            for (size_t i = 0; i < without.size(); ++i)
+                s += (i ? ", " : "") + without[i];
+            missing.push_back(s);
+        } else if (!without.empty()) {
+            missing.push_back("kernel logs of " + std::to_string(without.size()) + " nodes");
+        }
+    }
+    if (!present.count(SourceKind::Scheduler))
+        missing.push_back("scheduler records (sacct, slurmctld or Kubernetes events): node failures, preemption, "
+                          "time limits and OOM kills by the scheduler");
+    if (!present.count(SourceKind::AppLog))
+        missing.push_back("application logs of the ranks: which collective hung and which rank failed first");
+    if (result.status == "unattributed") {
+        std::map<std::string, std::set<std::string>> seenSymptoms;
+        for (const auto& e : events)
+            if (!e.suppressed)
+                seenSymptoms[e.symptom].insert(e.node + "#" + std::to_string(e.rank));
+        if (!seenSymptoms.empty()) {
+            std::string s = "an initiating event; only downstream or informational symptoms were found (";
+            size_t i = 0;
+            for (const auto& [sym, where] : seenSymptoms) {
+                if (i++ == 6) {
+                    s += ", …";
+                    break;
+                }
+                s += (i > 1 ? ", " : "") + sym + " ×" + std::to_string(where.size());
+            }
+            missing.insert(missing.begin(), s + ")");
+        } else {
+            missing.insert(missing.begin(), "any failure evidence: no rule matched a line of this bundle");
+        }
+    }
+    result.missing = std::move(missing);
+
+    // Summary.
+    size_t symptomCount = downstream.size();
+    std::set<std::string> symptomNodes;
+    for (uint32_t id : downstream)
+        if (!events[id].node.empty())
+            symptomNodes.insert(events[id].node);
+    // Other bad events that the rules did not link to the root: said, not hidden.
+    size_t otherBad = 0;
+    std::set<std::string> otherNodes;
+    for (const auto& e : events)
+        if (isFailure(e) && !roots.count(e.id) && !downstream.count(e.id)) {
+            ++otherBad;
+            if (!e.node.empty())
+                otherNodes.insert(e.node);
+        }
+    auto plural = [](size_t n, const char* word) {
+        return std::to_string(n) + " " + word + (n == 1 ? "" : "s");
+    };
+    if (result.status == "attributed" && result.rootCause) {
+        const RootCause& rc = *result.rootCause;
+        result.summary = rc.title + " on " + place(rc.node, rc.gpuIndex, rc.rank) + " at " + formatTimeUtc(rc.timeNs) +
+                         (symptomCount ? "; " + plural(symptomCount, "downstream symptom") + " on " + plural(symptomNodes.size(), "node")
+                                       : std::string("; no downstream symptom linked to it"));
+        if (otherBad)
+            result.summary += "; " + plural(otherBad, "other error") + " on " + plural(otherNodes.size(), "node") +
+                              " kept as interesting evidence";
+        result.summary += ".";
+    } else if (result.status == "ambiguous") {
+        std::string s = "Ambiguous: ";
+        size_t n = 0;
+        for (const auto& c : result.candidates) {
+            if (c.verdict.rfind("tied", 0) != 0 && !(c.verdict.rfind("tied", 0) == 0 || roots.count(c.event)))
+                continue;
+            s += (n++ ? " and " : "") + c.title + " on " + place(c.node, c.gpuIndex, c.rank);
+        }
+        result.summary = s + " cannot be ordered or told apart.";
+    } else {
+        result.summary = "Unattributed: no initiating event in the evidence";
+        if (!result.missing.empty() && result.missing.front().rfind("an initiating event", 0) == 0)
+            result.summary += result.missing.front().substr(std::string("an initiating event").size());
+        result.summary += ".";
+        for (const auto& m : result.missing)
+            if (m.rfind("an initiating event", 0) != 0) {
+                result.summary += " Most useful missing evidence: " + m.substr(0, m.find(':')) + ".";
+                break;
+            }
+    }
+    if (trace)
+        trace->push_back({"report", "engine", "reported", {},
+                          std::to_string(result.evidence.size()) + " evidence items, " +
+                              std::to_string(result.connectors.size()) + " files"});
+}
+
+} // namespace fl::detail

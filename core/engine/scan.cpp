@@ -1,0 +1,485 @@
+// EXTRACT: every file of a bundle is memory-mapped and searched for the rules'
+// literals; only candidate lines are parsed (prefixes, time, multi-line
+// extent) and matched. Files are scanned on worker threads and merged in file
+// order, so ids do not depend on scheduling.
+#include "bundle/mapped_file.h"
+#include "engine/internal.h"
+#include "parse/extent.h"
+#include "parse/lineparse.h"
+#include "parse/structured.h"
+#include "rules/matcher.h"
+
+#include <algorithm>
+#include <atomic>
+#include <charconv>
+#include <cstring>
+#include <thread>
+
+namespace fl::detail {
+
+namespace {
+
+constexpr size_t kHeadBytes = 64 * 1024;
+constexpr size_t kMaxTextBytes = 1024;           // observation text cap (the raw ref has the rest)
+constexpr size_t kMaxObservationsPerFile = 1'000'000;
+
+struct FileOutput {
+    SourceFile file;
+    std::vector<Observation> observations;       // ids are local indices
+    std::vector<SymptomEvent> events;            // observations[] are local indices
+    std::vector<MetricSeries> metrics;
+    std::vector<std::string> warnings;
+};
+
+uint64_t countNewlines(std::string_view data, size_t from, size_t to)
+{
+    uint64_t n = 0;
+    const char* p = data.data() + from;
+    const char* end = data.data() + to;
+    while (p < end) {
+        const void* hit = std::memchr(p, '\n', static_cast<size_t>(end - p));
+        if (!hit)
+            break;
+        ++n;
+        p = static_cast<const char*>(hit) + 1;
+    }
+    return n;
+}
+
+int toInt(std::string_view s, int fallback = -1)
+{
+    int v = 0;
+    auto [ptr, ec] = std::from_chars(s.data(), s.data() + s.size(), v);
+    return (ec == std::errc() && ptr == s.data() + s.size()) ? v : fallback;
+}
+
+// "PCI:0000:91:00", "00000000:86:00.0", "0000:91:00.0" -> "0000:91:00"
+std::string normalizePci(std::string_view s)
+{
+    if (s.rfind("PCI:", 0) == 0)
+        s.remove_prefix(4);
+    if (auto dot = s.find('.'); dot != std::string_view::npos)
+        s = s.substr(0, dot);
+    std::string out;
+    out.reserve(s.size());
+    for (char c : s)
+        out += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    // domain:bus:device -> keep 4 digits of domain
+    auto first = out.find(':');
+    if (first != std::string::npos && out.find(':', first + 1) != std::string::npos && first > 4)
+        out = out.substr(first - 4);
+    else if (first != std::string::npos && out.find(':', first + 1) == std::string::npos)
+        out = "0000:" + out; // "91:00" -> "0000:91:00"
+    return out;
+}
+
+std::string capText(std::string_view s)
+{
+    if (s.size() > kMaxTextBytes)
+        s = s.substr(0, kMaxTextBytes);
+    while (!s.empty() && (s.back() == '\r' || s.back() == ' '))
+        s.remove_suffix(1);
+    return std::string(s);
+}
+
+struct Scanner {
+    const State& state;
+    const Progress& progress;
+    int fallbackYear;
+
+    void placeFromManifest(SymptomEvent& e) const
+    {
+        if (!state.manifest)
+            return;
+        const auto& ranks = state.manifest->ranks;
+        if (e.rank >= 0) {
+            auto it = ranks.find(e.rank);
+            if (it == ranks.end())
+                return;
+            if (e.node.empty())
+                e.node = it->second.node;
+            if (e.gpuIndex < 0 && e.node == it->second.node)
+                e.gpuIndex = it->second.gpu;
+            if (e.pciBus.empty() && e.node == it->second.node && !it->second.pci.empty())
+                e.pciBus = normalizePci(it->second.pci);
+            return;
+        }
+        // Kernel lines name the GPU by PCI address: the manifest maps it to a GPU and rank.
+        if (e.pciBus.empty() || e.node.empty())
+            return;
+        for (const auto& [rank, place] : ranks) {
+            if (place.node == e.node && !place.pci.empty() && normalizePci(place.pci) == e.pciBus) {
+                if (e.gpuIndex < 0)
+                    e.gpuIndex = place.gpu;
+                e.rank = rank;
+                return;
+            }
+        }
+    }
+
+    void emit(FileOutput& out, uint32_t obsIndex, const std::vector<ExtractMatch>& matches) const
+    {
+        const Observation& o = out.observations[obsIndex];
+        for (const auto& m : matches) {
+            std::map<std::string, std::string> vals(m.groups.begin(), m.groups.end());
+            SymptomEvent e;
+            e.symptom = expandTemplate(m.rule->emitSymptom, vals);
+            e.originalSymptom = e.symptom;
+            e.kind = m.rule->emitKind;
+            e.node = o.node;
+            e.rank = o.rank;
+            e.gpuIndex = o.gpuIndex;
+            e.pciBus = o.pciBus;
+            e.timeNs = o.timeNs;
+            e.timeBasis = o.timeBasis;
+            e.observations.push_back(obsIndex);
+            e.extractedBy = m.rule->id;
+            for (const auto& [k, v] : vals)
+                e.fields[k] = v;
+            for (const auto& [k, tmpl] : m.rule->emitFields) {
+                std::string v = expandTemplate(tmpl, vals);
+                if (k == "@node") {
+                    if (!v.empty())
+                        e.node = v;
+                } else if (k == "@rank") {
+                    e.rank = toInt(v, e.rank);
+                } else if (k == "@gpu") {
+                    e.gpuIndex = toInt(v, e.gpuIndex);
+                } else if (k == "@pci") {
+                    if (!v.empty())
+                        e.pciBus = normalizePci(v);
+                } else {
+                    e.fields[k] = v;
+                }
+            }
+            if (e.pciBus.empty())
+                if (auto it = vals.find("pci"); it != vals.end())
+                    e.pciBus = normalizePci(it->second);
+            placeFromManifest(e);
+            out.events.push_back(std::move(e));
+        }
+    }
+
+    TimeContext contextFor(const SourceFile& f, std::string_view data) const
+    {
+        TimeContext ctx = inferTimeContext(data.substr(0, std::min(data.size(), kHeadBytes)), f.kind, fallbackYear);
+        if (state.manifest) {
+            ctx.tzOffsetSec = state.manifest->timezoneOffsetSec;
+            if (auto it = state.manifest->bootTimesNs.find(f.node); it != state.manifest->bootTimesNs.end())
+                ctx.bootTimeNs = it->second;
+        }
+        return ctx;
+    }
+
+    void fileTimeSpan(SourceFile& f, std::string_view data, const TimeContext& ctx) const
+    {
+        // First timed line within the head, last timed line within the tail.
+        size_t pos = 0;
+        for (int i = 0; i < 200 && pos < data.size() && pos < kHeadBytes; ++i) {
+            size_t eol = data.find('\n', pos);
+            if (eol == std::string_view::npos)
+                eol = data.size();
+            LineInfo li = parseLine(data.substr(pos, eol - pos), f.kind, ctx);
+            if (li.timeNs != kNoTime) {
+                f.firstTimeNs = li.timeNs;
+                break;
+            }
+            pos = eol + 1;
+        }
+        size_t end = data.size();
+        for (int i = 0; i < 200 && end > 0 && data.size() - end < kHeadBytes; ++i) {
+            size_t stop = end;
+            if (stop > 0 && data[stop - 1] == '\n')
+                --stop;
+            size_t begin = data.rfind('\n', stop == 0 ? 0 : stop - 1);
+            begin = (begin == std::string_view::npos) ? 0 : begin + 1;
+            LineInfo li = parseLine(data.substr(begin, stop - begin), f.kind, ctx);
+            if (li.timeNs != kNoTime) {
+                f.lastTimeNs = li.timeNs;
+                break;
+            }
+            if (begin == 0)
+                break;
+            end = begin;
+        }
+    }
+
+    void scanText(FileOutput& out, std::string_view data) const
+    {
+        SourceFile& f = out.file;
+        const CompiledRules& rules = state.rules->compiled();
+        TimeContext ctx = contextFor(f, data);
+        fileTimeSpan(f, data, ctx);
+        std::vector<ExtractMatch> matches;
+        size_t pos = 0;
+        size_t counted = 0;
+        uint64_t line = 1;
+        size_t lastProgress = 0;
+        while (true) {
+            size_t cand = rules.nextCandidate(data, pos, f.kind);
+            if (cand == std::string_view::npos)
+                break;
+            if (cand - lastProgress > (8u << 20)) {
+                if (progress.cancelled())
+                    return;
+                lastProgress = cand;
+            }
+            line += countNewlines(data, counted, cand);
+            counted = cand;
+            size_t eol = data.find('\n', cand);
+            if (eol == std::string_view::npos)
+                eol = data.size();
+            std::string_view text = data.substr(cand, eol - cand);
+            if (!text.empty() && text.back() == '\r')
+                text.remove_suffix(1);
+            matches.clear();
+            rules.match(text, f.kind, matches);
+            if (!matches.empty()) {
+                if (out.observations.size() >= kMaxObservationsPerFile) {
+                    ++f.parseErrors;
+                } else {
+                    Extent ex = recordExtent(data, cand, cand + text.size());
+                    // A second matching line inside the same multi-line record
+                    // (fallen-off-the-bus block, traceback) backs the same observation.
+                    if (!out.observations.empty() && out.observations.back().ref.offset == ex.begin &&
+                        out.observations.back().ref.length == std::min<size_t>(ex.end - ex.begin, UINT32_MAX)) {
+                        emit(out, static_cast<uint32_t>(out.observations.size() - 1), matches);
+                        pos = eol + 1;
+                        if (pos >= data.size())
+                            break;
+                        continue;
+                    }
+                    LineInfo li = parseLine(text, f.kind, ctx);
+                    Observation o;
+                    o.ref.offset = ex.begin;
+                    o.ref.length = static_cast<uint32_t>(std::min<size_t>(ex.end - ex.begin, UINT32_MAX));
+                    o.ref.line = static_cast<uint32_t>(line - std::min<uint64_t>(line - 1, ex.linesBefore));
+                    o.ref.lineCount = 1 + ex.linesBefore + ex.linesAfter;
+                    o.source = f.kind;
+                    o.timeNs = li.timeNs;
+                    o.timeBasis = li.basis;
+                    if (o.timeNs == kNoTime) {
+                        int64_t t = inheritedTime(data, ex.begin, f.kind, ctx);
+                        if (t != kNoTime) {
+                            o.timeNs = t;
+                            o.timeBasis = TimeBasis::Inherited;
+                        }
+                    }
+                    o.node = !li.host.empty() && f.kind != SourceKind::AppLog ? std::string(li.host) : f.node;
+                    if (o.node.empty())
+                        o.node = std::string(li.host);
+                    o.rank = li.rank >= 0 ? li.rank : f.rank;
+                    o.gpuIndex = li.device;
+                    o.severity = li.severity.value_or(Severity::Info);
+                    o.text = capText(text.substr(std::min(li.messageStart, text.size())));
+                    out.observations.push_back(std::move(o));
+                    emit(out, static_cast<uint32_t>(out.observations.size() - 1), matches);
+                }
+            }
+            pos = eol + 1;
+            if (pos >= data.size())
+                break;
+        }
+        line += countNewlines(data, counted, data.size());
+        f.lines = line - ((data.empty() || data.back() == '\n') ? 1 : 0);
+    }
+
+    bool scanStructured(FileOutput& out, std::string_view data) const
+    {
+        std::vector<StructuredRecord> records;
+        std::vector<ParseIssue> issues;
+        bool ok = parseSacctJson(data, records, issues) || parseK8sEvents(data, records, issues) ||
+                  parseSacctPipe(data, records, issues);
+        if (!ok)
+            return false;
+        SourceFile& f = out.file;
+        f.lines = countNewlines(data, 0, data.size()) + ((!data.empty() && data.back() != '\n') ? 1 : 0);
+        f.parseErrors += issues.size();
+        for (const auto& issue : issues)
+            out.warnings.push_back(f.path + ":" + std::to_string(issue.line) + ": " + issue.message);
+        const CompiledRules& rules = state.rules->compiled();
+        std::vector<ExtractMatch> matches;
+        for (const auto& r : records) {
+            if (r.timeNs != kNoTime) {
+                f.firstTimeNs = f.firstTimeNs == kNoTime ? r.timeNs : std::min(f.firstTimeNs, r.timeNs);
+                f.lastTimeNs = f.lastTimeNs == kNoTime ? r.timeNs : std::max(f.lastTimeNs, r.timeNs);
+            }
+            matches.clear();
+            rules.match(r.text, f.kind, matches);
+            if (matches.empty())
+                continue;
+            Observation o;
+            o.ref.offset = r.offset;
+            o.ref.length = r.length;
+            o.ref.line = r.line;
+            o.ref.lineCount = r.lineCount;
+            o.source = f.kind;
+            o.timeNs = r.timeNs;
+            o.timeBasis = r.basis;
+            o.node = r.node.empty() ? f.node : r.node;
+            o.rank = r.rank;
+            o.severity = r.severity;
+            o.text = capText(r.text);
+            out.observations.push_back(std::move(o));
+            emit(out, static_cast<uint32_t>(out.observations.size() - 1), matches);
+        }
+        return true;
+    }
+
+    void scanFile(FileOutput& out) const
+    {
+        SourceFile& f = out.file;
+        if (f.status != FileStatus::Ok)
+            return;
+        MappedFile map;
+        std::string error;
+        if (!map.open(f.diskPath, &error)) {
+            f.status = FileStatus::Error;
+            f.statusReason = error;
+            return;
+        }
+        std::string_view data = map.data();
+        switch (f.kind) {
+        case SourceKind::Metrics: {
+            std::vector<ParseIssue> issues;
+            if (!parseMetrics(data, f.index, out.metrics, issues)) {
+                f.status = FileStatus::Unrecognized;
+                f.statusReason = "named like metrics, but not Prometheus JSON, OpenMetrics text or metrics CSV";
+            }
+            f.lines = countNewlines(data, 0, data.size());
+            f.parseErrors += issues.size();
+            for (const auto& issue : issues)
+                out.warnings.push_back(f.path + ":" + std::to_string(issue.line) + ": " + issue.message);
+            for (const auto& s : out.metrics) {
+                if (s.samples.empty())
+                    continue;
+                int64_t a = s.samples.front().timeNs, b = s.samples.back().timeNs;
+                f.firstTimeNs = f.firstTimeNs == kNoTime ? a : std::min(f.firstTimeNs, a);
+                f.lastTimeNs = f.lastTimeNs == kNoTime ? b : std::max(f.lastTimeNs, b);
+            }
+            return;
+        }
+        case SourceKind::Scheduler:
+            if (scanStructured(out, data))
+                return;
+            scanText(out, data);
+            return;
+        case SourceKind::AppLog:
+        case SourceKind::SysLog:
+        case SourceKind::FabricManager:
+        case SourceKind::GpuSnapshot:
+            scanText(out, data);
+            return;
+        case SourceKind::Manifest:
+        case SourceKind::Unknown:
+            return;
+        }
+    }
+};
+
+int yearOf(int64_t ns)
+{
+    // days -> civil year (same algorithm as timefmt, year only)
+    int64_t z = (ns / 1'000'000'000) / 86400 + 719468;
+    const int64_t era = (z >= 0 ? z : z - 146096) / 146097;
+    const int64_t doe = z - era * 146097;
+    const int64_t yoe = (doe - doe / 1460 + doe / 36524 - doe / 146096) / 365;
+    const int64_t doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    const int64_t mp = (5 * doy + 2) / 153;
+    return static_cast<int>(yoe + era * 400 + (mp >= 10 ? 1 : 0));
+}
+
+} // namespace
+
+void scanBundle(State& state, const Bundle& bundle, const Progress& progress)
+{
+    if (bundle.manifest && !state.manifest)
+        state.manifest = bundle.manifest;
+    if (bundle.extraction)
+        state.keepAlive.push_back(bundle.extraction);
+    for (const auto& w : bundle.warnings)
+        state.warnings.push_back(w);
+
+    // Syslog lines carry no year: take it from the manifest, else from the first
+    // full date found in any file's head.
+    int fallbackYear = 0;
+    if (state.manifest && state.manifest->windowStartNs != kNoTime)
+        fallbackYear = yearOf(state.manifest->windowStartNs);
+    if (fallbackYear == 0 && state.manifest && state.manifest->detectedAtNs != kNoTime)
+        fallbackYear = yearOf(state.manifest->detectedAtNs);
+    if (fallbackYear == 0) {
+        for (const auto& f : bundle.files) {
+            if (f.status != FileStatus::Ok || f.kind == SourceKind::Metrics)
+                continue;
+            MappedFile map;
+            std::string err;
+            if (!map.open(f.diskPath, &err))
+                continue;
+            auto head = map.data().substr(0, std::min(map.data().size(), kHeadBytes));
+            TimeContext ctx = inferTimeContext(head, f.kind, 0);
+            if (ctx.defaultYear > 0) {
+                fallbackYear = ctx.defaultYear;
+                break;
+            }
+        }
+    }
+
+    const uint32_t fileBase = static_cast<uint32_t>(state.files.size());
+    std::vector<FileOutput> outputs(bundle.files.size());
+    for (size_t i = 0; i < bundle.files.size(); ++i) {
+        outputs[i].file = bundle.files[i];
+        outputs[i].file.index = fileBase + static_cast<uint32_t>(i);
+    }
+    uint64_t totalBytes = 0;
+    for (const auto& f : bundle.files)
+        totalBytes += f.size;
+
+    Scanner scanner{state, progress, fallbackYear};
+    std::atomic<size_t> next{0};
+    std::atomic<uint64_t> doneBytes{0};
+    auto worker = [&] {
+        while (true) {
+            size_t i = next.fetch_add(1);
+            if (i >= outputs.size() || progress.cancelled())
+                return;
+            scanner.scanFile(outputs[i]);
+            progress("scan", doneBytes.fetch_add(outputs[i].file.size) + outputs[i].file.size, totalBytes);
+        }
+    };
+    unsigned threads = std::clamp(std::thread::hardware_concurrency(), 1u, 8u);
+    threads = std::min<unsigned>(threads, static_cast<unsigned>(std::max<size_t>(1, outputs.size())));
+    std::vector<std::thread> pool;
+    for (unsigned t = 1; t < threads; ++t)
+        pool.emplace_back(worker);
+    worker();
+    for (auto& t : pool)
+        t.join();
+
+    for (auto& out : outputs) {
+        const uint32_t obsBase = static_cast<uint32_t>(state.observations.size());
+        for (auto& o : out.observations) {
+            o.id = static_cast<uint32_t>(state.observations.size());
+            o.ref.file = out.file.index;
+            state.observations.push_back(std::move(o));
+        }
+        for (auto& e : out.events) {
+            for (auto& id : e.observations)
+                id += obsBase;
+            e.id = static_cast<uint32_t>(state.extracted.size());
+            state.extracted.push_back(std::move(e));
+        }
+        for (auto& m : out.metrics) {
+            m.file = out.file.index;
+            state.metrics.push_back(std::move(m));
+        }
+        out.file.observations = out.observations.size();
+        for (auto& w : out.warnings)
+            state.warnings.push_back(std::move(w));
+        state.files.push_back(std::move(out.file));
+    }
+    std::sort(state.metrics.begin(), state.metrics.end(), [](const MetricSeries& a, const MetricSeries& b) {
+        return std::tie(a.name, a.node, a.gpu, a.file) < std::tie(b.name, b.node, b.gpu, b.file);
+    });
+}
+
+} // namespace fl::detail

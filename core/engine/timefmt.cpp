@@ -1,0 +1,59 @@
+#include "engine/timefmt.h"
+
+#include <cstdio>
+
+namespace fl {
+
+namespace {
+// Howard Hinnant's civil_from_days: exact for the proleptic Gregorian calendar.
+void civilFromDays(int64_t z, int& y, unsigned& m, unsigned& d)
+{
+    z += 719468;
+    const int64_t era = (z >= 0 ? z : z - 146096) / 146097;
+    const unsigned doe = static_cast<unsigned>(z - era * 146097);
+    const unsigned yoe = (doe - doe / 1460 + doe / 36524 - doe / 146096) / 365;
+    const int64_t yy = static_cast<int64_t>(yoe) + era * 400;
+    const unsigned doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    const unsigned mp = (5 * doy + 2) / 153;
+    d = doy - (153 * mp + 2) / 5 + 1;
+    m = mp < 10 ? mp + 3 : mp - 9;
+    y = static_cast<int>(yy + (m <= 2));
+}
+} // namespace
+
+std::string formatTimeUtc(int64_t ns)
+{
+    if (ns == kNoTime)
+        return {};
+    int64_t secs = ns / 1'000'000'000;
+    int64_t frac = ns % 1'000'000'000;
+    if (frac < 0) {
+        frac += 1'000'000'000;
+        secs -= 1;
+    }
+    int64_t days = secs / 86400;
+    int64_t rem = secs % 86400;
+    if (rem < 0) {
+        rem += 86400;
+        days -= 1;
+    }
+    int y;
+    unsigned m, d;
+    civilFromDays(days, y, m, d);
+    char buf[64];
+    int n = std::snprintf(buf, sizeof buf, "%04d-%02u-%02uT%02d:%02d:%02d", y, m, d, static_cast<int>(rem / 3600),
+                          static_cast<int>(rem / 60 % 60), static_cast<int>(rem % 60));
+    std::string out(buf, static_cast<size_t>(n));
+    if (frac) {
+        char f[16];
+        std::snprintf(f, sizeof f, ".%09lld", static_cast<long long>(frac));
+        std::string fs(f);
+        while (fs.size() > 4 && fs.compare(fs.size() - 3, 3, "000") == 0)
+            fs.resize(fs.size() - 3);
+        out += fs;
+    }
+    out += 'Z';
+    return out;
+}
+
+} // namespace fl

@@ -1,0 +1,59 @@
+// Compiled extract rules: RE2 patterns plus a literal pre-filter, so that most
+// lines of a multi-GB bundle are never handed to a regular expression.
+// RE2 runs in linear time: a user's rule cannot hang the engine.
+#pragma once
+
+#include "model.h"
+#include "rules/rule.h"
+
+#include <memory>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace re2 {
+class RE2;
+}
+
+namespace fl {
+
+struct ExtractMatch {
+    const Rule* rule = nullptr;
+    std::vector<std::pair<std::string, std::string>> groups; // named captures, in pattern order
+};
+
+class CompiledRules {
+public:
+    CompiledRules();
+    ~CompiledRules();
+    CompiledRules(CompiledRules&&) noexcept;
+    CompiledRules& operator=(CompiledRules&&) noexcept;
+
+    // Throws RuleError (file:line, rule id) when a pattern does not compile.
+    void build(const std::vector<Rule>& rules);
+
+    // Position of the first byte of the next line in [from, data.size()) that may
+    // match some extract rule for `kind`, or npos. Lines are found by their literals.
+    size_t nextCandidate(std::string_view data, size_t from, SourceKind kind) const;
+
+    // Every extract rule for `kind` that matches `line` (a single line or a
+    // structured record's canonical text), in rule order.
+    void match(std::string_view line, SourceKind kind, std::vector<ExtractMatch>& out) const;
+
+    // The literals for a kind, for the benchmark's reference search and --explain.
+    std::vector<std::string> literals(SourceKind kind) const;
+    std::vector<std::string> patterns(SourceKind kind) const;
+
+    // A field pattern used by selectors (cached, full-match semantics).
+    bool fieldMatches(const std::string& pattern, std::string_view value) const;
+
+private:
+    struct Impl;
+    std::unique_ptr<Impl> d;
+};
+
+// The longest run of plain characters a match of `pattern` must contain, or ""
+// when none can be proven (top-level alternation, optional parts ...).
+std::string requiredLiteral(std::string_view pattern);
+
+} // namespace fl

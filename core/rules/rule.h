@@ -1,0 +1,98 @@
+// One rule, as read from a rule file. The language is documented in
+// docs/rules.md; this struct is its parsed form, kept plain so the engine,
+// the CLI's --explain and the workbench's phase stepper can all read it.
+#pragma once
+
+#include "model.h"
+
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace fl {
+
+// Phases run in this order. FILTER and REFINE have ordered sub-phases so a
+// decode (filter.early) is visible to suppressions (filter.main) and culprit
+// refinement (refine.final) sees every causal link drawn before it.
+enum class Phase : uint8_t {
+    Extract,
+    FilterEarly,
+    Filter,
+    FilterLate,
+    RefineEarly,
+    Refine,
+    RefineFinal,
+    PostOutcome,
+    Report,
+};
+std::string_view toString(Phase);
+std::optional<Phase> phaseFromString(std::string_view);
+
+// Which events a rule talks about. Empty members match anything.
+struct Selector {
+    std::vector<std::string> symptoms;     // globs: "gpu.xid.*", "nccl.timeout"
+    std::vector<std::string> notSymptoms;
+    std::optional<SymptomRole> role;       // effective role (after overrides)
+    std::string domain;
+    std::optional<EventKind> kind;
+    std::map<std::string, std::string> fields; // field -> RE2 pattern (full match)
+    bool includeSuppressed = false;
+};
+
+// "there is (not) another event like this, related to the matched one".
+struct Relation {
+    Selector other;
+    std::vector<std::string> same;         // node, gpu, rank, pci, field:<name>
+    std::vector<std::string> different;    // node, gpu, rank
+    double withinLo = -1e18;               // other.time - this.time, seconds
+    double withinHi = 1e18;
+    bool timed = false;                    // a window was given: both events need times
+    int atLeast = 1;                       // how many such events are needed
+    std::string countDistinct;             // count distinct values of node/rank/gpu instead of events
+};
+
+struct Decode {
+    std::string field;                     // hex or decimal text
+    int shift = 0;
+    uint64_t mask = ~0ull;
+    std::string into;
+    std::map<std::string, std::string> map; // decimal value -> label; "*" default
+};
+
+struct Rule {
+    std::string id;
+    std::string description;
+    Phase phase = Phase::Extract;
+    std::string file;                      // where it was defined
+    int line = 0;
+
+    // extract
+    std::vector<SourceKind> sources;       // empty: every text source
+    std::string pattern;                   // RE2 with named groups
+    std::vector<std::string> literals;     // pre-filter: a line must contain one; derived when absent
+    std::string exclude;                   // RE2: lines matching it are skipped
+    bool ignoreCase = false;
+    std::string emitSymptom;               // template with {group}
+    EventKind emitKind = EventKind::BadNode;
+    std::map<std::string, std::string> emitFields; // field -> template; node/rank/gpu/pci are special
+
+    // filter / refine / post_outcome / report
+    Selector match;
+    std::vector<Relation> ifExists;
+    std::vector<Relation> ifNotExists;
+    // actions (one or more)
+    std::optional<std::string> suppress;   // reason
+    std::optional<std::string> setSymptom; // template with {field}
+    std::optional<SymptomRole> setRole;
+    std::optional<EventKind> setKind;
+    std::map<std::string, std::string> setFields;
+    std::optional<Decode> decode;
+    std::optional<Relation> linkFrom;      // draw edges cause -> matched event
+    std::string linkLabel;
+    std::optional<Relation> mergeWith;     // merge matched event into an earlier matching one
+    std::optional<EvidenceRole> evidenceRole; // report
+    int maxEvidence = -1;                  // report: cap per symptom id, rest counted not listed
+};
+
+} // namespace fl

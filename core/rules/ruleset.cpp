@@ -1,0 +1,651 @@
+#include "rules/ruleset.h"
+
+#include "rules/matcher.h"
+#include "rules/rule.h"
+#include "rules/sha256.h"
+
+#include <nlohmann/json.hpp>
+
+#include <algorithm>
+#include <filesystem>
+#include <fstream>
+#include <set>
+#include <sstream>
+
+namespace fl {
+
+using nlohmann::json;
+
+namespace {
+
+constexpr std::array<std::pair<Phase, std::string_view>, 9> kPhases{{
+    {Phase::Extract, "extract"},
+    {Phase::FilterEarly, "filter.early"},
+    {Phase::Filter, "filter"},
+    {Phase::FilterLate, "filter.late"},
+    {Phase::RefineEarly, "refine.early"},
+    {Phase::Refine, "refine"},
+    {Phase::RefineFinal, "refine.final"},
+    {Phase::PostOutcome, "post_outcome"},
+    {Phase::Report, "report"},
+}};
+
+void lineColumn(std::string_view text, size_t byte, int& line, int& column)
+{
+    line = 1;
+    column = 1;
+    for (size_t i = 0; i < byte && i < text.size(); ++i) {
+        if (text[i] == '\n') {
+            ++line;
+            column = 1;
+        } else {
+            ++column;
+        }
+    }
+}
+
+// Where a rule (or symptom) with this id is written, for error messages.
+void locateId(std::string_view text, const std::string& id, int& line, int& column)
+{
+    line = 0;
+    column = 0;
+    if (id.empty())
+        return;
+    std::string needle = "\"" + id + "\"";
+    size_t pos = 0;
+    while ((pos = text.find(needle, pos)) != std::string_view::npos) {
+        size_t back = text.rfind("\"id\"", pos);
+        if (back != std::string_view::npos && pos - back < 16) {
+            lineColumn(text, back, line, column);
+            return;
+        }
+        pos += needle.size();
+    }
+}
+
+struct Ctx {
+    std::string_view text;
+    const std::string& file;
+    std::string id;
+    [[noreturn]] void fail(const std::string& message) const
+    {
+        int line = 0, column = 0;
+        locateId(text, id, line, column);
+        throw RuleError(file, line, column, id, message);
+    }
+};
+
+void checkKeys(const Ctx& ctx, const json& obj, std::initializer_list<std::string_view> allowed, std::string_view what)
+{
+    for (const auto& [key, value] : obj.items()) {
+        (void)value;
+        if (std::find(allowed.begin(), allowed.end(), key) == allowed.end())
+            ctx.fail("unknown key '" + key + "' in " + std::string(what));
+    }
+}
+
+std::string str(const Ctx& ctx, const json& obj, const char* key, bool required = false)
+{
+    auto it = obj.find(key);
+    if (it == obj.end()) {
+        if (required)
+            ctx.fail(std::string("missing '") + key + "'");
+        return {};
+    }
+    if (!it->is_string())
+        ctx.fail(std::string("'") + key + "' must be a string");
+    return it->get<std::string>();
+}
+
+std::vector<std::string> strList(const Ctx& ctx, const json& obj, const char* key)
+{
+    std::vector<std::string> out;
+    auto it = obj.find(key);
+    if (it == obj.end())
+        return out;
+    if (it->is_string()) {
+        out.push_back(it->get<std::string>());
+        return out;
+    }
+    if (!it->is_array())
+        ctx.fail(std::string("'") + key + "' must be a string or a list of strings");
+    for (const auto& v : *it) {
+        if (!v.is_string())
+            ctx.fail(std::string("'") + key + "' must contain strings");
+        out.push_back(v.get<std::string>());
+    }
+    return out;
+}
+
+std::map<std::string, std::string> strMap(const Ctx& ctx, const json& obj, const char* key)
+{
+    std::map<std::string, std::string> out;
+    auto it = obj.find(key);
+    if (it == obj.end())
+        return out;
+    if (!it->is_object())
+        ctx.fail(std::string("'") + key + "' must be an object of strings");
+    for (const auto& [k, v] : it->items()) {
+        if (v.is_string())
+            out[k] = v.get<std::string>();
+        else if (v.is_number_integer())
+            out[k] = std::to_string(v.get<long long>());
+        else
+            ctx.fail(std::string("'") + key + "." + k + "' must be a string");
+    }
+    return out;
+}
+
+EventKind parseKind(const Ctx& ctx, const std::string& s)
+{
+    if (s == "bad_node")
+        return EventKind::BadNode;
+    if (s == "interesting_node")
+        return EventKind::InterestingNode;
+    ctx.fail("kind must be 'bad_node' or 'interesting_node', not '" + s + "'");
+}
+
+Selector parseSelector(const Ctx& ctx, const json& j)
+{
+    if (!j.is_object())
+        ctx.fail("a selector must be an object");
+    checkKeys(ctx, j, {"symptom", "not_symptom", "role", "domain", "kind", "fields", "include_suppressed"}, "selector");
+    Selector s;
+    s.symptoms = strList(ctx, j, "symptom");
+    s.notSymptoms = strList(ctx, j, "not_symptom");
+    if (auto r = str(ctx, j, "role"); !r.empty()) {
+        s.role = symptomRoleFromString(r);
+        if (!s.role)
+            ctx.fail("role must be initiator, symptom, informational or unknown, not '" + r + "'");
+    }
+    s.domain = str(ctx, j, "domain");
+    if (auto k = str(ctx, j, "kind"); !k.empty())
+        s.kind = parseKind(ctx, k);
+    s.fields = strMap(ctx, j, "fields");
+    if (auto it = j.find("include_suppressed"); it != j.end()) {
+        if (!it->is_boolean())
+            ctx.fail("'include_suppressed' must be true or false");
+        s.includeSuppressed = it->get<bool>();
+    }
+    return s;
+}
+
+Relation parseRelation(const Ctx& ctx, const json& j)
+{
+    if (!j.is_object())
+        ctx.fail("a relation must be an object");
+    checkKeys(ctx, j,
+              {"symptom", "not_symptom", "role", "domain", "kind", "fields", "include_suppressed", "same", "different",
+               "within_s", "at_least", "count_distinct"},
+              "relation");
+    Relation r;
+    json sel = json::object();
+    for (const char* k : {"symptom", "not_symptom", "role", "domain", "kind", "fields", "include_suppressed"})
+        if (j.contains(k))
+            sel[k] = j[k];
+    r.other = parseSelector(ctx, sel);
+    r.same = strList(ctx, j, "same");
+    r.different = strList(ctx, j, "different");
+    for (const auto& s : r.same)
+        if (s != "node" && s != "gpu" && s != "rank" && s != "pci" && s.rfind("field:", 0) != 0)
+            ctx.fail("'same' accepts node, gpu, rank, pci or field:<name>, not '" + s + "'");
+    for (const auto& s : r.different)
+        if (s != "node" && s != "gpu" && s != "rank")
+            ctx.fail("'different' accepts node, gpu or rank, not '" + s + "'");
+    if (auto it = j.find("within_s"); it != j.end()) {
+        if (it->is_number()) {
+            double w = it->get<double>();
+            r.withinLo = -w;
+            r.withinHi = w;
+        } else if (it->is_array() && it->size() == 2 && (*it)[0].is_number() && (*it)[1].is_number()) {
+            r.withinLo = (*it)[0].get<double>();
+            r.withinHi = (*it)[1].get<double>();
+            if (r.withinLo > r.withinHi)
+                ctx.fail("'within_s' [lo, hi] needs lo <= hi");
+        } else {
+            ctx.fail("'within_s' must be a number or [lo, hi] in seconds (other minus this)");
+        }
+        r.timed = true;
+    }
+    if (auto it = j.find("at_least"); it != j.end()) {
+        if (!it->is_number_integer() || it->get<int>() < 1)
+            ctx.fail("'at_least' must be a positive integer");
+        r.atLeast = it->get<int>();
+    }
+    r.countDistinct = str(ctx, j, "count_distinct");
+    if (!r.countDistinct.empty() && r.countDistinct != "node" && r.countDistinct != "rank" && r.countDistinct != "gpu")
+        ctx.fail("'count_distinct' accepts node, rank or gpu");
+    return r;
+}
+
+Rule parseRule(std::string_view text, const std::string& file, const json& j)
+{
+    Ctx ctx{text, file, {}};
+    if (!j.is_object())
+        ctx.fail("each rule must be an object");
+    if (auto it = j.find("id"); it != j.end() && it->is_string())
+        ctx.id = it->get<std::string>();
+    Rule r;
+    r.id = str(ctx, j, "id", true);
+    if (r.id.empty())
+        ctx.fail("'id' must not be empty");
+    r.file = file;
+    int col = 0;
+    locateId(text, r.id, r.line, col);
+    r.description = str(ctx, j, "description");
+    std::string phase = str(ctx, j, "phase", true);
+    auto p = phaseFromString(phase);
+    if (!p)
+        ctx.fail("unknown phase '" + phase +
+                 "' (extract, filter.early, filter, filter.late, refine.early, refine, refine.final, post_outcome, report)");
+    r.phase = *p;
+
+    if (r.phase == Phase::Extract) {
+        checkKeys(ctx, j, {"id", "description", "phase", "sources", "pattern", "literal", "exclude", "ignore_case", "emit"},
+                  "extract rule");
+        for (const auto& s : strList(ctx, j, "sources")) {
+            auto k = sourceKindFromString(s);
+            if (!k)
+                ctx.fail("unknown source '" + s + "' (applog, syslog, fabricmanager, scheduler, metrics, gpu_snapshot)");
+            r.sources.push_back(*k);
+        }
+        r.pattern = str(ctx, j, "pattern", true);
+        if (r.pattern.find("(?i") != std::string::npos)
+            ctx.fail("use \"ignore_case\": true instead of (?i) so the literal pre-filter ignores case too");
+        r.literals = strList(ctx, j, "literal");
+        for (const auto& l : r.literals)
+            if (l.empty())
+                ctx.fail("'literal' must not be empty");
+        r.exclude = str(ctx, j, "exclude");
+        if (auto it = j.find("ignore_case"); it != j.end())
+            r.ignoreCase = it->is_boolean() && it->get<bool>();
+        auto emit = j.find("emit");
+        if (emit == j.end() || !emit->is_object())
+            ctx.fail("an extract rule needs an 'emit' object with at least a 'symptom'");
+        checkKeys(ctx, *emit, {"symptom", "kind", "node", "rank", "gpu", "pci", "fields"}, "emit");
+        r.emitSymptom = str(ctx, *emit, "symptom", true);
+        if (auto k = str(ctx, *emit, "kind"); !k.empty())
+            r.emitKind = parseKind(ctx, k);
+        for (const char* special : {"node", "rank", "gpu", "pci"})
+            if (auto v = str(ctx, *emit, special); !v.empty())
+                r.emitFields[std::string("@") + special] = v;
+        for (auto& [k, v] : strMap(ctx, *emit, "fields"))
+            r.emitFields[k] = v;
+        return r;
+    }
+
+    checkKeys(ctx, j,
+              {"id", "description", "phase", "match", "if", "unless", "suppress", "set_symptom", "set_role", "set_kind",
+               "set_fields", "decode", "link_from", "label", "merge_into", "evidence_role", "max_evidence"},
+              "rule");
+    auto m = j.find("match");
+    if (m == j.end())
+        ctx.fail("missing 'match' (a selector of the events this rule acts on)");
+    r.match = parseSelector(ctx, *m);
+    auto relations = [&](const char* key, std::vector<Relation>& out) {
+        auto it = j.find(key);
+        if (it == j.end())
+            return;
+        if (it->is_object())
+            out.push_back(parseRelation(ctx, *it));
+        else if (it->is_array())
+            for (const auto& x : *it)
+                out.push_back(parseRelation(ctx, x));
+        else
+            ctx.fail(std::string("'") + key + "' must be a relation or a list of relations");
+    };
+    relations("if", r.ifExists);
+    relations("unless", r.ifNotExists);
+    int actions = 0;
+    if (j.contains("suppress")) {
+        r.suppress = str(ctx, j, "suppress");
+        ++actions;
+    }
+    if (j.contains("set_symptom")) {
+        r.setSymptom = str(ctx, j, "set_symptom");
+        ++actions;
+    }
+    if (auto v = str(ctx, j, "set_role"); !v.empty()) {
+        r.setRole = symptomRoleFromString(v);
+        if (!r.setRole)
+            ctx.fail("set_role must be initiator, symptom, informational or unknown");
+        ++actions;
+    }
+    if (auto v = str(ctx, j, "set_kind"); !v.empty()) {
+        r.setKind = parseKind(ctx, v);
+        ++actions;
+    }
+    r.setFields = strMap(ctx, j, "set_fields");
+    actions += r.setFields.empty() ? 0 : 1;
+    if (auto it = j.find("decode"); it != j.end()) {
+        if (!it->is_object())
+            ctx.fail("'decode' must be an object {field, shift, mask, into, map}");
+        checkKeys(ctx, *it, {"field", "shift", "mask", "into", "map"}, "decode");
+        Decode dcd;
+        dcd.field = str(ctx, *it, "field", true);
+        dcd.into = str(ctx, *it, "into", true);
+        if (auto s = it->find("shift"); s != it->end()) {
+            if (!s->is_number_integer() || s->get<int>() < 0 || s->get<int>() > 63)
+                ctx.fail("decode 'shift' must be an integer 0..63");
+            dcd.shift = s->get<int>();
+        }
+        if (auto mk = it->find("mask"); mk != it->end()) {
+            std::string ms = mk->is_string() ? mk->get<std::string>() : std::string();
+            if (mk->is_number_unsigned())
+                dcd.mask = mk->get<uint64_t>();
+            else {
+                try {
+                    size_t used = 0;
+                    dcd.mask = std::stoull(ms, &used, 0);
+                    if (used != ms.size())
+                        throw std::invalid_argument("trailing");
+                } catch (const std::exception&) {
+                    ctx.fail("decode 'mask' must be a number or a string like \"0x3f\"");
+                }
+            }
+        }
+        dcd.map = strMap(ctx, *it, "map");
+        r.decode = dcd;
+        ++actions;
+    }
+    if (auto it = j.find("link_from"); it != j.end()) {
+        r.linkFrom = parseRelation(ctx, *it);
+        r.linkLabel = str(ctx, j, "label");
+        ++actions;
+    }
+    if (auto it = j.find("merge_into"); it != j.end()) {
+        r.mergeWith = parseRelation(ctx, *it);
+        ++actions;
+    }
+    if (auto v = str(ctx, j, "evidence_role"); !v.empty()) {
+        static const std::map<std::string, EvidenceRole> roles{{"root", EvidenceRole::Root},
+                                                               {"symptom", EvidenceRole::Symptom},
+                                                               {"interesting", EvidenceRole::Interesting},
+                                                               {"context", EvidenceRole::Context}};
+        auto f = roles.find(v);
+        if (f == roles.end())
+            ctx.fail("evidence_role must be root, symptom, interesting or context");
+        r.evidenceRole = f->second;
+        ++actions;
+    }
+    if (auto it = j.find("max_evidence"); it != j.end()) {
+        if (!it->is_number_integer() || it->get<int>() < 0)
+            ctx.fail("'max_evidence' must be a non-negative integer");
+        r.maxEvidence = it->get<int>();
+        ++actions;
+    }
+    if (actions == 0)
+        ctx.fail("the rule does nothing: give one of suppress, set_symptom, set_role, set_kind, set_fields, decode, "
+                 "link_from, merge_into, evidence_role, max_evidence");
+    if ((r.linkFrom || r.mergeWith) && r.phase < Phase::FilterEarly)
+        ctx.fail("link_from / merge_into need a filter or refine phase");
+    if ((r.evidenceRole || r.maxEvidence >= 0) && r.phase != Phase::Report)
+        ctx.fail("evidence_role and max_evidence belong to the report phase");
+    return r;
+}
+
+SymptomDef parseSymptom(std::string_view text, const std::string& file, const json& j)
+{
+    Ctx ctx{text, file, {}};
+    if (!j.is_object())
+        ctx.fail("each symptom must be an object");
+    if (auto it = j.find("id"); it != j.end() && it->is_string())
+        ctx.id = it->get<std::string>();
+    checkKeys(ctx, j, {"id", "title", "domain", "sub_domain", "role", "weight", "advice", "outcome"}, "symptom");
+    static const std::set<std::string> domains{"gpu", "nvlink", "network", "host", "storage", "scheduler", "workload", "unknown"};
+    SymptomDef s;
+    s.id = str(ctx, j, "id", true);
+    s.title = str(ctx, j, "title", true);
+    s.domain = str(ctx, j, "domain", true);
+    if (!domains.count(s.domain))
+        ctx.fail("unknown domain '" + s.domain + "' (gpu, nvlink, network, host, storage, scheduler, workload, unknown)");
+    s.subDomain = str(ctx, j, "sub_domain");
+    std::string role = str(ctx, j, "role", true);
+    auto r = symptomRoleFromString(role);
+    if (!r)
+        ctx.fail("role must be initiator, symptom, informational or unknown, not '" + role + "'");
+    s.role = *r;
+    if (auto it = j.find("weight"); it != j.end()) {
+        if (!it->is_number_integer())
+            ctx.fail("'weight' must be an integer");
+        s.weight = it->get<int>();
+    }
+    s.advice = str(ctx, j, "advice");
+    return s;
+}
+
+} // namespace
+
+std::string_view toString(Phase p)
+{
+    for (const auto& [v, n] : kPhases)
+        if (v == p)
+            return n;
+    return "?";
+}
+
+std::optional<Phase> phaseFromString(std::string_view s)
+{
+    for (const auto& [v, n] : kPhases)
+        if (n == s)
+            return v;
+    return std::nullopt;
+}
+
+RuleError::RuleError(std::string f, int l, int c, std::string id, const std::string& message)
+    : std::runtime_error([&] {
+          std::ostringstream os;
+          os << (f.empty() ? std::string("<rules>") : f);
+          if (l > 0)
+              os << ':' << l << ':' << c;
+          os << ": ";
+          if (!id.empty())
+              os << "rule '" << id << "': ";
+          os << message;
+          return os.str();
+      }())
+    , file(std::move(f))
+    , line(l)
+    , column(c)
+    , ruleId(std::move(id))
+{
+}
+
+struct Settings {
+    double clockSkewToleranceS = 2.0;
+    double episodeWindowS = 3600.0;
+    int maxEvidencePerSymptom = 20;
+    int ambiguityWeightMargin = 10;
+};
+
+struct RuleSet::Impl {
+    std::vector<Rule> rules;                    // effective, in load order (replacements keep position)
+    std::map<std::string, SymptomDef> symptoms;
+    std::vector<std::string> sources;
+    json settings = json::object();
+    CompiledRules compiled;
+    bool compiledOk = false;
+};
+
+RuleSet::RuleSet() : d(std::make_unique<Impl>()) {}
+RuleSet::~RuleSet() = default;
+RuleSet::RuleSet(RuleSet&&) noexcept = default;
+RuleSet& RuleSet::operator=(RuleSet&&) noexcept = default;
+
+void RuleSet::loadText(std::string_view text, const std::string& fileName)
+{
+    json doc;
+    try {
+        doc = json::parse(text.begin(), text.end(), nullptr, true, /*ignore_comments=*/true);
+    } catch (const json::parse_error& e) {
+        int line = 0, column = 0;
+        lineColumn(text, e.byte > 0 ? e.byte - 1 : 0, line, column);
+        std::string what = e.what();
+        // nlohmann prefixes "[json.exception.parse_error.101] parse error at line L, column C: "
+        if (auto p = what.find(": "); p != std::string::npos)
+            what = what.substr(what.find(": ", p + 2) != std::string::npos ? what.find(": ", p + 2) + 2 : p + 2);
+        throw RuleError(fileName, line, column, "", "not valid JSON: " + what);
+    }
+    Ctx ctx{text, fileName, {}};
+    if (!doc.is_object())
+        throw RuleError(fileName, 1, 1, "", "a rule file must be a JSON object with 'symptoms' and/or 'rules'");
+    checkKeys(ctx, doc, {"symptoms", "rules", "settings", "description"}, "rule file");
+
+    std::vector<Rule> newRules;
+    std::vector<SymptomDef> newSymptoms;
+    std::set<std::string> seen;
+    if (auto it = doc.find("symptoms"); it != doc.end()) {
+        if (!it->is_array())
+            throw RuleError(fileName, 1, 1, "", "'symptoms' must be a list");
+        for (const auto& s : *it)
+            newSymptoms.push_back(parseSymptom(text, fileName, s));
+    }
+    if (auto it = doc.find("rules"); it != doc.end()) {
+        if (!it->is_array())
+            throw RuleError(fileName, 1, 1, "", "'rules' must be a list");
+        for (const auto& r : *it) {
+            Rule rule = parseRule(text, fileName, r);
+            if (!seen.insert(rule.id).second)
+                throw RuleError(fileName, rule.line, 0, rule.id, "the same id appears twice in this file");
+            newRules.push_back(std::move(rule));
+        }
+    }
+    // Validate patterns of this file now, so a bad file is refused whole.
+    {
+        CompiledRules probe;
+        probe.build(newRules);
+    }
+    if (auto it = doc.find("settings"); it != doc.end()) {
+        if (!it->is_object())
+            throw RuleError(fileName, 1, 1, "", "'settings' must be an object");
+        static const std::set<std::string> known{"clock_skew_tolerance_s", "episode_window_s",
+                                                 "max_evidence_per_symptom", "ambiguity_weight_margin"};
+        for (const auto& [k, v] : it->items()) {
+            if (!known.count(k))
+                throw RuleError(fileName, 1, 1, "", "unknown setting '" + k + "'");
+            if (!v.is_number())
+                throw RuleError(fileName, 1, 1, "", "setting '" + k + "' must be a number");
+            d->settings[k] = v;
+        }
+    }
+    for (auto& s : newSymptoms)
+        d->symptoms[s.id] = std::move(s);
+    for (auto& r : newRules) {
+        auto existing = std::find_if(d->rules.begin(), d->rules.end(), [&](const Rule& x) { return x.id == r.id; });
+        if (existing != d->rules.end())
+            *existing = std::move(r);
+        else
+            d->rules.push_back(std::move(r));
+    }
+    d->sources.push_back(fileName);
+    d->compiledOk = false;
+}
+
+void RuleSet::loadDirectory(const std::string& dir)
+{
+    namespace fs = std::filesystem;
+    std::error_code ec;
+    if (!fs::is_directory(dir, ec))
+        throw RuleError(dir, 0, 0, "", "not a folder of rule files");
+    std::vector<fs::path> files;
+    for (const auto& e : fs::directory_iterator(dir, ec)) {
+        auto ext = e.path().extension().string();
+        if (e.is_regular_file() && (ext == ".jsonc" || ext == ".json"))
+            files.push_back(e.path());
+    }
+    if (ec)
+        throw RuleError(dir, 0, 0, "", "cannot list: " + ec.message());
+    std::sort(files.begin(), files.end());
+    for (const auto& f : files) {
+        std::ifstream in(f, std::ios::binary);
+        if (!in)
+            throw RuleError(f.string(), 0, 0, "", "cannot read the file");
+        std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+        if (text.size() > (16u << 20))
+            throw RuleError(f.string(), 0, 0, "", "rule file larger than 16 MiB");
+        loadText(text, f.string());
+    }
+}
+
+void RuleSet::compile()
+{
+    d->compiled.build(d->rules);
+    d->compiledOk = true;
+}
+
+const std::vector<Rule>& RuleSet::rules() const { return d->rules; }
+const std::map<std::string, SymptomDef>& RuleSet::symptoms() const { return d->symptoms; }
+const CompiledRules& RuleSet::compiled() const { return d->compiled; }
+std::vector<std::string> RuleSet::sources() const { return d->sources; }
+
+const SymptomDef* RuleSet::symptom(std::string_view id) const
+{
+    if (auto it = d->symptoms.find(std::string(id)); it != d->symptoms.end())
+        return &it->second;
+    // "gpu.xid.999" -> "gpu.xid.*" -> "gpu.*"
+    std::string prefix(id);
+    while (true) {
+        auto dot = prefix.rfind('.');
+        if (dot == std::string::npos)
+            return nullptr;
+        prefix.resize(dot);
+        if (auto it = d->symptoms.find(prefix + ".*"); it != d->symptoms.end())
+            return &it->second;
+    }
+}
+
+double RuleSet::setting(std::string_view name, double fallback) const
+{
+    auto it = d->settings.find(std::string(name));
+    return it == d->settings.end() ? fallback : it->get<double>();
+}
+
+std::string RuleSet::digest() const
+{
+    // Canonical form: symptoms by id, rules in effective order, settings; file
+    // names are left out so the same rules from another folder digest the same.
+    json canon = json::object();
+    json syms = json::array();
+    for (const auto& [id, s] : d->symptoms)
+        syms.push_back({id, s.title, s.domain, s.subDomain, std::string(toString(s.role)), s.weight, s.advice});
+    canon["symptoms"] = syms;
+    json rules = json::array();
+    for (const auto& r : d->rules) {
+        json j = {r.id, std::string(toString(r.phase)), r.pattern, r.literals, r.exclude, r.ignoreCase, r.emitSymptom,
+                  static_cast<int>(r.emitKind), r.emitFields};
+        j.push_back(r.match.symptoms);
+        j.push_back(r.match.notSymptoms);
+        j.push_back(r.match.role ? std::string(toString(*r.match.role)) : "");
+        j.push_back(r.match.domain);
+        j.push_back(r.match.fields);
+        auto rel = [](const Relation& x) {
+            return json{x.other.symptoms, x.other.notSymptoms, x.other.fields, x.same, x.different,
+                        x.withinLo,       x.withinHi,          x.atLeast,      x.countDistinct};
+        };
+        json ifs = json::array();
+        for (const auto& x : r.ifExists)
+            ifs.push_back(rel(x));
+        json unl = json::array();
+        for (const auto& x : r.ifNotExists)
+            unl.push_back(rel(x));
+        j.push_back(ifs);
+        j.push_back(unl);
+        j.push_back(r.suppress.value_or("\x01"));
+        j.push_back(r.setSymptom.value_or("\x01"));
+        j.push_back(r.setRole ? std::string(toString(*r.setRole)) : "");
+        j.push_back(r.setKind ? static_cast<int>(*r.setKind) : -1);
+        j.push_back(r.setFields);
+        j.push_back(r.decode ? json{r.decode->field, r.decode->shift, r.decode->mask, r.decode->into, r.decode->map} : json());
+        j.push_back(r.linkFrom ? rel(*r.linkFrom) : json());
+        j.push_back(r.linkLabel);
+        j.push_back(r.mergeWith ? rel(*r.mergeWith) : json());
+        j.push_back(r.evidenceRole ? static_cast<int>(*r.evidenceRole) : -1);
+        j.push_back(r.maxEvidence);
+        rules.push_back(j);
+    }
+    canon["rules"] = rules;
+    canon["settings"] = d->settings;
+    return "sha256:" + sha256Hex(canon.dump());
+}
+
+} // namespace fl

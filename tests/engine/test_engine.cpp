@@ -1,0 +1,310 @@
+// The engine end to end: samples against their golden verdicts, determinism,
+// late evidence, rule overrides and hostile input.
+#include "archive_writer.h"
+#include "golden.h"
+
+#include "engine/engine.h"
+#include "engine/result_json.h"
+#include "rules/ruleset.h"
+
+#include <QDir>
+#include <QFile>
+#include <QTemporaryDir>
+#include <QtTest>
+
+#include <chrono>
+#include <filesystem>
+#include <fstream>
+
+using namespace fl;
+namespace fs = std::filesystem;
+
+namespace {
+
+const std::string kSource = FAULTLINE_SOURCE_DIR;
+
+AnalyzeOptions shippedOnly()
+{
+    AnalyzeOptions o;
+    o.userConfigRules = false;
+    o.shippedRulesDir = kSource + "/rules";
+    return o;
+}
+
+void writeFile(const fs::path& p, const std::string& content)
+{
+    fs::create_directories(p.parent_path());
+    std::ofstream out(p, std::ios::binary);
+    out << content;
+}
+
+std::string readFile(const fs::path& p)
+{
+    std::ifstream in(p, std::ios::binary);
+    return std::string(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+}
+
+void copyTree(const fs::path& from, const fs::path& to)
+{
+    fs::create_directories(to);
+    fs::copy(from, to, fs::copy_options::recursive | fs::copy_options::overwrite_existing);
+}
+
+const EvidenceItem* evidence(const Result& r, const std::string& id)
+{
+    for (const auto& e : r.evidence)
+        if (e.id == id)
+            return &e;
+    return nullptr;
+}
+
+} // namespace
+
+class TestEngine : public QObject {
+    Q_OBJECT
+private slots:
+    void goldenSamples_data();
+    void goldenSamples();
+    void rootEvidencePointsAtTheRawLine();
+    void deterministicAndArchiveEqualsFolder();
+    void lateEvidenceChangesTheVerdict();
+    void userRuleReplacesShippedRule();
+    void badRuleFilesNameFileLineAndRule_data();
+    void badRuleFilesNameFileLineAndRule();
+    void hostileInputFinishes();
+    void emptyBundleIsUnattributed();
+    void missingBundleThrowsWithPath();
+};
+
+void TestEngine::goldenSamples_data()
+{
+    QTest::addColumn<QString>("sample");
+    for (const char* s : {"xid149-nccl", "nvlink-signal-integrity", "ambiguous-two-faults", "unattributed-timeouts"})
+        QTest::newRow(s) << QString::fromUtf8(s);
+}
+
+void TestEngine::goldenSamples()
+{
+    QFETCH(QString, sample);
+    const fs::path dir = fs::path(kSource) / "samples" / sample.toStdString();
+    Analysis a = analyze(dir.string(), shippedOnly());
+    nlohmann::json actual = goldenOf(a.result);
+    const fs::path goldenPath = dir / "expected.json";
+    if (qEnvironmentVariableIsSet("FAULTLINE_UPDATE_GOLDEN")) {
+        writeFile(goldenPath, actual.dump(2) + "\n");
+        QSKIP("golden file rewritten");
+    }
+    QVERIFY2(fs::exists(goldenPath), goldenPath.c_str());
+    nlohmann::json expected = nlohmann::json::parse(readFile(goldenPath));
+    if (actual != expected) {
+        const fs::path out = fs::path(FAULTLINE_BINARY_DIR) / ("actual-" + sample.toStdString() + ".json");
+        writeFile(out, actual.dump(2) + "\n");
+        QFAIL(("result differs from " + goldenPath.string() + "; actual written to " + out.string()).c_str());
+    }
+}
+
+void TestEngine::rootEvidencePointsAtTheRawLine()
+{
+    const fs::path dir = fs::path(kSource) / "samples" / "xid149-nccl";
+    Analysis a = analyze(dir.string(), shippedOnly());
+    QVERIFY(a.result.rootCause.has_value());
+    QVERIFY(!a.result.rootCause->evidence.empty());
+    const EvidenceItem* ev = evidence(a.result, a.result.rootCause->evidence.front());
+    QVERIFY(ev);
+    QCOMPARE(QString::fromStdString(ev->file), QStringLiteral("syslog-node-02.log"));
+    // The raw reference must select exactly the bytes of that line in the file.
+    const std::string bytes = readFile(dir / ev->file);
+    QVERIFY(ev->ref.offset + ev->ref.length <= bytes.size());
+    const std::string line = bytes.substr(ev->ref.offset, ev->ref.length);
+    QVERIFY2(line.find("NVRM: Xid (PCI:0000:41:00): 149") != std::string::npos, line.c_str());
+    // ... and the line number must be where that offset is.
+    const auto newlines = std::count(bytes.begin(), bytes.begin() + static_cast<long>(ev->ref.offset), '\n');
+    QCOMPARE(static_cast<long>(ev->ref.line), static_cast<long>(newlines) + 1);
+    QCOMPARE(QString::fromUtf8(toString(ev->role).data()), QStringLiteral("root"));
+}
+
+void TestEngine::deterministicAndArchiveEqualsFolder()
+{
+    const fs::path dir = fs::path(kSource) / "samples" / "xid149-nccl";
+    const std::string first = resultToString(analyze(dir.string(), shippedOnly()).result);
+    const std::string second = resultToString(analyze(dir.string(), shippedOnly()).result);
+    QCOMPARE(first, second);
+
+    QTemporaryDir tmp;
+    std::vector<fltest::ArchiveItem> items;
+    for (const auto& e : fs::directory_iterator(dir))
+        items.push_back({"xid149-nccl/" + e.path().filename().string(), readFile(e.path())});
+    // Reverse order in the archive: the result must not depend on entry order.
+    std::reverse(items.begin(), items.end());
+    const std::string archive = tmp.filePath("bundle.tar.gz").toStdString();
+    QCOMPARE(fltest::writeArchive(archive, fltest::ArchiveFormat::TarGz, items), std::string());
+    const std::string fromArchive = resultToString(analyze(archive, shippedOnly()).result);
+    QCOMPARE(fromArchive, first);
+}
+
+void TestEngine::lateEvidenceChangesTheVerdict()
+{
+    // Application logs first: only symptoms. Then the kernel logs arrive.
+    QTemporaryDir tmp;
+    const fs::path src = fs::path(kSource) / "samples" / "xid149-nccl";
+    const fs::path apps = fs::path(tmp.path().toStdString()) / "apps";
+    const fs::path kernel = fs::path(tmp.path().toStdString()) / "kernel";
+    for (const auto& e : fs::directory_iterator(src)) {
+        const std::string name = e.path().filename().string();
+        if (name.rfind("applog", 0) == 0 || name == "workload.json")
+            writeFile(apps / name, readFile(e.path()));
+        else if (name.rfind("syslog", 0) == 0)
+            writeFile(kernel / name, readFile(e.path()));
+    }
+    auto rules = loadRulesFor(shippedOnly());
+    Engine engine(rules);
+    engine.ingest(loadBundle(apps.string()));
+    const Result before = engine.attribute();
+    QCOMPARE(QString::fromStdString(before.status), QStringLiteral("unattributed"));
+    engine.ingest(loadBundle(kernel.string()));
+    const Result after = engine.attribute();
+    QCOMPARE(QString::fromStdString(after.status), QStringLiteral("attributed"));
+    QCOMPARE(QString::fromStdString(after.rootCause->node), QStringLiteral("node-02"));
+    // attribute() is repeatable: same state, same answer.
+    QCOMPARE(resultToString(engine.attribute()), resultToString(after));
+}
+
+void TestEngine::userRuleReplacesShippedRule()
+{
+    QTemporaryDir tmp;
+    // Same id as the shipped Xid extractor, but it only accepts Xid 45: the
+    // sample then has no initiator left.
+    writeFile(fs::path(tmp.path().toStdString()) / "override.jsonc", R"({
+      "rules": [{
+        "id": "gpu.extract.xid", "phase": "extract", "sources": ["syslog"], "literal": "NVRM: Xid",
+        "pattern": "NVRM: Xid \\((?:PCI:)?(?P<pci>[0-9a-fA-F:]+)\\): (?P<xid>45),",
+        "emit": {"symptom": "gpu.xid.{xid}"}
+      }]
+    })");
+    AnalyzeOptions o = shippedOnly();
+    o.ruleDirs.push_back(tmp.path().toStdString());
+    Analysis a = analyze((fs::path(kSource) / "samples" / "xid149-nccl").string(), o);
+    QCOMPARE(QString::fromStdString(a.result.status), QStringLiteral("unattributed"));
+    Analysis shipped = analyze((fs::path(kSource) / "samples" / "xid149-nccl").string(), shippedOnly());
+    QVERIFY(a.result.rulesDigest != shipped.result.rulesDigest);
+}
+
+void TestEngine::badRuleFilesNameFileLineAndRule_data()
+{
+    QTest::addColumn<QString>("text");
+    QTest::addColumn<QString>("expected");
+    QTest::newRow("json syntax") << "{\n  \"rules\": [\n    {\"id\": \"x\",, }\n  ]\n}" << "bad.jsonc:3:";
+    QTest::newRow("bad regex") << "{\"rules\": [\n{\"id\": \"my.rule\", \"phase\": \"extract\", \"pattern\": \"(unclosed\", "
+                                  "\"emit\": {\"symptom\": \"x\"}}]}"
+                               << "rule 'my.rule': pattern does not compile";
+    QTest::newRow("unknown phase") << "{\"rules\": [\n\n{\"id\": \"p.rule\", \"phase\": \"later\", \"match\": {}}]}"
+                                   << "bad.jsonc:3:2: rule 'p.rule': unknown phase";
+    QTest::newRow("does nothing") << "{\"rules\": [{\"id\": \"n.rule\", \"phase\": \"filter\", \"match\": {}}]}"
+                                  << "rule 'n.rule': the rule does nothing";
+    QTest::newRow("unknown key") << "{\"rules\": [{\"id\": \"k.rule\", \"phase\": \"filter\", \"match\": {\"symptom\": \"a\"}, "
+                                    "\"supress\": \"typo\"}]}"
+                                 << "unknown key 'supress'";
+    QTest::newRow("inline case flag") << "{\"rules\": [{\"id\": \"c.rule\", \"phase\": \"extract\", \"pattern\": \"(?i)xid\", "
+                                         "\"emit\": {\"symptom\": \"x\"}}]}"
+                                      << "ignore_case";
+    QTest::newRow("not an object") << "[1, 2]" << "must be a JSON object";
+}
+
+void TestEngine::badRuleFilesNameFileLineAndRule()
+{
+    QFETCH(QString, text);
+    QFETCH(QString, expected);
+    RuleSet rules;
+    try {
+        rules.loadText(text.toStdString(), "bad.jsonc");
+        rules.compile();
+        QFAIL("a bad rule file was accepted");
+    } catch (const RuleError& e) {
+        QVERIFY2(QString::fromUtf8(e.what()).contains(expected), e.what());
+        QVERIFY2(QString::fromUtf8(e.what()).startsWith("bad.jsonc"), e.what());
+    }
+}
+
+void TestEngine::hostileInputFinishes()
+{
+    QTemporaryDir tmp;
+    const fs::path dir = tmp.path().toStdString();
+    copyTree(fs::path(kSource) / "samples" / "xid149-nccl", dir);
+    // A 100 MB line full of the pre-filter's literal, invalid UTF-8 in a matched
+    // line, a year-9999 timestamp, a binary file, an unknown file, and a rule
+    // pattern that backtracking engines take exponential time on.
+    {
+        std::ofstream big(dir / "applog-node-01-rank9.log", std::ios::binary);
+        std::string chunk;
+        for (int i = 0; i < 1000; ++i)
+            chunk += "NVRM: Xid Watchdog caught collective operation timeout aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa";
+        while (big.tellp() < (100 << 20))
+            big << chunk;
+        big << "\n[rank9]: RuntimeError: bad byte \xff\xfe here\n";
+    }
+    writeFile(dir / "syslog-node-06.log",
+              "Mar 14 10:00:40 node-06 kernel: [12.5] NVRM: Xid (PCI:0000:07:00): 999, pid=1, \xc3\x28 strange\n");
+    writeFile(dir / "syslog-node-05.log",
+              "9999-12-31T23:59:59Z node-05 kernel: NVRM: Xid (PCI:0000:07:00): 79, GPU has fallen off the bus.\n");
+    writeFile(dir / "core.bin", std::string("\x7f" "ELF\0\0\0\x01\x02", 9) + std::string(4096, '\0'));
+    writeFile(dir / "notes-from-oncall.txt", "looked at it, no idea\n");
+    QTemporaryDir rulesDir;
+    writeFile(fs::path(rulesDir.path().toStdString()) / "evil.jsonc", R"({"rules": [{
+        "id": "evil.backtrack", "phase": "extract", "sources": ["applog"], "literal": "aaaa",
+        "pattern": "(a+)+$", "emit": {"symptom": "workload.exception"}}]})");
+    AnalyzeOptions o = shippedOnly();
+    o.ruleDirs.push_back(rulesDir.path().toStdString());
+    const auto started = std::chrono::steady_clock::now();
+    Analysis a = analyze(dir.string(), o);
+    const auto seconds =
+        std::chrono::duration_cast<std::chrono::seconds>(std::chrono::steady_clock::now() - started).count();
+    QVERIFY2(seconds < 120, "hostile input took too long"); // a hang guard, not a benchmark
+    // Everything is accounted for in the coverage report.
+    std::map<std::string, FileStatus> status;
+    for (const auto& c : a.result.connectors)
+        status[c.file] = c.status;
+    QCOMPARE(status.size(), static_cast<size_t>(std::distance(fs::directory_iterator(dir), fs::directory_iterator())));
+    QCOMPARE(QString::fromUtf8(toString(status["core.bin"]).data()), QStringLiteral("skipped"));
+    QCOMPARE(QString::fromUtf8(toString(status["notes-from-oncall.txt"]).data()), QStringLiteral("unrecognized"));
+    // The unknown Xid is reported, not blamed; the far-future line has no usable time.
+    bool unknownXid = false;
+    for (const auto& e : a.result.events)
+        if (e.symptom == "gpu.xid.999")
+            unknownXid = true;
+    QVERIFY(unknownXid);
+    QVERIFY(a.result.rootCause.has_value());
+    QCOMPARE(QString::fromStdString(a.result.rootCause->node), QStringLiteral("node-02"));
+    // The year-9999 line has no usable time: it is listed, and says why it lost.
+    bool farFutureListed = false;
+    for (const auto& c : a.result.candidates)
+        if (c.node == "node-05") {
+            farFutureListed = true;
+            QVERIFY2(QString::fromStdString(c.verdict).contains("cannot be compared"), c.verdict.c_str());
+        }
+    QVERIFY(farFutureListed);
+    // The JSON is valid UTF-8 (invalid bytes replaced), so it parses back.
+    const std::string json = resultToString(a.result);
+    QVERIFY(!nlohmann::json::parse(json).is_discarded());
+}
+
+void TestEngine::emptyBundleIsUnattributed()
+{
+    QTemporaryDir tmp;
+    Analysis a = analyze(tmp.path().toStdString(), shippedOnly());
+    QCOMPARE(QString::fromStdString(a.result.status), QStringLiteral("unattributed"));
+    QVERIFY(!a.result.missing.empty());
+    QVERIFY(QString::fromStdString(a.result.missing.front()).contains("no rule matched"));
+}
+
+void TestEngine::missingBundleThrowsWithPath()
+{
+    try {
+        analyze("/nonexistent/bundle-xyz", shippedOnly());
+        QFAIL("no error for a missing bundle");
+    } catch (const BundleError& e) {
+        QVERIFY2(QString::fromUtf8(e.what()).contains("/nonexistent/bundle-xyz"), e.what());
+    }
+}
+
+QTEST_GUILESS_MAIN(TestEngine)
+#include "test_engine.moc"

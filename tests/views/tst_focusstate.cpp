@@ -1,0 +1,124 @@
+// SPDX-License-Identifier: MIT
+#include "views/focusstate.h"
+
+#include <QSignalSpy>
+#include <QTest>
+
+using fl::FocusState;
+
+class TestFocusState : public QObject
+{
+    Q_OBJECT
+private slots:
+    void backAndForward()
+    {
+        FocusState f;
+        f.setTimeWindow(0, 100);
+        f.selectEvent(3, QStringLiteral("node02/7"));
+        f.selectEvidence(QStringLiteral("ev-0004"));
+        QCOMPARE(f.backDepth(), 3);
+        QSignalSpy ev(&f, &FocusState::eventSelected);
+        QSignalSpy evid(&f, &FocusState::evidenceSelected);
+
+        f.back();
+        QCOMPARE(f.current().evidence, QString());
+        QCOMPARE(f.current().event, 3);
+        QCOMPARE(evid.count(), 1);
+        QCOMPARE(ev.count(), 0);  // unchanged fields do not signal
+        f.back();
+        QCOMPARE(f.current().event, -1);
+        QCOMPARE(f.current().lane, QString());
+        QCOMPARE(ev.count(), 1);
+        QVERIFY(f.canGoForward());
+        f.forward();
+        f.forward();
+        QCOMPARE(f.current().evidence, QStringLiteral("ev-0004"));
+        QVERIFY(!f.canGoForward());
+        f.forward();  // no-op at the end
+        QCOMPARE(f.current().evidence, QStringLiteral("ev-0004"));
+    }
+
+    void newNavigationDropsForward()
+    {
+        FocusState f;
+        f.selectEvent(1);
+        f.selectEvent(2);
+        f.back();
+        QVERIFY(f.canGoForward());
+        f.selectEvent(5);
+        QVERIFY(!f.canGoForward());
+        f.back();
+        QCOMPARE(f.current().event, 1);
+    }
+
+    void coalescedZoomIsOneStep()
+    {
+        FocusState f;
+        f.setTimeWindow(0, 1000);
+        for (int i = 1; i < 10; ++i)
+            f.setTimeWindow(i, 1000 - i, FocusState::History::Coalesce);
+        QCOMPARE(f.current().startNs, 9);
+        QCOMPARE(f.backDepth(), 2);
+        f.back();
+        QCOMPARE(f.current().startNs, 0);
+        // A selection breaks the run: the next zoom is a new step.
+        f.selectEvent(4);
+        f.setTimeWindow(1, 2, FocusState::History::Coalesce);
+        f.setTimeWindow(1, 3, FocusState::History::Coalesce);
+        f.back();
+        QCOMPARE(f.current().event, 4);
+        QCOMPARE(f.current().endNs, 1000);
+    }
+
+    void sameStateIsNoStep()
+    {
+        FocusState f;
+        f.selectLane(QStringLiteral("node01"));
+        f.selectLane(QStringLiteral("node01"));
+        QCOMPARE(f.backDepth(), 1);
+    }
+
+    void signalsSeeConsistentState()
+    {
+        FocusState f;
+        fl::FocusSnapshot s;
+        s.event = 7;
+        s.evidence = QStringLiteral("ev-0009");
+        bool consistent = false;
+        connect(&f, &FocusState::eventSelected, this,
+                [&] { consistent = f.current().evidence == QStringLiteral("ev-0009"); });
+        f.navigate(s);
+        QVERIFY(consistent);
+    }
+
+    void cursorIsNotHistory()
+    {
+        FocusState f;
+        QSignalSpy spy(&f, &FocusState::cursorMoved);
+        f.setCursor(42);
+        f.setCursor(42);
+        QCOMPARE(spy.count(), 1);
+        QCOMPARE(f.backDepth(), 0);
+    }
+
+    void historyIsBounded()
+    {
+        FocusState f;
+        for (int i = 0; i < 2000; ++i)
+            f.selectEvent(i);
+        QVERIFY(f.backDepth() <= 500);
+        QVERIFY(f.backDepth() > 100);
+    }
+
+    void resetClears()
+    {
+        FocusState f;
+        f.selectEvent(1);
+        f.reset();
+        QVERIFY(!f.canGoBack());
+        QCOMPARE(f.current().event, -1);
+    }
+};
+
+QTEST_GUILESS_MAIN(TestFocusState)
+#include "tst_focusstate.moc"

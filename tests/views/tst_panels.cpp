@@ -1,0 +1,122 @@
+// SPDX-License-Identifier: MIT
+#include "viewfixture.h"
+#include "views/explanationpanel.h"
+#include "views/metricspanel.h"
+#include "views/verdictpanel.h"
+
+#include <QTableWidget>
+#include <QTemporaryDir>
+#include <QTest>
+#include <QTreeWidget>
+#include <qcustomplot.h>
+
+using namespace fl;
+
+class TestPanels : public QObject
+{
+    Q_OBJECT
+private:
+    QTemporaryDir m_dir;
+
+private slots:
+    void verdictAttributed()
+    {
+        auto a = test::makeIncident(m_dir.filePath(QStringLiteral("a")));
+        FocusState focus;
+        VerdictPanel v(&focus);
+        v.setAnalysis(a);
+        QVERIFY(v.statusText().startsWith(QStringLiteral("ATTRIBUTED")));
+        const QString text = v.verdictText();
+        QVERIFY(text.contains(QStringLiteral("GPU fell off the bus (Xid 79)")));
+        QVERIFY(text.contains(QStringLiteral("node02")));
+        QVERIFY(text.contains(QStringLiteral("2024-05-01 12:34:56.000 UTC")));
+        QVERIFY(text.contains(QStringLiteral("gpu / pcie")));
+        QVERIFY(text.contains(QStringLiteral("Fabric Manager log for node02")));
+        QVERIFY(!text.contains(QStringLiteral("ambiguous")));
+        // Coverage: one row per connector report, unrecognised files say why.
+        QCOMPARE(v.coverage()->rowCount(), int(a->result.connectors.size()));
+        bool sawUnrecognized = false;
+        for (int r = 0; r < v.coverage()->rowCount(); ++r)
+            if (v.coverage()->item(r, 2)->text() == QStringLiteral("unrecognized"))
+                sawUnrecognized = v.coverage()->item(r, 5)->text().contains(QStringLiteral("no known log shape"));
+        QVERIFY(sawUnrecognized);
+    }
+
+    void verdictAmbiguous()
+    {
+        auto a = test::makeIncident(m_dir.filePath(QStringLiteral("b")), true);
+        FocusState focus;
+        VerdictPanel v(&focus);
+        v.setAnalysis(a);
+        QVERIFY(v.statusText().startsWith(QStringLiteral("AMBIGUOUS")));
+        QVERIFY(v.verdictText().contains(QStringLiteral("(ambiguous)")));
+        QVERIFY(v.verdictText().contains(QStringLiteral("tied with Xid 63")));
+
+        ExplanationPanel e(&focus);
+        e.setAnalysis(a);
+        QCOMPARE(e.sideBySideCount(), 2);
+        QCOMPARE(e.candidates()->topLevelItemCount(), 2);
+        // Clicking a candidate selects its event.
+        e.candidates()->itemClicked(e.candidates()->topLevelItem(1), 0);
+        QCOMPARE(focus.current().event, qint64(a->result.candidates[1].event));
+    }
+
+    void unattributed()
+    {
+        auto a = test::makeIncident(m_dir.filePath(QStringLiteral("c")));
+        a->result.status = "unattributed";
+        a->result.rootCause.reset();
+        FocusState focus;
+        VerdictPanel v(&focus);
+        v.setAnalysis(a);
+        QVERIFY(v.statusText().startsWith(QStringLiteral("UNATTRIBUTED")));
+        QVERIFY(v.verdictText().contains(QStringLiteral("What is missing")));
+    }
+
+    void explanationRulesByPhase()
+    {
+        auto a = test::makeIncident(m_dir.filePath(QStringLiteral("d")));
+        FocusState focus;
+        ExplanationPanel e(&focus);
+        e.setAnalysis(a);
+        QCOMPARE(e.sideBySideCount(), 0);
+        QTreeWidget* t = e.rules();
+        QStringList phases;
+        for (int i = 0; i < t->topLevelItemCount(); ++i)
+            phases << t->topLevelItem(i)->text(0);
+        QCOMPARE(phases, (QStringList{QStringLiteral("extract"), QStringLiteral("filter.late"),
+                                      QStringLiteral("refine.final"), QStringLiteral("outcome")}));
+        // extract: two rules fired + one trace step.
+        QCOMPARE(t->topLevelItem(0)->childCount(), 3);
+    }
+
+    void metricsFollowFocus()
+    {
+        auto a = test::makeIncident(m_dir.filePath(QStringLiteral("e")));
+        FocusState focus;
+        MetricsPanel m(&focus);
+        m.setAnalysis(a);
+        QCOMPARE(m.plotCount(), 2);  // GPU temperature and utilisation
+        QCustomPlot* p = m.plot(0);
+        QCOMPARE(p->graphCount(), test::kNodes * 4);
+        // The root GPU's series is drawn thickest.
+        double widest = 0;
+        QString widestName;
+        for (int i = 0; i < p->graphCount(); ++i)
+            if (p->graph(i)->pen().widthF() > widest) {
+                widest = p->graph(i)->pen().widthF();
+                widestName = p->graph(i)->name();
+            }
+        QCOMPARE(widestName, QStringLiteral("node02 gpu3"));
+        focus.setTimeWindow(test::kRootTimeNs, test::kRootTimeNs + 60'000'000'000);
+        QCOMPARE(p->xAxis->range().lower, test::kRootTimeNs / 1e9);
+        QCOMPARE(m.plot(1)->xAxis->range().upper, test::kRootTimeNs / 1e9 + 60);
+        // Panning a plot moves the shared window.
+        p->xAxis->moveRange(10);
+        QCOMPARE(focus.current().startNs, test::kRootTimeNs + 10'000'000'000);
+        QCOMPARE(m.plot(1)->xAxis->range().lower, test::kRootTimeNs / 1e9 + 10);
+    }
+};
+
+QTEST_MAIN(TestPanels)
+#include "tst_panels.moc"

@@ -1,0 +1,172 @@
+// SPDX-License-Identifier: MIT
+#include "views/lineindex.h"
+#include "views/rawfileview.h"
+
+#include <QElapsedTimer>
+#include <QFile>
+#include <QSignalSpy>
+#include <QTemporaryDir>
+#include <QTest>
+
+using namespace fl;
+
+class TestRawFileView : public QObject
+{
+    Q_OBJECT
+private:
+    QTemporaryDir m_dir;
+
+    QString write(const QString& name, const QByteArray& data)
+    {
+        const QString path = m_dir.filePath(name);
+        QFile f(path);
+        if (!f.open(QIODevice::WriteOnly) || f.write(data) != data.size())
+            qFatal("cannot write test file");
+        return path;
+    }
+
+private slots:
+    void lineIndexShapes_data()
+    {
+        QTest::addColumn<QByteArray>("data");
+        QTest::addColumn<int>("lines");
+        QTest::addColumn<QByteArray>("last");
+        QTest::newRow("empty") << QByteArray() << 0 << QByteArray();
+        QTest::newRow("one, no newline") << QByteArray("abc") << 1 << QByteArray("abc");
+        QTest::newRow("final newline") << QByteArray("a\nb\n") << 2 << QByteArray("b");
+        QTest::newRow("crlf") << QByteArray("a\r\nbc\r\n") << 2 << QByteArray("bc");
+        QTest::newRow("blank lines") << QByteArray("\n\n\n") << 3 << QByteArray();
+        QTest::newRow("nul bytes") << QByteArray("a\0b\nc", 5) << 2 << QByteArray("c");
+    }
+    void lineIndexShapes()
+    {
+        QFETCH(QByteArray, data);
+        QFETCH(int, lines);
+        QFETCH(QByteArray, last);
+        LineIndex idx;
+        idx.reset({data.constData(), size_t(data.size())});
+        while (!idx.indexMore(2)) {}  // tiny slices: newlines on slice edges
+        QCOMPARE(int(idx.lineCount()), lines);
+        if (lines > 0) {
+            const auto l = idx.line(idx.lineCount() - 1);
+            QCOMPARE(QByteArray(l.data(), qsizetype(l.size())), last);
+        }
+    }
+
+    void lineOfOffset()
+    {
+        const QByteArray d("first\nsecond\nthird");
+        LineIndex idx;
+        idx.reset({d.constData(), size_t(d.size())});
+        QCOMPARE(idx.lineOf(0), uint64_t(0));
+        QCOMPARE(idx.lineOf(5), uint64_t(0));   // the newline belongs to its line
+        QCOMPARE(idx.lineOf(6), uint64_t(1));
+        QCOMPARE(idx.lineOf(17), uint64_t(2));
+    }
+
+    void goToLineAndRef()
+    {
+        QByteArray d;
+        for (int i = 1; i <= 5000; ++i)
+            d += "line " + QByteArray::number(i) + " payload\n";
+        RawFileView v;
+        v.resize(600, 400);
+        QVERIFY(v.open(write(QStringLiteral("a.log"), d), QStringLiteral("a.log")));
+        v.goToLine(1234);
+        QCOMPARE(v.currentLine(), uint64_t(1234));
+        QCOMPARE(v.lineText(1234), QStringLiteral("line 1234 payload"));
+        QVERIFY(v.firstVisibleLine() <= 1233 && v.firstVisibleLine() + 30 > 1233);
+        v.goToLine(999999);  // past the end: last line
+        QCOMPARE(v.currentLine(), uint64_t(5000));
+        // A ref is located by its byte offset.
+        const qsizetype off = d.indexOf("line 4321 ");
+        RawRef ref;
+        ref.offset = uint64_t(off);
+        ref.length = 17;
+        ref.line = 4321;
+        v.showRef(ref);
+        QCOMPARE(v.currentLine(), uint64_t(4321));
+        QCOMPARE(v.highlight().first, uint64_t(off));
+        QCOMPARE(v.highlight().second, uint64_t(off + 17));
+        // A ref past the end of a (changed) file highlights nothing and does not crash.
+        ref.offset = uint64_t(d.size()) + 100;
+        v.showRef(ref);
+        QCOMPARE(v.highlight().first, v.highlight().second);
+        (void)v.grab();
+    }
+
+    void searchNextPrevious()
+    {
+        const QByteArray d("alpha\nNeedle one\nbeta\nneedle two\ngamma\nNEEDLE three\n");
+        RawFileView v;
+        v.resize(600, 300);
+        QVERIFY(v.open(write(QStringLiteral("s.log"), d)));
+        QVERIFY(v.find(QStringLiteral("needle")));
+        QCOMPARE(v.currentLine(), uint64_t(2));
+        QVERIFY(v.find(QStringLiteral("needle")));
+        QCOMPARE(v.currentLine(), uint64_t(4));
+        QVERIFY(v.find(QStringLiteral("needle")));
+        QCOMPARE(v.currentLine(), uint64_t(6));
+        QVERIFY(v.find(QStringLiteral("needle"), false));
+        QCOMPARE(v.currentLine(), uint64_t(4));
+        QVERIFY(v.find(QStringLiteral("needle")));
+        QVERIFY(v.find(QStringLiteral("needle")));  // wraps to the first
+        QCOMPARE(v.currentLine(), uint64_t(2));
+        QCOMPARE(v.currentMatch().first, uint64_t(d.indexOf("Needle one")));
+        QVERIFY(!v.find(QStringLiteral("absent")));
+        QCOMPARE(v.currentLine(), uint64_t(2));
+        QVERIFY(!v.find(QStringLiteral("needle one"), true, true));  // case-sensitive
+        (void)v.grab();
+    }
+
+    void hostileBytesAndMissingFile()
+    {
+        QByteArray d(200000, 'x');  // one 200 KB line
+        d += "\n\x01\x02\xff\xfe\t\x1b[31mred\n";
+        RawFileView v;
+        v.resize(600, 300);
+        QVERIFY(v.open(write(QStringLiteral("h.log"), d)));
+        QCOMPARE(v.lineCount(), uint64_t(2));
+        QVERIFY(v.lineText(1).size() < 5000);  // elided, not laid out whole
+        QVERIFY(!v.lineText(2).contains(QChar(0x1b)));
+        (void)v.grab();
+        QVERIFY(v.open(write(QStringLiteral("empty.log"), {})));
+        QCOMPARE(v.lineCount(), uint64_t(0));
+        v.goToLine(5);
+        (void)v.grab();
+        QVERIFY(!v.open(m_dir.filePath(QStringLiteral("missing.log")), QStringLiteral("missing.log")));
+        QVERIFY(v.errorString().contains(QStringLiteral("missing.log")));
+        (void)v.grab();
+    }
+
+    void bigFileOpensAtOnce()
+    {
+        // ~120 MB: open must not index it all before showing the first lines.
+        const QString path = m_dir.filePath(QStringLiteral("big.log"));
+        {
+            QFile f(path);
+            QVERIFY(f.open(QIODevice::WriteOnly));
+            QByteArray block;
+            for (int i = 0; i < 20000; ++i)
+                block += "2024-05-01T12:00:00Z node01 kernel: some ordinary line of text number xxxxxxxx\n";
+            for (int i = 0; i < 75; ++i)
+                f.write(block);
+        }
+        RawFileView v;
+        v.resize(600, 300);
+        QElapsedTimer t;
+        t.start();
+        QVERIFY(v.open(path));
+        (void)v.grab();
+        QVERIFY2(t.elapsed() < 1000, qPrintable(QString::number(t.elapsed())));
+        QVERIFY(!v.indexComplete());
+        QSignalSpy spy(&v, &RawFileView::indexProgress);
+        QTRY_VERIFY_WITH_TIMEOUT(v.indexComplete(), 20000);
+        QCOMPARE(v.lineCount(), uint64_t(1'500'000));
+        v.goToLine(1'499'999);
+        QCOMPARE(v.currentLine(), uint64_t(1'499'999));
+    }
+};
+
+QTEST_MAIN(TestRawFileView)
+#include "tst_rawfileview.moc"

@@ -1,0 +1,253 @@
+// SPDX-License-Identifier: MIT
+#include "viewfixture.h"
+#include "views/timelineview.h"
+
+#include <QElapsedTimer>
+#include <QSignalSpy>
+#include <QTemporaryDir>
+#include <QTest>
+#include <QWheelEvent>
+
+using namespace fl;
+
+class TestTimeline : public QObject
+{
+    Q_OBJECT
+private:
+    QTemporaryDir m_dir;
+    std::shared_ptr<Analysis> m_analysis;
+
+    static int rowOf(const TimelineLanes& l, const char* key) { return l.rowOfKey(QString::fromLatin1(key)); }
+
+private slots:
+    void initTestCase()
+    {
+        QVERIFY(m_dir.isValid());
+        m_analysis = test::makeIncident(m_dir.path());
+    }
+
+    void lanesFromResult()
+    {
+        TimelineLanes l;
+        l.build(m_analysis->result);
+        QCOMPARE(l.rowCount(), test::kNodes);  // collapsed: nodes only
+        const int root = l.rootLane();
+        QVERIFY(root >= 0);
+        QCOMPARE(l.lane(root).key, QStringLiteral("node02"));
+        QVERIFY(l.lane(l.laneOfKey(QStringLiteral("node02/7"))).root);
+        QVERIFY(!l.lane(l.laneOfKey(QStringLiteral("node02/6"))).root);
+        QCOMPARE(l.lane(root).children.size(), size_t(4));
+        // Node lanes hold their ranks' events plus node-level ones.
+        size_t total = 0;
+        for (int i = 0; i < l.laneCount(); ++i)
+            if (l.lane(i).parent < 0)
+                total += l.lane(i).eventCount();
+        QCOMPARE(total, m_analysis->result.events.size());
+    }
+
+    void sortByFirstAnomaly()
+    {
+        TimelineLanes l;
+        l.build(m_analysis->result, {"node05-quiet"});
+        // node03's Xid 63 (t0-20s) precedes the root on node02; node01's first timeout precedes node04's;
+        // the quiet node comes last.
+        QCOMPARE(rowOf(l, "node03"), 0);
+        QCOMPARE(rowOf(l, "node02"), 1);
+        QCOMPARE(rowOf(l, "node01"), 2);
+        QCOMPARE(rowOf(l, "node04"), 3);
+        QCOMPARE(rowOf(l, "node05-quiet"), 4);
+        l.setSortByFirstAnomaly(false);
+        QCOMPARE(rowOf(l, "node01"), 0);
+        QCOMPARE(rowOf(l, "node05-quiet"), 4);
+    }
+
+    void filterAndExpand()
+    {
+        TimelineLanes l;
+        l.build(m_analysis->result);
+        l.setFilter(QStringLiteral("node04"));
+        QCOMPARE(l.rowCount(), 1);
+        l.setExpanded(l.laneOfKey(QStringLiteral("node04")), true);
+        QCOMPARE(l.rowCount(), 5);
+        // A rank key matches only that rank, with its node as context.
+        l.setFilter(QStringLiteral("node02/7"));
+        l.setExpanded(l.laneOfKey(QStringLiteral("node02")), true);
+        QCOMPARE(l.rowCount(), 2);
+        QCOMPARE(l.lane(l.laneAtRow(1)).key, QStringLiteral("node02/7"));
+        l.setFilter(QStringLiteral("no-such-node"));
+        QCOMPARE(l.rowCount(), 0);
+    }
+
+    void perPixelKeepsWorst()
+    {
+        TimelineLanes l;
+        // Three events in pixel 2 (of 10 over [0, 1000)): the root must win.
+        l.add("n", -1, 200, style::Interesting, 0);
+        l.add("n", -1, 250, style::Root, 1);
+        l.add("n", -1, 299, style::Suppressed, 2);
+        l.add("n", -1, 700, style::Suppressed, 3);
+        l.add("n", -1, 1000, style::Root, 4);  // end is exclusive
+        l.finish();
+        std::vector<uint8_t> m;
+        l.marks(0, 0, 1000, 10, m);
+        QCOMPARE(m.size(), size_t(10));
+        QCOMPARE(int(m[2]), style::Root + 1);
+        QCOMPARE(int(m[7]), style::Suppressed + 1);
+        QCOMPARE(int(m[9]), 0);
+        QCOMPARE(int(m[0]), 0);
+        QCOMPARE(l.eventNear(0, 190, 260), int64_t(1));  // worst level first
+        QCOMPARE(l.eventNear(0, 600, 800), int64_t(3));
+        QCOMPARE(l.eventNear(0, 400, 500), int64_t(-1));
+    }
+
+    void incidentIgnoresFarContext()
+    {
+        constexpr int64_t s = 1'000'000'000;
+        TimelineLanes l;
+        l.add("a", -1, 0, style::Interesting, 0);  // an hour before: context, not incident
+        l.add("b", -1, 3600 * s, style::Root, 1);
+        l.add("c", -1, 3700 * s, style::Symptom, 2);
+        l.add("c", -1, 3800 * s, style::Suppressed, 3);
+        l.finish();
+        QVERIFY(l.incidentStart() > 3500 * s && l.incidentStart() < 3600 * s);
+        QVERIFY(l.incidentEnd() > 3700 * s && l.incidentEnd() < 3800 * s);
+        // Without a root cause every non-suppressed event is the incident.
+        TimelineLanes u;
+        u.add("a", -1, 0, style::Interesting, 0);
+        u.add("c", -1, 3700 * s, style::Symptom, 1);
+        u.finish();
+        QVERIFY(u.incidentStart() < 0 && u.incidentEnd() > 3700 * s);
+    }
+
+    void widgetHighlightsRootLane()
+    {
+        FocusState focus;
+        TimelineView v(&focus);
+        v.resize(1000, 400);
+        v.setAnalysis(m_analysis);
+        const TimelineLanes& l = v.lanes();
+        // The root node opens on its ranks, and the root rank lane is marked.
+        QVERIFY(l.isExpanded(l.rootLane()));
+        const int rootRow = rowOf(l, "node02");
+        QVERIFY(rootRow >= 0);
+        QVERIFY(l.lane(l.laneAtRow(rootRow)).root);
+        QVERIFY(l.lane(l.laneAtRow(rowOf(l, "node02/7"))).root);
+        int rootRows = 0;
+        for (int r = 0; r < l.rowCount(); ++r)
+            rootRows += l.lane(l.laneAtRow(r)).root ? 1 : 0;
+        QCOMPARE(rootRows, 2);
+        // The initial window (fit to incident) contains the root cause.
+        QVERIFY(v.range().start < test::kRootTimeNs && v.range().end > test::kRootTimeNs);
+    }
+
+    void ambiguousMarksEachContender()
+    {
+        QTemporaryDir dir;
+        auto a = test::makeIncident(dir.path(), true);
+        TimelineLanes l;
+        l.build(a->result);
+        QVERIFY(l.lane(l.laneOfKey(QStringLiteral("node02"))).root);
+        QVERIFY(l.lane(l.laneOfKey(QStringLiteral("node03"))).root);
+        QVERIFY(!l.lane(l.laneOfKey(QStringLiteral("node01"))).root);
+        // The earlier contender's node is the one opened first.
+        QCOMPARE(l.lane(l.rootLane()).key, QStringLiteral("node03"));
+        QCOMPARE(l.levelOfEvent(16), style::Root);
+    }
+
+    void clickSelectsEvent()
+    {
+        FocusState focus;
+        TimelineView v(&focus);
+        v.resize(1000, 400);
+        v.setAnalysis(m_analysis);
+        v.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&v));
+        const auto& l = v.lanes();
+        const int row = rowOf(l, "node02/7");
+        const int x = TimelineView::kLabelWidth
+            + int(timecoords::timeToPixel(test::kRootTimeNs, v.range().start, v.range().end, v.plotWidth()));
+        const int y = TimelineView::kAxisHeight + (row - v.firstVisibleRow()) * TimelineView::kRowHeight + 10;
+        QTest::mouseClick(&v, Qt::LeftButton, {}, QPoint(x + 1, y));
+        QCOMPARE(focus.current().event, qint64(test::kRootEvent));
+        QCOMPARE(focus.current().lane, QStringLiteral("node02/7"));
+        // Clicking an empty spot of a lane selects the lane only.
+        QTest::mouseClick(&v, Qt::LeftButton, {}, QPoint(TimelineView::kLabelWidth + 3, y));
+        QCOMPARE(focus.current().lane, QStringLiteral("node02/7"));
+    }
+
+    void wheelZoomsAroundCursor()
+    {
+        FocusState focus;
+        TimelineView v(&focus);
+        v.resize(1000, 400);
+        v.setAnalysis(m_analysis);
+        focus.setTimeWindow(v.range().start, v.range().end);
+        const auto before = v.range();
+        const QPointF pos(TimelineView::kLabelWidth + v.plotWidth() / 4.0, 100);
+        const int64_t anchor = timecoords::pixelToTime(pos.x() - TimelineView::kLabelWidth, before.start, before.end, v.plotWidth());
+        QWheelEvent e(pos, v.mapToGlobal(pos), {}, QPoint(0, 120), Qt::NoButton, Qt::NoModifier, Qt::NoScrollPhase, false);
+        QApplication::sendEvent(&v, &e);
+        const auto after = v.range();
+        QVERIFY(after.end - after.start < before.end - before.start);
+        const int64_t anchorAfter = timecoords::pixelToTime(pos.x() - TimelineView::kLabelWidth, after.start, after.end, v.plotWidth());
+        QVERIFY(std::abs(anchorAfter - anchor) < (before.end - before.start) / 1000);
+        // Keys zoom and pan too; back returns to the window before the zoom.
+        QTest::keyClick(&v, Qt::Key_Minus);
+        QTest::keyClick(&v, Qt::Key_Right);
+        QVERIFY(focus.canGoBack());
+        focus.back();
+        QCOMPARE(v.range(), before);
+    }
+
+    void focusFilterDrivesLanes()
+    {
+        FocusState focus;
+        TimelineView v(&focus);
+        v.setAnalysis(m_analysis);
+        focus.setLaneFilter(QStringLiteral("node04"));
+        QCOMPARE(v.lanes().rowCount(), 1);
+        focus.back();
+        QVERIFY(v.lanes().rowCount() > 1);
+    }
+
+    void manyLanesStayFluid()
+    {
+        // 10,000 lanes x 100 events = 1,000,000 events; paint must touch only visible lanes.
+        TimelineLanes l;
+        uint32_t id = 0;
+        for (int n = 0; n < 10'000; ++n) {
+            const std::string node = "n" + std::to_string(n);
+            for (int i = 0; i < 100; ++i)
+                l.add(node, -1, int64_t(i) * 1'000'000'000 + n, i % 50 == 0 ? style::Symptom : style::Suppressed, id++);
+        }
+        l.finish();
+        FocusState focus;
+        TimelineView v(&focus);
+        v.resize(1200, 800);
+        v.setLanes(std::move(l));
+        QCOMPARE(v.lanes().rowCount(), 10'000);
+        QElapsedTimer timer;
+        timer.start();
+        for (int i = 0; i < 5; ++i) {
+            focus.setTimeWindow(int64_t(i) * 1'000'000'000, 100'000'000'000, fl::FocusState::History::Coalesce);
+            (void)v.grab();
+        }
+        const qint64 ms = timer.elapsed();
+        QVERIFY2(v.lastPaintedLanes() <= v.visibleRowCount() + 1, qPrintable(QString::number(v.lastPaintedLanes())));
+        QVERIFY2(ms < 2500, qPrintable(QStringLiteral("5 paints took %1 ms").arg(ms)));
+        // Dense lane: 1,000,000 events in one lane, aggregated per pixel.
+        TimelineLanes dense;
+        for (uint32_t i = 0; i < 1'000'000; ++i)
+            dense.add("dense", -1, int64_t(i) * 1000, i == 777'777 ? style::Root : style::Symptom, i);
+        dense.finish();
+        std::vector<uint8_t> m;
+        timer.restart();
+        dense.marks(0, 0, 1'000'000'000, 1000, m);
+        QVERIFY(timer.elapsed() < 200);
+        QCOMPARE(int(m[777]), style::Root + 1);
+        QCOMPARE(int(m[0]), style::Symptom + 1);
+    }
+};
+
+QTEST_MAIN(TestTimeline)
+#include "tst_timeline.moc"

@@ -1,0 +1,28 @@
+// SPDX-License-Identifier: MIT
+// A small, realistic incident built in code so that view tests do not
+// depend on the engine: 4 nodes, 16 ranks, an Xid 79 on node02 GPU 3
+// (rank 7) as the root cause, NCCL watchdog timeouts on the other ranks as
+// symptoms, evidence pointing into log files the fixture writes.
+#pragma once
+
+#include "engine/engine.h"
+
+#include <QString>
+
+#include <memory>
+
+namespace fl::test {
+
+inline constexpr int64_t kRootTimeNs = 1714566896'000'000'000;  // 2024-05-01 12:34:56 UTC
+inline constexpr uint32_t kRootEvent = 0;
+inline constexpr int kNodes = 4;
+inline constexpr int kRanks = 16;
+
+// Writes the logs under `dir` and returns the analysis that points at them.
+// `ambiguous`: two initiators at the same time, no root cause.
+std::shared_ptr<Analysis> makeIncident(const QString& dir, bool ambiguous = false);
+
+// Index into bundle.files of the file whose bundle path is `path`, -1 if none.
+int fileIndex(const Analysis& a, const std::string& path);
+
+} // namespace fl::test
