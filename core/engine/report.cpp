@@ -174,8 +174,11 @@ void buildReport(const State& state, std::vector<SymptomEvent>& events, const st
     std::map<uint32_t, std::vector<std::string>> evidenceOfEvent;
     for (const auto& e : events)
         for (uint32_t obs : e.observations)
-            if (auto it = idOfObservation.find(obs); it != idOfObservation.end())
-                evidenceOfEvent[e.id].push_back(it->second);
+            if (auto it = idOfObservation.find(obs); it != idOfObservation.end()) {
+                auto& ids = evidenceOfEvent[e.id];
+                if (std::find(ids.begin(), ids.end(), it->second) == ids.end())
+                    ids.push_back(it->second);
+            }
     if (result.rootCause)
         result.rootCause->evidence = evidenceOfEvent[result.rootCause->event];
     for (auto& c : result.candidates)

@@ -35,14 +35,20 @@ private slots:
         QVERIFY2(l.error.isEmpty(), qPrintable(l.error));
         QCOMPARE(l.nodes.size(), ids.size());
         QCOMPARE(l.edges.size(), r.edges.size());
-        double rootY = 0;
+        double rootX = 0;
         for (const auto& n : l.nodes)
             if (n.event == test::kRootEvent)
-                rootY = n.centre.y();
-        // dot puts the cause above every effect (y grows downwards after the flip).
-        for (const auto& n : l.nodes)
-            if (n.event != test::kRootEvent)
-                QVERIFY(n.centre.y() > rootY);
+                rootX = n.centre.x();
+        // Ranked left to right: the cause is left of every effect, and the
+        // fan-out stacks vertically (distinct y for the 15 timeouts).
+        QSet<int> ys;
+        for (const auto& n : l.nodes) {
+            if (n.event != test::kRootEvent) {
+                QVERIFY(n.centre.x() > rootX);
+                ys.insert(int(n.centre.y()));
+            }
+        }
+        QCOMPARE(ys.size(), int(l.nodes.size()) - 1);
         for (const auto& e : l.edges)
             QVERIFY(e.spline.size() >= 4);
     }
