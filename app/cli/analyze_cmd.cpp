@@ -36,6 +36,7 @@ int analyzeCommand(const std::vector<std::string>& args)
     std::string bundle, output;
     bool json = true, explain = false, jsonChosen = false;
     AnalyzeOptions options;
+    options.keepMetricSamples = false; // the result document does not carry samples
     for (size_t i = 0; i < args.size(); ++i) {
         const std::string& a = args[i];
         if (a == "--json") {
@@ -130,10 +131,41 @@ int inspectCommand(const std::vector<std::string>& args)
     return 0;
 }
 
-int validateRulesCommand(const std::vector<std::string>& args)
+int validateRulesCommand(const std::vector<std::string>& argsIn)
 {
+    // --patterns: print every extract pattern, one per line, with named groups
+    // made plain, so another tool (the benchmark's rg) can search for the same lines.
+    bool patternsOnly = false;
+    std::vector<std::string> args;
+    for (const auto& a : argsIn) {
+        if (a == "--patterns")
+            patternsOnly = true;
+        else
+            args.push_back(a);
+    }
     if (args.empty())
-        return fail("validate-rules: which folder? usage: faultline-cli validate-rules <DIR>...");
+        return fail("validate-rules: which folder? usage: faultline-cli validate-rules [--patterns] <DIR>...");
+    if (patternsOnly) {
+        try {
+            RuleSet rules;
+            for (const auto& dir : args)
+                rules.loadDirectory(dir);
+            rules.compile();
+            for (const auto& r : rules.rules()) {
+                if (r.phase != Phase::Extract)
+                    continue;
+                std::string p = r.pattern;
+                for (size_t at; (at = p.find("(?P<")) != std::string::npos;) {
+                    size_t close = p.find('>', at);
+                    p.replace(at, close - at + 1, "(");
+                }
+                std::printf("%s%s\n", r.ignoreCase ? "(?i)" : "", p.c_str());
+            }
+        } catch (const RuleError& e) {
+            return fail(e.what());
+        }
+        return 0;
+    }
     int bad = 0;
     for (const auto& dir : args) {
         try {

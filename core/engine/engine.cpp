@@ -18,6 +18,11 @@ Engine::Engine(std::shared_ptr<const RuleSet> rules) : d(std::make_unique<Impl>(
 
 Engine::~Engine() = default;
 
+void Engine::setKeepMetricSamples(bool keep)
+{
+    d->state.keepMetricSamples = keep;
+}
+
 void Engine::ingest(const Bundle& bundle, const Progress& progress)
 {
     detail::scanBundle(d->state, bundle, progress);
@@ -112,6 +117,7 @@ Analysis analyze(const std::string& bundlePath, const AnalyzeOptions& options, c
     auto rules = loadRulesFor(options);
     a.bundle = loadBundle(bundlePath, options.load, progress);
     Engine engine(rules);
+    engine.setKeepMetricSamples(options.keepMetricSamples);
     engine.ingest(a.bundle, progress);
     a.cancelled = progress.cancelled();
     a.result = engine.attribute(&a.trace);

@@ -39,6 +39,10 @@ struct AnalyzeOptions {
     bool userConfigRules = true;             // $XDG_CONFIG_HOME/faultline/rules
     std::string shippedRulesDir;             // empty: the compiled-in default
     LoadOptions load;
+    // Metric samples are for the views; no rule reads them yet. Without them a
+    // multi-GB bundle analyses in bounded memory (files are still parsed and
+    // checked, series are kept with their first/last time, samples dropped).
+    bool keepMetricSamples = true;
 };
 
 class Engine {
@@ -48,6 +52,7 @@ public:
     Engine(const Engine&) = delete;
     Engine& operator=(const Engine&) = delete;
 
+    void setKeepMetricSamples(bool keep);
     // Adds a bundle's evidence. Can be called again with more bundles (late evidence).
     void ingest(const Bundle& bundle, const Progress& progress = {});
     // Runs filter/refine/outcome/report over everything ingested so far.

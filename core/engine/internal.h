@@ -20,6 +20,7 @@ struct State {
     std::vector<MetricSeries> metrics;
     std::optional<Manifest> manifest;
     std::vector<std::string> warnings;
+    bool keepMetricSamples = true;
 };
 
 // EXTRACT: scans every file of `bundle` and appends files, observations,

@@ -15,6 +15,10 @@
 #include <cstring>
 #include <thread>
 
+#ifdef __SSE2__
+#include <emmintrin.h>
+#endif
+
 namespace fl::detail {
 
 namespace {
@@ -31,18 +35,26 @@ struct FileOutput {
     std::vector<std::string> warnings;
 };
 
+// Line numbers need every newline counted, so this runs over every byte of
+// the bundle: 16 bytes per step with SSE2 (always present on x86-64).
 uint64_t countNewlines(std::string_view data, size_t from, size_t to)
 {
     uint64_t n = 0;
     const char* p = data.data() + from;
     const char* end = data.data() + to;
-    while (p < end) {
-        const void* hit = std::memchr(p, '\n', static_cast<size_t>(end - p));
-        if (!hit)
-            break;
-        ++n;
-        p = static_cast<const char*>(hit) + 1;
+#ifdef __SSE2__
+    const __m128i nl = _mm_set1_epi8('\n');
+    while (end - p >= 64) {
+        for (int k = 0; k < 4; ++k) {
+            __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p + 16 * k));
+            n += static_cast<uint64_t>(__builtin_popcount(
+                static_cast<unsigned>(_mm_movemask_epi8(_mm_cmpeq_epi8(v, nl)))));
+        }
+        p += 64;
     }
+#endif
+    for (; p < end; ++p)
+        n += (*p == '\n');
     return n;
 }
 
@@ -350,12 +362,17 @@ struct Scanner {
             f.parseErrors += issues.size();
             for (const auto& issue : issues)
                 out.warnings.push_back(f.path + ":" + std::to_string(issue.line) + ": " + issue.message);
-            for (const auto& s : out.metrics) {
+            for (auto& s : out.metrics) {
                 if (s.samples.empty())
                     continue;
                 int64_t a = s.samples.front().timeNs, b = s.samples.back().timeNs;
                 f.firstTimeNs = f.firstTimeNs == kNoTime ? a : std::min(f.firstTimeNs, a);
                 f.lastTimeNs = f.lastTimeNs == kNoTime ? b : std::max(f.lastTimeNs, b);
+                f.observations += s.samples.size();
+                if (!state.keepMetricSamples) {
+                    s.samples.clear();
+                    s.samples.shrink_to_fit();
+                }
             }
             return;
         }
@@ -472,7 +489,7 @@ void scanBundle(State& state, const Bundle& bundle, const Progress& progress)
             m.file = out.file.index;
             state.metrics.push_back(std::move(m));
         }
-        out.file.observations = out.observations.size();
+        out.file.observations += out.observations.size();
         for (auto& w : out.warnings)
             state.warnings.push_back(std::move(w));
         state.files.push_back(std::move(out.file));

@@ -8,6 +8,9 @@
 #include <charconv>
 #include <cmath>
 #include <map>
+#include <unordered_map>
+#include <array>
+#include <deque>
 
 namespace fl {
 
@@ -107,7 +110,7 @@ public:
 
 private:
     uint32_t file_;
-    std::vector<MetricSeries> series_;
+    std::deque<MetricSeries> series_; // deque: get() hands out references that must survive growth
     std::map<std::string, size_t> index_;
 };
 
@@ -325,18 +328,36 @@ std::string lowerAscii(std::string_view s)
 
 bool parseCsv(std::string_view data, uint32_t file, std::vector<MetricSeries>& out, std::vector<ParseIssue>& issues)
 {
+    // Metrics CSVs run to millions of rows: rows are split into a fixed array,
+    // the series of a row is found through a reused key, and a time text equal
+    // to the previous row's is not parsed again.
+    constexpr size_t kMaxColumns = 32;
     SeriesSet set(file);
     int cTime = -1, cNode = -1, cGpu = -1, cMetric = -1, cValue = -1;
     size_t columns = 0;
     bool header = false;
+    std::array<std::string_view, kMaxColumns> f{};
+    std::unordered_map<std::string, MetricSeries*> cache;
+    std::string key;
+    std::string_view lastTime;
+    int64_t lastNs = 0;
     forLines(data, [&](std::string_view line, size_t off, uint32_t no) {
         if (scan::trim(line).empty())
             return;
-        const auto f = splitFields(line, ',');
+        size_t n = 0;
+        for (size_t p = 0;;) {
+            const size_t q = line.find(',', p);
+            if (n < kMaxColumns)
+                f[n] = line.substr(p, q == std::string_view::npos ? std::string_view::npos : q - p);
+            ++n;
+            if (q == std::string_view::npos)
+                break;
+            p = q + 1;
+        }
         if (!header) {
             header = true;
-            columns = f.size();
-            for (size_t i = 0; i < f.size(); ++i) {
+            columns = n;
+            for (size_t i = 0; i < std::min(n, kMaxColumns); ++i) {
                 const std::string h = lowerAscii(scan::trim(f[i]));
                 const int ix = int(i);
                 if (h == "time" || h == "timestamp")
@@ -354,15 +375,22 @@ bool parseCsv(std::string_view data, uint32_t file, std::vector<MetricSeries>& o
         }
         if (cTime < 0 || cMetric < 0 || cValue < 0)
             return;
-        if (f.size() != columns) {
-            issues.push_back({no, "CSV row has " + std::to_string(f.size()) + " fields, header has " + std::to_string(columns)});
+        if (n != columns || n > kMaxColumns) {
+            issues.push_back({no, "CSV row has " + std::to_string(n) + " fields, header has " + std::to_string(columns)});
             return;
         }
         int64_t ns = 0;
-        TimeBasis basis = TimeBasis::None;
-        if (!timeText(f[size_t(cTime)], ns, basis)) {
-            issues.push_back({no, "CSV time is neither ISO 8601 nor epoch seconds"});
-            return;
+        const std::string_view timeField = f[size_t(cTime)];
+        if (!lastTime.empty() && timeField == lastTime) {
+            ns = lastNs;
+        } else {
+            TimeBasis basis = TimeBasis::None;
+            if (!timeText(timeField, ns, basis)) {
+                issues.push_back({no, "CSV time is neither ISO 8601 nor epoch seconds"});
+                return;
+            }
+            lastTime = timeField;
+            lastNs = ns;
         }
         double v = 0;
         if (!parseValue(f[size_t(cValue)], v)) {
@@ -374,12 +402,23 @@ bool parseCsv(std::string_view data, uint32_t file, std::vector<MetricSeries>& o
             issues.push_back({no, "CSV row without a metric name"});
             return;
         }
-        std::map<std::string, std::string> labels;
-        if (cNode >= 0 && !scan::trim(f[size_t(cNode)]).empty())
-            labels["node"] = std::string(scan::trim(f[size_t(cNode)]));
-        if (cGpu >= 0 && !scan::trim(f[size_t(cGpu)]).empty())
-            labels["gpu"] = std::string(scan::trim(f[size_t(cGpu)]));
-        set.get(std::string(metric), std::move(labels)).samples.push_back({ns, v, off, no});
+        const std::string_view node = cNode >= 0 ? scan::trim(f[size_t(cNode)]) : std::string_view();
+        const std::string_view gpu = cGpu >= 0 ? scan::trim(f[size_t(cGpu)]) : std::string_view();
+        key.assign(metric);
+        key += '\x1f';
+        key += node;
+        key += '\x1e';
+        key += gpu;
+        MetricSeries*& series = cache[key];
+        if (!series) {
+            std::map<std::string, std::string> labels;
+            if (!node.empty())
+                labels["node"] = std::string(node);
+            if (!gpu.empty())
+                labels["gpu"] = std::string(gpu);
+            series = &set.get(std::string(metric), std::move(labels));
+        }
+        series->samples.push_back({ns, v, off, no});
     });
     if (cTime < 0 || cMetric < 0 || cValue < 0)
         return false;
