@@ -100,6 +100,54 @@ private slots:
         QCOMPARE(l.eventNear(0, 400, 500), int64_t(-1));
     }
 
+    void levelFollowsEvidenceRole()
+    {
+        Result r;
+        SymptomEvent e;
+        e.id = 3;
+        e.kind = EventKind::BadNode;
+        QCOMPARE(style::eventLevel(e, r), style::Symptom);
+        e.evidenceRole = EvidenceRole::Interesting;  // report rules demoted it
+        QCOMPARE(style::eventLevel(e, r), style::Interesting);
+        e.evidenceRole = EvidenceRole::Context;
+        QCOMPARE(style::eventLevel(e, r), style::Suppressed);
+        e.evidenceRole = EvidenceRole::Root;         // an ambiguous contender
+        QCOMPARE(style::eventLevel(e, r), style::Root);
+        e.evidenceRole.reset();
+        EvidenceItem it;                             // or only its evidence says so
+        it.role = EvidenceRole::Root;
+        it.event = 3;
+        r.evidence.push_back(it);
+        QCOMPARE(style::eventLevel(e, r), style::Root);
+        e.evidenceRole = EvidenceRole::Root;
+        r.rootCause = RootCause{};
+        r.rootCause->event = 9;                      // another event won
+        QCOMPARE(style::eventLevel(e, r), style::Symptom);
+        r.rootCause->event = 3;
+        e.evidenceRole.reset();
+        QCOMPARE(style::eventLevel(e, r), style::Root);
+    }
+
+    void hostileTimesStayOffTheAxis()
+    {
+        TimelineLanes l;
+        l.add("a", -1, INT64_MAX, style::Symptom, 0);
+        l.add("a", -1, INT64_MIN + 1, style::Symptom, 1);
+        l.add("a", -1, 1'700'000'000'000'000'000, style::Root, 2);
+        l.finish();
+        QCOMPARE(l.eventTime(0), kNoTime);
+        QCOMPARE(l.minTime(), l.maxTime());
+        FocusState focus;
+        TimelineView v(&focus);
+        v.resize(800, 300);
+        v.setLanes(std::move(l));
+        v.fitAll();
+        v.zoomBy(1e9);
+        QTest::keyClick(&v, Qt::Key_Right);
+        (void)v.grab();
+        QVERIFY(v.range().end > v.range().start);
+    }
+
     void incidentIgnoresFarContext()
     {
         constexpr int64_t s = 1'000'000'000;

@@ -1,0 +1,278 @@
+// SPDX-License-Identifier: MIT
+#include "mainwindow.h"
+
+#include "commandpalette.h"
+
+#include <QAction>
+#include <QApplication>
+#include <QCloseEvent>
+#include <QDragEnterEvent>
+#include <QElapsedTimer>
+#include <QFileDialog>
+#include <QFileInfo>
+#include <QLabel>
+#include <QLineEdit>
+#include <QTabWidget>
+#include <QMenuBar>
+#include <QMessageBox>
+#include <QMimeData>
+#include <QProgressBar>
+#include <QPushButton>
+#include <QSettings>
+#include <QStatusBar>
+#include <QtConcurrent/QtConcurrentRun>
+
+namespace fl {
+
+namespace {
+constexpr int kMaxRecent = 10;
+const QString kRecentKey = QStringLiteral("recentBundles");
+
+// Runs on a worker thread: everything it touches is its own or atomic.
+AnalysisOutcome runAnalysis(const QString& path, std::shared_ptr<std::atomic<bool>> cancel, QPointer<MainWindow> window)
+{
+    Progress progress;
+    progress.cancel = cancel.get();
+    // The engine may report per file; post at most every 50 ms so the event
+    // queue never floods. The window outlives the worker (its destructor waits).
+    auto last = std::make_shared<QElapsedTimer>();
+    progress.report = [window, last](std::string_view stage, uint64_t done, uint64_t total) {
+        if (last->isValid() && last->elapsed() < 50 && done < total)
+            return;
+        last->start();
+        const QString s = QString::fromUtf8(stage.data(), static_cast<qsizetype>(stage.size()));
+        QMetaObject::invokeMethod(
+            window.data(), [window, s, done, total] {
+                if (window)
+                    window->onProgress(s, done, total);
+            },
+            Qt::QueuedConnection);
+    };
+    try {
+        return std::make_shared<const Analysis>(analyze(path.toStdString(), AnalyzeOptions{}, progress));
+    } catch (const BundleError& e) {
+        return QObject::tr("Cannot open bundle %1:\n%2").arg(QString::fromStdString(e.file), QString::fromUtf8(e.what()));
+    } catch (const RuleError& e) {
+        return QObject::tr("Rule error in %1:%2:%3:\n%4")
+            .arg(QString::fromStdString(e.file))
+            .arg(e.line)
+            .arg(e.column)
+            .arg(QString::fromUtf8(e.what()));
+    } catch (const std::exception& e) {
+        return QObject::tr("Analysis of %1 failed:\n%2").arg(path, QString::fromUtf8(e.what()));
+    }
+}
+} // namespace
+
+MainWindow::MainWindow(QWidget* parent)
+    : QMainWindow(parent)
+    , m_workbench(new WorkbenchView(this))
+    , m_progress(new QProgressBar(this))
+    , m_stage(new QLabel(this))
+    , m_cancelButton(new QPushButton(tr("Cancel"), this))
+{
+    setWindowTitle(tr("Faultline"));
+    setCentralWidget(m_workbench);
+    setAcceptDrops(true);
+    m_progress->setMaximumWidth(240);
+    m_progress->setTextVisible(false);
+    statusBar()->addPermanentWidget(m_stage);
+    statusBar()->addPermanentWidget(m_progress);
+    statusBar()->addPermanentWidget(m_cancelButton);
+    m_progress->hide();
+    m_cancelButton->hide();
+    connect(m_cancelButton, &QPushButton::clicked, this, &MainWindow::cancelAnalysis);
+    connect(&m_watcher, &QFutureWatcher<AnalysisOutcome>::finished, this, &MainWindow::onFinished);
+    buildActions();
+    statusBar()->showMessage(tr("Open a bundle folder or archive (Ctrl+O), or drop one here."));
+}
+
+MainWindow::~MainWindow()
+{
+    // The worker reads nothing of ours but the cancel flag it co-owns; let it stop.
+    if (m_cancel)
+        m_cancel->store(true);
+    m_watcher.waitForFinished();
+}
+
+void MainWindow::buildActions()
+{
+    QMenu* file = menuBar()->addMenu(tr("&File"));
+    QAction* open = file->addAction(tr("&Open archive…"), this, [this] { openDialog(false); });
+    open->setShortcut(QKeySequence::Open);
+    file->addAction(tr("Open &folder…"), QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_O), this, [this] { openDialog(true); });
+    m_recentMenu = file->addMenu(tr("Open &recent"));
+    rebuildRecentMenu();
+    file->addSeparator();
+    file->addAction(tr("&Quit"), QKeySequence::Quit, this, &QWidget::close);
+
+    FocusState* focus = m_workbench->focus();
+    QMenu* go = menuBar()->addMenu(tr("&Go"));
+    QAction* back = go->addAction(tr("&Back"), QKeySequence(Qt::ALT | Qt::Key_Left), focus, &FocusState::back);
+    QAction* fwd = go->addAction(tr("&Forward"), QKeySequence(Qt::ALT | Qt::Key_Right), focus, &FocusState::forward);
+    auto syncHistory = [back, fwd, focus] {
+        back->setEnabled(focus->canGoBack());
+        fwd->setEnabled(focus->canGoForward());
+    };
+    connect(focus, &FocusState::historyChanged, this, syncHistory);
+    syncHistory();
+    go->addSeparator();
+    go->addAction(tr("&Next evidence"), QKeySequence(Qt::Key_F8), m_workbench->evidence(), &EvidencePanel::selectNext);
+    go->addAction(tr("&Previous evidence"), QKeySequence(Qt::SHIFT | Qt::Key_F8), m_workbench->evidence(),
+                  &EvidencePanel::selectPrevious);
+    go->addAction(tr("Go to &root cause"), QKeySequence(Qt::CTRL | Qt::Key_R), this, [this] {
+        const auto a = m_workbench->analysis();
+        if (a && a->result.rootCause)
+            m_workbench->focus()->selectEvent(a->result.rootCause->event);
+    });
+
+    QMenu* view = menuBar()->addMenu(tr("&View"));
+    TimelineView* tl = m_workbench->timeline()->view();
+    view->addAction(tr("&Fit timeline to incident"), QKeySequence(Qt::Key_F), tl, &TimelineView::fitToIncident);
+    view->addAction(tr("Show &all events"), QKeySequence(Qt::SHIFT | Qt::Key_F), tl, &TimelineView::fitAll);
+    auto tab = [this](QTabWidget* tabs, QWidget* w) {
+        return [tabs, w] { tabs->setCurrentWidget(w); w->setFocus(); };
+    };
+    view->addSeparator();
+    view->addAction(tr("Timeline"), QKeySequence(Qt::CTRL | Qt::Key_1), this, tab(m_workbench->centreTabs(), m_workbench->timeline()));
+    view->addAction(tr("Symptom chain"), QKeySequence(Qt::CTRL | Qt::Key_2), this, tab(m_workbench->centreTabs(), m_workbench->chain()));
+    view->addAction(tr("Metrics"), QKeySequence(Qt::CTRL | Qt::Key_3), this, tab(m_workbench->centreTabs(), m_workbench->metrics()));
+    view->addAction(tr("Verdict"), QKeySequence(Qt::CTRL | Qt::Key_4), this, tab(m_workbench->sideTabs(), m_workbench->verdict()));
+    view->addAction(tr("Explanation"), QKeySequence(Qt::CTRL | Qt::Key_5), this, tab(m_workbench->sideTabs(), m_workbench->explanation()));
+    view->addAction(tr("Filter lanes"), QKeySequence(Qt::CTRL | Qt::Key_L), this, [this] {
+        m_workbench->centreTabs()->setCurrentWidget(m_workbench->timeline());
+        m_workbench->timeline()->filterEdit()->setFocus();
+    });
+    view->addAction(tr("Find in raw file"), QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_F), m_workbench->raw(), &RawFilePanel::focusSearch);
+    view->addSeparator();
+    view->addAction(tr("Command palette…"), QKeySequence(Qt::CTRL | Qt::Key_K), this, &MainWindow::showCommandPalette);
+}
+
+void MainWindow::showCommandPalette()
+{
+    QList<QAction*> actions;
+    for (QAction* menu : menuBar()->actions())
+        if (menu->menu())
+            for (QAction* a : menu->menu()->actions())
+                if (!a->isSeparator() && !a->menu())
+                    actions << a;
+    auto* palette = new CommandPalette(actions, this);
+    palette->setAttribute(Qt::WA_DeleteOnClose);
+    palette->move(mapToGlobal(QPoint((width() - palette->width()) / 2, 60)));
+    palette->show();
+}
+
+void MainWindow::openDialog(bool folder)
+{
+    const QString path = folder ? QFileDialog::getExistingDirectory(this, tr("Open bundle folder"))
+                                : QFileDialog::getOpenFileName(this, tr("Open bundle archive"), {},
+                                                               tr("Archives (*.tar *.tar.gz *.tgz *.zip *.tar.zst *.tar.xz);;All files (*)"));
+    if (!path.isEmpty())
+        openPath(path);
+}
+
+void MainWindow::openPath(const QString& path)
+{
+    if (m_watcher.isRunning()) {
+        cancelAnalysis();
+        m_watcher.waitForFinished();
+    }
+    m_path = path;
+    m_lastError.clear();
+    m_cancel = std::make_shared<std::atomic<bool>>(false);
+    m_progress->setRange(0, 0);
+    m_progress->show();
+    m_cancelButton->show();
+    m_cancelButton->setEnabled(true);
+    m_stage->setText(tr("Analysing %1…").arg(QFileInfo(path).fileName()));
+    setWindowTitle(tr("%1 — Faultline").arg(QFileInfo(path).fileName()));
+    m_watcher.setFuture(QtConcurrent::run(runAnalysis, path, m_cancel, QPointer<MainWindow>(this)));
+}
+
+void MainWindow::cancelAnalysis()
+{
+    if (m_cancel)
+        m_cancel->store(true);
+    m_cancelButton->setEnabled(false);
+    m_stage->setText(tr("Cancelling…"));
+}
+
+void MainWindow::onProgress(const QString& stage, qulonglong done, qulonglong total)
+{
+    m_stage->setText(stage);
+    if (total == 0) {
+        m_progress->setRange(0, 0);
+        return;
+    }
+    // QProgressBar is int: scale to per mille.
+    m_progress->setRange(0, 1000);
+    m_progress->setValue(static_cast<int>(std::min<qulonglong>(done, total) * 1000 / total));
+}
+
+void MainWindow::onFinished()
+{
+    m_progress->hide();
+    m_cancelButton->hide();
+    m_stage->clear();
+    const AnalysisOutcome out = m_watcher.result();
+    if (const auto* err = std::get_if<QString>(&out)) {
+        m_lastError = *err;
+        statusBar()->showMessage(tr("Could not analyse %1").arg(m_path));
+        if (!property("headless").toBool())
+            QMessageBox::critical(this, tr("Cannot analyse bundle"), *err);
+        emit analysisFinished(false);
+        return;
+    }
+    const auto analysis = std::get<std::shared_ptr<const Analysis>>(out);
+    m_workbench->setAnalysis(analysis);
+    addRecent(m_path);
+    statusBar()->showMessage(analysis->cancelled ? tr("Cancelled: showing a partial result for %1").arg(m_path)
+                                                 : tr("%1: %2 files, %3 observations, %4 events")
+                                                       .arg(m_path)
+                                                       .arg(analysis->bundle.files.size())
+                                                       .arg(analysis->observations.size())
+                                                       .arg(analysis->result.events.size()));
+    emit analysisFinished(true);
+}
+
+void MainWindow::addRecent(const QString& path)
+{
+    QSettings settings;
+    QStringList recent = settings.value(kRecentKey).toStringList();
+    const QString abs = QFileInfo(path).absoluteFilePath();
+    recent.removeAll(abs);
+    recent.prepend(abs);
+    while (recent.size() > kMaxRecent)
+        recent.removeLast();
+    settings.setValue(kRecentKey, recent);
+    rebuildRecentMenu();
+}
+
+void MainWindow::rebuildRecentMenu()
+{
+    m_recentMenu->clear();
+    const QStringList recent = QSettings().value(kRecentKey).toStringList();
+    for (const QString& p : recent)
+        m_recentMenu->addAction(p, this, [this, p] { openPath(p); });
+    m_recentMenu->setEnabled(!recent.isEmpty());
+}
+
+void MainWindow::dragEnterEvent(QDragEnterEvent* e)
+{
+    if (e->mimeData()->hasUrls() && e->mimeData()->urls().size() == 1 && e->mimeData()->urls().front().isLocalFile())
+        e->acceptProposedAction();
+}
+
+void MainWindow::dropEvent(QDropEvent* e)
+{
+    openPath(e->mimeData()->urls().front().toLocalFile());
+}
+
+void MainWindow::closeEvent(QCloseEvent* e)
+{
+    if (m_cancel)
+        m_cancel->store(true);
+    QMainWindow::closeEvent(e);
+}
+
+} // namespace fl

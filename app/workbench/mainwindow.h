@@ -1,0 +1,68 @@
+// SPDX-License-Identifier: MIT
+// The application window: opening bundles (menu, drag and drop, command
+// line, recent files), running the analysis off the GUI thread with progress
+// and cancel, and the global keys. The views live in WorkbenchView.
+#pragma once
+
+#include "views/workbenchview.h"
+
+#include <QFutureWatcher>
+#include <QMainWindow>
+
+#include <atomic>
+#include <memory>
+#include <variant>
+
+class QLabel;
+class QProgressBar;
+class QPushButton;
+
+namespace fl {
+
+// What a background analysis hands back: the analysis or a message naming the file.
+using AnalysisOutcome = std::variant<std::shared_ptr<const Analysis>, QString>;
+
+class MainWindow : public QMainWindow
+{
+    Q_OBJECT
+public:
+    explicit MainWindow(QWidget* parent = nullptr);
+    ~MainWindow() override;
+
+    WorkbenchView* workbench() const { return m_workbench; }
+    bool isBusy() const { return m_watcher.isRunning(); }
+    QString lastError() const { return m_lastError; }
+
+public slots:
+    void openPath(const QString& path);
+    void openDialog(bool folder);
+    void cancelAnalysis();
+    void showCommandPalette();
+    void onProgress(const QString& stage, qulonglong done, qulonglong total);
+
+signals:
+    void analysisFinished(bool ok);
+
+protected:
+    void dragEnterEvent(QDragEnterEvent*) override;
+    void dropEvent(QDropEvent*) override;
+    void closeEvent(QCloseEvent*) override;
+
+private:
+    void buildActions();
+    void onFinished();
+    void addRecent(const QString& path);
+    void rebuildRecentMenu();
+
+    WorkbenchView* m_workbench;
+    QFutureWatcher<AnalysisOutcome> m_watcher;
+    std::shared_ptr<std::atomic<bool>> m_cancel;
+    QString m_path;
+    QString m_lastError;
+    QProgressBar* m_progress;
+    QLabel* m_stage;
+    QPushButton* m_cancelButton;
+    QMenu* m_recentMenu = nullptr;
+};
+
+} // namespace fl

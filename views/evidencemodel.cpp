@@ -1,0 +1,164 @@
+// SPDX-License-Identifier: MIT
+#include "evidencemodel.h"
+
+#include "viewstyle.h"
+
+#include <QBrush>
+#include <QFont>
+
+namespace fl {
+
+EvidenceModel::EvidenceModel(QObject* parent)
+    : QAbstractTableModel(parent)
+{
+}
+
+void EvidenceModel::setAnalysis(std::shared_ptr<const Analysis> analysis)
+{
+    beginResetModel();
+    m_analysis = std::move(analysis);
+    endResetModel();
+}
+
+const EvidenceItem* EvidenceModel::item(int row) const
+{
+    if (!m_analysis || row < 0 || row >= static_cast<int>(m_analysis->result.evidence.size()))
+        return nullptr;
+    return &m_analysis->result.evidence[static_cast<size_t>(row)];
+}
+
+int EvidenceModel::rowOfId(const QString& id) const
+{
+    if (!m_analysis)
+        return -1;
+    const std::string key = id.toStdString();
+    const auto& ev = m_analysis->result.evidence;
+    for (size_t i = 0; i < ev.size(); ++i)
+        if (ev[i].id == key)
+            return static_cast<int>(i);
+    return -1;
+}
+
+int EvidenceModel::rowCount(const QModelIndex& parent) const
+{
+    return parent.isValid() || !m_analysis ? 0 : static_cast<int>(m_analysis->result.evidence.size());
+}
+
+int EvidenceModel::columnCount(const QModelIndex& parent) const
+{
+    return parent.isValid() ? 0 : NUM_COLUMNS;
+}
+
+QVariant EvidenceModel::data(const QModelIndex& index, int role) const
+{
+    const EvidenceItem* it = item(index.row());
+    if (!it)
+        return {};
+    switch (role) {
+    case Qt::DisplayRole:
+        switch (index.column()) {
+        case TimeColumn: return style::utc(it->timeNs, false);
+        case RoleColumn: return style::q(toString(it->role));
+        case NodeColumn: return style::q(it->node);
+        case RankColumn: return it->rank < 0 ? QVariant() : QVariant(it->rank);
+        case SourceColumn: return style::q(toString(it->source));
+        case LocationColumn: return QStringLiteral("%1:%2").arg(style::q(it->file)).arg(it->ref.line);
+        case ExcerptColumn: return style::q(it->excerpt).left(400);
+        }
+        return {};
+    case Qt::ToolTipRole:
+        return QStringLiteral("%1 · %2\n%3\n%4:%5 (%6)")
+            .arg(style::q(it->id), style::q(it->symptom), style::utc(it->timeNs), style::q(it->file))
+            .arg(it->ref.line)
+            .arg(style::q(toString(it->timeBasis)));
+    case Qt::ForegroundRole:
+        if (index.column() == RoleColumn)
+            return QBrush(style::roleColor(it->role));
+        return {};
+    case Qt::FontRole:
+        if (it->role == EvidenceRole::Root) {
+            QFont f;
+            f.setBold(true);
+            return f;
+        }
+        return {};
+    case IdRole: return style::q(it->id);
+    case EventRole: return static_cast<qint64>(it->event);
+    case RoleRole: return static_cast<int>(it->role);
+    case NodeRole: return style::q(it->node);
+    case SourceRole: return static_cast<int>(it->source);
+    case TimeRole: return static_cast<qint64>(it->timeNs);
+    case SearchTextRole:
+        return style::q(it->excerpt) + QLatin1Char(' ') + style::q(it->symptom) + QLatin1Char(' ') + style::q(it->file);
+    }
+    return {};
+}
+
+QVariant EvidenceModel::headerData(int section, Qt::Orientation orientation, int role) const
+{
+    if (orientation != Qt::Horizontal || role != Qt::DisplayRole)
+        return {};
+    switch (section) {
+    case TimeColumn: return tr("Time (UTC)");
+    case RoleColumn: return tr("Role");
+    case NodeColumn: return tr("Node");
+    case RankColumn: return tr("Rank");
+    case SourceColumn: return tr("Source");
+    case LocationColumn: return tr("File:line");
+    case ExcerptColumn: return tr("Excerpt");
+    }
+    return {};
+}
+
+EvidenceFilterProxy::EvidenceFilterProxy(QObject* parent)
+    : QSortFilterProxyModel(parent)
+{
+}
+
+void EvidenceFilterProxy::setRole(int role)
+{
+    m_role = role;
+    invalidateFilter();
+}
+
+void EvidenceFilterProxy::setNode(const QString& node)
+{
+    m_node = node;
+    invalidateFilter();
+}
+
+void EvidenceFilterProxy::setSource(int source)
+{
+    m_source = source;
+    invalidateFilter();
+}
+
+void EvidenceFilterProxy::setText(const QString& text)
+{
+    m_text = text;
+    invalidateFilter();
+}
+
+bool EvidenceFilterProxy::filterAcceptsRow(int row, const QModelIndex& parent) const
+{
+    const QModelIndex idx = sourceModel()->index(row, 0, parent);
+    if (m_role >= 0 && idx.data(EvidenceModel::RoleRole).toInt() != m_role)
+        return false;
+    if (m_source >= 0 && idx.data(EvidenceModel::SourceRole).toInt() != m_source)
+        return false;
+    if (!m_node.isEmpty() && idx.data(EvidenceModel::NodeRole).toString() != m_node)
+        return false;
+    return m_text.isEmpty() || idx.data(EvidenceModel::SearchTextRole).toString().contains(m_text, Qt::CaseInsensitive);
+}
+
+bool EvidenceFilterProxy::lessThan(const QModelIndex& left, const QModelIndex& right) const
+{
+    // Time sorts by the number, not by the text (which drops the date).
+    if (left.column() == EvidenceModel::TimeColumn)
+        return left.data(EvidenceModel::TimeRole).toLongLong() < right.data(EvidenceModel::TimeRole).toLongLong();
+    if (left.column() == EvidenceModel::RoleColumn)
+        return left.data(EvidenceModel::RoleRole).toInt() < right.data(EvidenceModel::RoleRole).toInt();
+    return QSortFilterProxyModel::lessThan(left, right);
+}
+
+} // namespace fl

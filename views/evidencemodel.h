@@ -1,0 +1,58 @@
+// SPDX-License-Identifier: MIT
+// Table model over Result::evidence, plus the proxy that filters it by
+// role, node, source and free text. Rows are evidence items in result order.
+#pragma once
+
+#include "engine/engine.h"
+
+#include <QAbstractTableModel>
+#include <QSortFilterProxyModel>
+
+#include <memory>
+
+namespace fl {
+
+class EvidenceModel : public QAbstractTableModel
+{
+    Q_OBJECT
+public:
+    enum Columns { TimeColumn, RoleColumn, NodeColumn, RankColumn, SourceColumn, LocationColumn, ExcerptColumn, NUM_COLUMNS };
+    enum Roles { IdRole = Qt::UserRole + 1, EventRole, RoleRole, NodeRole, SourceRole, TimeRole, SearchTextRole };
+
+    explicit EvidenceModel(QObject* parent = nullptr);
+    void setAnalysis(std::shared_ptr<const Analysis> analysis);
+    const EvidenceItem* item(int row) const;
+    int rowOfId(const QString& id) const;
+
+    int rowCount(const QModelIndex& parent = {}) const override;
+    int columnCount(const QModelIndex& parent = {}) const override;
+    QVariant data(const QModelIndex& index, int role = Qt::DisplayRole) const override;
+    QVariant headerData(int section, Qt::Orientation orientation, int role = Qt::DisplayRole) const override;
+
+private:
+    std::shared_ptr<const Analysis> m_analysis;
+};
+
+class EvidenceFilterProxy : public QSortFilterProxyModel
+{
+    Q_OBJECT
+public:
+    explicit EvidenceFilterProxy(QObject* parent = nullptr);
+    // -1 / empty: no constraint.
+    void setRole(int role);
+    void setNode(const QString& node);
+    void setSource(int source);
+    void setText(const QString& text);
+
+protected:
+    bool filterAcceptsRow(int row, const QModelIndex& parent) const override;
+    bool lessThan(const QModelIndex& left, const QModelIndex& right) const override;
+
+private:
+    int m_role = -1;
+    int m_source = -1;
+    QString m_node;
+    QString m_text;
+};
+
+} // namespace fl

@@ -1,0 +1,52 @@
+// SPDX-License-Identifier: MIT
+// Evidence list with its filters. Activating a row selects that evidence in
+// FocusState; the workbench opens the raw file viewer from there.
+#pragma once
+
+#include "evidencemodel.h"
+#include "focusstate.h"
+
+#include <QWidget>
+
+class QComboBox;
+class QLineEdit;
+class QTableView;
+
+namespace fl {
+
+class EvidencePanel : public QWidget
+{
+    Q_OBJECT
+public:
+    EvidencePanel(FocusState* focus, QWidget* parent = nullptr);
+    void setAnalysis(std::shared_ptr<const Analysis> analysis);
+
+    QTableView* table() const { return m_table; }
+    EvidenceModel* model() const { return m_model; }
+    EvidenceFilterProxy* proxy() const { return m_proxy; }
+    QComboBox* roleFilter() const { return m_role; }
+    QLineEdit* textFilter() const { return m_text; }
+
+public slots:
+    // F8 / Shift+F8: next / previous visible row, wrapping around.
+    void selectNext();
+    void selectPrevious();
+
+private:
+    void onEvidenceSelected(const QString& id);
+    void onEventSelected(qint64 event);
+    void activateRow(int proxyRow);
+    void step(int delta);
+
+    FocusState* m_focus;
+    EvidenceModel* m_model;
+    EvidenceFilterProxy* m_proxy;
+    QTableView* m_table;
+    QComboBox* m_role;
+    QComboBox* m_node;
+    QComboBox* m_source;
+    QLineEdit* m_text;
+    bool m_syncing = false;
+};
+
+} // namespace fl

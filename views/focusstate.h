@@ -1,0 +1,77 @@
+// SPDX-License-Identifier: MIT
+// The one interaction state every view listens to (Hotspot's
+// FilterAndZoomStack): time window, selected event / evidence / lane and the
+// lane filter, with back/forward history. Views never talk to each other.
+#pragma once
+
+#include "model.h"
+
+#include <QObject>
+#include <QString>
+
+#include <vector>
+
+namespace fl {
+
+struct FocusSnapshot {
+    int64_t startNs = kNoTime;  // visible time window; kNoTime: not set yet
+    int64_t endNs = kNoTime;
+    int64_t event = -1;         // Result::events id, -1: none
+    QString evidence;           // EvidenceItem::id, empty: none
+    QString lane;               // "node" or "node/rank" (TimelineLanes::laneKey)
+    QString laneFilter;
+    friend bool operator==(const FocusSnapshot&, const FocusSnapshot&) = default;
+};
+
+class FocusState : public QObject
+{
+    Q_OBJECT
+public:
+    // Push: the previous state becomes a back step. Coalesce: a run of
+    // coalescing changes (wheel zoom, drag pan) makes a single back step.
+    enum class History { Push, Coalesce };
+
+    explicit FocusState(QObject* parent = nullptr);
+
+    const FocusSnapshot& current() const { return m_current; }
+    int64_t cursorNs() const { return m_cursor; }
+
+    void navigate(const FocusSnapshot& next, History mode = History::Push);
+    void setTimeWindow(int64_t startNs, int64_t endNs, History mode = History::Push);
+    void selectEvent(int64_t event, const QString& lane = {});
+    void selectEvidence(const QString& evidenceId, int64_t event = -1, const QString& lane = {});
+    void selectLane(const QString& lane);
+    void setLaneFilter(const QString& text);
+    // Hover position shared by timeline and metrics; not part of history.
+    void setCursor(int64_t timeNs);
+    // Forgets everything, e.g. when a new analysis is shown.
+    void reset(const FocusSnapshot& initial = {});
+
+    bool canGoBack() const { return !m_back.empty(); }
+    bool canGoForward() const { return !m_forward.empty(); }
+    int backDepth() const { return static_cast<int>(m_back.size()); }
+
+public slots:
+    void back();
+    void forward();
+
+signals:
+    void timeWindowChanged(qint64 startNs, qint64 endNs);
+    void eventSelected(qint64 event);
+    void evidenceSelected(const QString& evidenceId);
+    void laneSelected(const QString& lane);
+    void laneFilterChanged(const QString& text);
+    void cursorMoved(qint64 timeNs);
+    void historyChanged();
+
+private:
+    void apply(const FocusSnapshot& next);
+
+    FocusSnapshot m_current;
+    std::vector<FocusSnapshot> m_back;
+    std::vector<FocusSnapshot> m_forward;
+    bool m_coalescing = false;
+    int64_t m_cursor = kNoTime;
+};
+
+} // namespace fl

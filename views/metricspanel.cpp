@@ -1,0 +1,164 @@
+// SPDX-License-Identifier: MIT
+#include "metricspanel.h"
+
+#include "viewstyle.h"
+
+#include <QLabel>
+#include <QVBoxLayout>
+
+#include <map>
+#include <qcustomplot.h>
+
+namespace fl {
+
+namespace {
+double seconds(int64_t ns)
+{
+    return static_cast<double>(ns) / 1e9;
+}
+
+std::string rootNode(const Result& r)
+{
+    return r.rootCause ? r.rootCause->node : std::string();
+}
+} // namespace
+
+MetricsPanel::MetricsPanel(FocusState* focus, QWidget* parent)
+    : QScrollArea(parent)
+    , m_focus(focus)
+    , m_content(new QWidget)
+    , m_layout(new QVBoxLayout(m_content))
+{
+    setWidgetResizable(true);
+    setWidget(m_content);
+    m_layout->setContentsMargins(2, 2, 2, 2);
+    connect(focus, &FocusState::timeWindowChanged, this, &MetricsPanel::onTimeWindow);
+    connect(focus, &FocusState::cursorMoved, this, &MetricsPanel::onCursor);
+}
+
+void MetricsPanel::setAnalysis(std::shared_ptr<const Analysis> analysis)
+{
+    for (auto& p : m_plots)
+        delete p.plot;
+    m_plots.clear();
+    while (QLayoutItem* it = m_layout->takeAt(0)) {
+        delete it->widget();
+        delete it;
+    }
+    m_analysis = std::move(analysis);
+    std::map<std::string, std::vector<const MetricSeries*>> byName;
+    if (m_analysis)
+        for (const auto& s : m_analysis->metrics)
+            byName[s.name].push_back(&s);
+    if (byName.empty()) {
+        auto* l = new QLabel(tr("No metrics in this bundle"), m_content);
+        l->setAlignment(Qt::AlignCenter);
+        l->setEnabled(false);
+        m_layout->addWidget(l);
+        return;
+    }
+    const std::string root = rootNode(m_analysis->result);
+    for (auto& [name, series] : byName) {
+        // Root node's series first so that the cap never hides them, and drawn last (on top).
+        std::stable_sort(series.begin(), series.end(), [&](const MetricSeries* a, const MetricSeries* b) {
+            return (a->node == root) > (b->node == root);
+        });
+        auto* plot = new QCustomPlot(m_content);
+        plot->setMinimumHeight(150);
+        plot->setNoAntialiasingOnDrag(true);
+        plot->setPlottingHints(QCP::phFastPolylines | QCP::phCacheLabels);
+        plot->setInteractions(QCP::iRangeDrag | QCP::iRangeZoom);
+        plot->axisRect()->setRangeDrag(Qt::Horizontal);
+        plot->axisRect()->setRangeZoom(Qt::Horizontal);
+        auto ticker = QSharedPointer<QCPAxisTickerDateTime>::create();
+        ticker->setDateTimeSpec(Qt::UTC);
+        ticker->setDateTimeFormat(QStringLiteral("HH:mm:ss"));
+        plot->xAxis->setTicker(ticker);
+        plot->plotLayout()->insertRow(0);
+        const size_t shown = std::min<size_t>(series.size(), kMaxGraphsPerPlot);
+        QString title = style::q(name);
+        if (!root.empty())
+            title += tr("  (red: %1)").arg(style::q(root));
+        if (shown < series.size())
+            title += tr("  — %1 of %2 series").arg(shown).arg(series.size());
+        auto* titleEl = new QCPTextElement(plot, title, QFont(font().family(), font().pointSize(), QFont::Bold));
+        plot->plotLayout()->addElement(0, 0, titleEl);
+        double lo = 0, hi = 0;
+        bool any = false;
+        for (size_t i = shown; i-- > 0;) {
+            const MetricSeries& s = *series[i];
+            QCPGraph* g = plot->addGraph();
+            const bool isRoot = !root.empty() && s.node == root;
+            const bool rootGpu = isRoot && m_analysis->result.rootCause && s.gpu == m_analysis->result.rootCause->gpuIndex;
+            QColor c = isRoot ? style::levelColor(style::Root) : QColor::fromHsv(static_cast<int>(i * 47 % 360), 60, 170);
+            if (isRoot && !rootGpu)
+                c = c.lighter(140);
+            g->setPen(QPen(c, rootGpu ? 2.5 : (isRoot ? 1.5 : 1)));
+            g->setName(style::q(s.node) + (s.gpu >= 0 ? QStringLiteral(" gpu%1").arg(s.gpu) : QString()));
+            QVector<double> x, y;
+            x.reserve(static_cast<qsizetype>(s.samples.size()));
+            y.reserve(static_cast<qsizetype>(s.samples.size()));
+            for (const auto& smp : s.samples) {
+                if (smp.timeNs == kNoTime || !std::isfinite(smp.value))
+                    continue;
+                x.push_back(seconds(smp.timeNs));
+                y.push_back(smp.value);
+                lo = any ? std::min(lo, smp.value) : smp.value;
+                hi = any ? std::max(hi, smp.value) : smp.value;
+                any = true;
+            }
+            g->setData(x, y, true);
+        }
+        const double pad = std::max((hi - lo) * 0.08, 1e-9);
+        plot->yAxis->setRange(lo - pad, hi + pad);
+        // Cursor on its own buffered layer: hover repaints only that layer.
+        plot->addLayer(QStringLiteral("cursor"), nullptr, QCustomPlot::limAbove);
+        plot->layer(QStringLiteral("cursor"))->setMode(QCPLayer::lmBuffered);
+        auto* cursor = new QCPItemStraightLine(plot);
+        cursor->setLayer(QStringLiteral("cursor"));
+        cursor->setPen(QPen(QColor(0, 0, 0, 110)));
+        cursor->setVisible(false);
+        connect(plot->xAxis, qOverload<const QCPRange&>(&QCPAxis::rangeChanged), this, [this, plot] { onPlotRange(plot); });
+        m_layout->addWidget(plot);
+        m_plots.push_back({plot, cursor});
+    }
+    const auto& cur = m_focus->current();
+    if (cur.startNs != kNoTime)
+        onTimeWindow(cur.startNs, cur.endNs);
+}
+
+void MetricsPanel::onTimeWindow(qint64 start, qint64 end)
+{
+    if (start == kNoTime || end <= start)
+        return;
+    m_syncing = true;
+    for (auto& p : m_plots) {
+        p.plot->xAxis->setRange(seconds(start), seconds(end));
+        p.plot->replot(QCustomPlot::rpQueuedReplot);
+    }
+    m_syncing = false;
+}
+
+void MetricsPanel::onPlotRange(QCustomPlot* plot)
+{
+    if (m_syncing)
+        return;
+    const QCPRange r = plot->xAxis->range();
+    // Dragging a plot moves the shared window; other views (and plots) follow.
+    m_focus->setTimeWindow(static_cast<int64_t>(r.lower * 1e9), static_cast<int64_t>(r.upper * 1e9),
+                           FocusState::History::Coalesce);
+}
+
+void MetricsPanel::onCursor(qint64 t)
+{
+    for (auto& p : m_plots) {
+        p.cursor->setVisible(t != kNoTime);
+        if (t != kNoTime) {
+            p.cursor->point1->setCoords(seconds(t), 0);
+            p.cursor->point2->setCoords(seconds(t), 1);
+        }
+        p.plot->layer(QStringLiteral("cursor"))->replot();
+    }
+}
+
+} // namespace fl

@@ -1,0 +1,345 @@
+// SPDX-License-Identifier: MIT
+#include "rawfileview.h"
+
+#include <QKeyEvent>
+#include <QPainter>
+#include <QScrollBar>
+
+#include <algorithm>
+#include <climits>
+#include <functional>
+
+namespace fl {
+
+namespace {
+constexpr uint64_t kIndexSlice = 32u << 20;   // ~10 ms of memchr per idle slice
+constexpr int kMaxShownBytes = 4096;          // of one line; the rest is elided
+constexpr int kMargin = 6;
+
+inline unsigned char fold(unsigned char c) { return (c >= 'A' && c <= 'Z') ? c + 32 : c; }
+
+// Control bytes would paint as boxes or move the pen; show them as a dot.
+QString displayText(std::string_view bytes)
+{
+    const bool elided = bytes.size() > static_cast<size_t>(kMaxShownBytes);
+    QString s = QString::fromUtf8(bytes.data(), static_cast<qsizetype>(std::min<size_t>(bytes.size(), kMaxShownBytes)));
+    for (QChar& c : s) {
+        if (c == QLatin1Char('\t'))
+            c = QLatin1Char(' ');
+        else if (c.unicode() < 0x20 || c.unicode() == 0x7f)
+            c = QChar(0x00b7);
+    }
+    if (elided)
+        s += QStringLiteral(" … (%1 more bytes)").arg(bytes.size() - kMaxShownBytes);
+    return s;
+}
+} // namespace
+
+RawFileView::RawFileView(QWidget* parent)
+    : QAbstractScrollArea(parent)
+{
+    QFont mono(QStringLiteral("monospace"));
+    mono.setStyleHint(QFont::TypeWriter);
+    mono.setPointSizeF(font().pointSizeF() * 0.95);
+    setFont(mono);
+    setFocusPolicy(Qt::StrongFocus);
+    viewport()->setCursor(Qt::IBeamCursor);
+}
+
+bool RawFileView::open(const QString& diskPath, const QString& displayName)
+{
+    if (diskPath == m_path && (m_file.isOpen() || m_data.empty()) && m_error.isEmpty())
+        return true;
+    close();
+    m_path = diskPath;
+    m_name = displayName.isEmpty() ? diskPath : displayName;
+    m_file.setFileName(diskPath);
+    if (!m_file.open(QIODevice::ReadOnly)) {
+        m_error = tr("Cannot open %1: %2").arg(m_name, m_file.errorString());
+        viewport()->update();
+        return false;
+    }
+    if (m_file.size() > 0) {
+        uchar* p = m_file.map(0, m_file.size());
+        if (!p) {
+            m_error = tr("Cannot map %1: %2").arg(m_name, m_file.errorString());
+            m_file.close();
+            viewport()->update();
+            return false;
+        }
+        m_data = {reinterpret_cast<const char*>(p), static_cast<size_t>(m_file.size())};
+    }
+    m_index.reset(m_data);
+    m_index.indexMore(kIndexSlice);
+    if (!m_index.complete())
+        m_indexTimer = startTimer(0);
+    updateScrollBars();
+    viewport()->update();
+    emit fileOpened(m_name);
+    emit indexProgress(m_index.lineCount(), m_index.complete());
+    return true;
+}
+
+void RawFileView::close()
+{
+    if (m_indexTimer)
+        killTimer(m_indexTimer);
+    m_indexTimer = 0;
+    m_data = {};
+    m_index.reset({});
+    m_file.close();  // unmaps
+    m_path.clear();
+    m_name.clear();
+    m_error.clear();
+    m_currentLine = m_hlBegin = m_hlEnd = m_matchBegin = m_matchEnd = 0;
+    verticalScrollBar()->setValue(0);
+    horizontalScrollBar()->setValue(0);
+}
+
+void RawFileView::timerEvent(QTimerEvent* e)
+{
+    if (e->timerId() != m_indexTimer)
+        return QAbstractScrollArea::timerEvent(e);
+    if (m_index.indexMore(kIndexSlice)) {
+        killTimer(m_indexTimer);
+        m_indexTimer = 0;
+    }
+    updateScrollBars();
+    emit indexProgress(m_index.lineCount(), m_index.complete());
+}
+
+int RawFileView::lineHeight() const
+{
+    return fontMetrics().height() + 2;
+}
+
+int RawFileView::visibleLines() const
+{
+    return std::max(1, viewport()->height() / lineHeight());
+}
+
+int RawFileView::gutterWidth() const
+{
+    const uint64_t n = std::max<uint64_t>(m_index.lineCount(), 99999);
+    return fontMetrics().horizontalAdvance(QString::number(n)) + 2 * kMargin;
+}
+
+void RawFileView::updateScrollBars()
+{
+    const uint64_t lines = m_index.lineCount();
+    m_scrollUnit = std::max<uint64_t>(1, lines / INT_MAX + 1);
+    auto* vb = verticalScrollBar();
+    vb->setRange(0, static_cast<int>(lines > static_cast<uint64_t>(visibleLines())
+                                         ? (lines - static_cast<uint64_t>(visibleLines())) / m_scrollUnit + 1
+                                         : 0));
+    vb->setPageStep(visibleLines());
+    // Horizontal extent from the visible lines: measuring every line is what makes editors slow.
+    int widest = 0;
+    const uint64_t first = firstVisibleLine();
+    for (uint64_t l = first; l < std::min(lines, first + static_cast<uint64_t>(visibleLines())); ++l)
+        widest = std::max(widest, static_cast<int>(std::min<size_t>(m_index.line(l).size(), kMaxShownBytes + 30)));
+    const int cw = fontMetrics().horizontalAdvance(QLatin1Char('m'));
+    horizontalScrollBar()->setRange(0, std::max(0, widest * cw - (viewport()->width() - gutterWidth())));
+    horizontalScrollBar()->setPageStep(viewport()->width());
+    horizontalScrollBar()->setSingleStep(cw * 4);
+}
+
+void RawFileView::resizeEvent(QResizeEvent* e)
+{
+    QAbstractScrollArea::resizeEvent(e);
+    updateScrollBars();
+}
+
+uint64_t RawFileView::firstVisibleLine() const
+{
+    return static_cast<uint64_t>(verticalScrollBar()->value()) * m_scrollUnit;
+}
+
+void RawFileView::scrollContentsBy(int dx, int dy)
+{
+    // The horizontal extent is measured on the visible lines: re-measure after a vertical move.
+    if (dy != 0)
+        updateScrollBars();
+    QAbstractScrollArea::scrollContentsBy(dx, dy);
+}
+
+void RawFileView::scrollToLine(uint64_t line0)
+{
+    // Moving within the page (arrow keys, a nearby match) must not jump the view.
+    const uint64_t first = firstVisibleLine();
+    if (line0 > first && line0 + 1 < first + static_cast<uint64_t>(visibleLines())) {
+        viewport()->update();
+        return;
+    }
+    // A few lines of context above the target.
+    const uint64_t ctx = static_cast<uint64_t>(visibleLines()) / 4;
+    const uint64_t top = line0 > ctx ? line0 - ctx : 0;
+    updateScrollBars();
+    verticalScrollBar()->setValue(static_cast<int>(std::min<uint64_t>(top / m_scrollUnit, INT_MAX)));
+    updateScrollBars();
+    viewport()->update();
+}
+
+void RawFileView::setCurrentLine(uint64_t line0)
+{
+    m_currentLine = line0;
+    emit positionChanged(line0 + 1);
+}
+
+void RawFileView::goToLine(uint64_t line)
+{
+    if (m_data.empty())
+        return;
+    const uint64_t target = line > 0 ? line - 1 : 0;
+    // Index far enough to know where that line is (or that it does not exist).
+    while (m_index.lineCount() <= target && !m_index.complete())
+        m_index.indexMore(kIndexSlice);
+    const uint64_t l = std::min<uint64_t>(target, m_index.lineCount() - 1);
+    setCurrentLine(l);
+    scrollToLine(l);
+}
+
+void RawFileView::showRef(const RawRef& ref)
+{
+    if (m_data.empty() || ref.offset >= m_data.size()) {
+        m_hlBegin = m_hlEnd = 0;
+        viewport()->update();
+        return;
+    }
+    // The byte offset is the truth; the line number comes from our own index.
+    m_hlBegin = ref.offset;
+    m_hlEnd = std::min<uint64_t>(m_data.size(), ref.offset + std::max<uint32_t>(ref.length, 1));
+    const uint64_t l = m_index.lineOf(ref.offset);
+    setCurrentLine(l);
+    scrollToLine(l);
+}
+
+QString RawFileView::lineText(uint64_t line) const
+{
+    return line == 0 ? QString() : displayText(m_index.line(line - 1));
+}
+
+bool RawFileView::find(const QString& text, bool forward, bool caseSensitive)
+{
+    if (text.isEmpty() || m_data.empty())
+        return false;
+    const QByteArray needle = text.toUtf8();
+    auto eq = [caseSensitive](char a, char b) {
+        return caseSensitive ? a == b : fold(static_cast<unsigned char>(a)) == fold(static_cast<unsigned char>(b));
+    };
+    const char* b = m_data.data();
+    const char* e = b + m_data.size();
+    const bool haveMatch = m_matchEnd > m_matchBegin;
+    const char* hit = e;
+    if (forward) {
+        const uint64_t from = haveMatch ? m_matchBegin + 1 : m_index.lineStart(m_currentLine);
+        hit = std::search(b + std::min<uint64_t>(from, m_data.size()), e, needle.begin(), needle.end(), eq);
+        if (hit == e)  // wrap around once
+            hit = std::search(b, e, needle.begin(), needle.end(), eq);
+    } else {
+        const uint64_t before = haveMatch ? m_matchBegin : m_index.lineStart(m_currentLine);
+        const char* stop = b + std::min<uint64_t>(before + needle.size() - 1, m_data.size());
+        hit = std::find_end(b, stop, needle.begin(), needle.end(), eq);
+        if (hit == stop)
+            hit = std::find_end(b, e, needle.begin(), needle.end(), eq);
+        if (hit == stop || hit == e)
+            hit = e;
+    }
+    if (hit == e)
+        return false;
+    m_matchBegin = static_cast<uint64_t>(hit - b);
+    m_matchEnd = m_matchBegin + static_cast<uint64_t>(needle.size());
+    const uint64_t l = m_index.lineOf(m_matchBegin);
+    setCurrentLine(l);
+    scrollToLine(l);
+    return true;
+}
+
+void RawFileView::paintEvent(QPaintEvent*)
+{
+    QPainter p(viewport());
+    p.fillRect(viewport()->rect(), palette().base());
+    const int gw = gutterWidth();
+    p.fillRect(QRect(0, 0, gw, viewport()->height()), palette().window());
+    if (!m_error.isEmpty() || m_path.isEmpty()) {
+        p.setPen(m_error.isEmpty() ? palette().placeholderText().color() : QColor(0xb0, 0x00, 0x20));
+        p.drawText(viewport()->rect().adjusted(gw + kMargin, 0, 0, 0), Qt::AlignCenter | Qt::TextWordWrap,
+                   m_error.isEmpty() ? tr("Select evidence to see its raw lines") : m_error);
+        return;
+    }
+    const int lh = lineHeight();
+    const int ascent = fontMetrics().ascent() + 1;
+    const int xText = gw + kMargin - horizontalScrollBar()->value();
+    const uint64_t first = firstVisibleLine();
+    const uint64_t last = std::min(m_index.lineCount(), first + static_cast<uint64_t>(visibleLines()) + 1);
+    const QColor hl(0xff, 0xf0, 0xa8), match(0xff, 0xa0, 0x40);
+    for (uint64_t l = first; l < last; ++l) {
+        const int y = static_cast<int>(l - first) * lh;
+        const uint64_t ls = m_index.lineStart(l);
+        const std::string_view bytes = m_index.line(l);
+        const uint64_t le = ls + bytes.size();
+        if (m_hlEnd > m_hlBegin && ls < m_hlEnd && le >= m_hlBegin)
+            p.fillRect(QRect(gw, y, viewport()->width() - gw, lh), hl);
+        if (l == m_currentLine) {
+            p.setPen(palette().highlight().color());
+            p.drawLine(gw, y + lh - 1, viewport()->width(), y + lh - 1);
+        }
+        const QString text = displayText(bytes);
+        // Match span, in display columns of the line's prefix (monospace).
+        if (m_matchEnd > m_matchBegin && m_matchBegin >= ls && m_matchBegin <= le) {
+            const QString pre = displayText(bytes.substr(0, m_matchBegin - ls));
+            const QString hit = displayText(bytes.substr(m_matchBegin - ls, m_matchEnd - m_matchBegin));
+            p.fillRect(QRect(xText + fontMetrics().horizontalAdvance(pre), y, fontMetrics().horizontalAdvance(hit), lh),
+                       match);
+        }
+        p.setPen(palette().text().color());
+        p.setClipRect(gw, 0, viewport()->width() - gw, viewport()->height());
+        p.drawText(xText, y + ascent, text);
+        p.setClipping(false);
+        p.setPen(l == m_currentLine ? palette().text().color() : palette().placeholderText().color());
+        p.drawText(QRect(0, y, gw - kMargin, lh), Qt::AlignRight | Qt::AlignVCenter, QString::number(l + 1));
+    }
+    if (!m_index.complete()) {
+        p.setPen(palette().placeholderText().color());
+        p.drawText(viewport()->rect().adjusted(0, 0, -8, -4), Qt::AlignRight | Qt::AlignBottom,
+                   tr("indexing… %1%").arg(m_index.scanned() * 100 / std::max<uint64_t>(m_data.size(), 1)));
+    }
+}
+
+void RawFileView::mousePressEvent(QMouseEvent* e)
+{
+    const uint64_t l = firstVisibleLine() + static_cast<uint64_t>(std::max(0, static_cast<int>(e->position().y()) / lineHeight()));
+    if (l < m_index.lineCount()) {
+        setCurrentLine(l);
+        viewport()->update();
+    }
+}
+
+void RawFileView::keyPressEvent(QKeyEvent* e)
+{
+    switch (e->key()) {
+    case Qt::Key_Up:
+        if (m_currentLine > 0)
+            goToLine(m_currentLine);  // 1-based argument: the line above
+        return;
+    case Qt::Key_Down:
+        goToLine(m_currentLine + 2);
+        return;
+    case Qt::Key_Home:
+        if (e->modifiers() & Qt::ControlModifier)
+            return goToLine(1);
+        break;
+    case Qt::Key_End:
+        if (e->modifiers() & Qt::ControlModifier) {
+            while (!m_index.complete())
+                m_index.indexMore(kIndexSlice);
+            return goToLine(m_index.lineCount());
+        }
+        break;
+    default:
+        break;
+    }
+    QAbstractScrollArea::keyPressEvent(e);
+}
+
+} // namespace fl

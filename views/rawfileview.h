@@ -1,0 +1,79 @@
+// SPDX-License-Identifier: MIT
+// Raw evidence viewer: memory-maps the file, indexes newlines in slices on
+// the GUI thread's idle time and paints only the visible lines, so a GB log
+// opens at once. Shows a RawRef's lines highlighted and searches with
+// next/previous.
+#pragma once
+
+#include "lineindex.h"
+#include "model.h"
+
+#include <QAbstractScrollArea>
+#include <QFile>
+
+namespace fl {
+
+class RawFileView : public QAbstractScrollArea
+{
+    Q_OBJECT
+public:
+    explicit RawFileView(QWidget* parent = nullptr);
+
+    // Returns false (and sets errorString) when the file cannot be mapped.
+    bool open(const QString& diskPath, const QString& displayName = {});
+    void close();
+    QString diskPath() const { return m_path; }
+    QString displayName() const { return m_name; }
+    QString errorString() const { return m_error; }
+    bool indexComplete() const { return m_index.complete(); }
+    uint64_t lineCount() const { return m_index.lineCount(); }
+
+    // 1-based, like RawRef::line and what people type.
+    void goToLine(uint64_t line);
+    // Highlights the ref's bytes and scrolls its first line into view.
+    void showRef(const RawRef& ref);
+    uint64_t currentLine() const { return m_currentLine + 1; }
+    uint64_t firstVisibleLine() const;
+    std::pair<uint64_t, uint64_t> highlight() const { return {m_hlBegin, m_hlEnd}; }
+
+    // Next/previous occurrence of `text` after/before the current match.
+    // Returns false (and keeps the position) when there is none.
+    bool find(const QString& text, bool forward = true, bool caseSensitive = false);
+    std::pair<uint64_t, uint64_t> currentMatch() const { return {m_matchBegin, m_matchEnd}; }
+    QString lineText(uint64_t line) const;  // 1-based
+
+signals:
+    void fileOpened(const QString& displayName);
+    void positionChanged(quint64 line);
+    void indexProgress(quint64 lines, bool complete);
+
+protected:
+    void paintEvent(QPaintEvent*) override;
+    void resizeEvent(QResizeEvent*) override;
+    void timerEvent(QTimerEvent*) override;
+    void mousePressEvent(QMouseEvent*) override;
+    void keyPressEvent(QKeyEvent*) override;
+    void scrollContentsBy(int dx, int dy) override;
+
+private:
+    void updateScrollBars();
+    void scrollToLine(uint64_t line);
+    int gutterWidth() const;
+    int lineHeight() const;
+    int visibleLines() const;
+    void setCurrentLine(uint64_t line0);
+
+    QFile m_file;
+    std::string_view m_data;
+    LineIndex m_index;
+    QString m_path, m_name, m_error;
+    int m_indexTimer = 0;
+    uint64_t m_currentLine = 0;  // 0-based
+    uint64_t m_hlBegin = 0, m_hlEnd = 0;
+    uint64_t m_matchBegin = 0, m_matchEnd = 0;
+    // Vertical scrolling in lines; QScrollBar is int, so a file with more
+    // lines than INT_MAX scrolls in proportional steps.
+    uint64_t m_scrollUnit = 1;
+};
+
+} // namespace fl

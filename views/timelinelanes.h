@@ -1,0 +1,98 @@
+// SPDX-License-Identifier: MIT
+// Lane model of the timeline: one lane per node, expandable into rank
+// sub-lanes, each holding its event times sorted per level so that painting
+// binary-searches the visible range instead of walking every event.
+// Plain data: no widgets, tested on its own.
+#pragma once
+
+#include "model.h"
+#include "viewstyle.h"
+
+#include <QHash>
+#include <QString>
+
+#include <array>
+#include <string>
+#include <vector>
+
+namespace fl {
+
+struct Lane {
+    QString key;              // "node" or "node/rank"; what FocusState::lane holds
+    QString label;
+    std::string node;
+    int rank = -1;            // -1: node lane
+    int parent = -1;          // node lane index for rank lanes
+    std::vector<int> children;
+    bool root = false;        // holds the root-cause event
+    int64_t firstAnomaly = kNoTime;  // earliest non-suppressed event
+    std::array<std::vector<int64_t>, style::LevelCount> times;   // sorted
+    std::array<std::vector<uint32_t>, style::LevelCount> events; // parallel to times
+    size_t eventCount() const;
+};
+
+class TimelineLanes {
+public:
+    static constexpr int64_t kMaxTimeNs = 3'000'000'000'000'000'000;  // ~2065
+
+    // Lanes for every node named by the events, plus `quietNodes` (nodes with
+    // files but no event), so a healthy node is visibly healthy.
+    void build(const Result& result, const std::vector<std::string>& quietNodes = {});
+    // Adds one event; for synthetic loads (tests, benchmarks). Call finish() after.
+    void add(const std::string& node, int rank, int64_t timeNs, style::Level level, uint32_t event);
+    void finish();
+
+    void setFilter(const QString& text);
+    void setSortByFirstAnomaly(bool on);
+    void setExpanded(int lane, bool expanded);
+    void setAllExpanded(bool expanded);
+    bool isExpanded(int lane) const;
+    QString filter() const { return m_filter; }
+    bool sortByFirstAnomaly() const { return m_sortByAnomaly; }
+
+    // Visible rows after filter, sort and expansion.
+    int rowCount() const { return static_cast<int>(m_rows.size()); }
+    int laneAtRow(int row) const;
+    int rowOfLane(int lane) const;
+    int rowOfKey(const QString& key) const;
+    int laneOfKey(const QString& key) const;
+    const Lane& lane(int index) const { return m_lanes[static_cast<size_t>(index)]; }
+    int laneCount() const { return static_cast<int>(m_lanes.size()); }
+    int rootLane() const { return m_rootLane; }
+    uint64_t rowsVersion() const { return m_rowsVersion; }
+
+    int64_t minTime() const { return m_min; }
+    int64_t maxTime() const { return m_max; }
+    // Root cause and the non-suppressed events around it, for "fit to incident".
+    int64_t incidentStart() const { return m_incidentStart; }
+    int64_t incidentEnd() const { return m_incidentEnd; }
+    style::Level levelOfEvent(uint32_t event) const;
+
+    // Per-pixel aggregation: out[x] = 1 + worst level of the lane's events in
+    // pixel column x of [start, end) over `width` pixels, 0 for none. Costs
+    // O(min(events in range, width * log events)) per level.
+    void marks(int lane, int64_t start, int64_t end, int width, std::vector<uint8_t>& out) const;
+    // Worst (then earliest) event of the lane within [t0, t1], -1 if none.
+    int64_t eventNear(int lane, int64_t t0, int64_t t1) const;
+    int64_t eventTime(uint32_t event) const;
+
+private:
+    int laneFor(const std::string& node, int rank);
+    void rebuildRows();
+
+    std::vector<Lane> m_lanes;
+    QHash<QString, int> m_index;  // key -> lane; linear lookups would make 10k lanes quadratic
+    std::vector<int> m_rows;
+    std::vector<bool> m_expanded;
+    std::vector<int64_t> m_eventTime;           // by event id
+    std::vector<uint8_t> m_eventLevel;          // by event id
+    QString m_filter;
+    bool m_sortByAnomaly = true;
+    int m_rootLane = -1;
+    uint32_t m_rootEvent = UINT32_MAX;
+    uint64_t m_rowsVersion = 0;
+    int64_t m_min = kNoTime, m_max = kNoTime;
+    int64_t m_incidentStart = kNoTime, m_incidentEnd = kNoTime;
+};
+
+} // namespace fl

@@ -1,0 +1,565 @@
+// SPDX-License-Identifier: MIT
+#include "timelineview.h"
+
+#include <QHelpEvent>
+#include <QKeyEvent>
+#include <QPainter>
+#include <QPainterPath>
+#include <QScrollBar>
+#include <QToolTip>
+#include <QWheelEvent>
+
+#include <algorithm>
+#include <set>
+
+namespace fl {
+
+using namespace timecoords;
+
+TimelineView::TimelineView(FocusState* focus, QWidget* parent)
+    : QWidget(parent)
+    , m_focus(focus)
+    , m_vbar(new QScrollBar(Qt::Vertical, this))
+{
+    setFocusPolicy(Qt::StrongFocus);
+    setMouseTracking(true);
+    setMinimumHeight(kAxisHeight + 3 * kRowHeight);
+    connect(m_vbar, &QScrollBar::valueChanged, this, qOverload<>(&QWidget::update));
+    connect(m_focus, &FocusState::timeWindowChanged, this, &TimelineView::onTimeWindow);
+    connect(m_focus, &FocusState::eventSelected, this, &TimelineView::onEventSelected);
+    connect(m_focus, &FocusState::laneFilterChanged, this, &TimelineView::onLaneFilter);
+    connect(m_focus, &FocusState::laneSelected, this, [this] { update(); });
+    connect(m_focus, &FocusState::cursorMoved, this, [this] { update(); });
+}
+
+QSize TimelineView::sizeHint() const
+{
+    return {900, kAxisHeight + kRowHeight * std::clamp(m_lanes.rowCount(), 4, 14) + 4};
+}
+
+void TimelineView::setAnalysis(std::shared_ptr<const Analysis> analysis)
+{
+    m_analysis = std::move(analysis);
+    TimelineLanes lanes;
+    if (m_analysis) {
+        // Nodes that produced files but no event still get a (quiet) lane.
+        std::set<std::string> nodes;
+        for (const auto& f : m_analysis->bundle.files)
+            if (!f.node.empty())
+                nodes.insert(f.node);
+        lanes.build(m_analysis->result, {nodes.begin(), nodes.end()});
+    }
+    setLanes(std::move(lanes));
+}
+
+void TimelineView::setLanes(TimelineLanes lanes)
+{
+    const bool sort = m_lanes.sortByFirstAnomaly();
+    m_lanes = std::move(lanes);
+    m_lanes.setSortByFirstAnomaly(sort);
+    m_lanes.setFilter(m_focus->current().laneFilter);
+    // The root-cause node opens on its ranks: that is where a reader looks first.
+    if (m_lanes.rootLane() >= 0)
+        m_lanes.setExpanded(m_lanes.rootLane(), true);
+    const auto& cur = m_focus->current();
+    m_range = cur.startNs != kNoTime && cur.endNs > cur.startNs ? Range{cur.startNs, cur.endNs}
+                                                                 : Range{m_lanes.incidentStart(), m_lanes.incidentEnd()};
+    if (m_range.start == kNoTime)
+        m_range = {0, 1'000'000'000};
+    rowsChanged();
+}
+
+int TimelineView::plotWidth() const
+{
+    return std::max(1, width() - kLabelWidth - m_vbar->sizeHint().width());
+}
+
+int TimelineView::firstVisibleRow() const
+{
+    return m_vbar->value();
+}
+
+int TimelineView::visibleRowCount() const
+{
+    return std::max(1, (height() - kAxisHeight) / kRowHeight);
+}
+
+void TimelineView::rowsChanged()
+{
+    m_markCache.clear();
+    updateScrollBar();
+    update();
+    emit lanesChanged();
+}
+
+void TimelineView::updateScrollBar()
+{
+    const int sw = m_vbar->sizeHint().width();
+    m_vbar->setGeometry(width() - sw, kAxisHeight, sw, height() - kAxisHeight);
+    m_vbar->setRange(0, std::max(0, m_lanes.rowCount() - visibleRowCount()));
+    m_vbar->setPageStep(visibleRowCount());
+}
+
+void TimelineView::resizeEvent(QResizeEvent*)
+{
+    updateScrollBar();
+}
+
+Range TimelineView::limit() const
+{
+    // Allow looking a little around the data, never into unbounded space.
+    if (m_lanes.minTime() == kNoTime)
+        return {};
+    const int64_t span = std::max<int64_t>(m_lanes.maxTime() - m_lanes.minTime(), 1'000'000'000);
+    return {m_lanes.minTime() - span, m_lanes.maxTime() + span};
+}
+
+void TimelineView::setRange(Range r, FocusState::History mode)
+{
+    if (r.end <= r.start)
+        return;
+    m_focus->setTimeWindow(r.start, r.end, mode);
+}
+
+void TimelineView::onTimeWindow(qint64 start, qint64 end)
+{
+    if (start == kNoTime || end <= start)
+        return;
+    m_range = {start, end};
+    update();
+}
+
+void TimelineView::onEventSelected(qint64 event)
+{
+    if (event >= 0 && event <= UINT32_MAX) {
+        const int64_t t = m_lanes.eventTime(static_cast<uint32_t>(event));
+        // Bring the event into view without changing the zoom the reader chose.
+        if (t != kNoTime && (t < m_range.start || t >= m_range.end)) {
+            const int64_t span = m_range.end - m_range.start;
+            m_range = {t - span / 2, t - span / 2 + span};
+        }
+    }
+    update();
+}
+
+void TimelineView::onLaneFilter(const QString& text)
+{
+    m_lanes.setFilter(text);
+    rowsChanged();
+}
+
+void TimelineView::fitToIncident()
+{
+    if (m_lanes.incidentStart() != kNoTime)
+        setRange({m_lanes.incidentStart(), m_lanes.incidentEnd()}, FocusState::History::Push);
+}
+
+void TimelineView::fitAll()
+{
+    if (m_lanes.minTime() == kNoTime)
+        return;
+    const int64_t margin = std::max<int64_t>((m_lanes.maxTime() - m_lanes.minTime()) / 20, 1'000'000'000);
+    setRange({m_lanes.minTime() - margin, m_lanes.maxTime() + margin}, FocusState::History::Push);
+}
+
+void TimelineView::zoomBy(double factor)
+{
+    const int64_t centre = m_range.start + (m_range.end - m_range.start) / 2;
+    setRange(zoomAround(m_range, centre, factor, limit()), FocusState::History::Coalesce);
+}
+
+void TimelineView::setSortByFirstAnomaly(bool on)
+{
+    m_lanes.setSortByFirstAnomaly(on);
+    rowsChanged();
+}
+
+void TimelineView::setAllExpanded(bool on)
+{
+    m_lanes.setAllExpanded(on);
+    rowsChanged();
+}
+
+void TimelineView::scrollToLane(const QString& key)
+{
+    int lane = m_lanes.laneOfKey(key);
+    if (lane < 0)
+        return;
+    const int parent = m_lanes.lane(lane).parent;
+    if (parent >= 0 && !m_lanes.isExpanded(parent)) {
+        m_lanes.setExpanded(parent, true);
+        rowsChanged();
+    }
+    const int row = m_lanes.rowOfLane(lane);
+    if (row >= 0 && (row < firstVisibleRow() || row >= firstVisibleRow() + visibleRowCount()))
+        m_vbar->setValue(row - visibleRowCount() / 2);
+}
+
+int TimelineView::rowAtY(int y) const
+{
+    if (y < kAxisHeight)
+        return -1;
+    return rowAt(y - kAxisHeight, double(firstVisibleRow()) * kRowHeight, kRowHeight, m_lanes.rowCount());
+}
+
+int64_t TimelineView::timeAtX(double x) const
+{
+    return pixelToTime(x - kLabelWidth, m_range.start, m_range.end, plotWidth());
+}
+
+double TimelineView::xOfTime(int64_t t) const
+{
+    return kLabelWidth + timeToPixel(t, m_range.start, m_range.end, plotWidth());
+}
+
+int64_t TimelineView::eventAt(QPoint pos) const
+{
+    const int lane = m_lanes.laneAtRow(rowAtY(pos.y()));
+    if (lane < 0 || pos.x() < kLabelWidth)
+        return -1;
+    // Marks are 5 px wide: accept a hit 3 px either side.
+    return m_lanes.eventNear(lane, timeAtX(pos.x() - 3), timeAtX(pos.x() + 3));
+}
+
+const std::vector<uint8_t>& TimelineView::cachedMarks(int lane)
+{
+    const int w = plotWidth();
+    if (m_cacheRange != m_range || m_cacheWidth != w) {
+        m_markCache.clear();
+        m_cacheRange = m_range;
+        m_cacheWidth = w;
+    }
+    auto it = m_markCache.find(lane);
+    if (it == m_markCache.end()) {
+        it = m_markCache.emplace(lane, std::vector<uint8_t>()).first;
+        m_lanes.marks(lane, m_range.start, m_range.end, w, it->second);
+    }
+    return it->second;
+}
+
+void TimelineView::paintEvent(QPaintEvent*)
+{
+    QPainter p(this);
+    p.fillRect(rect(), palette().base());
+    paintLanes(p);
+    paintAxis(p);
+    paintOverlays(p);
+}
+
+void TimelineView::paintAxis(QPainter& p)
+{
+    const QRect axis(0, 0, width(), kAxisHeight);
+    p.fillRect(axis, palette().window());
+    p.setPen(palette().mid().color());
+    p.drawLine(0, kAxisHeight - 1, width(), kAxisHeight - 1);
+    p.setPen(palette().text().color());
+    QFont f = font();
+    f.setBold(true);
+    p.setFont(f);
+    p.drawText(QRect(6, 0, kLabelWidth - 8, kAxisHeight), Qt::AlignVCenter | Qt::AlignLeft,
+               style::utc(m_range.start).left(10) + QStringLiteral(" UTC"));
+    p.setFont(font());
+    const int w = plotWidth();
+    const int64_t step = tickStep(m_range.end - m_range.start, w, 110);
+    p.setClipRect(kLabelWidth, 0, w, height());
+    for (int64_t t = firstTick(m_range.start, step); t < m_range.end; t += step) {
+        const double x = xOfTime(t);
+        p.setPen(palette().mid().color());
+        p.drawLine(QPointF(x, kAxisHeight - 6), QPointF(x, kAxisHeight - 1));
+        p.setPen(palette().text().color());
+        const QString label = style::tickLabel(t, step);
+        // A label cut by the right edge reads as a different time: leave it out.
+        if (x + 3 + p.fontMetrics().horizontalAdvance(label) <= kLabelWidth + w)
+            p.drawText(QRectF(x + 3, 0, 150, kAxisHeight - 4), Qt::AlignVCenter | Qt::AlignLeft, label);
+        if (t > m_range.end - step)
+            break;  // guards the loop against t + step overflowing at the int64 edge
+    }
+    p.setClipping(false);
+}
+
+void TimelineView::paintLanes(QPainter& p)
+{
+    m_lastPaintedLanes = 0;
+    const int first = firstVisibleRow();
+    const int last = std::min(m_lanes.rowCount(), first + visibleRowCount() + 1);
+    // Only visible lanes are painted: 10,000 lanes cost as much as 30.
+    for (int row = first; row < last; ++row) {
+        const int y = kAxisHeight + (row - first) * kRowHeight;
+        paintLane(p, row, m_lanes.laneAtRow(row), y);
+        ++m_lastPaintedLanes;
+    }
+    // Vertical grid of the axis ticks, under nothing important.
+    if (m_lanes.rowCount() == 0) {
+        p.setPen(palette().placeholderText().color());
+        p.drawText(rect().adjusted(0, kAxisHeight, 0, 0), Qt::AlignCenter,
+                   m_lanes.laneCount() == 0 ? tr("No events to show") : tr("No lane matches the filter"));
+    }
+}
+
+void TimelineView::paintLane(QPainter& p, int row, int laneIndex, int y)
+{
+    const Lane& lane = m_lanes.lane(laneIndex);
+    const int w = plotWidth();
+    const QRect rowRect(0, y, kLabelWidth + w, kRowHeight);
+    const bool selected = m_focus->current().lane == lane.key;
+    QColor bg = row % 2 ? palette().alternateBase().color() : palette().base().color();
+    if (lane.root)
+        bg = QColor(0xfb, 0xe3, 0xe3);
+    p.fillRect(rowRect, bg);
+    if (selected)
+        p.fillRect(QRect(0, y, kLabelWidth, kRowHeight), palette().highlight().color().lighter(170));
+
+    // Label: disclosure triangle for nodes with ranks, indented rank lanes.
+    const int indent = lane.parent >= 0 ? 26 : 6;
+    p.setPen(palette().text().color());
+    if (!lane.children.empty()) {
+        const bool open = m_lanes.isExpanded(laneIndex);
+        QPainterPath tri;
+        const QPointF c(12, y + kRowHeight / 2.0);
+        if (open) {
+            tri.moveTo(c + QPointF(-4, -2));
+            tri.lineTo(c + QPointF(4, -2));
+            tri.lineTo(c + QPointF(0, 3));
+        } else {
+            tri.moveTo(c + QPointF(-2, -4));
+            tri.lineTo(c + QPointF(3, 0));
+            tri.lineTo(c + QPointF(-2, 4));
+        }
+        p.fillPath(tri, palette().text());
+    }
+    QFont f = font();
+    f.setBold(lane.root);
+    p.setFont(f);
+    const QString label = lane.label
+        + (lane.children.empty() ? QString() : QStringLiteral("  (%1)").arg(lane.children.size()));
+    p.drawText(QRect(indent + (lane.children.empty() ? 0 : 12), y, kLabelWidth - indent - 14, kRowHeight),
+               Qt::AlignVCenter | Qt::AlignLeft,
+               p.fontMetrics().elidedText(label, Qt::ElideMiddle, kLabelWidth - indent - 14));
+    p.setFont(font());
+    p.setPen(palette().mid().color());
+    p.drawLine(kLabelWidth - 1, y, kLabelWidth - 1, y + kRowHeight);
+
+    // Marks: low levels first so the worst colour ends on top where they touch.
+    const auto& marks = cachedMarks(laneIndex);
+    p.setClipRect(kLabelWidth, y, w, kRowHeight);
+    for (int lv = style::Suppressed; lv < style::LevelCount; ++lv) {
+        const QColor c = style::levelColor(static_cast<style::Level>(lv));
+        const int h = lv == style::Suppressed ? kRowHeight / 3 : kRowHeight - 8;
+        for (int x = 0; x < static_cast<int>(marks.size()); ++x)
+            if (marks[static_cast<size_t>(x)] == lv + 1)
+                p.fillRect(QRect(kLabelWidth + x - 2, y + (kRowHeight - h) / 2, 5, h), c);
+    }
+    p.setClipping(false);
+}
+
+void TimelineView::paintOverlays(QPainter& p)
+{
+    const int w = plotWidth();
+    const int bottom = kAxisHeight + std::min(m_lanes.rowCount() - firstVisibleRow(), visibleRowCount() + 1) * kRowHeight;
+    p.setClipRect(kLabelWidth, 0, w, height());
+    p.setRenderHint(QPainter::Antialiasing, true);
+
+    // Root cause (or each ambiguous contender): red outlined diamond on its
+    // lanes, drawn over the per-pixel marks so aggregation never hides it.
+    const int first = firstVisibleRow();
+    const int last = std::min(m_lanes.rowCount(), first + visibleRowCount() + 1);
+    for (int row = first; row < last; ++row) {
+        const Lane& lane = m_lanes.lane(m_lanes.laneAtRow(row));
+        if (!lane.root)
+            continue;
+        const auto& times = lane.times[style::Root];
+        auto it = std::lower_bound(times.begin(), times.end(), m_range.start);
+        for (int n = 0; it != times.end() && *it < m_range.end && n < 64; ++it, ++n) {
+            const QPointF c(xOfTime(*it), kAxisHeight + (row - first) * kRowHeight + kRowHeight / 2.0);
+            QPainterPath d;
+            d.moveTo(c + QPointF(0, -8));
+            d.lineTo(c + QPointF(8, 0));
+            d.lineTo(c + QPointF(0, 8));
+            d.lineTo(c + QPointF(-8, 0));
+            d.closeSubpath();
+            p.fillPath(d, QColor(255, 255, 255, 200));
+            p.setPen(QPen(style::levelColor(style::Root), 2));
+            p.drawPath(d);
+        }
+    }
+    // Selected event: a line through every lane.
+    const int64_t sel = m_focus->current().event;
+    if (sel >= 0 && sel <= UINT32_MAX) {
+        const int64_t t = m_lanes.eventTime(static_cast<uint32_t>(sel));
+        if (t != kNoTime) {
+            p.setPen(QPen(palette().highlight().color(), 1.5, Qt::DashLine));
+            p.drawLine(QPointF(xOfTime(t), kAxisHeight), QPointF(xOfTime(t), bottom));
+        }
+    }
+    p.setRenderHint(QPainter::Antialiasing, false);
+    if (m_focus->cursorNs() != kNoTime) {
+        p.setPen(QPen(QColor(0, 0, 0, 90), 1));
+        const double x = xOfTime(m_focus->cursorNs());
+        p.drawLine(QPointF(x, kAxisHeight), QPointF(x, bottom));
+    }
+    if (m_drag == Drag::Select && m_dragged) {
+        const int x0 = std::min(m_pressPos.x(), m_dragX), x1 = std::max(m_pressPos.x(), m_dragX);
+        p.fillRect(QRect(x0, kAxisHeight, x1 - x0, height()), QColor(42, 111, 219, 50));
+    }
+    p.setClipping(false);
+}
+
+void TimelineView::wheelEvent(QWheelEvent* e)
+{
+    const QPointF pos = e->position();
+    if (pos.x() < kLabelWidth || (e->modifiers() & Qt::ShiftModifier)) {
+        m_vbar->setValue(m_vbar->value() - e->angleDelta().y() / 40);
+        return;
+    }
+    const int steps = e->angleDelta().y();
+    if (steps == 0)
+        return;
+    const double factor = std::pow(0.85, steps / 120.0);
+    setRange(zoomAround(m_range, timeAtX(pos.x()), factor, limit()), FocusState::History::Coalesce);
+    e->accept();
+}
+
+void TimelineView::mousePressEvent(QMouseEvent* e)
+{
+    m_pressPos = e->pos();
+    m_pressRange = m_range;
+    m_dragX = e->pos().x();
+    m_dragged = false;
+    if (e->pos().x() >= kLabelWidth && e->pos().y() >= kAxisHeight) {
+        const bool select = e->button() == Qt::RightButton
+            || (e->button() == Qt::LeftButton && (e->modifiers() & Qt::ShiftModifier));
+        m_drag = select ? Drag::Select : (e->button() == Qt::LeftButton ? Drag::Pan : Drag::None);
+    }
+}
+
+void TimelineView::mouseMoveEvent(QMouseEvent* e)
+{
+    if (e->pos().x() >= kLabelWidth)
+        m_focus->setCursor(timeAtX(e->pos().x()));
+    if (m_drag == Drag::None)
+        return;
+    if ((e->pos() - m_pressPos).manhattanLength() > 3)
+        m_dragged = true;
+    m_dragX = e->pos().x();
+    if (m_drag == Drag::Pan && m_dragged) {
+        const int64_t dt = pixelToTime(m_pressPos.x() - e->pos().x(), 0, m_pressRange.end - m_pressRange.start, plotWidth());
+        setRange(panBy(m_pressRange, dt, limit()), FocusState::History::Coalesce);
+    }
+    update();
+}
+
+void TimelineView::mouseReleaseEvent(QMouseEvent* e)
+{
+    const Drag drag = m_drag;
+    m_drag = Drag::None;
+    if (drag == Drag::Select && m_dragged) {
+        const int64_t a = timeAtX(std::min(m_pressPos.x(), e->pos().x()));
+        const int64_t b = timeAtX(std::max(m_pressPos.x(), e->pos().x()));
+        if (b - a >= kMinSpanNs)
+            setRange({a, b}, FocusState::History::Push);
+        update();
+        return;
+    }
+    if (m_dragged || e->button() != Qt::LeftButton)
+        return;
+    // A click: toggle a node's ranks from its label, select a lane or an event.
+    const int row = rowAtY(e->pos().y());
+    const int lane = m_lanes.laneAtRow(row);
+    if (lane < 0)
+        return;
+    if (e->pos().x() < 24 && !m_lanes.lane(lane).children.empty()) {
+        m_lanes.setExpanded(lane, !m_lanes.isExpanded(lane));
+        rowsChanged();
+        return;
+    }
+    const int64_t ev = eventAt(e->pos());
+    if (ev >= 0)
+        m_focus->selectEvent(ev, m_lanes.lane(lane).key);
+    else
+        m_focus->selectLane(m_lanes.lane(lane).key);
+}
+
+void TimelineView::mouseDoubleClickEvent(QMouseEvent* e)
+{
+    const int lane = m_lanes.laneAtRow(rowAtY(e->pos().y()));
+    if (lane >= 0 && e->pos().x() < kLabelWidth && !m_lanes.lane(lane).children.empty()) {
+        m_lanes.setExpanded(lane, !m_lanes.isExpanded(lane));
+        rowsChanged();
+    }
+}
+
+void TimelineView::keyPressEvent(QKeyEvent* e)
+{
+    const int64_t span = m_range.end - m_range.start;
+    switch (e->key()) {
+    case Qt::Key_Plus:
+    case Qt::Key_Equal:
+        zoomBy(0.8);
+        return;
+    case Qt::Key_Minus:
+        zoomBy(1.25);
+        return;
+    case Qt::Key_Left:
+        setRange(panBy(m_range, -span / 10, limit()), FocusState::History::Coalesce);
+        return;
+    case Qt::Key_Right:
+        setRange(panBy(m_range, span / 10, limit()), FocusState::History::Coalesce);
+        return;
+    case Qt::Key_Up:
+    case Qt::Key_Down: {
+        int row = m_lanes.rowOfKey(m_focus->current().lane);
+        row = std::clamp(row + (e->key() == Qt::Key_Up ? -1 : 1), 0, m_lanes.rowCount() - 1);
+        if (const int lane = m_lanes.laneAtRow(row); lane >= 0) {
+            m_focus->selectLane(m_lanes.lane(lane).key);
+            scrollToLane(m_lanes.lane(lane).key);
+        }
+        return;
+    }
+    case Qt::Key_Return:
+    case Qt::Key_Enter:
+    case Qt::Key_Space: {
+        const int lane = m_lanes.laneOfKey(m_focus->current().lane);
+        if (lane >= 0 && !m_lanes.lane(lane).children.empty()) {
+            m_lanes.setExpanded(lane, !m_lanes.isExpanded(lane));
+            rowsChanged();
+        }
+        return;
+    }
+    default:
+        QWidget::keyPressEvent(e);
+    }
+}
+
+void TimelineView::leaveEvent(QEvent*)
+{
+    m_focus->setCursor(kNoTime);
+}
+
+bool TimelineView::event(QEvent* e)
+{
+    if (e->type() != QEvent::ToolTip)
+        return QWidget::event(e);
+    auto* he = static_cast<QHelpEvent*>(e);
+    const int64_t ev = eventAt(he->pos());
+    if (ev < 0 || !m_analysis) {
+        QToolTip::hideText();
+        return true;
+    }
+    for (const auto& se : m_analysis->result.events) {
+        if (se.id != ev)
+            continue;
+        const auto level = m_lanes.levelOfEvent(se.id);
+        QString tip = QStringLiteral("<b>%1</b><br>%2 · %3<br>%4 %5 %6")
+                          .arg(style::q(se.symptom).toHtmlEscaped(), style::levelName(level), style::utc(se.timeNs),
+                               style::q(se.node).toHtmlEscaped(), style::rankText(se.rank), style::gpuText(se.gpuIndex));
+        if (se.count > 1)
+            tip += QStringLiteral("<br>×%1 merged").arg(se.count);
+        if (se.suppressed)
+            tip += QStringLiteral("<br>suppressed by %1").arg(style::q(se.suppressedBy).toHtmlEscaped());
+        QToolTip::showText(he->globalPos(), tip, this);
+        break;
+    }
+    return true;
+}
+
+} // namespace fl

@@ -1,0 +1,106 @@
+// SPDX-License-Identifier: MIT
+// The lane timeline, painted by hand: label column, UTC axis, one row per
+// visible lane. Marks come from TimelineLanes::marks (one per pixel, worst
+// level wins) through a cache rebuilt only when the range or width changes.
+#pragma once
+
+#include "engine/engine.h"
+#include "focusstate.h"
+#include "timecoords.h"
+#include "timelinelanes.h"
+
+#include <QWidget>
+
+#include <memory>
+#include <unordered_map>
+
+class QScrollBar;
+
+namespace fl {
+
+class TimelineView : public QWidget
+{
+    Q_OBJECT
+public:
+    static constexpr int kRowHeight = 22;
+    static constexpr int kAxisHeight = 26;
+    static constexpr int kLabelWidth = 180;
+
+    TimelineView(FocusState* focus, QWidget* parent = nullptr);
+
+    void setAnalysis(std::shared_ptr<const Analysis> analysis);
+    // For synthetic loads (benchmarks, tests): lanes built elsewhere.
+    void setLanes(TimelineLanes lanes);
+    const TimelineLanes& lanes() const { return m_lanes; }
+    TimelineLanes& lanes() { return m_lanes; }
+
+    timecoords::Range range() const { return m_range; }
+    int plotWidth() const;
+    int firstVisibleRow() const;
+    int visibleRowCount() const;
+    // How many lanes the last paint visited; tests check culling with it.
+    int lastPaintedLanes() const { return m_lastPaintedLanes; }
+
+    QSize sizeHint() const override;
+
+public slots:
+    void fitToIncident();
+    void fitAll();
+    void zoomBy(double factor);
+    void setSortByFirstAnomaly(bool on);
+    void setAllExpanded(bool on);
+    void scrollToLane(const QString& key);
+
+signals:
+    void lanesChanged();
+
+protected:
+    void paintEvent(QPaintEvent*) override;
+    void resizeEvent(QResizeEvent*) override;
+    void wheelEvent(QWheelEvent*) override;
+    void mousePressEvent(QMouseEvent*) override;
+    void mouseMoveEvent(QMouseEvent*) override;
+    void mouseReleaseEvent(QMouseEvent*) override;
+    void mouseDoubleClickEvent(QMouseEvent*) override;
+    void keyPressEvent(QKeyEvent*) override;
+    void leaveEvent(QEvent*) override;
+    bool event(QEvent*) override;
+
+private:
+    void onTimeWindow(qint64 start, qint64 end);
+    void onEventSelected(qint64 event);
+    void onLaneFilter(const QString& text);
+    void rowsChanged();
+    void updateScrollBar();
+    void setRange(timecoords::Range r, FocusState::History mode);
+    timecoords::Range limit() const;
+    int rowAtY(int y) const;
+    int64_t timeAtX(double x) const;
+    double xOfTime(int64_t t) const;
+    int64_t eventAt(QPoint pos) const;
+    const std::vector<uint8_t>& cachedMarks(int lane);
+    void paintAxis(QPainter& p);
+    void paintLanes(QPainter& p);
+    void paintLane(QPainter& p, int row, int lane, int y);
+    void paintOverlays(QPainter& p);
+
+    FocusState* m_focus;
+    std::shared_ptr<const Analysis> m_analysis;
+    TimelineLanes m_lanes;
+    QScrollBar* m_vbar;
+    timecoords::Range m_range;
+
+    // Geometry cache (Qt Creator's trackpainter): valid for one range and width.
+    std::unordered_map<int, std::vector<uint8_t>> m_markCache;
+    timecoords::Range m_cacheRange;
+    int m_cacheWidth = -1;
+
+    enum class Drag { None, Pan, Select } m_drag = Drag::None;
+    QPoint m_pressPos;
+    timecoords::Range m_pressRange;
+    int m_dragX = -1;
+    bool m_dragged = false;
+    int m_lastPaintedLanes = 0;
+};
+
+} // namespace fl

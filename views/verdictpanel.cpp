@@ -1,0 +1,214 @@
+// SPDX-License-Identifier: MIT
+#include "verdictpanel.h"
+
+#include "viewstyle.h"
+
+#include <QHeaderView>
+#include <QLabel>
+#include <QSplitter>
+#include <QTableWidget>
+#include <QTextBrowser>
+#include <QVBoxLayout>
+
+namespace fl {
+
+namespace {
+QString esc(const std::string& s)
+{
+    return style::q(s).toHtmlEscaped();
+}
+
+QString row(const QString& key, const QString& value)
+{
+    return QStringLiteral("<tr><td style='color:#666;padding-right:10px'>%1</td><td>%2</td></tr>").arg(key, value);
+}
+
+struct Banner {
+    QString text;
+    QString colour;
+};
+
+Banner bannerFor(const Result& r, bool cancelled)
+{
+    if (cancelled)
+        return {QStringLiteral("CANCELLED — partial result"), QStringLiteral("#777777")};
+    if (r.status == "attributed")
+        return {QStringLiteral("ATTRIBUTED"), QStringLiteral("#b71c1c")};
+    if (r.status == "ambiguous")
+        return {QStringLiteral("AMBIGUOUS — %1 candidates, no single root cause").arg(r.candidates.size()),
+                QStringLiteral("#e65100")};
+    return {QStringLiteral("UNATTRIBUTED — no root cause found"), QStringLiteral("#455a64")};
+}
+} // namespace
+
+VerdictPanel::VerdictPanel(FocusState* focus, QWidget* parent)
+    : QWidget(parent)
+    , m_focus(focus)
+    , m_banner(new QLabel(this))
+    , m_body(new QTextBrowser(this))
+    , m_coverage(new QTableWidget(this))
+{
+    m_banner->setMargin(6);
+    QFont bf = m_banner->font();
+    bf.setBold(true);
+    bf.setPointSizeF(bf.pointSizeF() * 1.15);
+    m_banner->setFont(bf);
+    m_banner->setText(tr("No analysis loaded"));
+    m_body->setOpenLinks(false);
+    m_coverage->setColumnCount(6);
+    m_coverage->setHorizontalHeaderLabels({tr("File"), tr("Kind"), tr("Status"), tr("Obs."), tr("Node"), tr("Reason")});
+    m_coverage->verticalHeader()->hide();
+    m_coverage->verticalHeader()->setDefaultSectionSize(m_coverage->fontMetrics().height() + 6);
+    m_coverage->horizontalHeader()->setStretchLastSection(true);
+    m_coverage->setEditTriggers(QAbstractItemView::NoEditTriggers);
+    m_coverage->setSelectionBehavior(QAbstractItemView::SelectRows);
+    m_coverage->setWordWrap(false);
+
+    auto* split = new QSplitter(Qt::Vertical, this);
+    split->addWidget(m_body);
+    auto* cov = new QWidget(split);
+    auto* covLayout = new QVBoxLayout(cov);
+    covLayout->setContentsMargins(0, 4, 0, 0);
+    covLayout->addWidget(new QLabel(tr("<b>Coverage</b> — what each file contributed"), cov));
+    covLayout->addWidget(m_coverage);
+    split->addWidget(cov);
+    split->setStretchFactor(0, 3);
+    split->setStretchFactor(1, 2);
+    auto* layout = new QVBoxLayout(this);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->setSpacing(0);
+    layout->addWidget(m_banner);
+    layout->addWidget(split, 1);
+
+    // Links in the verdict jump to the event they name.
+    connect(m_body, &QTextBrowser::anchorClicked, this, [this](const QUrl& url) {
+        bool ok = false;
+        const qint64 ev = url.path().toLongLong(&ok);
+        if (url.scheme() == QLatin1String("event") && ok)
+            m_focus->selectEvent(ev);
+    });
+}
+
+void VerdictPanel::setAnalysis(std::shared_ptr<const Analysis> analysis)
+{
+    m_analysis = std::move(analysis);
+    if (!m_analysis) {
+        m_banner->setText(tr("No analysis loaded"));
+        m_body->clear();
+        m_coverage->setRowCount(0);
+        return;
+    }
+    const Banner b = bannerFor(m_analysis->result, m_analysis->cancelled);
+    m_banner->setText(b.text);
+    m_banner->setStyleSheet(QStringLiteral("QLabel { background:%1; color:white; }").arg(b.colour));
+    m_body->setHtml(verdictHtml(*m_analysis));
+    fillCoverage(*m_analysis);
+}
+
+QString VerdictPanel::statusText() const
+{
+    return m_banner->text();
+}
+
+QString VerdictPanel::verdictText() const
+{
+    return m_body->toPlainText();
+}
+
+QString VerdictPanel::verdictHtml(const Analysis& a) const
+{
+    const Result& r = a.result;
+    QString h = QStringLiteral("<table cellspacing=2>");
+    h += row(tr("Status"), QStringLiteral("<b>%1</b>").arg(esc(r.status)));
+    h += row(tr("Outcome"), esc(r.outcome.empty() ? std::string("unknown") : r.outcome));
+    QString domain = esc(r.domain);
+    if (!r.subDomain.empty())
+        domain += QStringLiteral(" / ") + esc(r.subDomain);
+    if (r.status == "ambiguous")
+        domain += QStringLiteral(" <span style='color:#e65100'><b>(ambiguous)</b></span>");
+    h += row(tr("Domain"), domain);
+    if (!r.workloadId.empty())
+        h += row(tr("Workload"), esc(r.workloadId) + (r.attempt >= 0 ? QStringLiteral(" attempt %1").arg(r.attempt) : QString()));
+    h += QStringLiteral("</table>");
+
+    if (r.rootCause) {
+        const RootCause& rc = *r.rootCause;
+        h += QStringLiteral("<h3 style='color:#b71c1c;margin-bottom:2px'>Root cause: <a href='event:%1'>%2</a></h3>")
+                 .arg(rc.event)
+                 .arg(esc(rc.title.empty() ? rc.symptom : rc.title));
+        h += QStringLiteral("<table cellspacing=2>");
+        h += row(tr("Symptom"), QStringLiteral("<code>%1</code>").arg(esc(rc.symptom)));
+        h += row(tr("Node"), QStringLiteral("<b>%1</b>").arg(esc(rc.node)));
+        if (rc.gpuIndex >= 0 || !rc.pciBus.empty())
+            h += row(tr("GPU"), QStringLiteral("%1 %2").arg(rc.gpuIndex >= 0 ? QString::number(rc.gpuIndex) : QString(),
+                                                           rc.pciBus.empty() ? QString() : QStringLiteral("(PCI %1)").arg(esc(rc.pciBus))));
+        if (rc.rank >= 0)
+            h += row(tr("Rank"), QString::number(rc.rank));
+        h += row(tr("Time"), style::utc(rc.timeNs));
+        if (!rc.advice.empty())
+            h += row(tr("Advice"), esc(rc.advice));
+        h += QStringLiteral("</table>");
+    } else if (r.status == "ambiguous") {
+        h += QStringLiteral("<h3 style='color:#e65100;margin-bottom:2px'>Ambiguous: no single root cause</h3><ul>");
+        for (const Candidate& c : r.candidates)
+            h += QStringLiteral("<li><a href='event:%1'>%2</a> on %3 at %4 — %5</li>")
+                     .arg(c.event)
+                     .arg(esc(c.title.empty() ? c.symptom : c.title), esc(c.node), style::utc(c.timeNs), esc(c.verdict));
+        h += QStringLiteral("</ul>");
+    } else {
+        h += QStringLiteral("<h3 style='color:#455a64;margin-bottom:2px'>No root cause found</h3>");
+    }
+    if (!r.summary.empty())
+        h += QStringLiteral("<p>%1</p>").arg(esc(r.summary));
+    if (!r.affectedNodes.empty()) {
+        QStringList nodes;
+        for (const auto& n : r.affectedNodes)
+            nodes << esc(n);
+        h += QStringLiteral("<p><b>Affected nodes (%1):</b> %2</p>").arg(nodes.size()).arg(nodes.join(QStringLiteral(", ")));
+    }
+    if (!r.missing.empty()) {
+        h += QStringLiteral("<p><b>What is missing:</b></p><ul>");
+        for (const auto& m : r.missing)
+            h += QStringLiteral("<li>%1</li>").arg(esc(m));
+        h += QStringLiteral("</ul>");
+    }
+    if (!a.bundle.warnings.empty()) {
+        h += QStringLiteral("<p><b>Bundle warnings:</b></p><ul>");
+        for (const auto& w : a.bundle.warnings)
+            h += QStringLiteral("<li>%1</li>").arg(esc(w));
+        h += QStringLiteral("</ul>");
+    }
+    return h;
+}
+
+void VerdictPanel::fillCoverage(const Analysis& a)
+{
+    const auto& reports = a.result.connectors;
+    m_coverage->setSortingEnabled(false);
+    m_coverage->setRowCount(static_cast<int>(reports.size()));
+    for (int i = 0; i < static_cast<int>(reports.size()); ++i) {
+        const ConnectorReport& c = reports[static_cast<size_t>(i)];
+        auto set = [&](int col, const QString& text) {
+            auto* it = new QTableWidgetItem(text);
+            if (c.status == FileStatus::Error)
+                it->setForeground(QColor(0xb0, 0x00, 0x20));
+            else if (c.status != FileStatus::Ok)
+                it->setForeground(QColor(0x77, 0x77, 0x77));
+            m_coverage->setItem(i, col, it);
+        };
+        set(0, style::q(c.file));
+        set(1, style::q(toString(c.kind)));
+        set(2, style::q(toString(c.status)));
+        auto* obs = new QTableWidgetItem;
+        obs->setData(Qt::DisplayRole, static_cast<qulonglong>(c.observations));
+        m_coverage->setItem(i, 3, obs);
+        set(4, style::q(c.node) + (c.rank >= 0 ? QStringLiteral(" r%1").arg(c.rank) : QString()));
+        set(5, style::q(c.reason.empty() ? c.kindReason : c.reason));
+        m_coverage->item(i, 5)->setToolTip(style::q(c.kindReason) + QLatin1Char('\n') + style::q(c.reason));
+    }
+    m_coverage->setSortingEnabled(true);
+    m_coverage->resizeColumnsToContents();
+    m_coverage->setColumnWidth(0, std::min(m_coverage->columnWidth(0), 260));
+}
+
+} // namespace fl

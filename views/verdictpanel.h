@@ -1,0 +1,41 @@
+// SPDX-License-Identifier: MIT
+// The verdict at a glance: status, outcome, domain, root cause, summary,
+// affected nodes, what is missing, and the coverage of every bundle file.
+#pragma once
+
+#include "engine/engine.h"
+#include "focusstate.h"
+
+#include <QWidget>
+
+#include <memory>
+
+class QLabel;
+class QTableWidget;
+class QTextBrowser;
+
+namespace fl {
+
+class VerdictPanel : public QWidget
+{
+    Q_OBJECT
+public:
+    explicit VerdictPanel(FocusState* focus, QWidget* parent = nullptr);
+    void setAnalysis(std::shared_ptr<const Analysis> analysis);
+
+    QString statusText() const;     // the banner, e.g. "AMBIGUOUS"
+    QString verdictText() const;    // plain text of the verdict body
+    QTableWidget* coverage() const { return m_coverage; }
+
+private:
+    QString verdictHtml(const Analysis& a) const;
+    void fillCoverage(const Analysis& a);
+
+    FocusState* m_focus;
+    std::shared_ptr<const Analysis> m_analysis;
+    QLabel* m_banner;
+    QTextBrowser* m_body;
+    QTableWidget* m_coverage;
+};
+
+} // namespace fl

@@ -1,0 +1,123 @@
+// SPDX-License-Identifier: MIT
+#include "viewstyle.h"
+
+#include <QDateTime>
+
+#include <algorithm>
+
+namespace fl::style {
+
+QColor levelColor(Level l)
+{
+    switch (l) {
+    case Root: return QColor(0xd0, 0x1c, 0x1c);
+    case Symptom: return QColor(0xf0, 0x8a, 0x00);
+    case Interesting: return QColor(0x2a, 0x6f, 0xdb);
+    case Suppressed:
+    case LevelCount: break;
+    }
+    return QColor(0xa0, 0xa0, 0xa0);
+}
+
+EventLevels::EventLevels(const Result& r)
+    : m_result(r)
+{
+    if (r.rootCause)
+        return;
+    for (const EvidenceItem& it : r.evidence)
+        if (it.role == EvidenceRole::Root)
+            m_rootEvidenceEvents.push_back(it.event);
+    std::sort(m_rootEvidenceEvents.begin(), m_rootEvidenceEvents.end());
+}
+
+Level EventLevels::operator()(const SymptomEvent& e) const
+{
+    const Result& r = m_result;
+    if (r.rootCause && r.rootCause->event == e.id)
+        return Root;
+    if (std::binary_search(m_rootEvidenceEvents.begin(), m_rootEvidenceEvents.end(), e.id))
+        return Root;
+    if (e.evidenceRole) {
+        switch (*e.evidenceRole) {
+        // A second "root" beside a chosen root cause cannot be; only ambiguous results have several.
+        case EvidenceRole::Root: return r.rootCause ? Symptom : Root;
+        case EvidenceRole::Symptom: return e.suppressed ? Suppressed : Symptom;
+        case EvidenceRole::Interesting: return e.suppressed ? Suppressed : Interesting;
+        case EvidenceRole::Context: return Suppressed;
+        }
+    }
+    if (e.suppressed)
+        return Suppressed;
+    return e.kind == EventKind::BadNode ? Symptom : Interesting;
+}
+
+QColor roleColor(EvidenceRole r)
+{
+    switch (r) {
+    case EvidenceRole::Root: return levelColor(Root);
+    case EvidenceRole::Symptom: return levelColor(Symptom);
+    case EvidenceRole::Interesting: return levelColor(Interesting);
+    case EvidenceRole::Context: break;
+    }
+    return levelColor(Suppressed);
+}
+
+QString levelName(Level l)
+{
+    switch (l) {
+    case Root: return QStringLiteral("root cause");
+    case Symptom: return QStringLiteral("symptom");
+    case Interesting: return QStringLiteral("interesting");
+    case Suppressed:
+    case LevelCount: break;
+    }
+    return QStringLiteral("suppressed");
+}
+
+namespace {
+QDateTime toDateTime(int64_t ns)
+{
+    // Floor division so that times before the epoch keep a positive remainder.
+    int64_t ms = ns / 1'000'000;
+    if (ns % 1'000'000 < 0)
+        --ms;
+    return QDateTime::fromMSecsSinceEpoch(ms, Qt::UTC);
+}
+} // namespace
+
+QString utc(int64_t ns, bool withDate)
+{
+    if (ns == kNoTime)
+        return QStringLiteral("—");
+    const QDateTime dt = toDateTime(ns);
+    return dt.toString(withDate ? QStringLiteral("yyyy-MM-dd HH:mm:ss.zzz") : QStringLiteral("HH:mm:ss.zzz"))
+        + (withDate ? QStringLiteral(" UTC") : QString());
+}
+
+QString tickLabel(int64_t ns, int64_t stepNs)
+{
+    const QDateTime dt = toDateTime(ns);
+    if (stepNs >= 86'400'000'000'000)
+        return dt.toString(QStringLiteral("yyyy-MM-dd"));
+    if (stepNs >= 60'000'000'000)
+        return dt.toString(QStringLiteral("HH:mm"));
+    if (stepNs >= 1'000'000'000)
+        return dt.toString(QStringLiteral("HH:mm:ss"));
+    if (stepNs >= 1'000'000)
+        return dt.toString(QStringLiteral("HH:mm:ss.zzz"));
+    // Below a millisecond the wall clock is the same for every tick: show the fraction.
+    const int64_t sub = ((ns % 1'000'000'000) + 1'000'000'000) % 1'000'000'000;
+    return dt.toString(QStringLiteral("ss")) + QStringLiteral(".%1").arg(sub, 9, 10, QLatin1Char('0'));
+}
+
+QString rankText(int rank)
+{
+    return rank < 0 ? QString() : QStringLiteral("rank %1").arg(rank);
+}
+
+QString gpuText(int gpu)
+{
+    return gpu < 0 ? QString() : QStringLiteral("GPU %1").arg(gpu);
+}
+
+} // namespace fl::style

@@ -1,0 +1,51 @@
+// SPDX-License-Identifier: MIT
+// Colours and text formatting shared by every view, so that "root" is the
+// same red everywhere and times are always shown in UTC.
+#pragma once
+
+#include "model.h"
+
+#include <QColor>
+#include <QString>
+
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace fl::style {
+
+// Mark levels, ordered so that a larger value is worse: per-pixel
+// aggregation keeps the maximum.
+enum Level : uint8_t { Suppressed = 0, Interesting = 1, Symptom = 2, Root = 3, LevelCount = 4 };
+
+QColor levelColor(Level);
+// How an event is drawn everywhere: the verdict's root cause is Root; then
+// the report rules' evidence role when set (so timeline, graph and evidence
+// list agree); else suppressed / bad node / interesting node.
+// Evidence items with the root role also mark their event as a contender
+// when there is no single root cause (the engine may set either).
+class EventLevels {
+public:
+    explicit EventLevels(const Result& r);
+    Level operator()(const SymptomEvent& e) const;
+
+private:
+    const Result& m_result;
+    std::vector<uint32_t> m_rootEvidenceEvents;  // sorted
+};
+inline Level eventLevel(const SymptomEvent& e, const Result& r) { return EventLevels(r)(e); }
+QColor roleColor(EvidenceRole);
+QString levelName(Level);
+
+// "2024-05-01 12:34:56.789 UTC"; "—" for kNoTime.
+QString utc(int64_t ns, bool withDate = true);
+// Label for a tick of the given step: drops the date and sub-second digits it does not need.
+QString tickLabel(int64_t ns, int64_t stepNs);
+
+inline QString q(std::string_view s) { return QString::fromUtf8(s.data(), static_cast<qsizetype>(s.size())); }
+inline QString q(const std::string& s) { return QString::fromStdString(s); }
+
+QString rankText(int rank);  // "rank 3", "" for -1
+QString gpuText(int gpu);
+
+} // namespace fl::style
