@@ -280,7 +280,8 @@ struct Scanner {
                     o.node = !li.host.empty() && f.kind != SourceKind::AppLog ? std::string(li.host) : f.node;
                     if (o.node.empty())
                         o.node = std::string(li.host);
-                    o.rank = li.rank >= 0 ? li.rank : f.rank;
+                    // A per-rank file knows its global rank; "[default3]:" is only the local one.
+                    o.rank = (li.rank >= 0 && !(li.rankIsLocal && f.rank >= 0)) ? li.rank : f.rank;
                     o.gpuIndex = li.device;
                     o.severity = li.severity.value_or(Severity::Info);
                     o.text = capText(text.substr(std::min(li.messageStart, text.size())));

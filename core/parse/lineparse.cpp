@@ -680,6 +680,7 @@ LineInfo parseLine(std::string_view line, SourceKind kind, const TimeContext& ct
     if (globalRank < 0)
         globalRank = rankInMessage(s, p);
     info.rank = globalRank >= 0 ? globalRank : localRank;
+    info.rankIsLocal = globalRank < 0 && localRank >= 0;
     info.messageStart = std::min(p, line.size());
     return info;
 }

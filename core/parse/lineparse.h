@@ -22,6 +22,7 @@ struct LineInfo {
     double bootSeconds = -1;         // dmesg "[12345.678901]" when present (also inside syslog lines)
     std::string_view host;           // syslog host field or NCCL "host:pid:tid" host
     int rank = -1;                   // "[rank3]:", "[default3]:", srun "3: ", "[Rank 3]"
+    bool rankIsLocal = false;        // only torchrun's "[default3]:" (a local rank) was seen
     int device = -1;                 // NCCL "[dev]"
     std::optional<Severity> severity;// glog letter, NCCL WARN/INFO, "ERROR"/"WARNING" level words
     size_t messageStart = 0;         // where the message starts after all recognised prefixes
