@@ -23,7 +23,8 @@ command -v rg >/dev/null || { echo "bench/run.sh: ripgrep (rg) is needed as the 
 [ -x /usr/bin/time ] || { echo "bench/run.sh: GNU time (/usr/bin/time) is needed: apt-get install time" >&2; exit 2; }
 
 cmake --preset release -S "$root" -DFAULTLINE_BUILD_GUI=OFF >/dev/null
-cmake --build --preset release --target faultline-cli >/dev/null
+cmake --build --preset release --target faultline-cli | grep -v "^\[" || true
+[ -x "$root/build/release/app/cli/faultline-cli" ] || { echo "bench/run.sh: build failed" >&2; exit 1; }
 cli="$root/build/release/app/cli/faultline-cli"
 
 bundle="$out/bundle-${nodes}n-${iterations}i"

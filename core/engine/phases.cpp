@@ -118,14 +118,14 @@ bool related(const SymptomEvent& e, const SymptomEvent& o, const Relation& rel)
 {
     if (o.id == e.id)
         return false;
-    for (const auto& s : rel.same) {
-        std::string a = key(e, s), b = key(o, s);
-        if (a.empty() || b.empty() || a != b)
-            return false;
-    }
     for (const auto& s : rel.different) {
         std::string a = key(e, s), b = key(o, s);
         if (!a.empty() && !b.empty() && a == b)
+            return false;
+    }
+    for (const auto& [mine, theirs] : rel.join) {
+        std::string a = key(e, mine), b = key(o, theirs);
+        if (a.empty() || a != b)
             return false;
     }
     if (rel.timed) {
@@ -142,25 +142,77 @@ bool related(const SymptomEvent& e, const SymptomEvent& o, const Relation& rel)
     return true;
 }
 
+// The candidates of one relation, bucketed by the values of its "same" keys
+// and sorted by time inside a bucket, so that a rule over tens of thousands of
+// events (every rank's timeout) looks only at the events that can relate.
 struct Pool {
-    std::vector<const SymptomEvent*> events;
+    std::map<std::string, std::vector<const SymptomEvent*>> buckets;
 };
 
-Pool candidates(const State& state, const std::vector<SymptomEvent>& snapshot, const Relation& rel)
+std::string sameKey(const SymptomEvent& e, const Relation& rel)
+{
+    std::string k;
+    for (const auto& s : rel.same) {
+        std::string v = key(e, s);
+        if (v.empty())
+            return {}; // "same" needs a value on both sides
+        k += v;
+        k += '\x1f';
+    }
+    return k.empty() && !rel.same.empty() ? std::string() : (rel.same.empty() ? std::string("*") : k);
+}
+
+bool byTime(const SymptomEvent* a, const SymptomEvent* b)
+{
+    return std::tie(a->timeNs, a->id) < std::tie(b->timeNs, b->id);
+}
+
+Pool candidates(const State& state, const std::vector<SymptomEvent>& events, const Relation& rel)
 {
     Pool p;
-    for (const auto& o : snapshot)
-        if (selects(state, rel.other, o))
-            p.events.push_back(&o);
+    for (const auto& o : events) {
+        if (!selects(state, rel.other, o))
+            continue;
+        std::string k = sameKey(o, rel);
+        if (!k.empty())
+            p.buckets[k].push_back(&o);
+    }
+    for (auto& [k, list] : p.buckets)
+        std::sort(list.begin(), list.end(), byTime);
     return p;
 }
 
 std::vector<const SymptomEvent*> relatedIn(const SymptomEvent& e, const Pool& pool, const Relation& rel)
 {
     std::vector<const SymptomEvent*> out;
-    for (const SymptomEvent* o : pool.events)
-        if (related(e, *o, rel))
-            out.push_back(o);
+    std::string k = sameKey(e, rel);
+    if (k.empty())
+        return out;
+    auto it = pool.buckets.find(k);
+    if (it == pool.buckets.end())
+        return out;
+    const auto& list = it->second;
+    auto first = list.begin();
+    auto last = list.end();
+    if (rel.timed && e.timeNs != kNoTime && e.timeBasis != TimeBasis::BootRelative) {
+        // Candidates with a boot-relative time sort anywhere: only skip by time
+        // when the window bounds are finite and the bucket holds none of them.
+        const bool anyRelative = std::any_of(list.begin(), list.end(), [](const SymptomEvent* o) {
+            return o->timeBasis == TimeBasis::BootRelative;
+        });
+        if (!anyRelative && rel.withinLo > -1e12 && rel.withinHi < 1e12) {
+            SymptomEvent lo, hi;
+            lo.timeNs = e.timeNs + static_cast<int64_t>(rel.withinLo * 1e9) - 1;
+            lo.id = 0;
+            hi.timeNs = e.timeNs + static_cast<int64_t>(rel.withinHi * 1e9) + 1;
+            hi.id = UINT32_MAX;
+            first = std::lower_bound(list.begin(), list.end(), &lo, byTime);
+            last = std::upper_bound(first, list.end(), &hi, byTime);
+        }
+    }
+    for (auto i = first; i != last; ++i)
+        if (related(e, **i, rel))
+            out.push_back(*i);
     return out;
 }
 
@@ -198,6 +250,52 @@ bool earlier(const SymptomEvent* a, const SymptomEvent* b)
     return a->id < b->id;
 }
 
+// Moves `target` (decided on its snapshot `e`) to the place a move_to names.
+// Returns false when that place is unknown (no such rank, no related event):
+// the event then stays where it was printed.
+bool moveEvent(const State& state, const MoveTo& mv, const Pool* pool, const SymptomEvent& e, SymptomEvent& target,
+               std::string& effect)
+{
+    std::string node;
+    int rank = -1, gpu = -1;
+    if (!mv.rank.empty()) {
+        std::string text = expandTemplate(mv.rank, e.fields);
+        int value = -1;
+        auto [p, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
+        if (ec != std::errc() || p != text.data() + text.size() || value < 0 || !state.manifest)
+            return false;
+        auto it = state.manifest->ranks.find(value);
+        if (it == state.manifest->ranks.end() || it->second.node.empty())
+            return false;
+        node = it->second.node;
+        rank = value;
+        gpu = it->second.gpu;
+    } else if (!mv.node.empty()) {
+        node = expandTemplate(mv.node, e.fields);
+    } else if (mv.related && pool) {
+        auto found = relatedIn(e, *pool, *mv.related);
+        const SymptomEvent* first = nullptr;
+        for (const auto* o : found)
+            if (!o->node.empty() && (!first || earlier(o, first)))
+                first = o;
+        if (!first)
+            return false;
+        node = first->node;
+    }
+    if (node.empty() || (node == e.node && (rank < 0 || rank == e.rank)))
+        return false;
+    target.fields["reported_by_node"] = e.node;
+    if (e.rank >= 0)
+        target.fields["reported_by_rank"] = std::to_string(e.rank);
+    target.node = node;
+    target.rank = rank;
+    target.gpuIndex = gpu;
+    target.pciBus.clear();
+    effect = "moved from " + (e.node.empty() ? std::string("an unknown node") : e.node) + " to " + node +
+             (rank >= 0 ? " rank " + std::to_string(rank) : std::string());
+    return true;
+}
+
 } // namespace
 
 void runPhase(const State& state, Phase phase, std::vector<SymptomEvent>& events, std::vector<ChainEdge>& edges,
@@ -207,25 +305,32 @@ void runPhase(const State& state, Phase phase, std::vector<SymptomEvent>& events
     for (const auto& e : edges)
         existingEdges.insert({e.from, e.to});
 
+    struct Decision {
+        uint32_t id = 0;
+        std::vector<uint32_t> causes;  // link_from
+        int64_t mergeInto = -1;        // merge_into
+    };
+
     for (const Rule& rule : state.rules->rules()) {
         if (rule.phase != phase)
             continue;
-        const std::vector<SymptomEvent> snapshot = events; // decisions read this, actions write `events`
+        // 1. Decide on the events as they are when the rule starts: a rule's
+        //    effect does not depend on the order in which it visits events.
         std::vector<Pool> ifPools, unlessPools;
         for (const auto& rel : rule.ifExists)
-            ifPools.push_back(candidates(state, snapshot, rel));
+            ifPools.push_back(candidates(state, events, rel));
         for (const auto& rel : rule.ifNotExists)
-            unlessPools.push_back(candidates(state, snapshot, rel));
-        std::optional<Pool> linkPool, mergePool;
+            unlessPools.push_back(candidates(state, events, rel));
+        std::optional<Pool> linkPool, mergePool, movePool;
         if (rule.linkFrom)
-            linkPool = candidates(state, snapshot, *rule.linkFrom);
+            linkPool = candidates(state, events, *rule.linkFrom);
+        if (rule.moveTo && rule.moveTo->related)
+            movePool = candidates(state, events, *rule.moveTo->related);
         if (rule.mergeWith)
-            mergePool = candidates(state, snapshot, *rule.mergeWith);
+            mergePool = candidates(state, events, *rule.mergeWith);
 
-        uint32_t count = 0;
-        std::vector<uint32_t> touched;
-        std::string lastEffect;
-        for (const SymptomEvent& e : snapshot) {
+        std::vector<Decision> decisions;
+        for (const SymptomEvent& e : events) {
             if (!selects(state, rule.match, e))
                 continue;
             bool ok = true;
@@ -235,10 +340,36 @@ void runPhase(const State& state, Phase phase, std::vector<SymptomEvent>& events
                 ok = !satisfied(e, unlessPools[i], rule.ifNotExists[i]);
             if (!ok)
                 continue;
+            Decision d;
+            d.id = e.id;
+            if (rule.linkFrom)
+                for (const SymptomEvent* cause : relatedIn(e, *linkPool, *rule.linkFrom))
+                    d.causes.push_back(cause->id);
+            if (rule.mergeWith) {
+                const SymptomEvent* into = nullptr;
+                for (const auto* o : relatedIn(e, *mergePool, *rule.mergeWith))
+                    if (earlier(o, &e) && (!into || earlier(o, into)))
+                        into = o;
+                if (into)
+                    d.mergeInto = into->id;
+            }
+            decisions.push_back(std::move(d));
+        }
 
-            SymptomEvent& target = events[e.id];
+        // 2. Apply.
+        uint32_t count = 0;
+        std::string lastEffect;
+        for (const Decision& dec : decisions) {
+            SymptomEvent& target = events[dec.id];
+            const std::string symptomBefore = target.symptom;
             bool changed = false;
             std::string effect;
+            if (rule.moveTo) {
+                // move_to reads the event as it was when the rule started.
+                const SymptomEvent before = target;
+                if (moveEvent(state, *rule.moveTo, movePool ? &*movePool : nullptr, before, target, effect))
+                    changed = true;
+            }
             if (rule.decode) {
                 auto it = target.fields.find(rule.decode->field);
                 uint64_t v = 0;
@@ -285,32 +416,25 @@ void runPhase(const State& state, Phase phase, std::vector<SymptomEvent>& events
                 changed = true;
             }
             if (rule.linkFrom) {
-                for (const SymptomEvent* cause : relatedIn(e, *linkPool, *rule.linkFrom)) {
-                    if (!existingEdges.insert({cause->id, e.id}).second)
+                for (uint32_t cause : dec.causes) {
+                    if (!existingEdges.insert({cause, dec.id}).second)
                         continue;
-                    edges.push_back({cause->id, e.id, rule.id, rule.linkLabel});
-                    effect = "linked from " + cause->symptom;
+                    edges.push_back({cause, dec.id, rule.id, rule.linkLabel});
+                    effect = "linked from " + events[cause].symptom;
                     changed = true;
                 }
             }
-            if (rule.mergeWith) {
-                auto found = relatedIn(e, *mergePool, *rule.mergeWith);
-                const SymptomEvent* into = nullptr;
-                for (const auto* o : found)
-                    if (earlier(o, &e) && (!into || earlier(o, into)))
-                        into = o;
-                if (into) {
-                    SymptomEvent& dst = events[into->id];
-                    dst.count += target.count;
-                    for (uint32_t obs : target.observations)
-                        if (dst.observations.size() < 64)
-                            dst.observations.push_back(obs);
-                    target.suppressed = true;
-                    target.suppressedBy = rule.id;
-                    target.suppressReason = "merged into event " + std::to_string(into->id);
-                    effect = "merged";
-                    changed = true;
-                }
+            if (rule.mergeWith && dec.mergeInto >= 0 && !target.suppressed) {
+                SymptomEvent& dst = events[static_cast<size_t>(dec.mergeInto)];
+                dst.count += target.count;
+                for (uint32_t obs : target.observations)
+                    if (dst.observations.size() < 64)
+                        dst.observations.push_back(obs);
+                target.suppressed = true;
+                target.suppressedBy = rule.id;
+                target.suppressReason = "merged into event " + std::to_string(dec.mergeInto);
+                effect = "merged";
+                changed = true;
             }
             if (rule.suppress) {
                 target.suppressed = true;
@@ -331,15 +455,15 @@ void runPhase(const State& state, Phase phase, std::vector<SymptomEvent>& events
             }
             if (changed) {
                 ++count;
-                touched.push_back(e.id);
                 lastEffect = effect;
-                if (trace && touched.size() <= 200)
-                    trace->push_back({std::string(toString(phase)), rule.id, effect, {e.id}, e.symptom + " @ " + e.node});
+                if (trace && count <= 200)
+                    trace->push_back({std::string(toString(phase)), rule.id, effect, {dec.id},
+                                      symptomBefore + " @ " + target.node});
             }
         }
         if (count > 0) {
             std::string summary = lastEffect;
-            if (auto colon = summary.find(" -> "); colon != std::string::npos && rule.setSymptom)
+            if (rule.setSymptom)
                 summary = "rewrote symptom";
             if (rule.linkFrom)
                 summary = "linked";

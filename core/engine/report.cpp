@@ -75,13 +75,17 @@ void buildReport(const State& state, std::vector<SymptomEvent>& events, const st
                 roots.insert(c.event);
     std::set<uint32_t> downstream;
     {
+        std::map<uint32_t, std::vector<uint32_t>> children;
+        for (const auto& e : edges)
+            children[e.from].push_back(e.to);
         std::vector<uint32_t> stack(roots.begin(), roots.end());
         while (!stack.empty()) {
             uint32_t id = stack.back();
             stack.pop_back();
-            for (const auto& e : edges)
-                if (e.from == id && !roots.count(e.to) && downstream.insert(e.to).second)
-                    stack.push_back(e.to);
+            if (auto it = children.find(id); it != children.end())
+                for (uint32_t to : it->second)
+                    if (!roots.count(to) && downstream.insert(to).second)
+                        stack.push_back(to);
         }
     }
     auto roleOf = [&](const SymptomEvent& e) {

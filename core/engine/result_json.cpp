@@ -30,7 +30,85 @@ json rawRef(const RawRef& r, const std::string& file)
 
 } // namespace
 
-json resultToJson(const Result& r)
+namespace {
+
+json candidateJson(const Candidate& c)
+{
+    return {{"event", c.event},         {"symptom", c.symptom},       {"title", c.title},
+            {"domain", c.domain},       {"sub_domain", optStr(c.subDomain)}, {"node", optStr(c.node)},
+            {"rank", optInt(c.rank)},   {"gpu", optInt(c.gpuIndex)},  {"time", timeJson(c.timeNs)},
+            {"support", c.support},     {"chosen", c.chosen},         {"verdict", c.verdict},
+            {"evidence", c.evidence}};
+}
+
+json eventJson(const SymptomEvent& e)
+{
+    json fields = json::object();
+    for (const auto& [k, v] : e.fields)
+        if (!k.empty() && k[0] != '_')
+            fields[k] = v;
+    json n = {{"id", e.id},
+              {"symptom", e.symptom},
+              {"original_symptom", e.originalSymptom != e.symptom ? json(e.originalSymptom) : json()},
+              {"kind", e.kind == EventKind::BadNode ? "bad_node" : "interesting_node"},
+              {"node", optStr(e.node)},
+              {"rank", optInt(e.rank)},
+              {"gpu", optInt(e.gpuIndex)},
+              {"pci_bus", optStr(e.pciBus)},
+              {"time", timeJson(e.timeNs)},
+              {"time_basis", std::string(toString(e.timeBasis))},
+              {"observations", e.observations},
+              {"fields", fields},
+              {"extracted_by", e.extractedBy},
+              {"count", e.count},
+              {"suppressed", e.suppressed}};
+    if (e.suppressed)
+        n["suppressed_by"] = {{"rule", e.suppressedBy}, {"reason", e.suppressReason}};
+    if (e.roleOverride)
+        n["role_override"] = {{"role", std::string(toString(*e.roleOverride))}, {"rule", e.roleOverrideBy}};
+    return n;
+}
+
+json edgeJson(const ChainEdge& e)
+{
+    return {{"from", e.from}, {"to", e.to}, {"rule", e.rule}, {"label", optStr(e.label)}};
+}
+
+json evidenceJson(const EvidenceItem& e)
+{
+    return {{"id", e.id},
+            {"kind", e.kind},
+            {"source", std::string(toString(e.source))},
+            {"node", optStr(e.node)},
+            {"rank", optInt(e.rank)},
+            {"gpu", optInt(e.gpuIndex)},
+            {"time", timeJson(e.timeNs)},
+            {"time_basis", std::string(toString(e.timeBasis))},
+            {"raw", rawRef(e.ref, e.file)},
+            {"excerpt", e.excerpt},
+            {"role", std::string(toString(e.role))},
+            {"symptom", e.symptom},
+            {"event", e.event}};
+}
+
+json connectorJson(const ConnectorReport& c)
+{
+    return {{"file", c.file},
+            {"kind", std::string(toString(c.kind))},
+            {"kind_reason", optStr(c.kindReason)},
+            {"node", optStr(c.node)},
+            {"rank", optInt(c.rank)},
+            {"status", std::string(toString(c.status))},
+            {"reason", optStr(c.reason)},
+            {"bytes", c.bytes},
+            {"lines", c.lines},
+            {"observations", c.observations},
+            {"parse_errors", c.parseErrors}};
+}
+
+// Everything but the three arrays that grow with the bundle (chain nodes and
+// edges, evidence, connector reports), which are written element by element.
+json resultHead(const Result& r)
 {
     json j;
     j["schema_version"] = Result::kSchemaVersion;
@@ -53,78 +131,12 @@ json resultToJson(const Result& r)
     j["missing"] = r.missing;
     json cands = json::array();
     for (const auto& c : r.candidates)
-        cands.push_back({{"event", c.event},         {"symptom", c.symptom},       {"title", c.title},
-                         {"domain", c.domain},       {"sub_domain", optStr(c.subDomain)}, {"node", optStr(c.node)},
-                         {"rank", optInt(c.rank)},   {"gpu", optInt(c.gpuIndex)},  {"time", timeJson(c.timeNs)},
-                         {"support", c.support},     {"chosen", c.chosen},         {"verdict", c.verdict},
-                         {"evidence", c.evidence}});
+        cands.push_back(candidateJson(c));
     j["candidates"] = cands;
     j["affected_nodes"] = r.affectedNodes;
 
-    json nodes = json::array();
-    for (const auto& e : r.events) {
-        json fields = json::object();
-        for (const auto& [k, v] : e.fields)
-            if (!k.empty() && k[0] != '_')
-                fields[k] = v;
-        json n = {{"id", e.id},
-                  {"symptom", e.symptom},
-                  {"original_symptom", e.originalSymptom != e.symptom ? json(e.originalSymptom) : json()},
-                  {"kind", e.kind == EventKind::BadNode ? "bad_node" : "interesting_node"},
-                  {"node", optStr(e.node)},
-                  {"rank", optInt(e.rank)},
-                  {"gpu", optInt(e.gpuIndex)},
-                  {"pci_bus", optStr(e.pciBus)},
-                  {"time", timeJson(e.timeNs)},
-                  {"time_basis", std::string(toString(e.timeBasis))},
-                  {"observations", e.observations},
-                  {"fields", fields},
-                  {"extracted_by", e.extractedBy},
-                  {"count", e.count},
-                  {"suppressed", e.suppressed}};
-        if (e.suppressed)
-            n["suppressed_by"] = {{"rule", e.suppressedBy}, {"reason", e.suppressReason}};
-        if (e.roleOverride)
-            n["role_override"] = {{"role", std::string(toString(*e.roleOverride))}, {"rule", e.roleOverrideBy}};
-        nodes.push_back(std::move(n));
-    }
-    json edges = json::array();
-    for (const auto& e : r.edges)
-        edges.push_back({{"from", e.from}, {"to", e.to}, {"rule", e.rule}, {"label", optStr(e.label)}});
-    j["symptom_chain"] = {{"nodes", nodes}, {"edges", edges}};
-
-    json ev = json::array();
-    for (const auto& e : r.evidence)
-        ev.push_back({{"id", e.id},
-                      {"kind", e.kind},
-                      {"source", std::string(toString(e.source))},
-                      {"node", optStr(e.node)},
-                      {"rank", optInt(e.rank)},
-                      {"gpu", optInt(e.gpuIndex)},
-                      {"time", timeJson(e.timeNs)},
-                      {"time_basis", std::string(toString(e.timeBasis))},
-                      {"raw", rawRef(e.ref, e.file)},
-                      {"excerpt", e.excerpt},
-                      {"role", std::string(toString(e.role))},
-                      {"symptom", e.symptom},
-                      {"event", e.event}});
-    j["evidence"] = ev;
     j["evidence_omitted"] = r.evidenceOmitted;
 
-    json conns = json::array();
-    for (const auto& c : r.connectors)
-        conns.push_back({{"file", c.file},
-                         {"kind", std::string(toString(c.kind))},
-                         {"kind_reason", optStr(c.kindReason)},
-                         {"node", optStr(c.node)},
-                         {"rank", optInt(c.rank)},
-                         {"status", std::string(toString(c.status))},
-                         {"reason", optStr(c.reason)},
-                         {"bytes", c.bytes},
-                         {"lines", c.lines},
-                         {"observations", c.observations},
-                         {"parse_errors", c.parseErrors}});
-    j["connector_reports"] = conns;
     json fired = json::array();
     for (const auto& f : r.rulesFired)
         fired.push_back({{"rule", f.rule}, {"phase", f.phase}, {"effect", f.effect}, {"count", f.count}});
@@ -134,9 +146,105 @@ json resultToJson(const Result& r)
     return j;
 }
 
+} // namespace
+
+json resultToJson(const Result& r)
+{
+    json j = resultHead(r);
+    json nodes = json::array();
+    for (const auto& e : r.events)
+        nodes.push_back(eventJson(e));
+    json edges = json::array();
+    for (const auto& e : r.edges)
+        edges.push_back(edgeJson(e));
+    j["symptom_chain"] = {{"nodes", nodes}, {"edges", edges}};
+    json ev = json::array();
+    for (const auto& e : r.evidence)
+        ev.push_back(evidenceJson(e));
+    j["evidence"] = ev;
+    json conns = json::array();
+    for (const auto& c : r.connectors)
+        conns.push_back(connectorJson(c));
+    j["connector_reports"] = conns;
+    return j;
+}
+
+namespace {
+
+constexpr auto kReplace = json::error_handler_t::replace;
+
+void indent(std::string& out, int depth)
+{
+    out.append(static_cast<size_t>(depth) * 2, ' ');
+}
+
+// Appends `v` as dump(2) would print it at nesting `depth`.
+void writeValue(std::string& out, const json& v, int depth)
+{
+    const std::string s = v.dump(2, ' ', false, kReplace);
+    for (char c : s) {
+        out += c;
+        if (c == '\n')
+            indent(out, depth);
+    }
+}
+
+template <typename T, typename F>
+void writeArray(std::string& out, const std::vector<T>& items, int depth, F toJson)
+{
+    if (items.empty()) {
+        out += "[]";
+        return;
+    }
+    out += "[\n";
+    for (size_t i = 0; i < items.size(); ++i) {
+        indent(out, depth + 1);
+        writeValue(out, toJson(items[i]), depth + 1);
+        out += i + 1 < items.size() ? ",\n" : "\n";
+    }
+    indent(out, depth);
+    out += ']';
+}
+
+} // namespace
+
 std::string resultToString(const Result& result)
 {
-    return resultToJson(result).dump(2, ' ', false, json::error_handler_t::replace) + "\n";
+    // Streams the document instead of building it whole: for a 10,000-rank
+    // bundle the DOM of the chain alone took hundreds of MB. The bytes are the
+    // same as resultToJson(result).dump(2) (a test holds them equal).
+    json head = resultHead(result);
+    head["symptom_chain"] = nullptr;
+    head["evidence"] = nullptr;
+    head["connector_reports"] = nullptr;
+    std::string out = "{\n";
+    size_t i = 0;
+    for (auto it = head.begin(); it != head.end(); ++it, ++i) {
+        indent(out, 1);
+        out += json(it.key()).dump() + ": ";
+        if (it.key() == "symptom_chain") {
+            out += "{\n";
+            indent(out, 2);
+            out += "\"edges\": ";
+            writeArray(out, result.edges, 2, edgeJson);
+            out += ",\n";
+            indent(out, 2);
+            out += "\"nodes\": ";
+            writeArray(out, result.events, 2, eventJson);
+            out += "\n";
+            indent(out, 1);
+            out += "}";
+        } else if (it.key() == "evidence") {
+            writeArray(out, result.evidence, 1, evidenceJson);
+        } else if (it.key() == "connector_reports") {
+            writeArray(out, result.connectors, 1, connectorJson);
+        } else {
+            writeValue(out, it.value(), 1);
+        }
+        out += i + 1 < head.size() ? ",\n" : "\n";
+    }
+    out += "}\n";
+    return out;
 }
 
 } // namespace fl

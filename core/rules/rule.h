@@ -44,12 +44,24 @@ struct Selector {
 struct Relation {
     Selector other;
     std::vector<std::string> same;         // node, gpu, rank, pci, field:<name>
-    std::vector<std::string> different;    // node, gpu, rank
+    std::vector<std::string> different;    // node, gpu, rank, pci, field:<name>
+    // this event's key == the other's key, e.g. {"field:peer", "field:addr"}:
+    // "the event whose own address is the peer this one names"
+    std::vector<std::pair<std::string, std::string>> join;
     double withinLo = -1e18;               // other.time - this.time, seconds
     double withinHi = 1e18;
     bool timed = false;                    // a window was given: both events need times
     int atLeast = 1;                       // how many such events are needed
-    std::string countDistinct;             // count distinct values of node/rank/gpu instead of events
+    std::string countDistinct;             // count distinct values of node/rank/gpu/field:<name> instead of events
+};
+
+// "this event is about somewhere else": a line printed on one host that names
+// another (a peer address, a failed node, a divergent rank). The event is moved
+// there; where it was printed is kept in the fields reported_by_node/_rank.
+struct MoveTo {
+    std::string node;                      // template, e.g. "{failed}"
+    std::string rank;                      // template; the node comes from the manifest
+    std::optional<Relation> related;       // the place of the earliest related event
 };
 
 struct Decode {
@@ -91,6 +103,7 @@ struct Rule {
     std::optional<Relation> linkFrom;      // draw edges cause -> matched event
     std::string linkLabel;
     std::optional<Relation> mergeWith;     // merge matched event into an earlier matching one
+    std::optional<MoveTo> moveTo;
     std::optional<EvidenceRole> evidenceRole; // report
     int maxEvidence = -1;                  // report: cap per symptom id, rest counted not listed
 };

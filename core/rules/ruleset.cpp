@@ -176,7 +176,7 @@ Relation parseRelation(const Ctx& ctx, const json& j)
         ctx.fail("a relation must be an object");
     checkKeys(ctx, j,
               {"symptom", "not_symptom", "role", "domain", "kind", "fields", "include_suppressed", "same", "different",
-               "within_s", "at_least", "count_distinct"},
+               "join", "within_s", "at_least", "count_distinct"},
               "relation");
     Relation r;
     json sel = json::object();
@@ -186,12 +186,21 @@ Relation parseRelation(const Ctx& ctx, const json& j)
     r.other = parseSelector(ctx, sel);
     r.same = strList(ctx, j, "same");
     r.different = strList(ctx, j, "different");
+    auto placeKey = [](const std::string& s) {
+        return s == "node" || s == "gpu" || s == "rank" || s == "pci" || (s.rfind("field:", 0) == 0 && s.size() > 6);
+    };
     for (const auto& s : r.same)
-        if (s != "node" && s != "gpu" && s != "rank" && s != "pci" && s.rfind("field:", 0) != 0)
+        if (!placeKey(s))
             ctx.fail("'same' accepts node, gpu, rank, pci or field:<name>, not '" + s + "'");
     for (const auto& s : r.different)
-        if (s != "node" && s != "gpu" && s != "rank")
-            ctx.fail("'different' accepts node, gpu or rank, not '" + s + "'");
+        if (!placeKey(s))
+            ctx.fail("'different' accepts node, gpu, rank, pci or field:<name>, not '" + s + "'");
+    for (const auto& [mine, theirs] : strMap(ctx, j, "join")) {
+        if (!placeKey(mine) || !placeKey(theirs))
+            ctx.fail("'join' maps a key of this event to a key of the other (node, gpu, rank, pci, field:<name>), not '" +
+                     mine + "': '" + theirs + "'");
+        r.join.push_back({mine, theirs});
+    }
     if (auto it = j.find("within_s"); it != j.end()) {
         if (it->is_number()) {
             double w = it->get<double>();
@@ -213,8 +222,8 @@ Relation parseRelation(const Ctx& ctx, const json& j)
         r.atLeast = it->get<int>();
     }
     r.countDistinct = str(ctx, j, "count_distinct");
-    if (!r.countDistinct.empty() && r.countDistinct != "node" && r.countDistinct != "rank" && r.countDistinct != "gpu")
-        ctx.fail("'count_distinct' accepts node, rank or gpu");
+    if (!r.countDistinct.empty() && !placeKey(r.countDistinct))
+        ctx.fail("'count_distinct' accepts node, rank, gpu, pci or field:<name>");
     return r;
 }
 
@@ -276,7 +285,7 @@ Rule parseRule(std::string_view text, const std::string& file, const json& j)
 
     checkKeys(ctx, j,
               {"id", "description", "phase", "match", "if", "unless", "suppress", "set_symptom", "set_role", "set_kind",
-               "set_fields", "decode", "link_from", "label", "merge_into", "evidence_role", "max_evidence"},
+               "set_fields", "decode", "link_from", "label", "merge_into", "move_to", "evidence_role", "max_evidence"},
               "rule");
     auto m = j.find("match");
     if (m == j.end())
@@ -357,6 +366,20 @@ Rule parseRule(std::string_view text, const std::string& file, const json& j)
         r.mergeWith = parseRelation(ctx, *it);
         ++actions;
     }
+    if (auto it = j.find("move_to"); it != j.end()) {
+        if (!it->is_object())
+            ctx.fail("'move_to' must be an object: {\"node\": template}, {\"rank\": template} or {\"related\": relation}");
+        checkKeys(ctx, *it, {"node", "rank", "related"}, "move_to");
+        MoveTo mv;
+        mv.node = str(ctx, *it, "node");
+        mv.rank = str(ctx, *it, "rank");
+        if (auto rel = it->find("related"); rel != it->end())
+            mv.related = parseRelation(ctx, *rel);
+        if ((mv.node.empty() ? 0 : 1) + (mv.rank.empty() ? 0 : 1) + (mv.related ? 1 : 0) != 1)
+            ctx.fail("'move_to' needs exactly one of node, rank or related");
+        r.moveTo = mv;
+        ++actions;
+    }
     if (auto v = str(ctx, j, "evidence_role"); !v.empty()) {
         static const std::map<std::string, EvidenceRole> roles{{"root", EvidenceRole::Root},
                                                                {"symptom", EvidenceRole::Symptom},
@@ -376,9 +399,9 @@ Rule parseRule(std::string_view text, const std::string& file, const json& j)
     }
     if (actions == 0)
         ctx.fail("the rule does nothing: give one of suppress, set_symptom, set_role, set_kind, set_fields, decode, "
-                 "link_from, merge_into, evidence_role, max_evidence");
-    if ((r.linkFrom || r.mergeWith) && r.phase < Phase::FilterEarly)
-        ctx.fail("link_from / merge_into need a filter or refine phase");
+                 "link_from, merge_into, move_to, evidence_role, max_evidence");
+    if ((r.linkFrom || r.mergeWith || r.moveTo) && (r.phase < Phase::FilterEarly || r.phase > Phase::RefineFinal))
+        ctx.fail("link_from / merge_into / move_to need a filter or refine phase");
     if ((r.evidenceRole || r.maxEvidence >= 0) && r.phase != Phase::Report)
         ctx.fail("evidence_role and max_evidence belong to the report phase");
     return r;
@@ -620,7 +643,7 @@ std::string RuleSet::digest() const
         j.push_back(r.match.fields);
         auto rel = [](const Relation& x) {
             return json{x.other.symptoms, x.other.notSymptoms, x.other.fields, x.same, x.different,
-                        x.withinLo,       x.withinHi,          x.atLeast,      x.countDistinct};
+                        x.withinLo,       x.withinHi,          x.atLeast,      x.countDistinct, x.join};
         };
         json ifs = json::array();
         for (const auto& x : r.ifExists)
@@ -639,6 +662,8 @@ std::string RuleSet::digest() const
         j.push_back(r.linkFrom ? rel(*r.linkFrom) : json());
         j.push_back(r.linkLabel);
         j.push_back(r.mergeWith ? rel(*r.mergeWith) : json());
+        j.push_back(r.moveTo ? json{r.moveTo->node, r.moveTo->rank, r.moveTo->related ? rel(*r.moveTo->related) : json()}
+                             : json());
         j.push_back(r.evidenceRole ? static_cast<int>(*r.evidenceRole) : -1);
         j.push_back(r.maxEvidence);
         rules.push_back(j);

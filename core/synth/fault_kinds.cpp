@@ -17,7 +17,7 @@ const std::vector<FaultKind>& faultKinds()
         {"xid119", "GSP RPC timeout", "gpu", "gsp",
          "Xid 119 GSP RPC timeout with RPC history tables; the culprit rank hangs, its heartbeat monitor fires after "
          "480 s, the others time out at 600 s."},
-        {"xid13", "Graphics engine exception (illegal address)", "gpu", "application_fault",
+        {"xid13", "Graphics engine exception (illegal address)", "workload", "application_fault",
          "Xid 13 SM warp exception burst + Xid 43 on one GPU; the rank reports 'an illegal memory access was "
          "encountered'."},
         {"xid74", "NVLink error", "nvlink", "nvlink_error",

@@ -74,6 +74,43 @@ std::string truthJson(const Options& opt, const Truth& t)
     return j.dump(2) + "\n";
 }
 
+// The scenario's truth is what happened; the bundle may not carry the evidence
+// to tell it. When the only source that names the cause (kernel log,
+// scheduler records) is left out, the truth says what the remaining logs can
+// support, so that scoring never rewards a guess. notes keeps what happened.
+void honestForSources(const Options& opt, Truth& t)
+{
+    auto missing = [&](const char* source) {
+        return opt.appLogsOnly ||
+               std::find(opt.missingSources.begin(), opt.missingSources.end(), source) != opt.missingSources.end();
+    };
+    const std::string& f = t.fault;
+    auto unattributable = [&](const std::string& why) {
+        t.notes += " [" + why + ": truth is unattributed for this bundle]";
+        t.status = "unattributed";
+        t.domain.clear();
+        t.subDomain.clear();
+        t.culpritNode.clear();
+        t.culpritRank = -1;
+        t.culpritGpu = -1;
+        t.alsoAcceptableNodes.clear();
+    };
+    const bool noKernel = missing("syslog");
+    const bool noScheduler = missing("scheduler");
+    if (noKernel && noScheduler && f == "oom")
+        unattributable("the app logs show only exit code -9 (SIGKILL), not who killed the rank");
+    else if (noKernel && (f == "hung_task" || f == "nfs_hang"))
+        unattributable("the culprit rank just stops logging; only the kernel log says why");
+    else if (noScheduler && (f == "preemption" || f == "time_limit" || f == "user_cancel"))
+        unattributable("every rank gets SIGTERM; only the scheduler says why");
+    else if (noKernel && f == "pcie_aer") {
+        // The rank still reports CUDA 'unknown error': a lost GPU on that node is derivable, the AER is not.
+        t.notes += " [no kernel log: the app logs show a lost GPU (CUDA 'unknown error'), not the PCIe error]";
+        t.domain = "gpu";
+        t.subDomain = "gpu_lost";
+    }
+}
+
 } // namespace
 
 Truth generate(const Options& opt, const std::string& dir, std::string* error)
@@ -83,6 +120,7 @@ Truth generate(const Options& opt, const std::string& dir, std::string* error)
         return {};
     Plan p;
     Truth truth = buildScenario(w, p);
+    honestForSources(opt, truth);
 
     std::error_code ec;
     std::filesystem::create_directories(dir, ec);

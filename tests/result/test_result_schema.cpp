@@ -115,6 +115,20 @@ private slots:
             qWarning("%s", e.c_str());
         QVERIFY2(errors.empty(), errors.empty() ? "" : errors.front().c_str());
     }
+    void streamedTextEqualsTheDocument()
+    {
+        // resultToString streams; it must print exactly what the DOM prints.
+        fl::AnalyzeOptions o;
+        o.userConfigRules = false;
+        o.shippedRulesDir = kSource + "/rules";
+        for (const char* s : {"xid149-nccl", "unattributed-timeouts", "ambiguous-two-faults"}) {
+            const fl::Result r = fl::analyze(kSource + "/samples/" + s, o).result;
+            const std::string dom = fl::resultToJson(r).dump(2, ' ', false, json::error_handler_t::replace) + "\n";
+            QCOMPARE(fl::resultToString(r), dom);
+        }
+        fl::Result empty;
+        QCOMPARE(fl::resultToString(empty), fl::resultToJson(empty).dump(2) + "\n");
+    }
     void validatorRejectsWrongDocuments()
     {
         // The validator must be able to fail: a wrong status, a missing key, an extra key.

@@ -62,7 +62,7 @@ const std::map<std::string, std::set<std::string>>& closedList()
         {"host", {"oom", "shm_exhausted", "segfault", "pcie", "mce", "hung_task", "node_reboot"}},
         {"storage", {"filesystem", "checkpoint_write", "missing_data"}},
         {"scheduler", {"preemption", "time_limit", "user_cancel", "node_fail"}},
-        {"workload", {"exception", "cuda_oom", "nan_loss", "collective_mismatch", "timeout_misconfig", "rendezvous"}},
+        {"workload", {"exception", "cuda_oom", "nan_loss", "collective_mismatch", "timeout_misconfig", "rendezvous", "application_fault"}},
     };
     return m;
 }

@@ -1,0 +1,211 @@
+// The parts of the rule language added for the shipped rules: relations that
+// join a field of one event to a field of another, "different"/"count_distinct"
+// on fields, and the move_to action (an event printed on one host that is
+// about another). Each is checked through the parser and through a real run.
+#include "engine/engine.h"
+#include "rules/ruleset.h"
+
+#include <QTemporaryDir>
+#include <QtTest>
+
+#include <filesystem>
+#include <fstream>
+
+using namespace fl;
+namespace fs = std::filesystem;
+
+namespace {
+
+const std::string kSource = FAULTLINE_SOURCE_DIR;
+
+void writeFile(const fs::path& p, const std::string& content)
+{
+    fs::create_directories(p.parent_path());
+    std::ofstream out(p, std::ios::binary);
+    out << content;
+}
+
+const std::string kManifest = R"({"workload_id": "w1", "attempt": 1, "scheduler": "slurm",
+  "nodes": ["node-0001", "node-0002", "node-0003"],
+  "ranks": {"0": {"node": "node-0001", "gpu": 0}, "1": {"node": "node-0002", "gpu": 0}, "2": {"node": "node-0003", "gpu": 0}}})";
+
+std::string ruleError(const std::string& text)
+{
+    RuleSet rs;
+    try {
+        rs.loadText(text, "test.jsonc");
+    } catch (const RuleError& e) {
+        return e.what();
+    }
+    return {};
+}
+
+Analysis run(const fs::path& bundle, const fs::path& rulesDir)
+{
+    AnalyzeOptions o;
+    o.userConfigRules = false;
+    o.shippedRulesDir = rulesDir.string();
+    return analyze(bundle.string(), o);
+}
+
+const SymptomEvent* find(const Result& r, const std::string& symptom, bool suppressed = false)
+{
+    for (const auto& e : r.events)
+        if (e.symptom == symptom && e.suppressed == suppressed)
+            return &e;
+    return nullptr;
+}
+
+} // namespace
+
+class TestRulesLanguage : public QObject {
+    Q_OBJECT
+private slots:
+    void parserAcceptsAndRefuses();
+    void peerAddressMovesTheEventToThatNode();
+    void unknownPeerStaysWherePrinted();
+    void moveToRankAndFieldRelations();
+};
+
+void TestRulesLanguage::parserAcceptsAndRefuses()
+{
+    const std::string head = R"({"rules": [{"id": "r", "phase": "filter", "match": {"symptom": "a"}, )";
+    QCOMPARE(ruleError(head + R"("move_to": {"node": "{peer}"}}]})"), std::string());
+    QCOMPARE(ruleError(head + R"("move_to": {"rank": "{r}"}}]})"), std::string());
+    QCOMPARE(ruleError(head + R"("move_to": {"related": {"symptom": "b", "join": {"field:peer": "field:addr"}}}}]})"),
+             std::string());
+    QCOMPARE(ruleError(head + R"("if": {"symptom": "b", "different": ["field:x"], "count_distinct": "field:y"}, "suppress": "x"}]})"),
+             std::string());
+
+    std::string e = ruleError(head + R"("move_to": {"node": "{a}", "rank": "{b}"}}]})");
+    QVERIFY2(e.find("exactly one of node, rank or related") != std::string::npos, e.c_str());
+    e = ruleError(head + R"("move_to": {"where": "x"}}]})");
+    QVERIFY2(e.find("unknown key 'where' in move_to") != std::string::npos, e.c_str());
+    e = ruleError(head + R"("if": {"symptom": "b", "join": {"field:": "node"}}, "suppress": "x"}]})");
+    QVERIFY2(e.find("'join' maps a key") != std::string::npos, e.c_str());
+    e = ruleError(head + R"("if": {"symptom": "b", "different": ["colour"]}, "suppress": "x"}]})");
+    QVERIFY2(e.find("'different' accepts") != std::string::npos, e.c_str());
+    e = ruleError(R"({"rules": [{"id": "r", "phase": "report", "match": {"symptom": "a"}, "move_to": {"node": "n"}}]})");
+    QVERIFY2(e.find("need a filter or refine phase") != std::string::npos, e.c_str());
+    QVERIFY2(e.find("test.jsonc:1:") == 0, e.c_str());
+}
+
+// Shipped rules: error 12 names a peer by address; the peer's own NCCL init
+// line says which node has that address.
+void TestRulesLanguage::peerAddressMovesTheEventToThatNode()
+{
+    QTemporaryDir tmp;
+    const fs::path b = tmp.path().toStdString();
+    writeFile(b / "workload.json", kManifest);
+    writeFile(b / "applog-node-0001-rank0.log",
+              "node-0001:100:101 [0] NCCL INFO NET/IB : Using [0]mlx5_0:1/IB [RO]; OOB eth0:10.9.0.1<0>\n"
+              "node-0001:100:102 [0] transport/net_ib.cc:1696 NCCL WARN NET/IB : Got completion from peer 10.9.0.2<555> "
+              "with error 12, opcode 0, len 0, vendor err 129 (Recv)\n");
+    writeFile(b / "applog-node-0002-rank1.log",
+              "node-0002:200:201 [0] NCCL INFO NET/IB : Using [0]mlx5_0:1/IB [RO]; OOB eth0:10.9.0.2<0>\n");
+    writeFile(b / "applog-node-0003-rank2.log",
+              "node-0003:300:301 [0] NCCL INFO NET/IB : Using [0]mlx5_0:1/IB [RO]; OOB eth0:10.9.0.3<0>\n"
+              "node-0003:300:302 [0] transport/net_ib.cc:1696 NCCL WARN NET/IB : Got completion from peer 10.9.0.2<556> "
+              "with error 12, opcode 0, len 0, vendor err 129 (Send)\n");
+    Analysis a = run(b, kSource + "/rules");
+    const Result& r = a.result;
+    QCOMPARE(QString::fromStdString(r.status), QStringLiteral("attributed"));
+    QVERIFY(r.rootCause);
+    QCOMPARE(QString::fromStdString(r.rootCause->node), QStringLiteral("node-0002"));
+    QCOMPARE(QString::fromStdString(r.domain), QStringLiteral("network"));
+    int moved = 0;
+    for (const auto& e : r.events)
+        if (e.symptom.rfind("network.ib_", 0) == 0 && e.node == "node-0002") {
+            ++moved;
+            QVERIFY(e.fields.count("reported_by_node"));
+            QVERIFY(e.fields.at("reported_by_node") != "node-0002");
+            QCOMPARE(e.rank, -1); // the printing rank is not the peer's rank
+        }
+    QCOMPARE(moved, 2);
+}
+
+void TestRulesLanguage::unknownPeerStaysWherePrinted()
+{
+    QTemporaryDir tmp;
+    const fs::path b = tmp.path().toStdString();
+    writeFile(b / "applog-node-0001-rank0.log",
+              "node-0001:100:102 [0] transport/net_ib.cc:1696 NCCL WARN NET/IB : Got completion from peer 10.9.9.9<555> "
+              "with error 12, opcode 0, len 0, vendor err 129 (Recv)\n");
+    Analysis a = run(b, kSource + "/rules");
+    const SymptomEvent* e = find(a.result, "network.ib_retry_exceeded");
+    QVERIFY(e);
+    QCOMPARE(QString::fromStdString(e->node), QStringLiteral("node-0001"));
+    QVERIFY(!e->fields.count("reported_by_node"));
+}
+
+// A rule folder of its own: move_to by rank (node from the manifest), and
+// "different"/"count_distinct" on a field (who reported the event).
+void TestRulesLanguage::moveToRankAndFieldRelations()
+{
+    QTemporaryDir tmp;
+    const fs::path root = tmp.path().toStdString();
+    writeFile(root / "rules/t.jsonc", R"json({
+      "symptoms": [
+        {"id": "t.blame", "title": "blame", "domain": "workload", "role": "initiator", "weight": 10},
+        {"id": "t.blame_many", "title": "blame by several", "domain": "workload", "role": "initiator", "weight": 50}
+      ],
+      "rules": [
+        {"id": "t.x", "phase": "extract", "sources": ["applog"], "pattern": "BLAME rank (?P<r>\\d+)", "emit": {"symptom": "t.blame"}},
+        {"id": "t.move", "phase": "filter.early", "match": {"symptom": "t.blame"}, "move_to": {"rank": "{r}"}},
+        {"id": "t.many", "phase": "filter", "match": {"symptom": "t.blame"},
+         "if": {"symptom": "t.blame", "same": ["rank"], "different": ["field:reported_by_node"]},
+         "set_symptom": "t.blame_many"},
+        {"id": "t.count", "phase": "filter", "match": {"symptom": "t.blame_many"},
+         "if": {"symptom": "t.blame*", "same": ["rank"], "count_distinct": "field:reported_by_node", "at_least": 2},
+         "set_fields": {"reporters": "2+"}},
+        {"id": "t.count1", "phase": "filter", "match": {"symptom": "t.blame_many"},
+         "if": {"symptom": "t.blame*", "same": ["rank"], "count_distinct": "field:reported_by_node", "at_least": 1},
+         "set_fields": {"reporters1": "yes"}}
+      ]})json");
+    const fs::path b = root / "bundle";
+    writeFile(b / "workload.json", kManifest);
+    writeFile(b / "applog-node-0001-rank0.log", "[rank0]: BLAME rank 2\n[rank0]: BLAME rank 1\n");
+    writeFile(b / "applog-node-0002-rank1.log", "[rank1]: BLAME rank 2\n[rank1]: BLAME rank 7\n");
+    writeFile(b / "applog-node-0003-rank2.log", "[rank2]: BLAME rank 1\n");
+    Analysis a = run(b, root / "rules");
+    int onRank2 = 0, onRank1 = 0, unmoved = 0;
+    for (const auto& e : a.result.events) {
+        if (e.symptom.rfind("t.blame", 0) != 0)
+            continue;
+        if (e.fields.count("r") && e.fields.at("r") == "7") {
+            ++unmoved; // rank 7 is not in the manifest: the event stays where it was printed
+            QCOMPARE(QString::fromStdString(e.node), QStringLiteral("node-0002"));
+            QCOMPARE(e.rank, 1);
+            QVERIFY(!e.fields.count("reported_by_node"));
+            continue;
+        }
+        if (e.rank == 2) {
+            ++onRank2;
+            QCOMPARE(QString::fromStdString(e.node), QStringLiteral("node-0003"));
+            QCOMPARE(QString::fromStdString(e.symptom), QStringLiteral("t.blame_many"));
+        } else if (e.rank == 1) {
+            ++onRank1;
+            QCOMPARE(QString::fromStdString(e.node), QStringLiteral("node-0002"));
+            // rank 1 is blamed by node-0001 and node-0003: two distinct reporters too
+            QCOMPARE(QString::fromStdString(e.symptom), QStringLiteral("t.blame_many"));
+        }
+    }
+    QCOMPARE(onRank2, 2);
+    QCOMPARE(onRank1, 2);
+    QCOMPARE(unmoved, 1);
+    // count_distinct counts the other events: a moved event sees one other
+    // reporter; only the unmoved event on rank 1 sees both node-0001 and node-0003.
+    int seenTwo = 0, seenOne = 0;
+    for (const auto& e : a.result.events) {
+        if (e.fields.count("reporters")) {
+            ++seenTwo;
+            QVERIFY(!e.fields.count("reported_by_node"));
+        }
+        seenOne += e.fields.count("reporters1") ? 1 : 0;
+    }
+    QCOMPARE(seenTwo, 1);
+    QCOMPARE(seenOne, 5);
+}
+
+QTEST_GUILESS_MAIN(TestRulesLanguage)
+#include "test_rules_language.moc"
