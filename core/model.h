@@ -161,6 +161,7 @@ struct Candidate {
     int rank = -1;
     int gpuIndex = -1;
     int64_t timeNs = kNoTime;
+    TimeBasis timeBasis = TimeBasis::None;
     uint32_t support = 0;      // downstream events linked to it
     bool chosen = false;
     std::string verdict;       // "root cause", "lost: later than ...", "tied with ..."
@@ -222,6 +223,7 @@ struct RootCause {
     std::string pciBus;
     int rank = -1;
     int64_t timeNs = kNoTime;
+    TimeBasis timeBasis = TimeBasis::None;
     std::vector<std::string> evidence; // evidence ids
     std::string advice;
 };

@@ -52,9 +52,9 @@ const EvidenceItem* evidenceById(const Result& r, const std::string& id)
     return nullptr;
 }
 
-std::string shortTime(int64_t ns)
+std::string shortTime(int64_t ns, TimeBasis basis = TimeBasis::Absolute)
 {
-    std::string t = formatTimeUtc(ns);
+    std::string t = formatTime(ns, basis);
     return t.empty() ? "(no time)" : t;
 }
 
@@ -80,7 +80,7 @@ std::string formatDiagnosis(const Analysis& a)
     if (r.rootCause) {
         const RootCause& rc = *r.rootCause;
         os << "  Root cause  " << rc.title << "\n";
-        os << "              " << where(rc.node, rc.gpuIndex, rc.rank, rc.pciBus) << " at " << shortTime(rc.timeNs)
+        os << "              " << where(rc.node, rc.gpuIndex, rc.rank, rc.pciBus) << " at " << shortTime(rc.timeNs, rc.timeBasis)
            << "\n";
         for (const auto& id : rc.evidence) {
             if (const EvidenceItem* ev = evidenceById(r, id))
@@ -104,7 +104,7 @@ std::string formatDiagnosis(const Analysis& a)
         os << "\nCandidates considered\n";
         for (const auto& c : r.candidates)
             os << "  " << (c.chosen ? "*" : "-") << " " << c.title << " on " << where(c.node, c.gpuIndex, c.rank)
-               << " at " << shortTime(c.timeNs) << "\n      " << c.verdict << "\n";
+               << " at " << shortTime(c.timeNs, c.timeBasis) << "\n      " << c.verdict << "\n";
     }
 
     // Chain: root (or tied candidates) and what the rules linked to them, grouped by symptom.
@@ -119,7 +119,7 @@ std::string formatDiagnosis(const Analysis& a)
         }
         for (const auto& [from, kids] : children) {
             const SymptomEvent& f = r.events[from];
-            os << "  " << f.symptom << " @ " << where(f.node, f.gpuIndex, f.rank) << "  " << shortTime(f.timeNs) << "\n";
+            os << "  " << f.symptom << " @ " << where(f.node, f.gpuIndex, f.rank) << "  " << shortTime(f.timeNs, f.timeBasis) << "\n";
             for (const auto& [sym, info] : kids)
                 os << "    -> " << sym << " on " << info.first.size() << " node" << (info.first.size() == 1 ? "" : "s")
                    << "   (rule " << info.second << ")\n";

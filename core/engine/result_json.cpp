@@ -8,9 +8,9 @@ using nlohmann::json;
 
 namespace {
 
-json timeJson(int64_t ns)
+json timeJson(int64_t ns, TimeBasis basis = TimeBasis::Absolute)
 {
-    return ns == kNoTime ? json() : json(formatTimeUtc(ns));
+    return ns == kNoTime ? json() : json(formatTime(ns, basis));
 }
 
 json optInt(int v)
@@ -36,7 +36,7 @@ json candidateJson(const Candidate& c)
 {
     return {{"event", c.event},         {"symptom", c.symptom},       {"title", c.title},
             {"domain", c.domain},       {"sub_domain", optStr(c.subDomain)}, {"node", optStr(c.node)},
-            {"rank", optInt(c.rank)},   {"gpu", optInt(c.gpuIndex)},  {"time", timeJson(c.timeNs)},
+            {"rank", optInt(c.rank)},   {"gpu", optInt(c.gpuIndex)},  {"time", timeJson(c.timeNs, c.timeBasis)},
             {"support", c.support},     {"chosen", c.chosen},         {"verdict", c.verdict},
             {"evidence", c.evidence}};
 }
@@ -55,7 +55,7 @@ json eventJson(const SymptomEvent& e)
               {"rank", optInt(e.rank)},
               {"gpu", optInt(e.gpuIndex)},
               {"pci_bus", optStr(e.pciBus)},
-              {"time", timeJson(e.timeNs)},
+              {"time", timeJson(e.timeNs, e.timeBasis)},
               {"time_basis", std::string(toString(e.timeBasis))},
               {"observations", e.observations},
               {"fields", fields},
@@ -82,7 +82,7 @@ json evidenceJson(const EvidenceItem& e)
             {"node", optStr(e.node)},
             {"rank", optInt(e.rank)},
             {"gpu", optInt(e.gpuIndex)},
-            {"time", timeJson(e.timeNs)},
+            {"time", timeJson(e.timeNs, e.timeBasis)},
             {"time_basis", std::string(toString(e.timeBasis))},
             {"raw", rawRef(e.ref, e.file)},
             {"excerpt", e.excerpt},
@@ -123,7 +123,7 @@ json resultHead(const Result& r)
         const RootCause& rc = *r.rootCause;
         j["root_cause"] = {{"event", rc.event},         {"symptom", rc.symptom}, {"title", rc.title},
                            {"node", optStr(rc.node)},   {"gpu", optInt(rc.gpuIndex)}, {"pci_bus", optStr(rc.pciBus)},
-                           {"rank", optInt(rc.rank)},   {"time", timeJson(rc.timeNs)}, {"evidence", rc.evidence},
+                           {"rank", optInt(rc.rank)},   {"time", timeJson(rc.timeNs, rc.timeBasis)}, {"evidence", rc.evidence},
                            {"advice", optStr(rc.advice)}};
     } else {
         j["root_cause"] = nullptr;

@@ -442,6 +442,10 @@ void scanBundle(State& state, const Bundle& bundle, const Progress& progress)
         }
     }
 
+    if (fallbackYear == 0)
+        state.warnings.push_back("no manifest window and no dated line give the year: times printed without one "
+                                 "(syslog \"Mon DD HH:MM:SS\") are placed in 1970; add window.start to workload.json");
+
     const uint32_t fileBase = static_cast<uint32_t>(state.files.size());
     std::vector<FileOutput> outputs(bundle.files.size());
     for (size_t i = 0; i < bundle.files.size(); ++i) {

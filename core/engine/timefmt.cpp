@@ -56,4 +56,14 @@ std::string formatTimeUtc(int64_t ns)
     return out;
 }
 
+std::string formatTime(int64_t ns, TimeBasis basis)
+{
+    if (ns == kNoTime || basis != TimeBasis::BootRelative)
+        return formatTimeUtc(ns);
+    char buf[48];
+    std::snprintf(buf, sizeof buf, "boot+%lld.%06llds", static_cast<long long>(ns / 1'000'000'000),
+                  static_cast<long long>((ns % 1'000'000'000) / 1000));
+    return buf;
+}
+
 } // namespace fl
