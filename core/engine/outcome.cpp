@@ -136,6 +136,7 @@ void computeOutcome(const State& state, const std::vector<SymptomEvent>& events,
         cand.rank = c->rank;
         cand.gpuIndex = c->gpuIndex;
         cand.timeNs = c->timeNs;
+        cand.timeBasis = c->timeBasis;
         cand.support = supportOf(c->id);
         if (c == winner) {
             cand.chosen = tied.empty();
@@ -180,7 +181,12 @@ void computeOutcome(const State& state, const std::vector<SymptomEvent>& events,
         rc.pciBus = winner->pciBus;
         rc.rank = winner->rank;
         rc.timeNs = winner->timeNs;
+        rc.timeBasis = winner->timeBasis;
         rc.advice = d ? d->advice : "";
+        // A rule may set the event's own advice (Xid 154's required recovery
+        // action overrides the catalogue's); the catalogue's follows it.
+        if (auto it = winner->fields.find("advice"); it != winner->fields.end() && !it->second.empty())
+            rc.advice = it->second + (rc.advice.empty() ? std::string() : " Catalogue: " + rc.advice);
         result.rootCause = rc;
         if (trace)
             trace->push_back({"outcome", "engine", "chose", {winner->id},

@@ -8,6 +8,8 @@
 
 #include <algorithm>
 #include <charconv>
+#include <cstdint>
+#include <cstdlib>
 #include <set>
 
 namespace fl::detail {
@@ -113,6 +115,28 @@ std::string key(const SymptomEvent& e, const std::string& what)
     return {};
 }
 
+bool parseNumber(std::string_view s, uint64_t& v)
+{
+    int base = 10;
+    if (s.size() > 2 && s[0] == '0' && (s[1] == 'x' || s[1] == 'X')) {
+        s.remove_prefix(2);
+        base = 16;
+    }
+    if (s.empty())
+        return false;
+    auto [p, ec] = std::from_chars(s.data(), s.data() + s.size(), v, base);
+    return ec == std::errc() && p == s.data() + s.size();
+}
+
+// other's `what` compared with this one's, numerically; false when either is not a number.
+bool numericOrder(const SymptomEvent& e, const SymptomEvent& o, const std::string& what, bool otherGreater)
+{
+    uint64_t a = 0, b = 0;
+    if (!parseNumber(key(e, what), a) || !parseNumber(key(o, what), b))
+        return false;
+    return otherGreater ? b > a : b < a;
+}
+
 // Events related to `e` by `rel`, among `pool` (already filtered by rel.other).
 bool related(const SymptomEvent& e, const SymptomEvent& o, const Relation& rel)
 {
@@ -128,6 +152,12 @@ bool related(const SymptomEvent& e, const SymptomEvent& o, const Relation& rel)
         if (a.empty() || a != b)
             return false;
     }
+    for (const auto& k : rel.greater)
+        if (!numericOrder(e, o, k, true))
+            return false;
+    for (const auto& k : rel.less)
+        if (!numericOrder(e, o, k, false))
+            return false;
     if (rel.timed) {
         if (e.timeNs == kNoTime || o.timeNs == kNoTime)
             return false;
@@ -145,8 +175,17 @@ bool related(const SymptomEvent& e, const SymptomEvent& o, const Relation& rel)
 // The candidates of one relation, bucketed by the values of its "same" keys
 // and sorted by time inside a bucket, so that a rule over tens of thousands of
 // events (every rank's timeout) looks only at the events that can relate.
+struct Bucket {
+    std::vector<const SymptomEvent*> events; // sorted by time
+    bool anyBootRelative = false;            // such times sort anywhere: no time-window skipping
+    // min and max of each numeric key the relation compares (greater/less):
+    // "is any other rank's work id greater than mine?" is then O(1) when no
+    // value is, which is the common case of ten thousand equal ranks.
+    std::map<std::string, std::pair<uint64_t, uint64_t>> range;
+};
+
 struct Pool {
-    std::map<std::string, std::vector<const SymptomEvent*>> buckets;
+    std::map<std::string, Bucket> buckets;
 };
 
 std::string sameKey(const SymptomEvent& e, const Relation& rel)
@@ -175,72 +214,97 @@ Pool candidates(const State& state, const std::vector<SymptomEvent>& events, con
             continue;
         std::string k = sameKey(o, rel);
         if (!k.empty())
-            p.buckets[k].push_back(&o);
+            p.buckets[k].events.push_back(&o);
     }
-    for (auto& [k, list] : p.buckets)
-        std::sort(list.begin(), list.end(), byTime);
+    for (auto& [k, b] : p.buckets) {
+        std::sort(b.events.begin(), b.events.end(), byTime);
+        for (const auto* keys : {&rel.greater, &rel.less})
+            for (const auto& what : *keys)
+                for (const SymptomEvent* o : b.events) {
+                    uint64_t v = 0;
+                    if (!parseNumber(key(*o, what), v))
+                        continue;
+                    auto [slot, fresh] = b.range.try_emplace(what, v, v);
+                    if (!fresh) {
+                        slot->second.first = std::min(slot->second.first, v);
+                        slot->second.second = std::max(slot->second.second, v);
+                    }
+                }
+        b.anyBootRelative = std::any_of(b.events.begin(), b.events.end(), [](const SymptomEvent* o) {
+            return o->timeBasis == TimeBasis::BootRelative;
+        });
+    }
     return p;
+}
+
+// Calls `visit` for each event of `pool` related to `e` by `rel`, in time
+// order, until it returns false.
+template <typename Visit>
+void forRelated(const SymptomEvent& e, const Pool& pool, const Relation& rel, Visit visit)
+{
+    std::string k = sameKey(e, rel);
+    if (k.empty())
+        return;
+    auto it = pool.buckets.find(k);
+    if (it == pool.buckets.end())
+        return;
+    const Bucket& bucket = it->second;
+    for (int dir = 0; dir < 2; ++dir) {
+        for (const auto& what : dir == 0 ? rel.greater : rel.less) {
+            uint64_t mine = 0;
+            auto r = bucket.range.find(what);
+            if (!parseNumber(key(e, what), mine) || r == bucket.range.end())
+                return;
+            if (dir == 0 ? mine >= r->second.second : mine <= r->second.first)
+                return;
+        }
+    }
+    const auto& list = bucket.events;
+    auto first = list.begin();
+    auto last = list.end();
+    if (rel.timed && e.timeNs != kNoTime && e.timeBasis != TimeBasis::BootRelative && !it->second.anyBootRelative &&
+        rel.withinLo > -1e12 && rel.withinHi < 1e12) {
+        SymptomEvent lo, hi;
+        lo.timeNs = e.timeNs + static_cast<int64_t>(rel.withinLo * 1e9) - 1;
+        lo.id = 0;
+        hi.timeNs = e.timeNs + static_cast<int64_t>(rel.withinHi * 1e9) + 1;
+        hi.id = UINT32_MAX;
+        first = std::lower_bound(list.begin(), list.end(), &lo, byTime);
+        last = std::upper_bound(first, list.end(), &hi, byTime);
+    }
+    for (auto i = first; i != last; ++i)
+        if (related(e, **i, rel) && !visit(*i))
+            return;
 }
 
 std::vector<const SymptomEvent*> relatedIn(const SymptomEvent& e, const Pool& pool, const Relation& rel)
 {
     std::vector<const SymptomEvent*> out;
-    std::string k = sameKey(e, rel);
-    if (k.empty())
-        return out;
-    auto it = pool.buckets.find(k);
-    if (it == pool.buckets.end())
-        return out;
-    const auto& list = it->second;
-    auto first = list.begin();
-    auto last = list.end();
-    if (rel.timed && e.timeNs != kNoTime && e.timeBasis != TimeBasis::BootRelative) {
-        // Candidates with a boot-relative time sort anywhere: only skip by time
-        // when the window bounds are finite and the bucket holds none of them.
-        const bool anyRelative = std::any_of(list.begin(), list.end(), [](const SymptomEvent* o) {
-            return o->timeBasis == TimeBasis::BootRelative;
-        });
-        if (!anyRelative && rel.withinLo > -1e12 && rel.withinHi < 1e12) {
-            SymptomEvent lo, hi;
-            lo.timeNs = e.timeNs + static_cast<int64_t>(rel.withinLo * 1e9) - 1;
-            lo.id = 0;
-            hi.timeNs = e.timeNs + static_cast<int64_t>(rel.withinHi * 1e9) + 1;
-            hi.id = UINT32_MAX;
-            first = std::lower_bound(list.begin(), list.end(), &lo, byTime);
-            last = std::upper_bound(first, list.end(), &hi, byTime);
-        }
-    }
-    for (auto i = first; i != last; ++i)
-        if (related(e, **i, rel))
-            out.push_back(*i);
+    forRelated(e, pool, rel, [&](const SymptomEvent* o) {
+        out.push_back(o);
+        return true;
+    });
     return out;
 }
 
+// Stops as soon as the count is reached: a condition over every rank of a
+// 10,000-rank job must not compare each rank with all the others.
 bool satisfied(const SymptomEvent& e, const Pool& pool, const Relation& rel)
 {
-    auto found = relatedIn(e, pool, rel);
-    if (rel.countDistinct.empty())
-        return static_cast<int>(found.size()) >= rel.atLeast;
+    int count = 0;
     std::set<std::string> distinct;
-    for (const auto* o : found) {
-        std::string k = key(*o, rel.countDistinct);
-        if (!k.empty())
-            distinct.insert(k);
-    }
-    return static_cast<int>(distinct.size()) >= rel.atLeast;
-}
-
-bool parseNumber(std::string_view s, uint64_t& v)
-{
-    int base = 10;
-    if (s.size() > 2 && s[0] == '0' && (s[1] == 'x' || s[1] == 'X')) {
-        s.remove_prefix(2);
-        base = 16;
-    }
-    if (s.empty())
-        return false;
-    auto [p, ec] = std::from_chars(s.data(), s.data() + s.size(), v, base);
-    return ec == std::errc() && p == s.data() + s.size();
+    forRelated(e, pool, rel, [&](const SymptomEvent* o) {
+        if (rel.countDistinct.empty()) {
+            ++count;
+        } else {
+            std::string k = key(*o, rel.countDistinct);
+            if (!k.empty())
+                distinct.insert(std::move(k));
+            count = static_cast<int>(distinct.size());
+        }
+        return count < rel.atLeast;
+    });
+    return count >= rel.atLeast;
 }
 
 bool earlier(const SymptomEvent* a, const SymptomEvent* b)
@@ -296,6 +360,173 @@ bool moveEvent(const State& state, const MoveTo& mv, const Pool* pool, const Sym
     return true;
 }
 
+
+// The events that reported one collective, bucketed by the rule's group_by keys.
+struct AbsenceGroup {
+    std::set<int> reporting;
+    const SymptomEvent* first = nullptr;   // earliest timed report: when the silence became evidence
+};
+
+bool reportsEarlier(const SymptomEvent& a, const SymptomEvent& b)
+{
+    const bool ta = a.timeNs != kNoTime, tb = b.timeNs != kNoTime;
+    if (ta != tb)
+        return ta;
+    return std::tie(a.timeNs, a.id) < std::tie(b.timeNs, b.id);
+}
+
+// absent_ranks: the manifest's ranks that did not report a collective most
+// ranks reported, one synthetic event per node. Returns how many it emitted.
+uint32_t emitAbsentRanks(const State& state, const Rule& rule, const std::vector<uint32_t>& matched,
+                         std::vector<SymptomEvent>& events, std::vector<TraceStep>* trace)
+{
+    const AbsentRanks& ar = *rule.absentRanks;
+    if (!state.manifest || state.manifest->ranks.size() < 2)
+        return 0;
+    const auto& ranks = state.manifest->ranks;
+
+    std::map<std::string, AbsenceGroup> groups;
+    for (uint32_t id : matched) {
+        const SymptomEvent& e = events[id];
+        if (e.rank < 0 || !ranks.count(e.rank))
+            continue;
+        std::string k;
+        bool ok = true;
+        for (const auto& g : ar.groupBy) {
+            std::string v = key(e, g);
+            if (v.empty()) {
+                ok = false;
+                break;
+            }
+            k += v;
+            k += '\x1f';
+        }
+        if (!ok)
+            continue;
+        AbsenceGroup& grp = groups[k];
+        grp.reporting.insert(e.rank);
+        if (!grp.first || reportsEarlier(e, *grp.first))
+            grp.first = &e;
+    }
+    if (groups.empty())
+        return 0;
+
+    // A rank "left a log" when a readable file is its own or a line names it;
+    // its last observation is where the reviewer sees it stop.
+    std::map<int, uint32_t> logFile;
+    for (const auto& f : state.files)
+        if (f.rank >= 0 && f.kind == SourceKind::AppLog && f.status == FileStatus::Ok && f.lines > 0 && !logFile.count(f.rank))
+            logFile[f.rank] = f.index;
+    std::map<int, std::vector<const Observation*>> obsOfRank;
+    for (const auto& o : state.observations)
+        if (o.rank >= 0 && ranks.count(o.rank))
+            obsOfRank[o.rank].push_back(&o);
+    int64_t manifestFile = -1;
+    for (const auto& f : state.files)
+        if (f.kind == SourceKind::Manifest) {
+            manifestFile = f.index;
+            break;
+        }
+
+    std::vector<const AbsenceGroup*> ordered;
+    for (const auto& [k, g] : groups)
+        ordered.push_back(&g);
+    std::sort(ordered.begin(), ordered.end(),
+              [](const AbsenceGroup* a, const AbsenceGroup* b) { return reportsEarlier(*a->first, *b->first); });
+
+    std::set<std::string> nodesDone; // one event per node: the earliest collective it was missing from
+    uint32_t emitted = 0;
+    std::vector<SymptomEvent> out;   // appended at the end: `first` points into `events`
+    const size_t total = ranks.size();
+    for (const AbsenceGroup* grp : ordered) {
+        if (static_cast<double>(grp->reporting.size()) < ar.minShare * static_cast<double>(total) ||
+            grp->reporting.size() == total)
+            continue;
+        const SymptomEvent& first = *grp->first;
+        std::map<std::string, std::vector<int>> silentByNode;
+        for (const auto& [r, place] : ranks) {
+            if (grp->reporting.count(r) || place.node.empty())
+                continue;
+            if (ar.requireLogs && !logFile.count(r) && !obsOfRank.count(r))
+                continue;
+            silentByNode[place.node].push_back(r);
+        }
+        for (const auto& [node, silent] : silentByNode) {
+            if (!nodesDone.insert(node).second)
+                continue;
+            SymptomEvent ev;
+            ev.id = static_cast<uint32_t>(events.size() + out.size());
+            ev.kind = EventKind::BadNode;
+            ev.node = node;
+            ev.timeNs = first.timeNs;
+            ev.timeBasis = first.timeBasis;
+            ev.extractedBy = rule.id;
+            if (silent.size() == 1) {
+                ev.rank = silent.front();
+                ev.gpuIndex = ranks.at(ev.rank).gpu;
+            }
+            for (const auto& g : ar.groupBy)
+                if (g.rfind("field:", 0) == 0)
+                    ev.fields[g.substr(6)] = key(first, g);
+            std::string list;
+            for (size_t i = 0; i < silent.size() && i < 16; ++i)
+                list += (i ? "," : "") + std::to_string(silent[i]);
+            if (silent.size() > 16)
+                list += ",…";
+            std::string lastSeen;
+            int64_t lastSeenNs = kNoTime;
+            std::string lastFile;
+            for (int r : silent) {
+                const Observation* last = nullptr;
+                if (auto it = obsOfRank.find(r); it != obsOfRank.end())
+                    for (const Observation* o : it->second)
+                        if (first.timeNs == kNoTime || o->timeNs == kNoTime || o->timeNs <= first.timeNs)
+                            if (!last || std::tie(o->timeNs, o->id) > std::tie(last->timeNs, last->id))
+                                last = o;
+                if (last) {
+                    if (ev.observations.size() < 16)
+                        ev.observations.push_back(last->id);
+                    if (last->timeNs != kNoTime && (lastSeenNs == kNoTime || last->timeNs > lastSeenNs))
+                        lastSeenNs = last->timeNs;
+                } else if (lastFile.empty() && logFile.count(r)) {
+                    lastFile = std::to_string(logFile[r]);
+                }
+            }
+            std::string what;
+            for (const auto& g : ar.groupBy)
+                what += (what.empty() ? "" : ", ") + (g.rfind("field:", 0) == 0 ? g.substr(6) : g) + "=" + key(first, g);
+            ev.fields["silent_ranks"] = list;
+            ev.fields["silent_count"] = std::to_string(silent.size());
+            ev.fields["reporting"] = std::to_string(grp->reporting.size());
+            ev.fields["expected"] = std::to_string(total);
+            ev.fields["absent"] = std::string(silent.size() == 1 ? "rank " : "ranks ") + list + " on " + node +
+                                  " reported nothing for " + what + " (" + first.symptom + ") while " +
+                                  std::to_string(grp->reporting.size()) + " of " + std::to_string(total) +
+                                  " ranks did";
+            if (lastSeenNs != kNoTime)
+                ev.fields["last_seen"] = formatTimeUtc(lastSeenNs);
+            if (ev.observations.empty())
+                ev.fields["_absent_file"] = lastFile.empty() ? (manifestFile >= 0 ? std::to_string(manifestFile) : "")
+                                                             : lastFile;
+            std::map<std::string, std::string> vals = first.fields;
+            for (const auto& [k, v] : ev.fields)
+                vals[k] = v;
+            for (const auto& [k, t] : ar.fields)
+                ev.fields[k] = expandTemplate(t, vals);
+            ev.symptom = expandTemplate(ar.symptom, vals);
+            ev.originalSymptom = ev.symptom;
+            if (trace && emitted < 200)
+                trace->push_back({std::string(toString(rule.phase)), rule.id, "emitted", {ev.id},
+                                  ev.symptom + " @ " + node + ": " + ev.fields["absent"]});
+            out.push_back(std::move(ev));
+            ++emitted;
+        }
+    }
+    for (auto& ev : out)
+        events.push_back(std::move(ev));
+    return emitted;
+}
+
 } // namespace
 
 void runPhase(const State& state, Phase phase, std::vector<SymptomEvent>& events, std::vector<ChainEdge>& edges,
@@ -309,6 +540,7 @@ void runPhase(const State& state, Phase phase, std::vector<SymptomEvent>& events
         uint32_t id = 0;
         std::vector<uint32_t> causes;  // link_from
         int64_t mergeInto = -1;        // merge_into
+        std::map<std::string, std::string> copied; // copy_fields
     };
 
     for (const Rule& rule : state.rules->rules()) {
@@ -321,7 +553,9 @@ void runPhase(const State& state, Phase phase, std::vector<SymptomEvent>& events
             ifPools.push_back(candidates(state, events, rel));
         for (const auto& rel : rule.ifNotExists)
             unlessPools.push_back(candidates(state, events, rel));
-        std::optional<Pool> linkPool, mergePool, movePool;
+        std::optional<Pool> linkPool, mergePool, movePool, copyPool;
+        if (rule.copyFields)
+            copyPool = candidates(state, events, rule.copyFields->from);
         if (rule.linkFrom)
             linkPool = candidates(state, events, *rule.linkFrom);
         if (rule.moveTo && rule.moveTo->related)
@@ -345,6 +579,21 @@ void runPhase(const State& state, Phase phase, std::vector<SymptomEvent>& events
             if (rule.linkFrom)
                 for (const SymptomEvent* cause : relatedIn(e, *linkPool, *rule.linkFrom))
                     d.causes.push_back(cause->id);
+            if (rule.copyFields) {
+                // The related event nearest in time (then the lowest id) lends its values.
+                const SymptomEvent* src = nullptr;
+                auto dist = [&](const SymptomEvent* o) {
+                    return (o->timeNs == kNoTime || e.timeNs == kNoTime) ? INT64_MAX
+                                                                         : std::llabs(o->timeNs - e.timeNs);
+                };
+                for (const auto* o : relatedIn(e, *copyPool, rule.copyFields->from))
+                    if (!src || dist(o) < dist(src) || (dist(o) == dist(src) && o->id < src->id))
+                        src = o;
+                if (!src)
+                    continue; // nothing to copy from: the rule does not apply
+                for (const auto& [k, t] : rule.copyFields->fields)
+                    d.copied[k] = expandTemplate(t, src->fields);
+            }
             if (rule.mergeWith) {
                 const SymptomEvent* into = nullptr;
                 for (const auto* o : relatedIn(e, *mergePool, *rule.mergeWith))
@@ -359,6 +608,14 @@ void runPhase(const State& state, Phase phase, std::vector<SymptomEvent>& events
         // 2. Apply.
         uint32_t count = 0;
         std::string lastEffect;
+        if (rule.absentRanks) {
+            std::vector<uint32_t> matched;
+            for (const Decision& dec : decisions)
+                matched.push_back(dec.id);
+            if (uint32_t n = emitAbsentRanks(state, rule, matched, events, trace))
+                fired.push_back({rule.id, std::string(toString(phase)), "emitted absent ranks", n});
+            continue;
+        }
         for (const Decision& dec : decisions) {
             SymptomEvent& target = events[dec.id];
             const std::string symptomBefore = target.symptom;
@@ -392,6 +649,12 @@ void runPhase(const State& state, Phase phase, std::vector<SymptomEvent>& events
                 for (const auto& [k, v] : rule.setFields)
                     target.fields[k] = expandTemplate(v, target.fields);
                 effect = "set fields";
+                changed = true;
+            }
+            if (!dec.copied.empty()) {
+                for (const auto& [k, v] : dec.copied)
+                    target.fields[k] = v;
+                effect = "copied fields";
                 changed = true;
             }
             if (rule.setSymptom) {

@@ -6,6 +6,7 @@
 #include "engine/timefmt.h"
 
 #include <algorithm>
+#include <charconv>
 #include <cstdio>
 #include <map>
 #include <set>
@@ -158,10 +159,49 @@ void buildReport(const State& state, std::vector<SymptomEvent>& events, const st
         item.timeNs = o.timeNs;
         item.timeBasis = o.timeBasis;
         item.excerpt = excerptOf(state, o, maps);
+        // An absence (absent_ranks) points at the last line the rank logged:
+        // the excerpt says what was missing, then shows that line.
+        if (auto it = e.fields.find("absent"); it != e.fields.end())
+            item.excerpt = "absent: " + it->second + "; last line it logged: " + item.excerpt;
         item.role = pick.role;
         item.symptom = e.symptom;
         item.event = e.id;
         items.emplace_back(std::move(item), obsId);
+    }
+    // An absence whose ranks left no observation points at their log file (or
+    // the manifest that lists them): the evidence is what is not there.
+    std::map<uint32_t, uint32_t> absenceItem; // event -> pseudo observation id
+    for (const auto& e : events) {
+        auto f = e.fields.find("_absent_file");
+        auto a = e.fields.find("absent");
+        if (f == e.fields.end() || a == e.fields.end() || !e.observations.empty() || e.suppressed)
+            continue;
+        uint32_t file = 0;
+        auto [p, ec] = std::from_chars(f->second.data(), f->second.data() + f->second.size(), file);
+        if (ec != std::errc() || p != f->second.data() + f->second.size() || file >= state.files.size())
+            continue;
+        const SourceFile& sf = state.files[file];
+        EvidenceItem item;
+        item.kind = "log";
+        item.source = sf.kind;
+        item.file = sf.path;
+        item.ref.file = file;
+        item.ref.line = sf.kind == SourceKind::Manifest ? 0 : static_cast<uint32_t>(sf.lines);
+        item.ref.length = 0;
+        item.node = e.node;
+        item.rank = e.rank;
+        item.gpuIndex = e.gpuIndex;
+        item.timeNs = e.timeNs;
+        item.timeBasis = e.timeBasis;
+        item.excerpt = "absent: " + a->second +
+                       (sf.kind == SourceKind::Manifest ? " (the manifest lists the rank; no line of it was read)"
+                                                        : " (its log ends before any report of it)");
+        item.role = roleOf(e);
+        item.symptom = e.symptom;
+        item.event = e.id;
+        const uint32_t pseudo = static_cast<uint32_t>(state.observations.size()) + e.id;
+        absenceItem[e.id] = pseudo;
+        items.emplace_back(std::move(item), pseudo);
     }
     std::sort(items.begin(), items.end(), [](const auto& x, const auto& y) {
         const EvidenceItem& a = x.first;
@@ -176,6 +216,8 @@ void buildReport(const State& state, std::vector<SymptomEvent>& events, const st
         idOfObservation[items[i].second] = id;
     }
     std::map<uint32_t, std::vector<std::string>> evidenceOfEvent;
+    for (const auto& [ev, pseudo] : absenceItem)
+        evidenceOfEvent[ev].push_back(idOfObservation[pseudo]);
     for (const auto& e : events)
         for (uint32_t obs : e.observations)
             if (auto it = idOfObservation.find(obs); it != idOfObservation.end()) {
@@ -296,7 +338,7 @@ void buildReport(const State& state, std::vector<SymptomEvent>& events, const st
     };
     if (result.status == "attributed" && result.rootCause) {
         const RootCause& rc = *result.rootCause;
-        result.summary = rc.title + " on " + place(rc.node, rc.gpuIndex, rc.rank) + " at " + formatTimeUtc(rc.timeNs) +
+        result.summary = rc.title + " on " + place(rc.node, rc.gpuIndex, rc.rank) + " at " + formatTime(rc.timeNs, rc.timeBasis) +
                          (symptomCount ? "; " + plural(symptomCount, "downstream symptom") + " on " + plural(symptomNodes.size(), "node")
                                        : std::string("; no downstream symptom linked to it"));
         if (otherBad)

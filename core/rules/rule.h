@@ -53,6 +53,30 @@ struct Relation {
     bool timed = false;                    // a window was given: both events need times
     int atLeast = 1;                       // how many such events are needed
     std::string countDistinct;             // count distinct values of node/rank/gpu/field:<name> instead of events
+    // Numeric comparisons (decimal or 0x-hex on both sides, else no relation):
+    // the other's value of each key is greater / less than this event's.
+    // "a rank whose last enqueued work id is below the others'".
+    std::vector<std::string> greater;
+    std::vector<std::string> less;
+};
+
+// Absence as evidence: over the matched events (every rank's report of one
+// collective), grouped by `groupBy`, the ranks the manifest lists that did not
+// report are emitted as one synthetic event per node. Only when at least
+// `minShare` of the listed ranks reported, and only for ranks that left some
+// log in the bundle (a rank without any log may just not have been collected).
+struct AbsentRanks {
+    std::vector<std::string> groupBy;      // node, gpu, rank, pci, field:<name>
+    double minShare = 0.75;
+    std::string symptom;                   // emitted symptom id (template over the group's first event)
+    std::map<std::string, std::string> fields; // extra field templates
+    bool requireLogs = true;
+};
+
+// Copy values from the related event nearest in time into this one's fields.
+struct CopyFields {
+    Relation from;
+    std::map<std::string, std::string> fields; // field -> template over the related event's fields
 };
 
 // "this event is about somewhere else": a line printed on one host that names
@@ -104,6 +128,8 @@ struct Rule {
     std::string linkLabel;
     std::optional<Relation> mergeWith;     // merge matched event into an earlier matching one
     std::optional<MoveTo> moveTo;
+    std::optional<CopyFields> copyFields;   // copy_fields
+    std::optional<AbsentRanks> absentRanks; // absent_ranks (a producer: emits events, no other action)
     std::optional<EvidenceRole> evidenceRole; // report
     int maxEvidence = -1;                  // report: cap per symptom id, rest counted not listed
 };

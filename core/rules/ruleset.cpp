@@ -176,7 +176,7 @@ Relation parseRelation(const Ctx& ctx, const json& j)
         ctx.fail("a relation must be an object");
     checkKeys(ctx, j,
               {"symptom", "not_symptom", "role", "domain", "kind", "fields", "include_suppressed", "same", "different",
-               "join", "within_s", "at_least", "count_distinct"},
+               "join", "within_s", "at_least", "count_distinct", "greater", "less"},
               "relation");
     Relation r;
     json sel = json::object();
@@ -195,6 +195,12 @@ Relation parseRelation(const Ctx& ctx, const json& j)
     for (const auto& s : r.different)
         if (!placeKey(s))
             ctx.fail("'different' accepts node, gpu, rank, pci or field:<name>, not '" + s + "'");
+    r.greater = strList(ctx, j, "greater");
+    r.less = strList(ctx, j, "less");
+    for (const auto* list : {&r.greater, &r.less})
+        for (const auto& s : *list)
+            if (!placeKey(s))
+                ctx.fail("'greater' / 'less' accept node, gpu, rank, pci or field:<name>, not '" + s + "'");
     for (const auto& [mine, theirs] : strMap(ctx, j, "join")) {
         if (!placeKey(mine) || !placeKey(theirs))
             ctx.fail("'join' maps a key of this event to a key of the other (node, gpu, rank, pci, field:<name>), not '" +
@@ -285,7 +291,8 @@ Rule parseRule(std::string_view text, const std::string& file, const json& j)
 
     checkKeys(ctx, j,
               {"id", "description", "phase", "match", "if", "unless", "suppress", "set_symptom", "set_role", "set_kind",
-               "set_fields", "decode", "link_from", "label", "merge_into", "move_to", "evidence_role", "max_evidence"},
+               "set_fields", "decode", "link_from", "label", "merge_into", "move_to", "copy_fields", "absent_ranks",
+               "evidence_role", "max_evidence"},
               "rule");
     auto m = j.find("match");
     if (m == j.end())
@@ -380,6 +387,44 @@ Rule parseRule(std::string_view text, const std::string& file, const json& j)
         r.moveTo = mv;
         ++actions;
     }
+    if (auto it = j.find("copy_fields"); it != j.end()) {
+        if (!it->is_object() || !it->contains("from") || !it->contains("fields"))
+            ctx.fail("'copy_fields' must be an object {\"from\": relation, \"fields\": {field: template}}");
+        checkKeys(ctx, *it, {"from", "fields"}, "copy_fields");
+        CopyFields cf;
+        cf.from = parseRelation(ctx, (*it)["from"]);
+        cf.fields = strMap(ctx, *it, "fields");
+        if (cf.fields.empty())
+            ctx.fail("'copy_fields' needs at least one field");
+        r.copyFields = cf;
+        ++actions;
+    }
+    if (auto it = j.find("absent_ranks"); it != j.end()) {
+        if (!it->is_object())
+            ctx.fail("'absent_ranks' must be an object {group_by, min_share, symptom, fields, require_logs}");
+        checkKeys(ctx, *it, {"group_by", "min_share", "symptom", "fields", "require_logs"}, "absent_ranks");
+        AbsentRanks ar;
+        ar.groupBy = strList(ctx, *it, "group_by");
+        for (const auto& g : ar.groupBy)
+            if (!(g == "node" || g == "gpu" || g == "rank" || g == "pci" || (g.rfind("field:", 0) == 0 && g.size() > 6)))
+                ctx.fail("'group_by' accepts node, gpu, rank, pci or field:<name>, not '" + g + "'");
+        if (ar.groupBy.empty())
+            ctx.fail("'absent_ranks' needs 'group_by' (what identifies one collective, e.g. field:seq)");
+        ar.symptom = str(ctx, *it, "symptom", true);
+        if (auto ms = it->find("min_share"); ms != it->end()) {
+            if (!ms->is_number() || ms->get<double>() <= 0 || ms->get<double>() > 1)
+                ctx.fail("'min_share' must be a number in (0, 1]");
+            ar.minShare = ms->get<double>();
+        }
+        if (auto rl = it->find("require_logs"); rl != it->end()) {
+            if (!rl->is_boolean())
+                ctx.fail("'require_logs' must be true or false");
+            ar.requireLogs = rl->get<bool>();
+        }
+        ar.fields = strMap(ctx, *it, "fields");
+        r.absentRanks = ar;
+        ++actions;
+    }
     if (auto v = str(ctx, j, "evidence_role"); !v.empty()) {
         static const std::map<std::string, EvidenceRole> roles{{"root", EvidenceRole::Root},
                                                                {"symptom", EvidenceRole::Symptom},
@@ -399,7 +444,11 @@ Rule parseRule(std::string_view text, const std::string& file, const json& j)
     }
     if (actions == 0)
         ctx.fail("the rule does nothing: give one of suppress, set_symptom, set_role, set_kind, set_fields, decode, "
-                 "link_from, merge_into, move_to, evidence_role, max_evidence");
+                 "link_from, merge_into, move_to, copy_fields, absent_ranks, evidence_role, max_evidence");
+    if (r.absentRanks && actions > 1)
+        ctx.fail("'absent_ranks' emits new events and takes no other action");
+    if ((r.absentRanks || r.copyFields) && (r.phase < Phase::FilterEarly || r.phase > Phase::RefineFinal))
+        ctx.fail("copy_fields / absent_ranks need a filter or refine phase");
     if ((r.linkFrom || r.mergeWith || r.moveTo) && (r.phase < Phase::FilterEarly || r.phase > Phase::RefineFinal))
         ctx.fail("link_from / merge_into / move_to need a filter or refine phase");
     if ((r.evidenceRole || r.maxEvidence >= 0) && r.phase != Phase::Report)
@@ -643,7 +692,8 @@ std::string RuleSet::digest() const
         j.push_back(r.match.fields);
         auto rel = [](const Relation& x) {
             return json{x.other.symptoms, x.other.notSymptoms, x.other.fields, x.same, x.different,
-                        x.withinLo,       x.withinHi,          x.atLeast,      x.countDistinct, x.join};
+                        x.withinLo,       x.withinHi,          x.atLeast,      x.countDistinct, x.join,
+                        x.greater,        x.less};
         };
         json ifs = json::array();
         for (const auto& x : r.ifExists)
@@ -664,6 +714,10 @@ std::string RuleSet::digest() const
         j.push_back(r.mergeWith ? rel(*r.mergeWith) : json());
         j.push_back(r.moveTo ? json{r.moveTo->node, r.moveTo->rank, r.moveTo->related ? rel(*r.moveTo->related) : json()}
                              : json());
+        j.push_back(r.copyFields ? json{rel(r.copyFields->from), r.copyFields->fields} : json());
+        j.push_back(r.absentRanks ? json{r.absentRanks->groupBy, r.absentRanks->minShare, r.absentRanks->symptom,
+                                         r.absentRanks->fields, r.absentRanks->requireLogs}
+                                  : json());
         j.push_back(r.evidenceRole ? static_cast<int>(*r.evidenceRole) : -1);
         j.push_back(r.maxEvidence);
         rules.push_back(j);

@@ -97,10 +97,25 @@ void honestForSources(const Options& opt, Truth& t)
     };
     const bool noKernel = missing("syslog");
     const bool noScheduler = missing("scheduler");
+    // A killed or hung rank stops logging while every other rank times out on
+    // the same SeqNum: with the manifest's rank list the silent node is
+    // derivable when most ranks still report (absent_ranks, min share 3/4);
+    // why it went silent is not.
+    const int ranks = opt.nodes * opt.gpusPerNode;
+    auto silentNode = [&](int silent, const std::string& why) {
+        if (ranks < 2 || 4 * silent > ranks) {
+            unattributable(why);
+            return;
+        }
+        t.notes += " [" + why + "; the app logs show the rank(s) of this node going silent while the others time out "
+                   "on one SeqNum: the node is derivable, the cause is not]";
+        t.domain = "host";
+        t.subDomain = "unresponsive";
+    };
     if (noKernel && noScheduler && f == "oom")
-        unattributable("the app logs show only exit code -9 (SIGKILL), not who killed the rank");
+        silentNode(1, "the app logs show only exit code -9 (SIGKILL), not who killed the rank");
     else if (noKernel && (f == "hung_task" || f == "nfs_hang"))
-        unattributable("the culprit rank just stops logging; only the kernel log says why");
+        silentNode(f == "nfs_hang" ? opt.gpusPerNode : 1, "the culprit rank just stops logging; only the kernel log says why");
     else if (noScheduler && (f == "preemption" || f == "time_limit" || f == "user_cancel"))
         unattributable("every rank gets SIGTERM; only the scheduler says why");
     else if (noKernel && f == "pcie_aer") {

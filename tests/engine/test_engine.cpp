@@ -160,10 +160,13 @@ void TestEngine::lateEvidenceChangesTheVerdict()
     Engine engine(rules);
     engine.ingest(loadBundle(apps.string()));
     const Result before = engine.attribute();
-    QCOMPARE(QString::fromStdString(before.status), QStringLiteral("unattributed"));
+    // The app logs alone show only rank 2's NVLS 'Cuda failure 999'.
+    QCOMPARE(QString::fromStdString(before.status), QStringLiteral("attributed"));
+    QCOMPARE(QString::fromStdString(before.rootCause->symptom), QStringLiteral("nvlink.nvls_failure"));
     engine.ingest(loadBundle(kernel.string()));
     const Result after = engine.attribute();
     QCOMPARE(QString::fromStdString(after.status), QStringLiteral("attributed"));
+    QCOMPARE(QString::fromStdString(after.rootCause->symptom), QStringLiteral("nvlink.fatal"));
     QCOMPARE(QString::fromStdString(after.rootCause->node), QStringLiteral("node-02"));
     // attribute() is repeatable: same state, same answer.
     QCOMPARE(resultToString(engine.attribute()), resultToString(after));
@@ -184,7 +187,9 @@ void TestEngine::userRuleReplacesShippedRule()
     AnalyzeOptions o = shippedOnly();
     o.ruleDirs.push_back(tmp.path().toStdString());
     Analysis a = analyze((fs::path(kSource) / "samples" / "xid149-nccl").string(), o);
-    QCOMPARE(QString::fromStdString(a.result.status), QStringLiteral("unattributed"));
+    // No Xid 149 any more: only the NVLS failure it caused in the app log is left.
+    QVERIFY(a.result.rootCause);
+    QCOMPARE(QString::fromStdString(a.result.rootCause->symptom), QStringLiteral("nvlink.nvls_failure"));
     Analysis shipped = analyze((fs::path(kSource) / "samples" / "xid149-nccl").string(), shippedOnly());
     QVERIFY(a.result.rulesDigest != shipped.result.rulesDigest);
 }
