@@ -38,6 +38,28 @@ ChainGraphView::ChainGraphView(FocusState* focus, QWidget* parent)
     setTransformationAnchor(QGraphicsView::AnchorUnderMouse);
     connect(scene(), &QGraphicsScene::selectionChanged, this, &ChainGraphView::onSceneSelection);
     connect(focus, &FocusState::eventSelected, this, &ChainGraphView::onEventSelected);
+    connect(focus, &FocusState::highlightChanged, this, &ChainGraphView::onHighlight);
+}
+
+void ChainGraphView::onHighlight()
+{
+    // With a highlight, the step's events get a thick purple ring and the
+    // rest fade, so the eye finds what this phase did.
+    const bool any = !m_focus->highlight().empty();
+    for (const auto& [id, item] : m_items) {
+        auto* box = static_cast<QGraphicsRectItem*>(item);
+        const bool on = m_focus->isHighlighted(id);
+        box->setPen(on ? QPen(QColor(0x6a, 0x1b, 0x9a), 4) : m_basePens[id]);
+        box->setOpacity(any && !on ? 0.35 : 1.0);
+    }
+}
+
+int ChainGraphView::highlightedItemCount() const
+{
+    int n = 0;
+    for (const auto& [id, item] : m_items)
+        n += m_focus->isHighlighted(id) && item->opacity() == 1.0 ? 1 : 0;
+    return n;
 }
 
 QGraphicsItem* ChainGraphView::itemForEvent(uint32_t event) const
@@ -51,6 +73,7 @@ void ChainGraphView::setAnalysis(std::shared_ptr<const Analysis> analysis)
     const QSignalBlocker block(scene());
     scene()->clear();
     m_items.clear();
+    m_basePens.clear();
     m_error.clear();
     m_userZoomed = false;
     m_analysis = std::move(analysis);
@@ -118,11 +141,13 @@ void ChainGraphView::setAnalysis(std::shared_ptr<const Analysis> analysis)
         text->setFont(f);
         text->setPos(rect.topLeft() + QPointF(8, 5));
         m_items[n.event] = box;
+        m_basePens[n.event] = box->pen();
     }
     scene()->setSceneRect(scene()->itemsBoundingRect().adjusted(-20, -20, 20, 20));
     if (layout.truncated)
         scene()->addSimpleText(tr("Chain truncated to %1 events").arg(kMaxChainNodes))->setPos(scene()->sceneRect().bottomLeft());
     onEventSelected(m_focus->current().event);
+    onHighlight();
     fitScene();
 }
 

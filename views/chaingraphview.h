@@ -24,6 +24,8 @@ public:
     int nodeItemCount() const { return static_cast<int>(m_items.size()); }
     QGraphicsItem* itemForEvent(uint32_t event) const;
     QString layoutError() const { return m_error; }
+    // Boxes of the phase stepper's current events, drawn with a thick ring.
+    int highlightedItemCount() const;
 
 protected:
     void wheelEvent(QWheelEvent*) override;
@@ -33,10 +35,12 @@ private:
     void onSceneSelection();
     void onEventSelected(qint64 event);
     void fitScene();
+    void onHighlight();
 
     FocusState* m_focus;
     std::shared_ptr<const Analysis> m_analysis;
     std::map<uint32_t, QGraphicsItem*> m_items;
+    std::map<uint32_t, QPen> m_basePens;
     QString m_error;
     bool m_syncing = false;
     bool m_userZoomed = false;

@@ -20,6 +20,14 @@ void EvidenceModel::setAnalysis(std::shared_ptr<const Analysis> analysis)
     endResetModel();
 }
 
+void EvidenceModel::setNotes(QHash<QString, QString> notes, QSet<QString> bookmarkedLines)
+{
+    m_notes = std::move(notes);
+    m_bookmarks = std::move(bookmarkedLines);
+    if (rowCount() > 0)
+        emit dataChanged(index(0, 0), index(rowCount() - 1, NUM_COLUMNS - 1));
+}
+
 const EvidenceItem* EvidenceModel::item(int row) const
 {
     if (!m_analysis || row < 0 || row >= static_cast<int>(m_analysis->result.evidence.size()))
@@ -63,14 +71,26 @@ QVariant EvidenceModel::data(const QModelIndex& index, int role) const
         case RankColumn: return it->rank < 0 ? QVariant() : QVariant(it->rank);
         case SourceColumn: return style::q(toString(it->source));
         case LocationColumn: return QStringLiteral("%1:%2").arg(style::q(it->file)).arg(it->ref.line);
+        case NoteColumn: {
+            // ★ marks a bookmarked line; the note text follows, on one line.
+            const bool mark = m_bookmarks.contains(lineKey(style::q(it->file), it->ref.line));
+            const QString note = m_notes.value(style::q(it->id)).simplified();
+            return (mark ? QStringLiteral("★ ") : QString()) + note;
+        }
         case ExcerptColumn: return style::q(it->excerpt).left(400);
         }
         return {};
     case Qt::ToolTipRole:
+        if (index.column() == NoteColumn && m_notes.contains(style::q(it->id)))
+            return m_notes.value(style::q(it->id));
         return QStringLiteral("%1 · %2\n%3\n%4:%5 (%6)")
             .arg(style::q(it->id), style::q(it->symptom), style::utc(it->timeNs), style::q(it->file))
             .arg(it->ref.line)
             .arg(style::q(toString(it->timeBasis)));
+    case Qt::BackgroundRole:
+        if (index.column() == NoteColumn && m_notes.contains(style::q(it->id)))
+            return QBrush(QColor(0xff, 0xf3, 0xc4));
+        return {};
     case Qt::ForegroundRole:
         if (index.column() == RoleColumn)
             return QBrush(style::roleColor(it->role));
@@ -89,7 +109,11 @@ QVariant EvidenceModel::data(const QModelIndex& index, int role) const
     case SourceRole: return static_cast<int>(it->source);
     case TimeRole: return static_cast<qint64>(it->timeNs);
     case SearchTextRole:
-        return style::q(it->excerpt) + QLatin1Char(' ') + style::q(it->symptom) + QLatin1Char(' ') + style::q(it->file);
+        // Notes are searchable: "find the lines I marked 'driver bug'".
+        return style::q(it->excerpt) + QLatin1Char(' ') + style::q(it->symptom) + QLatin1Char(' ') + style::q(it->file)
+            + QLatin1Char(' ') + m_notes.value(style::q(it->id));
+    case NoteRole: return m_notes.value(style::q(it->id));
+    case BookmarkedRole: return m_bookmarks.contains(lineKey(style::q(it->file), it->ref.line));
     }
     return {};
 }
@@ -105,6 +129,7 @@ QVariant EvidenceModel::headerData(int section, Qt::Orientation orientation, int
     case RankColumn: return tr("Rank");
     case SourceColumn: return tr("Source");
     case LocationColumn: return tr("File:line");
+    case NoteColumn: return tr("Note");
     case ExcerptColumn: return tr("Excerpt");
     }
     return {};

@@ -6,6 +6,8 @@
 #include "engine/engine.h"
 
 #include <QAbstractTableModel>
+#include <QHash>
+#include <QSet>
 #include <QSortFilterProxyModel>
 
 #include <memory>
@@ -16,13 +18,16 @@ class EvidenceModel : public QAbstractTableModel
 {
     Q_OBJECT
 public:
-    enum Columns { TimeColumn, RoleColumn, NodeColumn, RankColumn, SourceColumn, LocationColumn, ExcerptColumn, NUM_COLUMNS };
-    enum Roles { IdRole = Qt::UserRole + 1, EventRole, RoleRole, NodeRole, SourceRole, TimeRole, SearchTextRole };
+    enum Columns { TimeColumn, RoleColumn, NodeColumn, RankColumn, SourceColumn, LocationColumn, NoteColumn, ExcerptColumn, NUM_COLUMNS };
+    enum Roles { IdRole = Qt::UserRole + 1, EventRole, RoleRole, NodeRole, SourceRole, TimeRole, SearchTextRole, NoteRole, BookmarkedRole };
 
     explicit EvidenceModel(QObject* parent = nullptr);
     void setAnalysis(std::shared_ptr<const Analysis> analysis);
     const EvidenceItem* item(int row) const;
     int rowOfId(const QString& id) const;
+    // Reviewer notes by evidence id, and bookmarked raw lines as "file:line".
+    void setNotes(QHash<QString, QString> notes, QSet<QString> bookmarkedLines);
+    static QString lineKey(const QString& file, quint64 line) { return file + QLatin1Char(':') + QString::number(line); }
 
     int rowCount(const QModelIndex& parent = {}) const override;
     int columnCount(const QModelIndex& parent = {}) const override;
@@ -31,6 +36,8 @@ public:
 
 private:
     std::shared_ptr<const Analysis> m_analysis;
+    QHash<QString, QString> m_notes;
+    QSet<QString> m_bookmarks;
 };
 
 class EvidenceFilterProxy : public QSortFilterProxyModel

@@ -8,6 +8,7 @@
 #include <QHeaderView>
 #include <QItemSelectionModel>
 #include <QLineEdit>
+#include <QMenu>
 #include <QTableView>
 #include <QVBoxLayout>
 
@@ -37,6 +38,8 @@ EvidencePanel::EvidencePanel(FocusState* focus, QWidget* parent)
     m_table->horizontalHeader()->setStretchLastSection(true);
     m_table->setWordWrap(false);
     m_table->setAlternatingRowColors(true);
+    m_table->setContextMenuPolicy(Qt::CustomContextMenu);
+    connect(m_table, &QWidget::customContextMenuRequested, this, &EvidencePanel::showContextMenu);
 
     m_role->addItem(tr("All roles"), -1);
     for (auto r : {EvidenceRole::Root, EvidenceRole::Symptom, EvidenceRole::Interesting, EvidenceRole::Context})
@@ -99,6 +102,43 @@ void EvidencePanel::setAnalysis(std::shared_ptr<const Analysis> analysis)
     m_table->resizeColumnsToContents();
     m_table->setColumnWidth(EvidenceModel::LocationColumn,
                             std::min(m_table->columnWidth(EvidenceModel::LocationColumn), 220));
+    fitNoteColumn();
+}
+
+void EvidencePanel::fitNoteColumn()
+{
+    bool any = false;
+    for (int r = 0; r < m_model->rowCount() && !any; ++r)
+        any = !m_model->index(r, EvidenceModel::NoteColumn).data().toString().isEmpty();
+    if (any)
+        m_table->resizeColumnToContents(EvidenceModel::NoteColumn);
+    m_table->setColumnWidth(EvidenceModel::NoteColumn,
+                            any ? std::clamp(m_table->columnWidth(EvidenceModel::NoteColumn), 48, 140) : 48);
+}
+
+const EvidenceItem* EvidencePanel::itemAtRow(int proxyRow) const
+{
+    const QModelIndex idx = m_proxy->index(proxyRow, 0);
+    return idx.isValid() ? m_model->item(m_proxy->mapToSource(idx).row()) : nullptr;
+}
+
+void EvidencePanel::showContextMenu(const QPoint& pos)
+{
+    const QModelIndex idx = m_table->indexAt(pos);
+    const EvidenceItem* it = itemAtRow(idx.isValid() ? idx.row() : m_table->currentIndex().row());
+    if (!it)
+        return;
+    const QString id = style::q(it->id);
+    const bool hasNote = !m_model->data(m_model->index(m_model->rowOfId(id), 0), EvidenceModel::NoteRole).toString().isEmpty();
+    const bool marked = m_model->data(m_model->index(m_model->rowOfId(id), 0), EvidenceModel::BookmarkedRole).toBool();
+    QMenu menu(this);
+    menu.addAction(hasNote ? tr("Edit note…") : tr("Add note…"), this, [this, id] { emit noteRequested(id); });
+    if (hasNote)
+        menu.addAction(tr("Remove note"), this, [this, id] { emit noteRemoveRequested(id); });
+    menu.addAction(marked ? tr("Remove bookmark from %1:%2").arg(style::q(it->file)).arg(it->ref.line)
+                          : tr("Bookmark line %1:%2").arg(style::q(it->file)).arg(it->ref.line),
+                   this, [this, id] { emit bookmarkToggleRequested(id); });
+    menu.exec(m_table->viewport()->mapToGlobal(pos));
 }
 
 void EvidencePanel::activateRow(int proxyRow)

@@ -27,6 +27,16 @@ public:
     QComboBox* roleFilter() const { return m_role; }
     QLineEdit* textFilter() const { return m_text; }
 
+    // Note column: narrow while empty, wide enough for the notes once there are some.
+    void fitNoteColumn();
+    // The evidence item under a context-menu position, or the current one.
+    const EvidenceItem* itemAtRow(int proxyRow) const;
+
+signals:
+    void noteRequested(const QString& evidenceId);
+    void noteRemoveRequested(const QString& evidenceId);
+    void bookmarkToggleRequested(const QString& evidenceId);
+
 public slots:
     // F8 / Shift+F8: next / previous visible row, wrapping around.
     void selectNext();
@@ -37,6 +47,7 @@ private:
     void onEventSelected(qint64 event);
     void activateRow(int proxyRow);
     void step(int delta);
+    void showContextMenu(const QPoint& pos);
 
     FocusState* m_focus;
     EvidenceModel* m_model;

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "focusstate.h"
 
+#include <algorithm>
+
 namespace fl {
 
 namespace {
@@ -87,7 +89,23 @@ void FocusState::reset(const FocusSnapshot& initial)
     m_forward.clear();
     m_coalescing = false;
     apply(initial);
+    setHighlight({});
     emit historyChanged();
+}
+
+void FocusState::setHighlight(std::vector<uint32_t> events)
+{
+    std::sort(events.begin(), events.end());
+    events.erase(std::unique(events.begin(), events.end()), events.end());
+    if (events == m_highlight)
+        return;
+    m_highlight = std::move(events);
+    emit highlightChanged();
+}
+
+bool FocusState::isHighlighted(uint32_t event) const
+{
+    return std::binary_search(m_highlight.begin(), m_highlight.end(), event);
 }
 
 void FocusState::back()

@@ -44,6 +44,11 @@ public:
     void setLaneFilter(const QString& text);
     // Hover position shared by timeline and metrics; not part of history.
     void setCursor(int64_t timeNs);
+    // Events a teaching step points at (sorted ids); views mark them and dim
+    // the rest. Not part of history: it follows the stepper, not the reader.
+    void setHighlight(std::vector<uint32_t> events);
+    const std::vector<uint32_t>& highlight() const { return m_highlight; }
+    bool isHighlighted(uint32_t event) const;
     // Forgets everything, e.g. when a new analysis is shown.
     void reset(const FocusSnapshot& initial = {});
 
@@ -63,6 +68,7 @@ signals:
     void laneFilterChanged(const QString& text);
     void cursorMoved(qint64 timeNs);
     void historyChanged();
+    void highlightChanged();
 
 private:
     void apply(const FocusSnapshot& next);
@@ -72,6 +78,7 @@ private:
     std::vector<FocusSnapshot> m_forward;
     bool m_coalescing = false;
     int64_t m_cursor = kNoTime;
+    std::vector<uint32_t> m_highlight;
 };
 
 } // namespace fl

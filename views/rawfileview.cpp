@@ -1,7 +1,11 @@
 // SPDX-License-Identifier: MIT
 #include "rawfileview.h"
 
+#include <QContextMenuEvent>
+#include <QHelpEvent>
 #include <QKeyEvent>
+#include <QMenu>
+#include <QToolTip>
 #include <QPainter>
 #include <QScrollBar>
 
@@ -92,6 +96,7 @@ void RawFileView::close()
     m_name.clear();
     m_error.clear();
     m_currentLine = m_hlBegin = m_hlEnd = m_matchBegin = m_matchEnd = 0;
+    m_bookmarks.clear();
     verticalScrollBar()->setValue(0);
     horizontalScrollBar()->setValue(0);
 }
@@ -121,7 +126,7 @@ int RawFileView::visibleLines() const
 int RawFileView::gutterWidth() const
 {
     const uint64_t n = std::max<uint64_t>(m_index.lineCount(), 99999);
-    return fontMetrics().horizontalAdvance(QString::number(n)) + 2 * kMargin;
+    return fontMetrics().horizontalAdvance(QString::number(n)) + 2 * kMargin + 10;  // + bookmark marker
 }
 
 void RawFileView::updateScrollBars()
@@ -192,7 +197,7 @@ void RawFileView::goToLine(uint64_t line)
         return;
     const uint64_t target = line > 0 ? line - 1 : 0;
     // Index far enough to know where that line is (or that it does not exist).
-    while (m_index.lineCount() <= target && !m_index.complete())
+    while (!m_index.known(target) && !m_index.complete())
         m_index.indexMore(kIndexSlice);
     const uint64_t l = std::min<uint64_t>(target, m_index.lineCount() - 1);
     setCurrentLine(l);
@@ -209,6 +214,12 @@ void RawFileView::showRef(const RawRef& ref)
     // The byte offset is the truth; the line number comes from our own index.
     m_hlBegin = ref.offset;
     m_hlEnd = std::min<uint64_t>(m_data.size(), ref.offset + std::max<uint32_t>(ref.length, 1));
+    // Beyond the indexed prefix, show the lines around the evidence now
+    // (numbered from the ref) instead of indexing up to it first.
+    if (ref.offset >= m_index.scanned() && ref.line > 0) {
+        m_index.setWindow(ref.offset, ref.line - 1, static_cast<uint64_t>(visibleLines()) * 4 + 64);
+        updateScrollBars();
+    }
     const uint64_t l = m_index.lineOf(ref.offset);
     setCurrentLine(l);
     scrollToLine(l);
@@ -296,6 +307,18 @@ void RawFileView::paintEvent(QPaintEvent*)
         p.setClipRect(gw, 0, viewport()->width() - gw, viewport()->height());
         p.drawText(xText, y + ascent, text);
         p.setClipping(false);
+        if (const auto bm = m_bookmarks.find(l + 1); bm != m_bookmarks.end()) {
+            // Bookmark: amber bar in the gutter; a dot when it carries a note.
+            p.fillRect(QRect(0, y + 1, 5, lh - 2), QColor(0xff, 0xb3, 0x00));
+            if (!bm->second.isEmpty()) {
+                p.setRenderHint(QPainter::Antialiasing, true);
+                p.setBrush(QColor(0xe6, 0x51, 0x00));
+                p.setPen(Qt::NoPen);
+                p.drawEllipse(QPointF(10, y + lh / 2.0), 3, 3);
+                p.setRenderHint(QPainter::Antialiasing, false);
+                p.setBrush(Qt::NoBrush);
+            }
+        }
         p.setPen(l == m_currentLine ? palette().text().color() : palette().placeholderText().color());
         p.drawText(QRect(0, y, gw - kMargin, lh), Qt::AlignRight | Qt::AlignVCenter, QString::number(l + 1));
     }
@@ -304,6 +327,72 @@ void RawFileView::paintEvent(QPaintEvent*)
         p.drawText(viewport()->rect().adjusted(0, 0, -8, -4), Qt::AlignRight | Qt::AlignBottom,
                    tr("indexing… %1%").arg(m_index.scanned() * 100 / std::max<uint64_t>(m_data.size(), 1)));
     }
+}
+
+void RawFileView::setBookmarks(std::map<uint64_t, QString> bookmarks)
+{
+    m_bookmarks = std::move(bookmarks);
+    viewport()->update();
+}
+
+uint64_t RawFileView::lineAtY(int y) const
+{
+    const uint64_t l = firstVisibleLine() + static_cast<uint64_t>(std::max(0, y) / lineHeight());
+    return l < m_index.lineCount() ? l + 1 : 0;
+}
+
+bool RawFileView::goToBookmark(bool forward)
+{
+    if (m_bookmarks.empty() || m_data.empty())
+        return false;
+    const uint64_t cur = m_currentLine + 1;
+    auto it = forward ? m_bookmarks.upper_bound(cur) : m_bookmarks.lower_bound(cur);
+    if (forward) {
+        if (it == m_bookmarks.end())
+            it = m_bookmarks.begin();
+    } else {
+        it = it == m_bookmarks.begin() ? std::prev(m_bookmarks.end()) : std::prev(it);
+    }
+    goToLine(it->first);
+    return true;
+}
+
+void RawFileView::contextMenuEvent(QContextMenuEvent* e)
+{
+    const uint64_t line = e->reason() == QContextMenuEvent::Mouse ? lineAtY(e->pos().y()) : m_currentLine + 1;
+    if (line == 0 || m_data.empty())
+        return;
+    setCurrentLine(line - 1);
+    viewport()->update();
+    const bool marked = m_bookmarks.count(line) > 0;
+    QMenu menu(this);
+    menu.addAction(marked ? tr("Remove bookmark on line %1").arg(line) : tr("Bookmark line %1").arg(line), this,
+                   [this, line] { emit bookmarkToggleRequested(line); });
+    menu.addAction(marked && !m_bookmarks.at(line).isEmpty() ? tr("Edit note on line %1…").arg(line)
+                                                             : tr("Add note to line %1…").arg(line),
+                   this, [this, line] { emit lineNoteRequested(line); });
+    if (!m_bookmarks.empty()) {
+        menu.addSeparator();
+        menu.addAction(tr("Next bookmark"), this, [this] { goToBookmark(true); });
+        menu.addAction(tr("Previous bookmark"), this, [this] { goToBookmark(false); });
+    }
+    menu.exec(e->globalPos());
+}
+
+bool RawFileView::viewportEvent(QEvent* e)
+{
+    if (e->type() == QEvent::ToolTip) {
+        const auto* he = static_cast<QHelpEvent*>(e);
+        const uint64_t line = lineAtY(he->pos().y());
+        const auto it = m_bookmarks.find(line);
+        if (it != m_bookmarks.end())
+            QToolTip::showText(he->globalPos(), it->second.isEmpty() ? tr("Bookmarked line %1").arg(line)
+                                                                     : tr("Line %1: %2").arg(line).arg(it->second), viewport());
+        else
+            QToolTip::hideText();
+        return true;
+    }
+    return QAbstractScrollArea::viewportEvent(e);
 }
 
 void RawFileView::mousePressEvent(QMouseEvent* e)

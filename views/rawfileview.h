@@ -11,6 +11,8 @@
 #include <QAbstractScrollArea>
 #include <QFile>
 
+#include <map>
+
 namespace fl {
 
 class RawFileView : public QAbstractScrollArea
@@ -42,10 +44,20 @@ public:
     std::pair<uint64_t, uint64_t> currentMatch() const { return {m_matchBegin, m_matchEnd}; }
     QString lineText(uint64_t line) const;  // 1-based
 
+    // Reviewer bookmarks of this file: 1-based line -> note (may be empty).
+    // Drawn as a marker in the gutter, the note in the line's tooltip.
+    void setBookmarks(std::map<uint64_t, QString> bookmarks);
+    const std::map<uint64_t, QString>& bookmarks() const { return m_bookmarks; }
+    uint64_t lineAtY(int y) const;  // 1-based, 0 past the end
+    // Next bookmark after (or before) the current line, wrapping; false if none.
+    bool goToBookmark(bool forward = true);
+
 signals:
     void fileOpened(const QString& displayName);
     void positionChanged(quint64 line);
     void indexProgress(quint64 lines, bool complete);
+    void bookmarkToggleRequested(quint64 line);
+    void lineNoteRequested(quint64 line);
 
 protected:
     void paintEvent(QPaintEvent*) override;
@@ -54,6 +66,8 @@ protected:
     void mousePressEvent(QMouseEvent*) override;
     void keyPressEvent(QKeyEvent*) override;
     void scrollContentsBy(int dx, int dy) override;
+    void contextMenuEvent(QContextMenuEvent*) override;
+    bool viewportEvent(QEvent*) override;
 
 private:
     void updateScrollBars();
@@ -74,6 +88,7 @@ private:
     // Vertical scrolling in lines; QScrollBar is int, so a file with more
     // lines than INT_MAX scrolls in proportional steps.
     uint64_t m_scrollUnit = 1;
+    std::map<uint64_t, QString> m_bookmarks;
 };
 
 } // namespace fl

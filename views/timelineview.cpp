@@ -1,8 +1,10 @@
 // SPDX-License-Identifier: MIT
 #include "timelineview.h"
 
+#include <QContextMenuEvent>
 #include <QHelpEvent>
 #include <QKeyEvent>
+#include <QMenu>
 #include <QPainter>
 #include <QPainterPath>
 #include <QScrollBar>
@@ -30,6 +32,59 @@ TimelineView::TimelineView(FocusState* focus, QWidget* parent)
     connect(m_focus, &FocusState::laneFilterChanged, this, &TimelineView::onLaneFilter);
     connect(m_focus, &FocusState::laneSelected, this, [this] { update(); });
     connect(m_focus, &FocusState::cursorMoved, this, [this] { update(); });
+    connect(m_focus, &FocusState::highlightChanged, this, &TimelineView::onHighlight);
+}
+
+void TimelineView::setLaneNotes(QHash<QString, QString> notes)
+{
+    m_laneNotes = std::move(notes);
+    update();
+}
+
+void TimelineView::onHighlight()
+{
+    // Resolved once per step, not per paint: a step can touch thousands of events.
+    m_highlightTimes.clear();
+    if (m_analysis) {
+        const auto& events = m_analysis->result.events;
+        for (uint32_t id : m_focus->highlight()) {
+            const SymptomEvent* e = id < events.size() && events[id].id == id ? &events[id] : nullptr;
+            if (!e || e->timeNs == kNoTime)
+                continue;
+            const QString node = style::q(e->node);
+            m_highlightTimes[node].push_back(e->timeNs);
+            if (e->rank >= 0)
+                m_highlightTimes[node + QLatin1Char('/') + QString::number(e->rank)].push_back(e->timeNs);
+        }
+        for (auto& v : m_highlightTimes)
+            std::sort(v.begin(), v.end());
+    }
+    update();
+}
+
+int TimelineView::laneAtPos(QPoint pos) const
+{
+    return pos.y() < kAxisHeight ? -1 : m_lanes.laneAtRow(rowAtY(pos.y()));
+}
+
+void TimelineView::contextMenuEvent(QContextMenuEvent* e)
+{
+    // Only over the labels (or from the keyboard): in the plot, the right
+    // button drags out a range to zoom to.
+    int lane = -1;
+    if (e->reason() == QContextMenuEvent::Keyboard)
+        lane = m_lanes.laneOfKey(m_focus->current().lane);
+    else if (e->pos().x() < kLabelWidth)
+        lane = laneAtPos(e->pos());
+    if (lane < 0) {
+        e->ignore();
+        return;
+    }
+    const QString key = m_lanes.lane(lane).key;
+    QMenu menu(this);
+    menu.addAction(m_laneNotes.contains(key) ? tr("Edit note on %1…").arg(key) : tr("Add note on %1…").arg(key), this,
+                   [this, key] { emit laneNoteRequested(key); });
+    menu.exec(e->globalPos());
 }
 
 QSize TimelineView::sizeHint() const
@@ -50,6 +105,7 @@ void TimelineView::setAnalysis(std::shared_ptr<const Analysis> analysis)
         lanes.build(m_analysis->result, {nodes.begin(), nodes.end()});
     }
     setLanes(std::move(lanes));
+    onHighlight();
 }
 
 void TimelineView::setLanes(TimelineLanes lanes)
@@ -244,6 +300,40 @@ void TimelineView::paintEvent(QPaintEvent*)
     paintLanes(p);
     paintAxis(p);
     paintOverlays(p);
+    paintHighlights(p);
+}
+
+void TimelineView::paintHighlights(QPainter& p)
+{
+    m_lastPaintedHighlights = 0;
+    if (m_highlightTimes.isEmpty())
+        return;
+    p.setClipRect(kLabelWidth, kAxisHeight, plotWidth(), height() - kAxisHeight);
+    p.setRenderHint(QPainter::Antialiasing, true);
+    p.setPen(QPen(QColor(0x6a, 0x1b, 0x9a), 2));
+    p.setBrush(Qt::NoBrush);
+    const int first = firstVisibleRow();
+    const int last = std::min(m_lanes.rowCount(), first + visibleRowCount() + 1);
+    for (int row = first; row < last; ++row) {
+        const auto it = m_highlightTimes.constFind(m_lanes.lane(m_lanes.laneAtRow(row)).key);
+        if (it == m_highlightTimes.cend())
+            continue;
+        const double cy = kAxisHeight + (row - first) * kRowHeight + kRowHeight / 2.0;
+        // One ring per pixel column is enough to see; bounded per lane.
+        double lastX = -1e9;
+        auto t = std::lower_bound(it->begin(), it->end(), m_range.start);
+        for (int n = 0; t != it->end() && *t < m_range.end && n < 256; ++t) {
+            const double x = xOfTime(*t);
+            if (x - lastX < 3)
+                continue;
+            lastX = x;
+            p.drawEllipse(QPointF(x, cy), 7, 7);
+            ++n;
+            ++m_lastPaintedHighlights;
+        }
+    }
+    p.setRenderHint(QPainter::Antialiasing, false);
+    p.setClipping(false);
 }
 
 void TimelineView::paintAxis(QPainter& p)
@@ -336,6 +426,13 @@ void TimelineView::paintLane(QPainter& p, int row, int laneIndex, int y)
                Qt::AlignVCenter | Qt::AlignLeft,
                p.fontMetrics().elidedText(label, Qt::ElideMiddle, kLabelWidth - indent - 14));
     p.setFont(font());
+    if (m_laneNotes.contains(lane.key)) {
+        // A folded-corner note marker at the end of the label.
+        const QRect mark(kLabelWidth - 14, y + 5, 10, kRowHeight - 10);
+        p.fillRect(mark, QColor(0xff, 0xd5, 0x4f));
+        p.setPen(QColor(0xa0, 0x7c, 0x00));
+        p.drawRect(mark.adjusted(0, 0, -1, -1));
+    }
     p.setPen(palette().mid().color());
     p.drawLine(kLabelWidth - 1, y, kLabelWidth - 1, y + kRowHeight);
 
@@ -540,6 +637,16 @@ bool TimelineView::event(QEvent* e)
     if (e->type() != QEvent::ToolTip)
         return QWidget::event(e);
     auto* he = static_cast<QHelpEvent*>(e);
+    if (he->pos().x() < kLabelWidth) {
+        const int lane = laneAtPos(he->pos());
+        const QString key = lane >= 0 ? m_lanes.lane(lane).key : QString();
+        if (m_laneNotes.contains(key))
+            QToolTip::showText(he->globalPos(), QStringLiteral("<b>%1</b><br>%2").arg(key.toHtmlEscaped(),
+                               m_laneNotes.value(key).toHtmlEscaped().replace(QLatin1Char('\n'), QStringLiteral("<br>"))), this);
+        else
+            QToolTip::hideText();
+        return true;
+    }
     const int64_t ev = eventAt(he->pos());
     if (ev < 0 || !m_analysis) {
         QToolTip::hideText();

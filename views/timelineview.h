@@ -9,6 +9,7 @@
 #include "timecoords.h"
 #include "timelinelanes.h"
 
+#include <QHash>
 #include <QWidget>
 
 #include <memory>
@@ -43,6 +44,13 @@ public:
 
     QSize sizeHint() const override;
 
+    // Reviewer notes per lane key; a marker in the label column, the text in its tooltip.
+    void setLaneNotes(QHash<QString, QString> notes);
+    const QHash<QString, QString>& laneNotes() const { return m_laneNotes; }
+    // Rings the last paint drew around highlighted (phase stepper) events.
+    int lastPaintedHighlights() const { return m_lastPaintedHighlights; }
+    int laneAtPos(QPoint pos) const;
+
 public slots:
     void fitToIncident();
     void fitAll();
@@ -53,6 +61,8 @@ public slots:
 
 signals:
     void lanesChanged();
+    // Context menu on a lane label: the workbench asks for the note text.
+    void laneNoteRequested(const QString& laneKey);
 
 protected:
     void paintEvent(QPaintEvent*) override;
@@ -63,6 +73,7 @@ protected:
     void mouseReleaseEvent(QMouseEvent*) override;
     void mouseDoubleClickEvent(QMouseEvent*) override;
     void keyPressEvent(QKeyEvent*) override;
+    void contextMenuEvent(QContextMenuEvent*) override;
     void leaveEvent(QEvent*) override;
     bool event(QEvent*) override;
 
@@ -83,6 +94,8 @@ private:
     void paintLanes(QPainter& p);
     void paintLane(QPainter& p, int row, int lane, int y);
     void paintOverlays(QPainter& p);
+    void paintHighlights(QPainter& p);
+    void onHighlight();
 
     FocusState* m_focus;
     std::shared_ptr<const Analysis> m_analysis;
@@ -101,6 +114,9 @@ private:
     int m_dragX = -1;
     bool m_dragged = false;
     int m_lastPaintedLanes = 0;
+    int m_lastPaintedHighlights = 0;
+    QHash<QString, QString> m_laneNotes;
+    QHash<QString, std::vector<int64_t>> m_highlightTimes;  // lane key -> sorted times
 };
 
 } // namespace fl

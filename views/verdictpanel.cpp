@@ -8,6 +8,9 @@
 #include <QSplitter>
 #include <QTableWidget>
 #include <QTextBrowser>
+#include <QTextDocument>
+#include <QToolButton>
+#include <QHBoxLayout>
 #include <QVBoxLayout>
 
 namespace fl {
@@ -45,6 +48,8 @@ VerdictPanel::VerdictPanel(FocusState* focus, QWidget* parent)
     : QWidget(parent)
     , m_focus(focus)
     , m_banner(new QLabel(this))
+    , m_override(new QLabel(this))
+    , m_overrideButton(new QToolButton(this))
     , m_body(new QTextBrowser(this))
     , m_coverage(new QTableWidget(this))
 {
@@ -77,8 +82,29 @@ VerdictPanel::VerdictPanel(FocusState* focus, QWidget* parent)
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
     layout->setSpacing(0);
-    layout->addWidget(m_banner);
+    m_overrideButton->setText(tr("Override verdict…"));
+    m_overrideButton->setToolTip(tr("Record your own verdict and why; the engine's stays shown"));
+    m_overrideButton->setEnabled(false);
+    m_override->setWordWrap(true);
+    m_override->setMargin(6);
+    m_override->setTextFormat(Qt::RichText);
+    m_override->setStyleSheet(QStringLiteral("QLabel { background:#f3e5f5; border-left:4px solid #6a1b9a; }"));
+    m_override->hide();
+    auto* top = new QHBoxLayout;
+    top->setContentsMargins(0, 0, 0, 0);
+    top->setSpacing(0);
+    top->addWidget(m_banner, 1);
+    top->addWidget(m_overrideButton);
+    layout->addLayout(top);
+    layout->addWidget(m_override);
     layout->addWidget(split, 1);
+    connect(m_overrideButton, &QAbstractButton::clicked, this, &VerdictPanel::overrideRequested);
+    connect(m_override, &QLabel::linkActivated, this, [this](const QString& link) {
+        if (link == QLatin1String("clear"))
+            emit overrideClearRequested();
+        else if (link == QLatin1String("edit"))
+            emit overrideRequested();
+    });
 
     // Links in the verdict jump to the event they name.
     connect(m_body, &QTextBrowser::anchorClicked, this, [this](const QUrl& url) {
@@ -92,6 +118,8 @@ VerdictPanel::VerdictPanel(FocusState* focus, QWidget* parent)
 void VerdictPanel::setAnalysis(std::shared_ptr<const Analysis> analysis)
 {
     m_analysis = std::move(analysis);
+    m_overrideButton->setEnabled(m_analysis != nullptr);
+    setOverride(std::nullopt);
     if (!m_analysis) {
         m_banner->setText(tr("No analysis loaded"));
         m_body->clear();
@@ -103,6 +131,36 @@ void VerdictPanel::setAnalysis(std::shared_ptr<const Analysis> analysis)
     m_banner->setStyleSheet(QStringLiteral("QLabel { background:%1; color:white; }").arg(b.colour));
     m_body->setHtml(verdictHtml(*m_analysis));
     fillCoverage(*m_analysis);
+}
+
+void VerdictPanel::setOverride(const std::optional<VerdictOverride>& o)
+{
+    if (!o) {
+        m_override->clear();
+        m_override->hide();
+        return;
+    }
+    QString what = QStringLiteral("<b>%1</b>").arg(o->status.toUpper().toHtmlEscaped());
+    if (!o->domain.isEmpty())
+        what += QStringLiteral(" · ") + o->domain.toHtmlEscaped()
+            + (o->subDomain.isEmpty() ? QString() : QStringLiteral(" / ") + o->subDomain.toHtmlEscaped());
+    if (!o->rootNode.isEmpty())
+        what += tr(" · root node <b>%1</b>").arg(o->rootNode.toHtmlEscaped());
+    const QString reason = o->reason.toHtmlEscaped().replace(QLatin1Char('\n'), QStringLiteral("<br>"));
+    m_override->setText(tr("<span style='color:#6a1b9a'><b>REVIEWER OVERRIDE</b></span> — %1<br>%2<br>"
+                           "<span style='color:#666'>%3 · engine verdict kept below · <a href='edit'>edit</a> · "
+                           "<a href='clear'>clear</a></span>")
+                            .arg(what, reason, o->created.toUTC().toString(QStringLiteral("yyyy-MM-dd HH:mm 'UTC'"))));
+    m_override->show();
+}
+
+QString VerdictPanel::overrideText() const
+{
+    if (m_override->isHidden())
+        return {};
+    QTextDocument doc;
+    doc.setHtml(m_override->text());
+    return doc.toPlainText();
 }
 
 QString VerdictPanel::statusText() const

@@ -5,11 +5,13 @@
 
 #include "engine/engine.h"
 #include "focusstate.h"
+#include "notesstore.h"
 
 #include <QWidget>
 
 #include <memory>
 
+class QAbstractButton;
 class QLabel;
 class QTableWidget;
 class QTextBrowser;
@@ -27,6 +29,15 @@ public:
     QString verdictText() const;    // plain text of the verdict body
     QTableWidget* coverage() const { return m_coverage; }
 
+    // The reviewer's verdict, shown beside the engine's (which stays as it is).
+    void setOverride(const std::optional<VerdictOverride>& o);
+    QString overrideText() const;   // plain text of the override box, empty if none
+    QAbstractButton* overrideButton() const { return m_overrideButton; }
+
+signals:
+    void overrideRequested();
+    void overrideClearRequested();
+
 private:
     QString verdictHtml(const Analysis& a) const;
     void fillCoverage(const Analysis& a);
@@ -34,6 +45,8 @@ private:
     FocusState* m_focus;
     std::shared_ptr<const Analysis> m_analysis;
     QLabel* m_banner;
+    QLabel* m_override;
+    QAbstractButton* m_overrideButton;
     QTextBrowser* m_body;
     QTableWidget* m_coverage;
 };

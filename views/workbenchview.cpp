@@ -1,7 +1,11 @@
 // SPDX-License-Identifier: MIT
 #include "workbenchview.h"
 
+#include "overridedialog.h"
 #include "viewstyle.h"
+
+#include <QInputDialog>
+#include <QTableView>
 
 #include <QSplitter>
 #include <QTabWidget>
@@ -19,12 +23,15 @@ WorkbenchView::WorkbenchView(QWidget* parent)
     , m_metrics(new MetricsPanel(m_focus))
     , m_evidence(new EvidencePanel(m_focus))
     , m_raw(new RawFilePanel)
+    , m_stepper(new PhaseStepperPanel(m_focus))
+    , m_notes(std::make_unique<NotesStore>())
     , m_centre(new QTabWidget)
     , m_side(new QTabWidget)
 {
     // Left: what was decided and why. Centre: when and where. Bottom: the proof.
     m_side->addTab(m_verdict, tr("Verdict"));
     m_side->addTab(m_explanation, tr("Explanation"));
+    m_side->addTab(m_stepper, tr("Teach"));
     m_centre->addTab(m_timeline, tr("Timeline"));
     m_centre->addTab(m_chain, tr("Symptom chain"));
     m_centre->addTab(m_metrics, tr("Metrics"));
@@ -51,6 +58,203 @@ WorkbenchView::WorkbenchView(QWidget* parent)
 
     connect(m_focus, &FocusState::evidenceSelected, this, &WorkbenchView::openEvidence);
     connect(m_focus, &FocusState::laneSelected, m_timeline->view(), &TimelineView::scrollToLane);
+
+    // The stepper highlights only while its tab is shown: elsewhere the
+    // dimmed graph would puzzle a reader who never asked for it.
+    m_stepper->setHighlighting(false);
+    connect(m_side, &QTabWidget::currentChanged, this, [this] { m_stepper->setHighlighting(m_side->currentWidget() == m_stepper); });
+
+    // Notes: the views ask, this class writes and refreshes.
+    connect(m_evidence, &EvidencePanel::noteRequested, this, &WorkbenchView::editEvidenceNote);
+    connect(m_evidence, &EvidencePanel::noteRemoveRequested, this, [this](const QString& id) { setEvidenceNote(id, {}); });
+    connect(m_evidence, &EvidencePanel::bookmarkToggleRequested, this, [this](const QString& id) {
+        if (const EvidenceItem* e = evidenceById(id))
+            toggleBookmark(style::q(e->file), e->ref.line);
+    });
+    connect(m_timeline->view(), &TimelineView::laneNoteRequested, this, &WorkbenchView::editLaneNote);
+    connect(m_raw->view(), &RawFileView::bookmarkToggleRequested, this,
+            [this](quint64 line) { toggleBookmark(m_raw->view()->displayName(), line); });
+    connect(m_raw->view(), &RawFileView::lineNoteRequested, this, &WorkbenchView::editLineNote);
+    connect(m_raw->view(), &RawFileView::fileOpened, this, [this] { refreshNotes(); });
+    connect(m_verdict, &VerdictPanel::overrideRequested, this, &WorkbenchView::editVerdictOverride);
+    connect(m_verdict, &VerdictPanel::overrideClearRequested, this, &WorkbenchView::clearVerdictOverride);
+}
+
+WorkbenchView::~WorkbenchView() = default;
+
+const EvidenceItem* WorkbenchView::evidenceById(const QString& id) const
+{
+    if (!m_analysis)
+        return nullptr;
+    const std::string key = id.toStdString();
+    for (const EvidenceItem& e : m_analysis->result.evidence)
+        if (e.id == key)
+            return &e;
+    return nullptr;
+}
+
+QString WorkbenchView::openNotes(const QString& bundlePath)
+{
+    m_notes->openFor(bundlePath);
+    refreshNotes();
+    return m_notes->error();
+}
+
+bool WorkbenchView::saveNotesAs(const QString& dbPath)
+{
+    return checked(m_notes->saveAs(dbPath));
+}
+
+bool WorkbenchView::checked(bool ok)
+{
+    refreshNotes();
+    if (ok)
+        emit notesChanged();
+    else
+        emit notesError(tr("Notes not saved: %1").arg(m_notes->error().isEmpty() ? tr("no bundle open") : m_notes->error()));
+    return ok;
+}
+
+bool WorkbenchView::setEvidenceNote(const QString& evidenceId, const QString& text)
+{
+    const EvidenceItem* e = evidenceById(evidenceId);
+    if (!e)
+        return false;
+    return checked(m_notes->setNote(NotesStore::kEvidence, evidenceId, text, style::q(e->file), e->ref.line));
+}
+
+bool WorkbenchView::setLaneNote(const QString& laneKey, const QString& text)
+{
+    return checked(m_notes->setNote(NotesStore::kLane, laneKey, text));
+}
+
+bool WorkbenchView::toggleBookmark(const QString& file, quint64 line)
+{
+    for (const LineBookmark& b : m_notes->bookmarks(file))
+        if (b.line == line)
+            return checked(m_notes->removeBookmark(file, line));
+    return checked(m_notes->addBookmark(file, line));
+}
+
+bool WorkbenchView::setLineNote(const QString& file, quint64 line, const QString& text)
+{
+    return checked(m_notes->addBookmark(file, line, text));
+}
+
+bool WorkbenchView::setVerdictOverride(const VerdictOverride& o)
+{
+    return checked(m_notes->setVerdictOverride(o));
+}
+
+bool WorkbenchView::clearVerdictOverride()
+{
+    return checked(m_notes->clearVerdictOverride());
+}
+
+void WorkbenchView::refreshNotes()
+{
+    QHash<QString, QString> evidence, lanes;
+    for (const ItemNote& n : m_notes->notes()) {
+        if (n.kind == NotesStore::kEvidence)
+            evidence.insert(n.target, n.text);
+        else if (n.kind == NotesStore::kLane)
+            lanes.insert(n.target, n.text);
+    }
+    // An evidence id can change when the rules change; the note follows the
+    // line it was written on.
+    if (m_analysis) {
+        for (const ItemNote& n : m_notes->notes(NotesStore::kEvidence)) {
+            if (evidenceById(n.target) || n.file.isEmpty())
+                continue;
+            for (const EvidenceItem& e : m_analysis->result.evidence)
+                if (style::q(e.file) == n.file && e.ref.line == n.line && !evidence.contains(style::q(e.id)))
+                    evidence.insert(style::q(e.id), n.text);
+        }
+    }
+    QSet<QString> marked;
+    std::map<uint64_t, QString> rawMarks;
+    const QString rawFile = m_raw->view()->displayName();
+    for (const LineBookmark& b : m_notes->bookmarks()) {
+        marked.insert(EvidenceModel::lineKey(b.file, b.line));
+        if (b.file == rawFile)
+            rawMarks[b.line] = b.note;
+    }
+    m_evidence->model()->setNotes(evidence, marked);
+    m_evidence->fitNoteColumn();
+    m_timeline->view()->setLaneNotes(lanes);
+    m_raw->view()->setBookmarks(std::move(rawMarks));
+    m_verdict->setOverride(m_notes->verdictOverride());
+}
+
+bool WorkbenchView::openRawLine(const QString& file, quint64 line)
+{
+    if (!m_analysis)
+        return false;
+    for (const SourceFile& f : m_analysis->bundle.files) {
+        if (style::q(f.path) != file)
+            continue;
+        if (!m_raw->view()->open(style::q(f.diskPath), style::q(f.path)))
+            return false;
+        m_raw->view()->goToLine(line);
+        return true;
+    }
+    return false;
+}
+
+void WorkbenchView::editEvidenceNote(const QString& evidenceId)
+{
+    bool ok = false;
+    const QString text = QInputDialog::getMultiLineText(this, tr("Note on evidence %1").arg(evidenceId), tr("Note:"),
+                                                        m_notes->note(NotesStore::kEvidence, evidenceId), &ok);
+    if (ok)
+        setEvidenceNote(evidenceId, text);
+}
+
+void WorkbenchView::editLaneNote(const QString& laneKey)
+{
+    bool ok = false;
+    const QString text = QInputDialog::getMultiLineText(this, tr("Note on %1").arg(laneKey), tr("Note:"),
+                                                        m_notes->note(NotesStore::kLane, laneKey), &ok);
+    if (ok)
+        setLaneNote(laneKey, text);
+}
+
+void WorkbenchView::editLineNote(quint64 line)
+{
+    const QString file = m_raw->view()->displayName();
+    const auto& marks = m_raw->view()->bookmarks();
+    const auto it = marks.find(line);
+    bool ok = false;
+    const QString text = QInputDialog::getMultiLineText(this, tr("Note on %1:%2").arg(file).arg(line), tr("Note:"),
+                                                        it == marks.end() ? QString() : it->second, &ok);
+    if (ok)
+        setLineNote(file, line, text);
+}
+
+void WorkbenchView::editVerdictOverride()
+{
+    if (!m_analysis)
+        return;
+    const Result& r = m_analysis->result;
+    VerdictOverride init;
+    if (const auto prev = m_notes->verdictOverride()) {
+        init = *prev;
+    } else {
+        init.status = style::q(r.status);
+        init.domain = style::q(r.domain);
+        init.subDomain = style::q(r.subDomain);
+        init.rootNode = r.rootCause ? style::q(r.rootCause->node) : QString();
+    }
+    QStringList nodes;
+    for (const std::string& n : r.affectedNodes)
+        nodes << style::q(n);
+    for (const SourceFile& f : m_analysis->bundle.files)
+        if (!f.node.empty() && !nodes.contains(style::q(f.node)))
+            nodes << style::q(f.node);
+    nodes.sort();
+    OverrideDialog dialog(init, nodes, this);
+    if (dialog.exec() == QDialog::Accepted)
+        setVerdictOverride(dialog.value());
 }
 
 void WorkbenchView::setAnalysis(std::shared_ptr<const Analysis> analysis)
@@ -71,6 +275,8 @@ void WorkbenchView::setAnalysis(std::shared_ptr<const Analysis> analysis)
     m_chain->setAnalysis(m_analysis);
     m_metrics->setAnalysis(m_analysis);
     m_evidence->setAnalysis(m_analysis);
+    m_stepper->setAnalysis(m_analysis);
+    refreshNotes();
     // The root cause's first evidence (else the first root-role item, as in
     // an ambiguous result) is selected and opened, without a history step.
     if (!m_analysis)
@@ -100,6 +306,7 @@ void WorkbenchView::setAnalysis(std::shared_ptr<const Analysis> analysis)
     }
     if (!s.evidence.isEmpty())
         m_focus->reset(s);
+    m_stepper->setHighlighting(m_side->currentWidget() == m_stepper);  // reset() cleared it
 }
 
 void WorkbenchView::openEvidence(const QString& id)

@@ -8,6 +8,8 @@
 #include "explanationpanel.h"
 #include "focusstate.h"
 #include "metricspanel.h"
+#include "notesstore.h"
+#include "phasestepperpanel.h"
 #include "rawfilepanel.h"
 #include "timelinepanel.h"
 #include "verdictpanel.h"
@@ -23,6 +25,7 @@ class WorkbenchView : public QWidget
     Q_OBJECT
 public:
     explicit WorkbenchView(QWidget* parent = nullptr);
+    ~WorkbenchView() override;
     void setAnalysis(std::shared_ptr<const Analysis> analysis);
     std::shared_ptr<const Analysis> analysis() const { return m_analysis; }
 
@@ -34,11 +37,43 @@ public:
     MetricsPanel* metrics() const { return m_metrics; }
     EvidencePanel* evidence() const { return m_evidence; }
     RawFilePanel* raw() const { return m_raw; }
+    PhaseStepperPanel* stepper() const { return m_stepper; }
+    NotesStore* notes() const { return m_notes.get(); }
     QTabWidget* centreTabs() const { return m_centre; }
     QTabWidget* sideTabs() const { return m_side; }
 
+    // Attaches the reviewer notes of `bundlePath` and shows them. Returns the
+    // message when the notes file is unusable (the views go on without notes).
+    QString openNotes(const QString& bundlePath);
+    bool saveNotesAs(const QString& dbPath);
+
+    // Writes a note / bookmark / override and refreshes the views. False
+    // (with notesError emitted) when the store cannot write.
+    bool setEvidenceNote(const QString& evidenceId, const QString& text);
+    bool setLaneNote(const QString& laneKey, const QString& text);
+    bool toggleBookmark(const QString& file, quint64 line);
+    bool setLineNote(const QString& file, quint64 line, const QString& text);
+    bool setVerdictOverride(const VerdictOverride& o);
+    bool clearVerdictOverride();
+    // Opens a bundle file (by bundle path) in the raw viewer at `line`.
+    bool openRawLine(const QString& file, quint64 line);
+
+public slots:
+    // Interactive editors (dialogs) behind the context menus.
+    void editEvidenceNote(const QString& evidenceId);
+    void editLaneNote(const QString& laneKey);
+    void editLineNote(quint64 line);
+    void editVerdictOverride();
+
+signals:
+    void notesChanged();
+    void notesError(const QString& message);
+
 private:
     void openEvidence(const QString& id);
+    void refreshNotes();
+    bool checked(bool ok);
+    const EvidenceItem* evidenceById(const QString& id) const;
 
     std::shared_ptr<const Analysis> m_analysis;
     FocusState* m_focus;
@@ -49,6 +84,8 @@ private:
     MetricsPanel* m_metrics;
     EvidencePanel* m_evidence;
     RawFilePanel* m_raw;
+    PhaseStepperPanel* m_stepper;
+    std::unique_ptr<NotesStore> m_notes;
     QTabWidget* m_centre;
     QTabWidget* m_side;
 };

@@ -2,6 +2,7 @@
 #include "mainwindow.h"
 
 #include "commandpalette.h"
+#include "views/viewstyle.h"
 
 #include <QAction>
 #include <QApplication>
@@ -18,15 +19,13 @@
 #include <QMimeData>
 #include <QProgressBar>
 #include <QPushButton>
-#include <QSettings>
 #include <QStatusBar>
 #include <QtConcurrent/QtConcurrentRun>
 
 namespace fl {
 
 namespace {
-constexpr int kMaxRecent = 10;
-const QString kRecentKey = QStringLiteral("recentBundles");
+constexpr int kMaxRecent = 15;
 
 // Runs on a worker thread: everything it touches is its own or atomic.
 AnalysisOutcome runAnalysis(const QString& path, std::shared_ptr<std::atomic<bool>> cancel, QPointer<MainWindow> window)
@@ -70,6 +69,7 @@ MainWindow::MainWindow(QWidget* parent)
     , m_progress(new QProgressBar(this))
     , m_stage(new QLabel(this))
     , m_cancelButton(new QPushButton(tr("Cancel"), this))
+    , m_history(std::make_unique<HistoryStore>())
 {
     setWindowTitle(tr("Faultline"));
     setCentralWidget(m_workbench);
@@ -84,6 +84,13 @@ MainWindow::MainWindow(QWidget* parent)
     connect(m_cancelButton, &QPushButton::clicked, this, &MainWindow::cancelAnalysis);
     connect(&m_watcher, &QFutureWatcher<AnalysisOutcome>::finished, this, &MainWindow::onFinished);
     buildActions();
+    connect(m_workbench, &WorkbenchView::notesError, this, &MainWindow::showNotesProblem);
+    connect(m_workbench, &WorkbenchView::notesChanged, this, [this] {
+        if (!m_path.isEmpty() && m_workbench->analysis()) {
+            m_history->record(m_path, verdictSummary(), m_workbench->notes()->hasNotes());
+            rebuildRecentMenu();
+        }
+    });
     statusBar()->showMessage(tr("Open a bundle folder or archive (Ctrl+O), or drop one here."));
 }
 
@@ -101,8 +108,10 @@ void MainWindow::buildActions()
     QAction* open = file->addAction(tr("&Open archive…"), this, [this] { openDialog(false); });
     open->setShortcut(QKeySequence::Open);
     file->addAction(tr("Open &folder…"), QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_O), this, [this] { openDialog(true); });
-    m_recentMenu = file->addMenu(tr("Open &recent"));
+    m_recentMenu = file->addMenu(tr("&Recent investigations"));
     rebuildRecentMenu();
+    file->addSeparator();
+    file->addAction(tr("&Save notes as…"), this, &MainWindow::saveNotesAsDialog);
     file->addSeparator();
     file->addAction(tr("&Quit"), QKeySequence::Quit, this, &QWidget::close);
 
@@ -126,6 +135,11 @@ void MainWindow::buildActions()
             m_workbench->focus()->selectEvent(a->result.rootCause->event);
     });
 
+    go->addSeparator();
+    go->addAction(tr("Next &bookmark"), QKeySequence(Qt::Key_F2), this, [this] { m_workbench->raw()->view()->goToBookmark(true); });
+    go->addAction(tr("Previous b&ookmark"), QKeySequence(Qt::SHIFT | Qt::Key_F2), this,
+                  [this] { m_workbench->raw()->view()->goToBookmark(false); });
+
     QMenu* view = menuBar()->addMenu(tr("&View"));
     TimelineView* tl = m_workbench->timeline()->view();
     view->addAction(tr("&Fit timeline to incident"), QKeySequence(Qt::Key_F), tl, &TimelineView::fitToIncident);
@@ -139,6 +153,7 @@ void MainWindow::buildActions()
     view->addAction(tr("Metrics"), QKeySequence(Qt::CTRL | Qt::Key_3), this, tab(m_workbench->centreTabs(), m_workbench->metrics()));
     view->addAction(tr("Verdict"), QKeySequence(Qt::CTRL | Qt::Key_4), this, tab(m_workbench->sideTabs(), m_workbench->verdict()));
     view->addAction(tr("Explanation"), QKeySequence(Qt::CTRL | Qt::Key_5), this, tab(m_workbench->sideTabs(), m_workbench->explanation()));
+    view->addAction(tr("Teach: phase stepper"), QKeySequence(Qt::CTRL | Qt::Key_6), this, tab(m_workbench->sideTabs(), m_workbench->stepper()));
     view->addAction(tr("Filter lanes"), QKeySequence(Qt::CTRL | Qt::Key_L), this, [this] {
         m_workbench->centreTabs()->setCurrentWidget(m_workbench->timeline());
         m_workbench->timeline()->filterEdit()->setFocus();
@@ -225,6 +240,10 @@ void MainWindow::onFinished()
     }
     const auto analysis = std::get<std::shared_ptr<const Analysis>>(out);
     m_workbench->setAnalysis(analysis);
+    // Notes are a convenience: an unusable notes file is reported, never fatal.
+    m_notesError = m_workbench->openNotes(m_path);
+    if (!m_notesError.isEmpty())
+        showNotesProblem(m_notesError);
     addRecent(m_path);
     statusBar()->showMessage(analysis->cancelled ? tr("Cancelled: showing a partial result for %1").arg(m_path)
                                                  : tr("%1: %2 files, %3 observations, %4 events")
@@ -235,26 +254,63 @@ void MainWindow::onFinished()
     emit analysisFinished(true);
 }
 
+QString MainWindow::verdictSummary() const
+{
+    const auto a = m_workbench->analysis();
+    if (!a)
+        return {};
+    if (a->cancelled)
+        return tr("cancelled");
+    QString v = style::q(a->result.status);
+    if (a->result.domain != "unknown" || !a->result.subDomain.empty())
+        v += QStringLiteral(" · ") + style::q(a->result.domain)
+            + (a->result.subDomain.empty() ? QString() : QStringLiteral(" / ") + style::q(a->result.subDomain));
+    if (const auto o = m_workbench->notes()->verdictOverride())
+        v += tr(" (reviewer: %1)").arg(o->status);
+    return v;
+}
+
+void MainWindow::showNotesProblem(const QString& message)
+{
+    statusBar()->showMessage(message, 15000);
+    if (!property("headless").toBool())
+        QMessageBox::warning(this, tr("Notes"), message);
+}
+
+void MainWindow::saveNotesAsDialog()
+{
+    if (!m_workbench->analysis())
+        return;
+    const QString path = QFileDialog::getSaveFileName(this, tr("Save notes as"), m_workbench->notes()->path(),
+                                                      tr("Faultline notes (*.sqlite);;All files (*)"));
+    if (!path.isEmpty() && m_workbench->saveNotesAs(path))
+        statusBar()->showMessage(tr("Notes saved to %1").arg(path), 8000);
+}
+
 void MainWindow::addRecent(const QString& path)
 {
-    QSettings settings;
-    QStringList recent = settings.value(kRecentKey).toStringList();
-    const QString abs = QFileInfo(path).absoluteFilePath();
-    recent.removeAll(abs);
-    recent.prepend(abs);
-    while (recent.size() > kMaxRecent)
-        recent.removeLast();
-    settings.setValue(kRecentKey, recent);
+    m_history->record(path, verdictSummary(), m_workbench->notes()->hasNotes());
     rebuildRecentMenu();
 }
 
 void MainWindow::rebuildRecentMenu()
 {
     m_recentMenu->clear();
-    const QStringList recent = QSettings().value(kRecentKey).toStringList();
-    for (const QString& p : recent)
-        m_recentMenu->addAction(p, this, [this, p] { openPath(p); });
-    m_recentMenu->setEnabled(!recent.isEmpty());
+    if (!m_history->isUsable()) {
+        m_recentMenu->addAction(m_history->error())->setEnabled(false);
+        return;
+    }
+    const auto recent = m_history->recent(kMaxRecent);
+    for (const Investigation& inv : recent) {
+        // "path — verdict — when ✎" : what it was, and whether notes wait there.
+        const QString label = QStringLiteral("%1 — %2 — %3%4")
+                                  .arg(inv.path, inv.verdict.isEmpty() ? tr("not analysed") : inv.verdict,
+                                       inv.opened.toLocalTime().toString(QStringLiteral("yyyy-MM-dd HH:mm")),
+                                       inv.hasNotes ? tr(" · notes") : QString());
+        const QString p = inv.path;
+        m_recentMenu->addAction(label, this, [this, p] { openPath(p); });
+    }
+    m_recentMenu->setEnabled(!recent.empty());
 }
 
 void MainWindow::dragEnterEvent(QDragEnterEvent* e)

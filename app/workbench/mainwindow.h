@@ -4,6 +4,7 @@
 // and cancel, and the global keys. The views live in WorkbenchView.
 #pragma once
 
+#include "views/historystore.h"
 #include "views/workbenchview.h"
 
 #include <QFutureWatcher>
@@ -32,12 +33,16 @@ public:
     WorkbenchView* workbench() const { return m_workbench; }
     bool isBusy() const { return m_watcher.isRunning(); }
     QString lastError() const { return m_lastError; }
+    QString notesError() const { return m_notesError; }
+    HistoryStore* history() const { return m_history.get(); }
+    QMenu* recentMenu() const { return m_recentMenu; }
 
 public slots:
     void openPath(const QString& path);
     void openDialog(bool folder);
     void cancelAnalysis();
     void showCommandPalette();
+    void saveNotesAsDialog();
     void onProgress(const QString& stage, qulonglong done, qulonglong total);
 
 signals:
@@ -53,16 +58,20 @@ private:
     void onFinished();
     void addRecent(const QString& path);
     void rebuildRecentMenu();
+    QString verdictSummary() const;
+    void showNotesProblem(const QString& message);
 
     WorkbenchView* m_workbench;
     QFutureWatcher<AnalysisOutcome> m_watcher;
     std::shared_ptr<std::atomic<bool>> m_cancel;
     QString m_path;
     QString m_lastError;
+    QString m_notesError;
     QProgressBar* m_progress;
     QLabel* m_stage;
     QPushButton* m_cancelButton;
     QMenu* m_recentMenu = nullptr;
+    std::unique_ptr<HistoryStore> m_history;
 };
 
 } // namespace fl

@@ -3,12 +3,19 @@
 // errors naming the file, keys wired to the focus history.
 #include "commandpalette.h"
 #include "mainwindow.h"
+#include "synth/synth.h"
 
 #include <QLineEdit>
 #include <QListWidget>
 #include <QTabWidget>
 
 #include <QDir>
+#include <QElapsedTimer>
+#include <QMenu>
+#include <QStandardPaths>
+#include <QStatusBar>
+#include <QTemporaryDir>
+#include <QTimer>
 #include <QSignalSpy>
 #include <QTest>
 
@@ -22,6 +29,64 @@ private slots:
     {
         QCoreApplication::setOrganizationName(QStringLiteral("FaultlineTest"));
         QCoreApplication::setApplicationName(QStringLiteral("tst_views_mainwindow"));
+        QStandardPaths::setTestModeEnabled(true);
+        QFile::remove(HistoryStore::defaultPath());
+    }
+
+    void cancelShowsCancelledAndStaysResponsive()
+    {
+        // A bundle big enough to take seconds: 400 nodes x 8 GPUs.
+        QTemporaryDir dir;
+        fl::synth::Options o;
+        o.nodes = 400;
+        o.iterations = 30;
+        std::string err;
+        QVERIFY2(!fl::synth::generate(o, dir.filePath(QStringLiteral("b")).toStdString(), &err).status.empty(), err.c_str());
+        MainWindow w;
+        w.setProperty("headless", true);
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        // The GUI thread's heartbeat: the largest gap between 10 ms ticks.
+        QElapsedTimer beat;
+        qint64 worstGap = 0;
+        QTimer tick;
+        tick.setInterval(10);
+        connect(&tick, &QTimer::timeout, this, [&] {
+            if (beat.isValid())
+                worstGap = std::max(worstGap, beat.restart());
+            else
+                beat.start();
+        });
+        tick.start();
+        QSignalSpy done(&w, &MainWindow::analysisFinished);
+        w.openPath(dir.filePath(QStringLiteral("b")));
+        QTest::qWait(300);
+        QVERIFY2(w.isBusy(), "the analysis finished before it could be cancelled");
+        w.cancelAnalysis();
+        QVERIFY(done.wait(60000) || done.count() == 1);
+        tick.stop();
+        QCOMPARE(done.front().front().toBool(), true);  // cancelled is not an error
+        QVERIFY(w.lastError().isEmpty());
+        QVERIFY(w.workbench()->analysis() && w.workbench()->analysis()->cancelled);
+        QVERIFY2(w.workbench()->verdict()->statusText().startsWith(QStringLiteral("CANCELLED")),
+                 qPrintable(w.workbench()->verdict()->statusText()));
+        QVERIFY(w.statusBar()->currentMessage().startsWith(QStringLiteral("Cancelled")));
+        QVERIFY2(worstGap < 500, qPrintable(QStringLiteral("GUI blocked for %1 ms").arg(worstGap)));
+        // Still usable: the next bundle opens normally.
+        const QString sample = QStringLiteral(FAULTLINE_SOURCE_DIR "/samples/xid149-nccl");
+        if (QDir(sample).exists()) {
+            done.clear();
+            w.openPath(sample);
+            QVERIFY(done.wait(60000) || done.count() == 1);
+            QVERIFY(!w.workbench()->analysis()->cancelled);
+            // Both investigations are in the history, the cancelled one marked so.
+            const auto recent = w.history()->recent();
+            QVERIFY(recent.size() >= 2);
+            QCOMPARE(recent[0].path, QFileInfo(sample).absoluteFilePath());
+            QCOMPARE(recent[1].verdict, QStringLiteral("cancelled"));
+            QVERIFY(w.recentMenu()->actions().size() >= 2);
+            QVERIFY(w.recentMenu()->actions().front()->text().contains(QStringLiteral("attributed")));
+        }
     }
 
     void opensSampleOffThread()

@@ -166,6 +166,56 @@ private slots:
         v.goToLine(1'499'999);
         QCOMPARE(v.currentLine(), uint64_t(1'499'999));
     }
+
+    void jumpToEvidenceBeyondTheIndexedPrefix()
+    {
+        // Numbered lines, ~80 MB: the evidence at line 900,000 is far past
+        // the first index slice, and must show at once with its number.
+        const QString path = m_dir.filePath(QStringLiteral("numbered.log"));
+        RawRef ref;
+        {
+            QFile f(path);
+            QVERIFY(f.open(QIODevice::WriteOnly));
+            QByteArray block;
+            uint64_t offset = 0;
+            for (int i = 1; i <= 1'000'000; ++i) {
+                const QByteArray l = QByteArrayLiteral("2024-05-01T12:00:00Z node01 app: line ") + QByteArray::number(i)
+                    + QByteArray(40, 'x') + '\n';
+                if (i == 900'000) {
+                    ref.offset = offset + 5;  // inside the line, as a multi-field match may be
+                    ref.line = uint32_t(i);
+                    ref.length = uint32_t(l.size() - 6);
+                }
+                offset += uint64_t(l.size());
+                block += l;
+                if (block.size() > (1 << 22)) {
+                    f.write(block);
+                    block.clear();
+                }
+            }
+            f.write(block);
+        }
+        RawFileView v;
+        v.resize(600, 300);
+        v.show();
+        QVERIFY(v.open(path));
+        QVERIFY(!v.indexComplete());
+        v.showRef(ref);
+        (void)v.grab();
+        QVERIFY(!v.indexComplete());  // shown without indexing up to it
+        QCOMPARE(v.currentLine(), uint64_t(900'000));
+        QVERIFY(v.lineText(900'000).contains(QStringLiteral("line 900000x")));
+        QVERIFY(v.lineText(899'990).contains(QStringLiteral("line 899990x")));
+        QVERIFY(v.lineText(900'020).contains(QStringLiteral("line 900020x")));
+        QVERIFY(v.firstVisibleLine() <= 900'000 - 1 && v.firstVisibleLine() + 20 > 900'000 - 1);
+        // Going to a line in the not-yet-indexed gap indexes up to it.
+        v.goToLine(500'000);
+        QVERIFY(v.lineText(500'000).contains(QStringLiteral("line 500000x")));
+        // Once indexed, the numbers agree with the window's.
+        QTRY_VERIFY_WITH_TIMEOUT(v.indexComplete(), 20000);
+        QCOMPARE(v.lineCount(), uint64_t(1'000'000));
+        QVERIFY(v.lineText(900'000).contains(QStringLiteral("line 900000x")));
+    }
 };
 
 QTEST_MAIN(TestRawFileView)

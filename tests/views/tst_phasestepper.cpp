@@ -1,0 +1,125 @@
+// SPDX-License-Identifier: MIT
+// The Teach tab walks the engine's trace of a real sample phase by phase;
+// at every step the panel, the highlight and the chain graph must show
+// what the trace says that phase did.
+#include "views/workbenchview.h"
+
+#include <QDir>
+#include <QPushButton>
+#include <QTabWidget>
+#include <QTest>
+#include <QTreeWidget>
+
+#include <set>
+
+using namespace fl;
+
+class TestPhaseStepper : public QObject
+{
+    Q_OBJECT
+private slots:
+    void classify()
+    {
+        QCOMPARE(PhaseSteps::classify("extracted"), PhaseSteps::Appeared);
+        QCOMPARE(PhaseSteps::classify("rewrote gpu.xid -> gpu.xid.79"), PhaseSteps::Rewritten);
+        QCOMPARE(PhaseSteps::classify("suppressed: benign"), PhaseSteps::Suppressed);
+        QCOMPARE(PhaseSteps::classify("merged"), PhaseSteps::Suppressed);
+        QCOMPARE(PhaseSteps::classify("linked from gpu.xid.79"), PhaseSteps::Linked);
+        QCOMPARE(PhaseSteps::classify("role -> symptom"), PhaseSteps::Ranked);
+        QCOMPARE(PhaseSteps::classify("chose"), PhaseSteps::Ranked);
+        QCOMPARE(PhaseSteps::classify("something new"), PhaseSteps::Other);
+    }
+
+    void stepsThroughASample()
+    {
+        const QString sample = QStringLiteral(FAULTLINE_SOURCE_DIR "/samples/xid149-nccl");
+        if (!QDir(sample).exists())
+            QSKIP("sample xid149-nccl not in this checkout");
+        auto a = std::make_shared<Analysis>(analyze(sample.toStdString(), AnalyzeOptions{}));
+        QVERIFY(!a->trace.empty());
+
+        WorkbenchView w;
+        w.resize(1600, 1000);
+        w.setAnalysis(a);
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        PhaseStepperPanel* s = w.stepper();
+        // Highlights only while the tab is shown.
+        QVERIFY(w.focus()->highlight().empty());
+        w.sideTabs()->setCurrentWidget(s);
+        w.centreTabs()->setCurrentWidget(w.chain());
+
+        QCOMPARE(s->currentIndex(), 0);
+        QVERIFY(!s->prevButton()->isEnabled());
+        QVERIFY(!s->firstButton()->isEnabled());
+        const int n = s->steps().count();
+        QVERIFY(n >= 10);
+        QCOMPARE(s->steps().step(0).phase, QStringLiteral("extract"));
+        QCOMPARE(s->steps().step(n - 1).phase, QStringLiteral("report"));
+        QVERIFY(s->steps().indexOf(QStringLiteral("outcome")) > s->steps().indexOf(QStringLiteral("refine.final")));
+
+        int sawLinked = 0, sawChosen = 0, sawExtracted = 0;
+        std::set<QString> visited;
+        for (int i = 0; i < n; ++i) {
+            QCOMPARE(s->currentIndex(), i);
+            const QString phase = s->steps().step(i).phase;
+            visited.insert(phase);
+            QVERIFY2(s->phaseText().endsWith(phase), qPrintable(s->phaseText()));
+            // Independently from the trace: which rows and events this phase has.
+            std::vector<const TraceStep*> rows;
+            std::set<uint32_t> events, linked;
+            for (const TraceStep& t : a->trace) {
+                if (QString::fromStdString(t.phase) != phase)
+                    continue;
+                rows.push_back(&t);
+                events.insert(t.events.begin(), t.events.end());
+                if (t.action.rfind("linked", 0) == 0)
+                    linked.insert(t.events.begin(), t.events.end());
+                sawChosen += t.action == "chose";
+                sawExtracted += t.action == "extracted" ? int(t.events.size()) : 0;
+            }
+            sawLinked += int(linked.size());
+            QCOMPARE(s->items()->topLevelItemCount(), int(rows.size()));
+            for (int r = 0; r < int(rows.size()); ++r)
+                QCOMPARE(s->items()->topLevelItem(r)->text(1), QString::fromStdString(rows[size_t(r)]->rule));
+            const auto& hl = w.focus()->highlight();
+            QCOMPARE(std::set<uint32_t>(hl.begin(), hl.end()), events);
+            QVERIFY(s->countsText().contains(QStringLiteral("linked %1").arg(linked.size())));
+            // The chain graph rings exactly the highlighted events it draws.
+            int inChain = 0;
+            for (uint32_t e : events)
+                inChain += w.chain()->itemForEvent(e) ? 1 : 0;
+            QCOMPARE(w.chain()->highlightedItemCount(), inChain);
+            QCOMPARE(s->nextButton()->isEnabled(), i + 1 < n);
+            if (i + 1 < n)
+                QTest::mouseClick(s->nextButton(), Qt::LeftButton);
+        }
+        QCOMPARE(int(visited.size()), n);
+        QVERIFY(sawExtracted > 0);
+        QVERIFY(sawLinked > 0);   // the sample's NCCL timeouts are linked to the Xid
+        QCOMPARE(sawChosen, 1);   // attributed: the outcome chose once
+
+        // The timeline rings the extract step's events when it shows them.
+        QTest::mouseClick(s->firstButton(), Qt::LeftButton);
+        QCOMPARE(s->currentIndex(), 0);
+        w.centreTabs()->setCurrentWidget(w.timeline());
+        w.timeline()->view()->fitAll();
+        w.timeline()->view()->grab();
+        QVERIFY(w.timeline()->view()->lastPaintedHighlights() > 0);
+        QDir().mkpath(QStringLiteral(FAULTLINE_BINARY_DIR "/screenshots"));
+        s->setStep(s->steps().indexOf(QStringLiteral("refine")));
+        w.grab().save(QStringLiteral(FAULTLINE_BINARY_DIR "/screenshots/workbench-teach.png"));
+        QTest::mouseClick(s->lastButton(), Qt::LeftButton);
+        QCOMPARE(s->currentIndex(), n - 1);
+        QVERIFY(!s->nextButton()->isEnabled());
+        // Leaving the tab clears the highlight; the timeline draws no rings.
+        w.sideTabs()->setCurrentWidget(w.verdict());
+        QVERIFY(w.focus()->highlight().empty());
+        w.timeline()->view()->grab();
+        QCOMPARE(w.timeline()->view()->lastPaintedHighlights(), 0);
+        QCOMPARE(w.chain()->highlightedItemCount(), 0);
+    }
+};
+
+QTEST_MAIN(TestPhaseStepper)
+#include "tst_phasestepper.moc"

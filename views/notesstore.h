@@ -1,0 +1,107 @@
+// SPDX-License-Identifier: MIT
+// A reviewer's notes on one bundle, kept in a SQLite file beside it (or in
+// the user's data folder when that is not writable): bookmarks on raw lines,
+// notes on evidence items and lanes, and a verdict override with its reason.
+// The evidence files are never written. No widgets here: tested headless.
+#pragma once
+
+#include <QDateTime>
+#include <QString>
+
+#include <optional>
+#include <vector>
+
+namespace fl {
+
+struct LineBookmark {
+    QString file;         // bundle path of the file, as in EvidenceItem::file
+    quint64 line = 0;     // 1-based
+    QString note;         // may be empty
+    QDateTime created;
+    friend bool operator==(const LineBookmark&, const LineBookmark&) = default;
+};
+
+struct ItemNote {
+    QString kind;         // kEvidence or kLane
+    QString target;       // evidence id, or lane key "node" / "node/rank"
+    QString text;
+    QString file;         // evidence only: where it points, so a note survives renumbered ids
+    quint64 line = 0;
+    QDateTime updated;
+};
+
+struct VerdictOverride {
+    QString status;       // attributed | ambiguous | unattributed
+    QString domain;
+    QString subDomain;
+    QString rootNode;
+    QString reason;       // required: an override without a reason teaches nothing
+    QDateTime created;
+};
+
+class NotesStore
+{
+public:
+    static constexpr int kSchemaVersion = 2;
+    static inline const QString kEvidence = QStringLiteral("evidence");
+    static inline const QString kLane = QStringLiteral("lane");
+
+    NotesStore();
+    ~NotesStore();
+    NotesStore(const NotesStore&) = delete;
+    NotesStore& operator=(const NotesStore&) = delete;
+
+    // `<bundle>.faultline-notes.sqlite` next to the folder or archive.
+    static QString besidePath(const QString& bundlePath);
+    // In the user's data folder, keyed by a hash of the bundle's absolute path.
+    static QString fallbackPath(const QString& bundlePath);
+
+    // Attaches to the notes of `bundlePath`: an existing file beside it or in
+    // the data folder is opened now; otherwise the file is created on the
+    // first write (so merely looking at a bundle leaves nothing behind),
+    // beside the bundle if that folder is writable, else in the data folder.
+    // Returns false with error() set when an existing file is unusable
+    // (corrupt, foreign, from a newer version); the store then stays empty.
+    bool openFor(const QString& bundlePath);
+    // Opens (creating) exactly `dbPath`.
+    bool openFile(const QString& dbPath);
+    // Writes everything to `dbPath` and continues there.
+    bool saveAs(const QString& dbPath);
+    void close();
+
+    QString path() const { return m_path; }     // where notes are (or will be) kept
+    bool isOpen() const { return m_open; }
+    bool isUsable() const { return m_error.isEmpty(); }
+    QString error() const { return m_error; }
+    int schemaVersion() const;                  // of the open file, 0 if none
+    bool hasNotes() const;
+
+    bool addBookmark(const QString& file, quint64 line, const QString& note = {});
+    bool removeBookmark(const QString& file, quint64 line);
+    std::vector<LineBookmark> bookmarks(const QString& file = {}) const;  // sorted by file, line
+
+    // Empty text removes the note.
+    bool setNote(const QString& kind, const QString& target, const QString& text, const QString& file = {},
+                 quint64 line = 0);
+    QString note(const QString& kind, const QString& target) const;
+    std::vector<ItemNote> notes(const QString& kind = {}) const;  // sorted by kind, target
+
+    bool setVerdictOverride(const VerdictOverride& o);
+    bool clearVerdictOverride();
+    std::optional<VerdictOverride> verdictOverride() const;
+
+private:
+    bool ensureOpen();
+    bool openDb(const QString& dbPath, bool create);
+    bool migrate();
+    bool fail(const QString& message);
+    template<typename F> bool write(F&& body);
+
+    QString m_connection;
+    QString m_path;
+    QString m_bundle;
+    QString m_error;
+    bool m_open = false;
+};
+
+} // namespace fl
