@@ -151,14 +151,7 @@ private:
 
     void add(std::string path, std::string disk, uint64_t size, FileStatus status, std::string reason)
     {
-        BundleEntry e;
-        e.path = std::move(path);
-        e.diskPath = std::move(disk);
-        e.size = size;
-        e.status = status;
-        e.reason = std::move(reason);
-        e.order = m_out.entries.size();
-        m_out.entries.push_back(std::move(e));
+        m_out.add(std::move(path), std::move(disk), size, status, std::move(reason));
     }
 
     // Returns false to stop expanding the archive.

@@ -22,6 +22,19 @@ struct BundleEntry {
 struct EntryList {
     std::vector<BundleEntry> entries;
     std::vector<std::string> warnings;
+
+    // Records a file in discovery order (ties between equal paths keep it).
+    void add(std::string path, std::string disk, uint64_t size, FileStatus status, std::string reason)
+    {
+        BundleEntry e;
+        e.path = std::move(path);
+        e.diskPath = std::move(disk);
+        e.size = size;
+        e.status = status;
+        e.reason = std::move(reason);
+        e.order = entries.size();
+        entries.push_back(std::move(e));
+    }
 };
 
 // Walks a folder (regular files only, symlinks never followed out of it).

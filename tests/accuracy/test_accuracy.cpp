@@ -1,3 +1,4 @@
+#include "testutil.h"
 // Scores the shipped rules against a seeded matrix of synthetic bundles:
 // every fault kind x {8, 64 nodes} x {no skew, 2 s skew} x {all sources,
 // application logs only}. Fails below 95 % culprit accuracy, and on any
@@ -21,18 +22,10 @@
 
 using namespace fl;
 namespace fs = std::filesystem;
+using fltest::shippedOnly;
+using fltest::kSource;
 
 namespace {
-
-const std::string kSource = FAULTLINE_SOURCE_DIR;
-
-AnalyzeOptions shippedOnly()
-{
-    AnalyzeOptions o;
-    o.userConfigRules = false;
-    o.shippedRulesDir = kSource + "/rules";
-    return o;
-}
 
 struct Cell {
     std::string fault;

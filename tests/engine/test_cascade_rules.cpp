@@ -5,6 +5,7 @@
 // shipped rules on a bundle written here, so a rule or engine change that
 // breaks it fails.
 #include "engine/engine.h"
+#include "testutil.h"
 #include "rules/ruleset.h"
 
 #include <QTemporaryDir>
@@ -16,17 +17,10 @@
 
 using namespace fl;
 namespace fs = std::filesystem;
+using fltest::writeFile;
+using fltest::kSource;
 
 namespace {
-
-const std::string kSource = FAULTLINE_SOURCE_DIR;
-
-void writeFile(const fs::path& p, const std::string& content)
-{
-    fs::create_directories(p.parent_path());
-    std::ofstream out(p, std::ios::binary);
-    out << content;
-}
 
 // 8 ranks, 2 per node on node-0001 .. node-0004.
 std::string manifest()

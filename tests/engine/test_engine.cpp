@@ -4,6 +4,7 @@
 #include "golden.h"
 
 #include "engine/engine.h"
+#include "testutil.h"
 #include "engine/result_json.h"
 #include "rules/ruleset.h"
 
@@ -18,31 +19,12 @@
 
 using namespace fl;
 namespace fs = std::filesystem;
+using fltest::shippedOnly;
+using fltest::writeFile;
+using fltest::readFile;
+using fltest::kSource;
 
 namespace {
-
-const std::string kSource = FAULTLINE_SOURCE_DIR;
-
-AnalyzeOptions shippedOnly()
-{
-    AnalyzeOptions o;
-    o.userConfigRules = false;
-    o.shippedRulesDir = kSource + "/rules";
-    return o;
-}
-
-void writeFile(const fs::path& p, const std::string& content)
-{
-    fs::create_directories(p.parent_path());
-    std::ofstream out(p, std::ios::binary);
-    out << content;
-}
-
-std::string readFile(const fs::path& p)
-{
-    std::ifstream in(p, std::ios::binary);
-    return std::string(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
-}
 
 void copyTree(const fs::path& from, const fs::path& to)
 {

@@ -3,6 +3,7 @@
 // on fields, and the move_to action (an event printed on one host that is
 // about another). Each is checked through the parser and through a real run.
 #include "engine/engine.h"
+#include "testutil.h"
 #include "rules/ruleset.h"
 
 #include <QTemporaryDir>
@@ -13,17 +14,10 @@
 
 using namespace fl;
 namespace fs = std::filesystem;
+using fltest::writeFile;
+using fltest::kSource;
 
 namespace {
-
-const std::string kSource = FAULTLINE_SOURCE_DIR;
-
-void writeFile(const fs::path& p, const std::string& content)
-{
-    fs::create_directories(p.parent_path());
-    std::ofstream out(p, std::ios::binary);
-    out << content;
-}
 
 const std::string kManifest = R"({"workload_id": "w1", "attempt": 1, "scheduler": "slurm",
   "nodes": ["node-0001", "node-0002", "node-0003"],
