@@ -34,7 +34,7 @@ bool isatty_stderr()
 int analyzeCommand(const std::vector<std::string>& args)
 {
     std::string bundle, output;
-    bool json = true, explain = false, jsonChosen = false;
+    bool json = true, explain = false, jsonChosen = false, timing = false;
     AnalyzeOptions options;
     options.keepMetricSamples = false; // the result document does not carry samples
     for (size_t i = 0; i < args.size(); ++i) {
@@ -47,6 +47,8 @@ int analyzeCommand(const std::vector<std::string>& args)
             jsonChosen = true;
         } else if (a == "--explain") {
             explain = true;
+        } else if (a == "--timing") {
+            timing = true;
         } else if (a == "--no-user-rules") {
             options.userConfigRules = false;
         } else if (a == "--rules" && i + 1 < args.size()) {
@@ -87,6 +89,14 @@ int analyzeCommand(const std::vector<std::string>& args)
         return fail(bundle + ": " + e.what());
     }
 
+    if (timing) {
+        double total = 0;
+        for (const auto& [stage, ms] : analysis.stageMs) {
+            std::fprintf(stderr, "%-10s %9.1f ms\n", stage.c_str(), ms);
+            total += ms;
+        }
+        std::fprintf(stderr, "%-10s %9.1f ms\n", "total", total);
+    }
     std::string text;
     if (json)
         text = resultToString(analysis.result);

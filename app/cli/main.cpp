@@ -15,7 +15,7 @@ void usage(FILE* out)
         "usage: faultline-cli <command> [options]\n"
         "\n"
         "commands:\n"
-        "  analyze <bundle> [--json|--text] [--explain] [--rules DIR]... [--no-user-rules] [-o FILE]\n"
+        "  analyze <bundle> [--json|--text] [--explain] [--rules DIR]... [--no-user-rules] [-o FILE] [--timing]\n"
         "        diagnose a workload bundle (folder, .tar, .tar.gz, .tgz, .tar.zst, .zip)\n"
         "  inspect <bundle> [--json]\n"
         "        list sources, nodes, ranks, time span and coverage without diagnosing\n"

@@ -2,6 +2,7 @@
 
 #include "engine/internal.h"
 
+#include <chrono>
 #include <cstdlib>
 #include <filesystem>
 
@@ -113,14 +114,25 @@ std::shared_ptr<const RuleSet> loadRulesFor(const AnalyzeOptions& options)
 
 Analysis analyze(const std::string& bundlePath, const AnalyzeOptions& options, const Progress& progress)
 {
+    using Clock = std::chrono::steady_clock;
     Analysis a;
+    auto t = Clock::now();
+    auto stage = [&](const char* name) {
+        const auto now = Clock::now();
+        a.stageMs.emplace_back(name, std::chrono::duration<double, std::milli>(now - t).count());
+        t = now;
+    };
     auto rules = loadRulesFor(options);
+    stage("rules");
     a.bundle = loadBundle(bundlePath, options.load, progress);
+    stage("load");
     Engine engine(rules);
     engine.setKeepMetricSamples(options.keepMetricSamples);
     engine.ingest(a.bundle, progress);
+    stage("scan");
     a.cancelled = progress.cancelled();
     a.result = engine.attribute(&a.trace);
+    stage("attribute");
     a.observations = engine.observations();
     a.metrics = engine.metrics();
     a.bundle.files = engine.files(); // with scan results (lines, status, times)

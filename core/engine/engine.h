@@ -32,6 +32,7 @@ struct Analysis {
     Result result;
     std::vector<TraceStep> trace;
     bool cancelled = false;
+    std::vector<std::pair<std::string, double>> stageMs; // rules, load, scan, attribute: wall milliseconds
 };
 
 struct AnalyzeOptions {

@@ -187,7 +187,7 @@ struct Scanner {
     {
         // First timed line within the head, last timed line within the tail.
         size_t pos = 0;
-        for (int i = 0; i < 200 && pos < data.size() && pos < kHeadBytes; ++i) {
+        for (int i = 0; i < 64 && pos < data.size() && pos < kHeadBytes; ++i) {
             size_t eol = data.find('\n', pos);
             if (eol == std::string_view::npos)
                 eol = data.size();
@@ -199,7 +199,7 @@ struct Scanner {
             pos = eol + 1;
         }
         size_t end = data.size();
-        for (int i = 0; i < 200 && end > 0 && data.size() - end < kHeadBytes; ++i) {
+        for (int i = 0; i < 64 && end > 0 && data.size() - end < kHeadBytes; ++i) {
             size_t stop = end;
             if (stop > 0 && data[stop - 1] == '\n')
                 --stop;

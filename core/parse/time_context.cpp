@@ -48,16 +48,22 @@ void forEachLine(std::string_view sample, F&& f)
 
 TimeContext inferTimeContext(std::string_view sample, SourceKind kind, int fallbackYear)
 {
+    // A file says what it will say about dates in its first lines; looking at
+    // more costs a parse of every line of the tens of thousands of small rank
+    // logs of a large job.
+    constexpr int kMaxLines = 256;
     TimeContext ctx;
     ctx.defaultYear = fallbackYear;
+    int seen = 0;
     forEachLine(sample, [&](std::string_view line) {
         const LineInfo li = parseLine(line, kind, ctx);
         if (fullDate(li.basis)) {
             ctx.defaultYear = yearOf(li.timeNs);
             return false;
         }
-        return true;
+        return ++seen < kMaxLines;
     });
+    seen = 0;
     // Boot time needs the year first: syslog clocks carry none.
     forEachLine(sample, [&](std::string_view line) {
         const LineInfo li = parseLine(line, kind, ctx);
@@ -67,7 +73,7 @@ TimeContext inferTimeContext(std::string_view sample, SourceKind kind, int fallb
             ctx.bootTimeNs = li.timeNs - (secs * 1000000000LL + frac);
             return false;
         }
-        return true;
+        return ++seen < kMaxLines;
     });
     return ctx;
 }
