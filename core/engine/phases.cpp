@@ -100,8 +100,14 @@ bool selects(const State& state, const Selector& sel, const SymptomEvent& e)
 
 std::string key(const SymptomEvent& e, const std::string& what)
 {
-    if (what == "node")
+    if (what == "node") {
+        // A line whose host is unknown (a dmesg excerpt without a name) still
+        // comes from one machine: events of the same file share a node.
+        if (e.node.empty())
+            if (auto it = e.fields.find("_file"); it != e.fields.end())
+                return "?file:" + it->second;
         return e.node;
+    }
     if (what == "gpu")
         return e.gpuIndex >= 0 ? std::to_string(e.gpuIndex) : (e.pciBus.empty() ? std::string() : "pci:" + e.pciBus);
     if (what == "rank")

@@ -54,6 +54,7 @@ private slots:
     void badRuleFilesNameFileLineAndRule_data();
     void badRuleFilesNameFileLineAndRule();
     void hostileInputFinishes();
+    void unnamedHostStillGroupsItsOwnLines();
     void emptyBundleIsUnattributed();
     void missingBundleThrowsWithPath();
 };
@@ -272,6 +273,22 @@ void TestEngine::hostileInputFinishes()
     // The JSON is valid UTF-8 (invalid bytes replaced), so it parses back.
     const std::string json = resultToString(a.result);
     QVERIFY(!nlohmann::json::parse(json).is_discarded());
+}
+
+void TestEngine::unnamedHostStillGroupsItsOwnLines()
+{
+    // A dmesg excerpt with no host name anywhere: the Xid 79 block prints the
+    // fault twice and the NVSwitch sees the GPU go. One machine, one fault.
+    QTemporaryDir tmp;
+    writeFile(fs::path(tmp.path().toStdString()) / "dmesg.log",
+              "[6781741.548768] NVRM: GPU at PCI:0000:91:00: GPU-b6c3b2be-c55b-d076-fa0e-d464e4c7e08b\n"
+              "[6781741.548779] NVRM: Xid (PCI:0000:91:00): 79, pid='<unknown>', name=<unknown>, GPU has fallen off the bus.\n"
+              "[6781741.548783] NVRM: GPU 0000:91:00.0: GPU has fallen off the bus.\n"
+              "[6781753.400584] nvidia-nvswitch1: SXid (PCI:0000:06:00.0): 20034, Fatal, Link 48 LTSSM Fault Up\n");
+    Analysis a = analyze(tmp.path().toStdString(), shippedOnly());
+    QCOMPARE(QString::fromStdString(a.result.status), QStringLiteral("attributed"));
+    QCOMPARE(QString::fromStdString(a.result.rootCause->symptom), QStringLiteral("gpu.xid.79"));
+    QCOMPARE(a.result.candidates.size(), size_t(1));
 }
 
 void TestEngine::emptyBundleIsUnattributed()
