@@ -77,8 +77,11 @@ void probeAndClassify(SourceFile& f, const BundleEntry& e)
     }
     const std::string_view data = map.data();
     f.size = data.size();
+    constexpr size_t kBinarySniffBytes = 8192;
     const std::string_view head = data.substr(0, kHeadBytes);
-    if (looksBinary(head)) {
+    // Like git, judge binary from the first 8 KiB: enough to see a NUL or a
+    // wall of invalid bytes, and it is read for every one of tens of thousands of files.
+    if (looksBinary(head.substr(0, kBinarySniffBytes))) {
         classifyFile(f, {});
         f.status = FileStatus::Skipped;
         f.statusReason = "binary";

@@ -661,6 +661,26 @@ public:
         return std::nullopt;
     }
 
+    static bool mayBeInTorchrunBlock(std::string_view b)
+    {
+        if (b.empty() || b[0] == ' ' || b[0] == '\t' || isRule(b, '=') || isRule(b, '-'))
+            return true;
+        if (b[0] == '[') {
+            size_t i = 1;
+            while (i < b.size() && b[i] >= '0' && b[i] <= '9')
+                ++i;
+            if (i > 1 && i + 1 < b.size() && b[i] == ']' && b[i + 1] == ':')
+                return true;
+        }
+        for (std::string_view head : {"Root Cause", "Failures:", "Other Failures", "<NO_OTHER_FAILURES>"})
+            if (b.substr(0, head.size()) == head)
+                return true;
+        std::string_view t = b;
+        while (!t.empty() && (t.back() == ' ' || t.back() == '\r'))
+            t.remove_suffix(1);
+        return t.size() >= 6 && t.substr(t.size() - 6) == "FAILED";
+    }
+
     std::optional<std::pair<Line, Line>> torchrunBlock() const
     {
         const Line o = w_.origin();
@@ -672,6 +692,11 @@ public:
             if (auto n = nextSame(o, lab); n && isOpening(*n))
                 open = n;
         }
+        // Walking back 200 lines from every candidate line of a rank log is the
+        // costliest thing here; only a line that can sit inside the block
+        // (indented fields, "[0]:", "Root Cause", "... FAILED", a rule) needs it.
+        if (!open && !mayBeInTorchrunBlock(bod(o)))
+            return std::nullopt;
         if (!open) {
             Line cur = o;
             for (int i = 0; i < kMaxLines; ++i) {
