@@ -23,7 +23,7 @@ std::optional<E> valueOf(std::string_view name, const std::array<std::pair<E, st
     return std::nullopt;
 }
 
-constexpr std::array<std::pair<SourceKind, std::string_view>, 8> kSourceKinds{{
+constexpr std::array<std::pair<SourceKind, std::string_view>, 9> kSourceKinds{{
     {SourceKind::AppLog, "applog"},
     {SourceKind::SysLog, "syslog"},
     {SourceKind::FabricManager, "fabricmanager"},
@@ -31,6 +31,7 @@ constexpr std::array<std::pair<SourceKind, std::string_view>, 8> kSourceKinds{{
     {SourceKind::Metrics, "metrics"},
     {SourceKind::GpuSnapshot, "gpu_snapshot"},
     {SourceKind::Manifest, "manifest"},
+    {SourceKind::HostMap, "hostmap"},
     {SourceKind::Unknown, "unknown"},
 }};
 constexpr std::array<std::pair<Severity, std::string_view>, 5> kSeverities{{

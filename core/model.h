@@ -23,6 +23,7 @@ enum class SourceKind : uint8_t {
     Metrics,       // Prometheus JSON, OpenMetrics text, CSV
     GpuSnapshot,   // nvidia-smi output
     Manifest,      // workload.json
+    HostMap,       // address -> host name: nslookup output, /etc/hosts
     Unknown,
 };
 std::string_view toString(SourceKind);

@@ -18,7 +18,7 @@ struct KindToken {
 };
 
 // Whole tokens of the base name (split on - _ .) and of folder names.
-constexpr std::array<KindToken, 25> kKindTokens{{
+constexpr std::array<KindToken, 27> kKindTokens{{
     {"applog", SourceKind::AppLog},
     {"app", SourceKind::AppLog},
     {"stdout", SourceKind::AppLog},
@@ -44,6 +44,8 @@ constexpr std::array<KindToken, 25> kKindTokens{{
     {"dcgm", SourceKind::Metrics},
     {"nvidiasmi", SourceKind::GpuSnapshot},
     {"smi", SourceKind::GpuSnapshot},
+    {"nslookup", SourceKind::HostMap},
+    {"hosts", SourceKind::HostMap},
 }};
 
 // Words that describe a file rather than name a host. They end or skip a

@@ -338,11 +338,12 @@ void buildReport(const State& state, std::vector<SymptomEvent>& events, const st
     };
     if (result.status == "attributed" && result.rootCause) {
         const RootCause& rc = *result.rootCause;
-        result.summary = rc.title + " on " + place(rc.node, rc.gpuIndex, rc.rank) + " at " + formatTime(rc.timeNs, rc.timeBasis) +
+        result.summary = rc.title + " on " + place(rc.node, rc.gpuIndex, rc.rank) + " at " + (rc.timeNs == kNoTime ? std::string("an unknown time") : formatTime(rc.timeNs, rc.timeBasis)) +
                          (symptomCount ? "; " + plural(symptomCount, "downstream symptom") + " on " + plural(symptomNodes.size(), "node")
                                        : std::string("; no downstream symptom linked to it"));
         if (otherBad)
-            result.summary += "; " + plural(otherBad, "other error") + " on " + plural(otherNodes.size(), "node") +
+            result.summary += "; " + plural(otherBad, "other error") +
+                              (otherNodes.empty() ? std::string() : " on " + plural(otherNodes.size(), "node")) +
                               " kept as interesting evidence";
         result.summary += ".";
     } else if (result.status == "ambiguous") {

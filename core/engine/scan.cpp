@@ -388,6 +388,7 @@ struct Scanner {
         case SourceKind::SysLog:
         case SourceKind::FabricManager:
         case SourceKind::GpuSnapshot:
+        case SourceKind::HostMap:
             scanText(out, data);
             return;
         case SourceKind::Manifest:

@@ -261,7 +261,7 @@ Rule parseRule(std::string_view text, const std::string& file, const json& j)
         for (const auto& s : strList(ctx, j, "sources")) {
             auto k = sourceKindFromString(s);
             if (!k)
-                ctx.fail("unknown source '" + s + "' (applog, syslog, fabricmanager, scheduler, metrics, gpu_snapshot)");
+                ctx.fail("unknown source '" + s + "' (applog, syslog, fabricmanager, scheduler, metrics, gpu_snapshot, hostmap)");
             r.sources.push_back(*k);
         }
         r.pattern = str(ctx, j, "pattern", true);

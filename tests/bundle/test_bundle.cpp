@@ -100,7 +100,7 @@ const IncidentRow kIncidentRows[] = {
     {"case08/applog-node-2-rank0.log", "applog", "node-2", 0},
     {"case09/applog-r11i6n2-rank1.log", "applog", "r11i6n2", 1},
     {"case09/applog-rank-any.log", "applog", "", -1},
-    {"case09/nslookup.txt", "unknown", "", -1},
+    {"case09/nslookup.txt", "hostmap", "", -1},
     {"case15/applog-rank-last.log", "applog", "", -1},
     {"case16/observation.txt", "unknown", "", -1},
     {"case16/xid-alert-ip-26-0-146-100.log", "syslog", "ip-26-0-146-100", -1},

@@ -55,6 +55,7 @@ private slots:
     void badRuleFilesNameFileLineAndRule();
     void hostileInputFinishes();
     void unnamedHostStillGroupsItsOwnLines();
+    void hostMapPlacesAPeerAddressOnItsNode();
     void emptyBundleIsUnattributed();
     void missingBundleThrowsWithPath();
 };
@@ -289,6 +290,29 @@ void TestEngine::unnamedHostStillGroupsItsOwnLines()
     QCOMPARE(QString::fromStdString(a.result.status), QStringLiteral("attributed"));
     QCOMPARE(QString::fromStdString(a.result.rootCause->symptom), QStringLiteral("gpu.xid.79"));
     QCOMPARE(a.result.candidates.size(), size_t(1));
+}
+
+void TestEngine::hostMapPlacesAPeerAddressOnItsNode()
+{
+    // NCCL names the peer that refused it by address; an nslookup of that
+    // address in the bundle names the node to blame, not the reporter.
+    QTemporaryDir tmp;
+    const fs::path dir = tmp.path().toStdString();
+    writeFile(dir / "applog-r11i6n2-rank1.log",
+              "r11i6n2:486514:486651 [1] include/socket.h:403 NCCL WARN Connect to 10.148.3.247<56821> failed : "
+              "Connection refused\n");
+    Analysis without = analyze(dir.string(), shippedOnly());
+    QVERIFY(!without.result.rootCause || without.result.rootCause->node != "r10i6n5");
+    writeFile(dir / "nslookup.txt",
+              "nslookup 10.148.3.247\n247.3.148.10.in-addr.arpa       name = r10i6n5.ib0.xa.example.\n");
+    Analysis with = analyze(dir.string(), shippedOnly());
+    QCOMPARE(QString::fromStdString(with.result.status), QStringLiteral("attributed"));
+    QCOMPARE(QString::fromStdString(with.result.rootCause->node), QStringLiteral("r10i6n5"));
+    QCOMPARE(QString::fromStdString(with.result.domain), QStringLiteral("network"));
+    bool mapped = false;
+    for (const auto& c : with.result.connectors)
+        mapped = mapped || (c.file == "nslookup.txt" && c.kind == SourceKind::HostMap && c.observations == 1);
+    QVERIFY(mapped);
 }
 
 void TestEngine::emptyBundleIsUnattributed()
