@@ -2,14 +2,13 @@
 // timestamps are the only dates the loader reads, so no date library is pulled in.
 #pragma once
 
+#include "calendar.h"
+
 #include <cstdint>
 #include <optional>
 #include <string_view>
 
 namespace fl {
-
-// Days since 1970-01-01 of a proleptic Gregorian date (H. Hinnant's algorithm).
-int64_t daysFromCivil(int64_t year, unsigned month, unsigned day);
 
 // "YYYY-MM-DDTHH:MM[:SS[.fraction]][Z|+hh:mm|+hhmm|+hh]" ('T' or ' ' between date
 // and time) to nanoseconds since the epoch. Without a zone the text is taken in

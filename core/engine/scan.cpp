@@ -3,6 +3,7 @@
 // extent) and matched. Files are scanned on worker threads and merged in file
 // order, so ids do not depend on scheduling.
 #include "bundle/mapped_file.h"
+#include "calendar.h"
 #include "engine/internal.h"
 #include "parse/extent.h"
 #include "parse/lineparse.h"
@@ -398,17 +399,6 @@ struct Scanner {
     }
 };
 
-int yearOf(int64_t ns)
-{
-    // days -> civil year (same algorithm as timefmt, year only)
-    int64_t z = (ns / 1'000'000'000) / 86400 + 719468;
-    const int64_t era = (z >= 0 ? z : z - 146096) / 146097;
-    const int64_t doe = z - era * 146097;
-    const int64_t yoe = (doe - doe / 1460 + doe / 36524 - doe / 146096) / 365;
-    const int64_t doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-    const int64_t mp = (5 * doy + 2) / 153;
-    return static_cast<int>(yoe + era * 400 + (mp >= 10 ? 1 : 0));
-}
 
 } // namespace
 
@@ -425,9 +415,9 @@ void scanBundle(State& state, const Bundle& bundle, const Progress& progress)
     // full date found in any file's head.
     int fallbackYear = 0;
     if (state.manifest && state.manifest->windowStartNs != kNoTime)
-        fallbackYear = yearOf(state.manifest->windowStartNs);
+        fallbackYear = yearOfNs(state.manifest->windowStartNs);
     if (fallbackYear == 0 && state.manifest && state.manifest->detectedAtNs != kNoTime)
-        fallbackYear = yearOf(state.manifest->detectedAtNs);
+        fallbackYear = yearOfNs(state.manifest->detectedAtNs);
     if (fallbackYear == 0) {
         for (const auto& f : bundle.files) {
             if (f.status != FileStatus::Ok || f.kind == SourceKind::Metrics)

@@ -1,3 +1,4 @@
+#include "calendar.h"
 #include "parse/lineparse.h"
 
 #include <cstring>
@@ -12,21 +13,6 @@ constexpr size_t kBackScanBytes = 4u << 20; // how far inheritedTime may walk ov
 bool fullDate(TimeBasis b) { return b == TimeBasis::Absolute || b == TimeBasis::AssumedUtc; }
 bool wallClock(TimeBasis b) { return fullDate(b) || b == TimeBasis::AssumedYear; }
 
-int yearOf(int64_t ns)
-{
-    // civil_from_days (H. Hinnant), year only
-    int64_t days = ns / 1000000000LL / 86400;
-    if (ns < 0 && (ns / 1000000000LL) % 86400 != 0)
-        --days;
-    days += 719468;
-    const int64_t era = (days >= 0 ? days : days - 146096) / 146097;
-    const int64_t doe = days - era * 146097;
-    const int64_t yoe = (doe - doe / 1460 + doe / 36524 - doe / 146096) / 365;
-    const int64_t doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-    const int64_t mp = (5 * doy + 2) / 153;
-    const int64_t month = mp < 10 ? mp + 3 : mp - 9;
-    return int(yoe + era * 400 + (month <= 2 ? 1 : 0));
-}
 
 template <typename F>
 void forEachLine(std::string_view sample, F&& f)
@@ -58,7 +44,7 @@ TimeContext inferTimeContext(std::string_view sample, SourceKind kind, int fallb
     forEachLine(sample, [&](std::string_view line) {
         const LineInfo li = parseLine(line, kind, ctx);
         if (fullDate(li.basis)) {
-            ctx.defaultYear = yearOf(li.timeNs);
+            ctx.defaultYear = yearOfNs(li.timeNs);
             return false;
         }
         return ++seen < kMaxLines;

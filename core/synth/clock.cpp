@@ -1,5 +1,7 @@
 #include "clock.h"
 
+#include "calendar.h"
+
 #include <cmath>
 #include <cstdio>
 
@@ -9,17 +11,6 @@ namespace {
 constexpr const char* kMonths[] = {"Jan", "Feb", "Mar", "Apr", "May", "Jun",
                                    "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"};
 
-// Howard Hinnant's days_from_civil / civil_from_days: exact for the
-// proleptic Gregorian calendar, no time zone database involved.
-int64_t daysFromCivil(int64_t y, unsigned m, unsigned d)
-{
-    y -= m <= 2;
-    const int64_t era = (y >= 0 ? y : y - 399) / 400;
-    const unsigned yoe = unsigned(y - era * 400);
-    const unsigned doy = (153 * (m + (m > 2 ? -3 : 9)) + 2) / 5 + d - 1;
-    const unsigned doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
-    return era * 146097 + int64_t(doe) - 719468;
-}
 
 int digit(char c) { return c >= '0' && c <= '9' ? c - '0' : -1; }
 
@@ -67,7 +58,7 @@ bool parseIsoUtc(std::string_view s, int64_t* us)
         return false;
     if (mo < 1 || mo > 12 || d < 1 || d > 31 || h > 23 || mi > 59 || sec > 60 || y < 1970)
         return false;
-    const int64_t days = daysFromCivil(y, unsigned(mo), unsigned(d));
+    const int64_t days = fl::daysFromCivil(y, unsigned(mo), unsigned(d));
     *us = ((days * 24 + h) * 60 + mi) * 60 * kSec + int64_t(sec) * kSec + frac;
     return true;
 }
