@@ -5,6 +5,7 @@
 #include "engine/engine.h"
 #include "engine/result_json.h"
 #include "engine/timefmt.h"
+#include "rules/matcher.h"
 #include "rules/ruleset.h"
 
 #include <cstdio>
@@ -188,7 +189,7 @@ int validateRulesCommand(const std::vector<std::string>& argsIn)
                 if (r.phase != Phase::Extract)
                     continue;
                 ++extract;
-                if (r.literals.empty() && requiredLiteralFor(r).empty()) {
+                if (prefilterLiterals(r).empty()) {
                     ++noLiteral;
                     std::printf("%s:%d: rule '%s': warning: no literal the pre-filter can use; it will run on every "
                                 "line (add \"literal\")\n",

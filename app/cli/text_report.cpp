@@ -1,7 +1,6 @@
 #include "text_report.h"
 
 #include "engine/timefmt.h"
-#include "rules/matcher.h"
 
 #include <nlohmann/json.hpp>
 
@@ -59,11 +58,6 @@ std::string shortTime(int64_t ns, TimeBasis basis = TimeBasis::Absolute)
 }
 
 } // namespace
-
-std::string requiredLiteralFor(const Rule& rule)
-{
-    return requiredLiteral(rule.pattern);
-}
 
 std::string formatDiagnosis(const Analysis& a)
 {

@@ -11,6 +11,5 @@ namespace fl::cli {
 std::string formatDiagnosis(const Analysis& analysis);
 std::string formatExplanation(const Analysis& analysis);
 std::string formatInspection(const Analysis& analysis, bool asJson);
-std::string requiredLiteralFor(const Rule& rule);
 
 } // namespace fl::cli

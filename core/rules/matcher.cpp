@@ -78,12 +78,7 @@ void CompiledRules::build(const std::vector<Rule>& rules)
             if (!c.exclude->ok())
                 throw RuleError(rule.file, rule.line, 0, rule.id, "exclude does not compile: " + c.exclude->error());
         }
-        c.literals = rule.literals;
-        if (c.literals.empty()) {
-            std::string lit = requiredLiteral(rule.pattern);
-            if (lit.size() >= 3)
-                c.literals.push_back(lit);
-        }
+        c.literals = prefilterLiterals(rule);
         for (const auto& [name, index] : c.re->NamedCapturingGroups())
             c.groups.emplace_back(index, name);
         std::sort(c.groups.begin(), c.groups.end());
@@ -219,6 +214,16 @@ bool CompiledRules::fieldMatches(const std::string& pattern, std::string_view va
         re = slot.get();
     }
     return re->ok() && RE2::FullMatch(re2::StringPiece(value.data(), value.size()), *re);
+}
+
+std::vector<std::string> prefilterLiterals(const Rule& rule)
+{
+    if (!rule.literals.empty())
+        return rule.literals;
+    std::string lit = requiredLiteral(rule.pattern);
+    if (lit.size() >= 3)
+        return {lit};
+    return {};
 }
 
 std::string requiredLiteral(std::string_view p)

@@ -52,6 +52,11 @@ private:
     std::unique_ptr<Impl> d;
 };
 
+// The literals the pre-filter uses for an extract rule: its own "literal"
+// list, else the required literal of its pattern when at least 3 characters
+// long, else none (the rule then runs on every line of its sources).
+std::vector<std::string> prefilterLiterals(const Rule& rule);
+
 // The longest run of plain characters a match of `pattern` must contain, or ""
 // when none can be proven (top-level alternation, optional parts ...).
 std::string requiredLiteral(std::string_view pattern);
