@@ -110,19 +110,53 @@ void NotesStore::close()
     m_error.clear();
 }
 
+QString NotesStore::driverProblem()
+{
+    if (QSqlDatabase::isDriverAvailable(kDriver))
+        return {};
+    return QObject::tr("Notes cannot be stored: Qt's SQLite driver (%1) is not installed; install the Debian package "
+                       "%2")
+        .arg(kDriver, QString::fromLatin1(kDriverPackage));
+}
+
 bool NotesStore::openFor(const QString& bundlePath)
 {
     close();
     m_bundle = QFileInfo(bundlePath).absoluteFilePath();
     const QString beside = besidePath(bundlePath);
     const QString fallback = fallbackPath(bundlePath);
-    if (QFileInfo::exists(beside))
-        return openDb(beside, false);
-    if (QFileInfo::exists(fallback))
-        return openDb(fallback, false);
+    // Say so now rather than at the first note: a reviewer must know before writing one.
+    if (const QString problem = driverProblem(); !problem.isEmpty()) {
+        m_path = QFileInfo::exists(beside) ? beside : fallback;
+        return fail(problem);
+    }
+    for (const QString& existing : {beside, fallback}) {
+        if (!QFileInfo::exists(existing))
+            continue;
+        if (!openDb(existing, false))
+            return false;
+        if (!QFileInfo(existing).isWritable()) {
+            // Shown, but every change would fail: say which file and why up front.
+            m_error = QObject::tr("Notes cannot be stored: notes file %1 is not writable (shown read-only)").arg(existing);
+            return false;
+        }
+        return true;
+    }
     // Nothing yet: decide where the first note will go.
     const QFileInfo dir(QFileInfo(beside).absolutePath());
-    m_path = dir.isDir() && dir.isWritable() ? beside : fallback;
+    if (dir.isDir() && dir.isWritable()) {
+        m_path = beside;
+        return true;
+    }
+    m_path = fallback;
+    // Created only at the first note: check the nearest folder that exists.
+    const QString fallbackDir = QFileInfo(fallback).absolutePath();
+    QFileInfo existing(fallbackDir);
+    while (!existing.exists() && !existing.isRoot())
+        existing = QFileInfo(existing.absolutePath());
+    if (!existing.isDir() || !existing.isWritable())
+        return fail(QObject::tr("Notes cannot be stored: neither the bundle's folder %1 nor %2 is writable")
+                        .arg(dir.absoluteFilePath(), fallbackDir));
     return true;
 }
 
@@ -165,7 +199,7 @@ bool NotesStore::openDb(const QString& dbPath, bool create)
                             .arg(dbPath));
     }
     {
-        QSqlDatabase db = QSqlDatabase::addDatabase(QStringLiteral("QSQLITE"), m_connection);
+        QSqlDatabase db = QSqlDatabase::addDatabase(kDriver, m_connection);
         db.setDatabaseName(dbPath);
         db.setConnectOptions(QStringLiteral("QSQLITE_BUSY_TIMEOUT=2000"));
         if (!db.open()) {

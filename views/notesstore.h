@@ -45,6 +45,12 @@ public:
     static constexpr int kSchemaVersion = 2;
     static inline const QString kEvidence = QStringLiteral("evidence");
     static inline const QString kLane = QStringLiteral("lane");
+    // The Qt SQL driver the notes need, and the Debian package that ships it.
+    static inline const QString kDriver = QStringLiteral("QSQLITE");
+    static constexpr const char* kDriverPackage = "libqt6sql6-sqlite";
+
+    // Why no notes can be stored on this machine (the SQLite driver is missing), empty when they can.
+    static QString driverProblem();
 
     NotesStore();
     ~NotesStore();
@@ -60,8 +66,10 @@ public:
     // the data folder is opened now; otherwise the file is created on the
     // first write (so merely looking at a bundle leaves nothing behind),
     // beside the bundle if that folder is writable, else in the data folder.
-    // Returns false with error() set when an existing file is unusable
-    // (corrupt, foreign, from a newer version); the store then stays empty.
+    // Returns false with error() set when notes cannot be stored: the SQLite
+    // driver is missing, no folder is writable, an existing file is unusable
+    // (corrupt, foreign, from a newer version; the store then stays empty) or
+    // read-only (its notes are shown, changes fail).
     bool openFor(const QString& bundlePath);
     // Opens (creating) exactly `dbPath`.
     bool openFile(const QString& dbPath);

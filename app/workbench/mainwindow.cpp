@@ -19,6 +19,7 @@
 #include <QMimeData>
 #include <QProgressBar>
 #include <QPushButton>
+#include <QDebug>
 #include <QStatusBar>
 #include <QtConcurrent/QtConcurrentRun>
 
@@ -68,6 +69,7 @@ MainWindow::MainWindow(QWidget* parent)
     , m_workbench(new WorkbenchView(this))
     , m_progress(new QProgressBar(this))
     , m_stage(new QLabel(this))
+    , m_notesProblem(new QLabel(this))
     , m_cancelButton(new QPushButton(tr("Cancel"), this))
     , m_history(std::make_unique<HistoryStore>())
 {
@@ -76,6 +78,11 @@ MainWindow::MainWindow(QWidget* parent)
     setAcceptDrops(true);
     m_progress->setMaximumWidth(240);
     m_progress->setTextVisible(false);
+    // Stays in the status bar while notes cannot be stored, unlike the passing messages.
+    m_notesProblem->setObjectName(QStringLiteral("notesProblem"));
+    m_notesProblem->setStyleSheet(QStringLiteral("color: #b3261e;"));
+    m_notesProblem->hide();
+    statusBar()->addPermanentWidget(m_notesProblem);
     statusBar()->addPermanentWidget(m_stage);
     statusBar()->addPermanentWidget(m_progress);
     statusBar()->addPermanentWidget(m_cancelButton);
@@ -242,6 +249,7 @@ void MainWindow::onFinished()
     m_workbench->setAnalysis(analysis);
     // Notes are a convenience: an unusable notes file is reported, never fatal.
     m_notesError = m_workbench->openNotes(m_path);
+    m_notesProblem->hide();
     if (!m_notesError.isEmpty())
         showNotesProblem(m_notesError);
     addRecent(m_path);
@@ -272,6 +280,10 @@ QString MainWindow::verdictSummary() const
 
 void MainWindow::showNotesProblem(const QString& message)
 {
+    qWarning().noquote() << "faultline:" << message;
+    m_notesProblem->setText(message);
+    m_notesProblem->setToolTip(message);
+    m_notesProblem->show();
     statusBar()->showMessage(message, 15000);
     if (!property("headless").toBool())
         QMessageBox::warning(this, tr("Notes"), message);

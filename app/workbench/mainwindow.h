@@ -69,6 +69,7 @@ private:
     QString m_notesError;
     QProgressBar* m_progress;
     QLabel* m_stage;
+    QLabel* m_notesProblem;  // why notes cannot be stored, while that holds
     QPushButton* m_cancelButton;
     QMenu* m_recentMenu = nullptr;
     std::unique_ptr<HistoryStore> m_history;

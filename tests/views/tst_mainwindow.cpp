@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 // The application window with the real engine: analysis off the GUI thread,
 // errors naming the file, keys wired to the focus history.
+#include "qtplugins.h"
 #include "commandpalette.h"
 #include "mainwindow.h"
 #include "synth/synth.h"
@@ -27,6 +28,7 @@ class TestMainWindow : public QObject
 private slots:
     void initTestCase()
     {
+        FL_REQUIRE_SQLITE_DRIVER();
         QCoreApplication::setOrganizationName(QStringLiteral("FaultlineTest"));
         QCoreApplication::setApplicationName(QStringLiteral("tst_views_mainwindow"));
         QStandardPaths::setTestModeEnabled(true);

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 // The reviewer notes store and the investigation history, headless: where
 // the file goes, what survives a reopen, migrations, and bad files.
+#include "qtplugins.h"
 #include "views/historystore.h"
 #include "views/notesstore.h"
 
@@ -57,6 +58,7 @@ private:
 private slots:
     void initTestCase()
     {
+        FL_REQUIRE_SQLITE_DRIVER();
         QStandardPaths::setTestModeEnabled(true);
         QVERIFY(m_tmp.isValid());
     }

@@ -2,6 +2,7 @@
 // Notes in the views: evidence note column, raw-line bookmarks in the
 // gutter, lane note markers, the verdict override shown beside the
 // engine's verdict, all restored when the bundle is opened again.
+#include "qtplugins.h"
 #include "viewfixture.h"
 #include "views/workbenchview.h"
 
@@ -29,7 +30,11 @@ private:
     }
 
 private slots:
-    void initTestCase() { QStandardPaths::setTestModeEnabled(true); }
+    void initTestCase()
+    {
+        FL_REQUIRE_SQLITE_DRIVER();
+        QStandardPaths::setTestModeEnabled(true);
+    }
 
     void notesShowAndComeBack()
     {
