@@ -1,5 +1,7 @@
 #include "calendar.h"
 
+#include <limits>
+
 namespace fl {
 
 int64_t daysFromCivil(int64_t y, unsigned m, unsigned d)
@@ -38,6 +40,31 @@ int yearOfNs(int64_t ns)
     unsigned m, d;
     civilFromDays(days, y, m, d);
     return y;
+}
+
+std::optional<int64_t> secondsToNsChecked(int64_t seconds, int64_t nanos)
+{
+    int64_t ns = 0;
+    if (__builtin_mul_overflow(seconds, int64_t(1'000'000'000), &ns) || __builtin_add_overflow(ns, nanos, &ns)
+        || ns == std::numeric_limits<int64_t>::min())
+        return std::nullopt;
+    return ns;
+}
+
+std::optional<int64_t> civilToNsChecked(int64_t year, unsigned month, unsigned day, int64_t hour, int64_t minute,
+                                        int64_t second, int64_t nanos, int64_t offsetSec)
+{
+    // daysFromCivil itself stays exact far beyond this; the bound only keeps its
+    // own products small. Anything outside is out of int64-ns range anyway.
+    constexpr int64_t kMaxYear = 1'000'000;
+    if (year < -kMaxYear || year > kMaxYear || month < 1 || month > 12)
+        return std::nullopt;
+    int64_t secs = 0;
+    if (__builtin_mul_overflow(daysFromCivil(year, month, day), int64_t(86400), &secs)
+        || __builtin_add_overflow(secs, hour * 3600 + minute * 60 + second, &secs)
+        || __builtin_sub_overflow(secs, offsetSec, &secs))
+        return std::nullopt;
+    return secondsToNsChecked(secs, nanos);
 }
 
 } // namespace fl

@@ -127,9 +127,9 @@ std::optional<int64_t> parseIso8601Ns(std::string_view s, int defaultOffsetSec)
             return std::nullopt;
         offset = *zone;
     }
-    const int64_t days = daysFromCivil(*year, static_cast<unsigned>(*month), static_cast<unsigned>(*day));
-    const int64_t secs = days * 86400 + *hour * 3600 + *minute * 60 + second - offset;
-    return secs * 1'000'000'000 + fractionNs;
+    // Year 0 or 9999 parses but does not fit int64 ns: nullopt, never wrap.
+    return civilToNsChecked(*year, static_cast<unsigned>(*month), static_cast<unsigned>(*day), *hour, *minute, second,
+                            fractionNs, offset);
 }
 
 } // namespace fl

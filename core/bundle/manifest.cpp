@@ -82,7 +82,7 @@ public:
             fail(field, "an ISO 8601 date-time string");
         const auto ns = parseIso8601Ns(v.get_ref<const std::string&>(), defaultOffset);
         if (!ns)
-            fail(field, "an ISO 8601 date-time like 2024-05-01T12:00:00Z, got '"
+            fail(field, "an ISO 8601 date-time between 1678 and 2261 like 2024-05-01T12:00:00Z, got '"
                     + v.get<std::string>().substr(0, 64) + "'");
         return *ns;
     }

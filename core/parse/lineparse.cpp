@@ -1,5 +1,6 @@
 #include "parse/lineparse.h"
 
+#include "calendar.h"
 #include "parse/scan.h"
 
 #include <algorithm>
@@ -41,10 +42,11 @@ bool validClock(const Clock& c)
     return c.hour < 24 && c.minute < 60 && c.second <= 60;
 }
 
-int64_t clockNs(const Clock& c, const TimeContext& ctx)
+// nullopt when the clock (with an assumed year from the context) does not fit int64 ns.
+std::optional<int64_t> clockNs(const Clock& c, const TimeContext& ctx)
 {
-    const int64_t local = civilToNs(c.year, c.month, c.day, c.hour, c.minute, c.second, c.nanos);
-    return local - int64_t(c.hasZone ? c.zoneSec : ctx.tzOffsetSec) * kNsPerSec;
+    return civilToNsChecked(c.year, static_cast<unsigned>(c.month), static_cast<unsigned>(c.day), c.hour, c.minute,
+                            c.second, c.nanos, c.hasZone ? c.zoneSec : ctx.tzOffsetSec);
 }
 
 // HH:MM:SS[.frac|,frac]
@@ -136,7 +138,8 @@ void setClock(LineInfo& info, const Clock& c, const TimeContext& ctx)
         basis = TimeBasis::AssumedYear;
     else if (c.hasZone)
         basis = TimeBasis::Absolute;
-    setTime(info, clockNs(c, ctx), basis);
+    if (const auto ns = clockNs(c, ctx))
+        setTime(info, *ns, basis);
 }
 
 int assumedYear(const TimeContext& ctx) { return ctx.defaultYear > 0 ? ctx.defaultYear : 1970; }
@@ -290,14 +293,21 @@ bool tryDmesgSeconds(std::string_view s, size_t& p, LineInfo& info, const TimeCo
     int64_t secs = 0, ns = 0;
     if (!digitsUpTo(s, q, 10, secs) || !lit(s, q, ".") || !fractionNs(s, q, ns) || !lit(s, q, "]"))
         return false;
+    // Ten digits of seconds (317 years of uptime) need not fit int64 ns: such a
+    // bracket is not an uptime (issue #13, "[9999999999.0]").
+    const auto offset = secondsToNsChecked(secs, ns);
+    if (!offset)
+        return false;
     info.bootSeconds = double(secs) + double(ns) / 1e9;
-    const int64_t offset = secs * kNsPerSec + ns;
     if (info.basis == TimeBasis::None) {
+        int64_t at = 0;
         if (ctx.bootTimeNs != kNoTime) {
-            info.timeNs = ctx.bootTimeNs + offset;
-            info.basis = TimeBasis::BootOffset;
+            if (!__builtin_add_overflow(ctx.bootTimeNs, *offset, &at) && at != kNoTime) {
+                info.timeNs = at;
+                info.basis = TimeBasis::BootOffset;
+            }
         } else {
-            info.timeNs = offset;
+            info.timeNs = *offset;
             info.basis = TimeBasis::BootRelative;
         }
     }

@@ -40,7 +40,7 @@ TimeContext inferTimeContext(std::string_view sample, SourceKind kind, int fallb
 int64_t inheritedTime(std::string_view buffer, size_t lineBegin, SourceKind kind,
                       const TimeContext& ctx, int maxLines = 256);
 
-// UTC civil time -> ns since epoch. Exposed for tests and other parsers.
+// UTC civil time -> ns since epoch; kNoTime when it does not fit. Exposed for tests and other parsers.
 int64_t civilToNs(int year, int month, int day, int hour, int minute, int second, int64_t nanos);
 
 } // namespace fl

@@ -54,9 +54,14 @@ TimeContext inferTimeContext(std::string_view sample, SourceKind kind, int fallb
     forEachLine(sample, [&](std::string_view line) {
         const LineInfo li = parseLine(line, kind, ctx);
         if (li.bootSeconds >= 0 && wallClock(li.basis)) {
+            // bootSeconds came from at most ten digits, so the cast is defined;
+            // the products are checked all the same (issue #13).
             const auto secs = int64_t(li.bootSeconds);
             const auto frac = int64_t((li.bootSeconds - double(secs)) * 1e9 + 0.5);
-            ctx.bootTimeNs = li.timeNs - (secs * 1000000000LL + frac);
+            const auto uptime = secondsToNsChecked(secs, frac);
+            int64_t boot = 0;
+            if (uptime && !__builtin_sub_overflow(li.timeNs, *uptime, &boot) && boot != kNoTime)
+                ctx.bootTimeNs = boot;
             return false;
         }
         return ++seen < kMaxLines;

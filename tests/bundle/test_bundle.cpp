@@ -10,6 +10,7 @@
 #include <chrono>
 #include <filesystem>
 #include <fstream>
+#include <limits>
 #include <random>
 
 #include <sys/stat.h>
@@ -637,6 +638,10 @@ private slots:
         QTest::newRow("rank gpu") << R"({"ranks": {"1": {"gpu": "0"}}})" << "'ranks.1.gpu'";
         QTest::newRow("window time") << R"({"window": {"start": "yesterday"}})" << "'window.start'";
         QTest::newRow("bad date") << R"({"window": {"start": "2023-02-30T00:00:00Z"}})" << "'window.start'";
+        QTest::newRow("year 9999") << R"({"window": {"start": "2023-01-01T00:00:00Z", "end": "9999-12-31T23:59:59Z"}})" << "'window.end'";
+        QTest::newRow("year 0") << R"({"failure": {"detected_at": "0000-01-01T00:00:00Z"}})" << "'failure.detected_at'";
+        QTest::newRow("year 0 says range") << R"({"window": {"start": "0000-01-01T00:00:00Z"}})" << "between 1678 and 2261";
+        QTest::newRow("boot far") << R"({"boot_times": {"n1": "9999-01-01T00:00:00Z"}})" << "'boot_times.n1'";
         QTest::newRow("exit code") << R"({"failure": {"exit_codes": {"r1": "1"}}})" << "'failure.exit_codes.r1'";
         QTest::newRow("timezone") << R"({"timezone": "Europe/Paris"})" << "'timezone'";
         QTest::newRow("boot") << R"({"boot_times": {"n1": 12}})" << "'boot_times.n1'";
@@ -690,6 +695,14 @@ private slots:
                                 "2024-01-01T25:00:00Z", "2024-01-01T00:00:00+25:00", "2024-01-01T00:00:00.Z",
                                 "2024-01-01T00:00:00 Z", "2024-1-01T00:00:00Z", "2024-01-01T00:00:00Zjunk"})
             QVERIFY2(!parseIso8601Ns(bad), bad);
+        // issue #13: year 0, 9999 and far negative overflowed int64 ns; now they are refused
+        for (const char* out : {"9999-12-31T23:59:59Z", "0000-01-01T00:00:00Z", "0001-01-01T00:00:00+23:59",
+                                "2262-04-11T23:47:16.854775808Z", "1677-09-21T00:12:43.145224191Z",
+                                "2262-04-11T23:47:16.854775807-01:00"})
+            QVERIFY2(!parseIso8601Ns(out), out);
+        QCOMPARE(parseIso8601Ns("2262-04-11T23:47:16.854775807Z").value(), std::numeric_limits<int64_t>::max());
+        QVERIFY(!parseIso8601Ns("1677-09-21T00:12:43.145224192Z")); // int64 min is kNoTime, not a time
+        QCOMPARE(parseIso8601Ns("1677-09-21T00:12:44Z").value(), std::numeric_limits<int64_t>::min() + 854775808);
         QCOMPARE(parseUtcOffset("+05:30").value(), 19800);
         QCOMPARE(parseUtcOffset("Z").value(), 0);
         QVERIFY(!parseUtcOffset("CET"));

@@ -7,6 +7,7 @@
 #include <QTest>
 
 #include <cstdint>
+#include <limits>
 #include <string>
 
 using namespace fl;
@@ -336,4 +337,37 @@ void LineParseTest::inheritedTime()
     QCOMPARE(fl::inheritedTime(two, two.find("plain"), SourceKind::SysLog, year(0)), 2 * kSec);
     // out-of-range begin is clamped, not read past
     QCOMPARE(fl::inheritedTime(two, 10000, SourceKind::SysLog, year(0)), 2 * kSec);
+}
+
+// Times that do not fit int64 nanoseconds (1677-09-21 .. 2262-04-11) leave the
+// line without a time instead of overflowing (issue #13: a fuzzed kernel time
+// "[9999999999.0]" was signed overflow). Run under the asan preset, UB fails here.
+void LineParseTest::outOfRangeTimes()
+{
+    // 9999999999 s * 1e9 does not fit: not read as an uptime
+    LineInfo li = parseLine("[9999999999.0] NVRM: x", SourceKind::SysLog, year(2024));
+    QCOMPARE(nameOf(li.basis), nameOf(TimeBasis::None));
+    QCOMPARE(li.timeNs, kNoTime);
+    // fits as an uptime, but boot time + uptime does not
+    li = parseLine("[9223372036.000000] NVRM: x", SourceKind::SysLog, year(2024, utc(2024, 1, 1, 0, 0, 0)));
+    QCOMPARE(nameOf(li.basis), nameOf(TimeBasis::None));
+    QCOMPARE(li.timeNs, kNoTime);
+    // a syslog clock in an assumed year at the edge of the range
+    li = parseLine("Dec 31 23:59:59 node01 kernel: x", SourceKind::SysLog, year(2262));
+    QCOMPARE(nameOf(li.basis), nameOf(TimeBasis::None));
+    li = parseLine("Jan  1 00:00:00 node01 kernel: x", SourceKind::SysLog, year(2262));
+    QCOMPARE(nameOf(li.basis), nameOf(TimeBasis::AssumedYear));
+    li = parseLine("Jan  1 00:00:00 node01 kernel: x", SourceKind::SysLog, year(2147483647));
+    QCOMPARE(nameOf(li.basis), nameOf(TimeBasis::None));
+    // a huge uptime beside a wall clock must not overflow the boot time
+    const TimeContext c = inferTimeContext("2024-01-01T00:00:00Z node01 kernel: [9223372036.854775] x\n"
+                                           "2024-01-01T00:00:00Z node01 kernel: [9000000000.5] x\n",
+                                           SourceKind::SysLog, 0);
+    QCOMPARE(c.defaultYear, 2024);
+    QVERIFY(c.bootTimeNs != kNoTime && c.bootTimeNs < utc(1740, 1, 1, 0, 0, 0)); // absurd, but arithmetic, not UB
+    // the exposed helper says "no time" rather than wrapping
+    QCOMPARE(civilToNs(9999, 12, 31, 23, 59, 59, 0), kNoTime);
+    QCOMPARE(civilToNs(0, 1, 1, 0, 0, 0, 0), kNoTime);
+    QCOMPARE(civilToNs(2262, 4, 11, 23, 47, 16, 854775807), std::numeric_limits<int64_t>::max());
+    QCOMPARE(civilToNs(2262, 4, 11, 23, 47, 16, 854775808), kNoTime);
 }

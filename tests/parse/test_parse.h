@@ -30,6 +30,7 @@ private slots:
     void hugeLineIsBounded();
     void timeContext();
     void inheritedTime();
+    void outOfRangeTimes();
 };
 
 class ExtentTest : public QObject {
