@@ -1,0 +1,173 @@
+#include "admission.h"
+
+namespace fl::service {
+
+namespace {
+thread_local bool tShed = false;
+}
+
+ConnectionQueue::ConnectionQueue(size_t threads, size_t backlog) : backlog_(backlog)
+{
+    for (size_t i = 0; i < threads; ++i)
+        threads_.emplace_back([this] { work(); });
+}
+
+ConnectionQueue::~ConnectionQueue()
+{
+    shutdown();
+}
+
+bool ConnectionQueue::shed()
+{
+    return tShed;
+}
+
+size_t ConnectionQueue::queued() const
+{
+    std::lock_guard lock(mutex_);
+    return jobs_.size();
+}
+
+void ConnectionQueue::enqueue(std::function<void()> fn)
+{
+    {
+        std::lock_guard lock(mutex_);
+        if (jobs_.size() >= backlog_) {
+            shed_.fetch_add(1);
+            shedJobs_.push_back(std::move(fn));
+        } else {
+            jobs_.push_back(std::move(fn));
+        }
+    }
+    cv_.notify_one();
+}
+
+void ConnectionQueue::shutdown()
+{
+    {
+        std::lock_guard lock(mutex_);
+        if (stopping_)
+            return;
+        stopping_ = true;
+    }
+    cv_.notify_all();
+    for (auto& t : threads_)
+        t.join();
+}
+
+void ConnectionQueue::work()
+{
+    for (;;) {
+        std::function<void()> fn;
+        bool shedJob = false;
+        {
+            std::unique_lock lock(mutex_);
+            cv_.wait(lock, [&] { return stopping_ || !jobs_.empty() || !shedJobs_.empty(); });
+            if (!shedJobs_.empty()) { // a refusal is cheap: answer it before real work
+                fn = std::move(shedJobs_.front());
+                shedJobs_.pop_front();
+                shedJob = true;
+            } else if (!jobs_.empty()) {
+                fn = std::move(jobs_.front());
+                jobs_.pop_front();
+            } else {
+                return; // stopping and drained
+            }
+        }
+        tShed = shedJob;
+        fn();
+        tShed = false;
+    }
+}
+
+AnalysisGate::Admit AnalysisGate::acquire(Clock::time_point deadline)
+{
+    std::unique_lock lock(mutex_);
+    if (active_ < slots_) {
+        ++active_;
+        return Admit::Ok;
+    }
+    if (waiting_ >= waiters_) {
+        rejected_.fetch_add(1);
+        return Admit::Full;
+    }
+    ++waiting_;
+    const bool got = cv_.wait_until(lock, deadline, [&] { return active_ < slots_; });
+    --waiting_;
+    if (!got)
+        return Admit::Expired;
+    ++active_;
+    return Admit::Ok;
+}
+
+void AnalysisGate::release()
+{
+    {
+        std::lock_guard lock(mutex_);
+        --active_;
+    }
+    cv_.notify_one();
+}
+
+int AnalysisGate::active() const
+{
+    std::lock_guard lock(mutex_);
+    return active_;
+}
+
+int AnalysisGate::waiting() const
+{
+    std::lock_guard lock(mutex_);
+    return waiting_;
+}
+
+DeadlineWatch::DeadlineWatch() : thread_([this] { run(); }) {}
+
+DeadlineWatch::~DeadlineWatch()
+{
+    {
+        std::lock_guard lock(mutex_);
+        stopping_ = true;
+    }
+    cv_.notify_all();
+    thread_.join();
+}
+
+uint64_t DeadlineWatch::arm(Clock::time_point when, std::atomic<bool>* flag)
+{
+    std::lock_guard lock(mutex_);
+    const uint64_t t = next_++;
+    due_.emplace(when, std::make_pair(t, flag));
+    cv_.notify_all();
+    return t;
+}
+
+void DeadlineWatch::disarm(uint64_t ticket)
+{
+    std::lock_guard lock(mutex_);
+    for (auto it = due_.begin(); it != due_.end(); ++it)
+        if (it->second.first == ticket) {
+            due_.erase(it);
+            return;
+        }
+}
+
+void DeadlineWatch::run()
+{
+    std::unique_lock lock(mutex_);
+    while (!stopping_) {
+        if (due_.empty()) {
+            cv_.wait(lock);
+            continue;
+        }
+        const auto first = due_.begin()->first;
+        if (Clock::now() >= first) {
+            due_.begin()->second.second->store(true);
+            due_.erase(due_.begin());
+            continue;
+        }
+        cv_.wait_until(lock, first);
+    }
+}
+
+} // namespace fl::service

@@ -1,0 +1,607 @@
+#include "api.h"
+
+#include "engine/timefmt.h"
+#include "bundle/iso_time.h"
+
+#include <cstdio>
+
+namespace fl::service {
+
+using nlohmann::json;
+using httplib::Request;
+using httplib::Response;
+
+namespace {
+
+constexpr int kMaxJsonDepth = 32;
+
+std::string dump(const json& j)
+{
+    return j.dump(-1, ' ', false, json::error_handler_t::replace);
+}
+
+void sendJson(Response& res, int status, const json& body)
+{
+    res.status = status;
+    res.set_content(dump(body), "application/json");
+}
+
+void sendError(Response& res, int status, const std::string& code, const std::string& detail)
+{
+    if (status == 429 || status == 503)
+        res.set_header("Retry-After", "1");
+    sendJson(res, status, {{"error", code}, {"detail", detail}});
+}
+
+std::string codeFor(int status)
+{
+    switch (status) {
+    case 400: return "bad_request";
+    case 401: return "unauthorized";
+    case 404: return "not_found";
+    case 405: return "method_not_allowed";
+    case 413: return "payload_too_large";
+    case 414: return "uri_too_long";
+    case 429: return "overloaded";
+    case 503: return "unavailable";
+    case 504: return "deadline_exceeded";
+    default: return status >= 500 ? "internal" : "error";
+    }
+}
+
+// Hostile input: depth is bounded so nesting cannot exhaust the stack, and
+// every parse or type error becomes a 400 naming where the parser stopped.
+json parseJson(const std::string& body, const char* what)
+{
+    if (body.empty())
+        throw ApiError(400, "bad_request", std::string(what) + ": the body is empty; a JSON object is expected");
+    json::parser_callback_t depthLimit = [](int depth, json::parse_event_t, json&) {
+        if (depth > kMaxJsonDepth)
+            throw ApiError(400, "bad_request", "JSON nested deeper than " + std::to_string(kMaxJsonDepth) + " levels");
+        return true;
+    };
+    try {
+        json j = json::parse(body, depthLimit);
+        if (!j.is_object())
+            throw ApiError(400, "bad_request", std::string(what) + ": a JSON object is expected");
+        return j;
+    } catch (const json::parse_error& e) {
+        throw ApiError(400, "bad_json", std::string(what) + ": " + e.what());
+    }
+}
+
+std::string isoTime(int64_t ns)
+{
+    return formatTimeUtc(ns - ns % 1'000'000); // milliseconds are enough for bookkeeping
+}
+
+json nodeList(const std::string& commaList)
+{
+    json out = json::array();
+    size_t start = 1;
+    while (start < commaList.size()) {
+        const size_t end = commaList.find(',', start);
+        if (end == std::string::npos)
+            break;
+        if (end > start)
+            out.push_back(commaList.substr(start, end - start));
+        start = end + 1;
+    }
+    return out;
+}
+
+json sessionJson(const SessionRecord& s)
+{
+    json req = json::parse(s.requestJson);
+    json j = {{"session_id", s.id.value},
+              {"workload_id", s.workloadId},
+              {"attempt", s.attempt >= 0 ? json(s.attempt) : json()},
+              {"user_id", s.userId},
+              {"created_at", isoTime(s.createdNs)},
+              {"status", s.status},
+              {"domain", s.domain.empty() ? json() : json(s.domain)},
+              {"nodes", nodeList(s.nodes)},
+              {"latest_run", s.latestRun},
+              {"result_url", "/v2/sessions/" + s.id.value + "/result"}};
+    for (const char* k : {"scope", "failure_context", "workload_context"})
+        j[k] = req.value(k, json::object());
+    return j;
+}
+
+json runJson(const RunRecord& r)
+{
+    return {{"run", r.run},
+            {"created_at", isoTime(r.createdNs)},
+            {"phase", r.phase},
+            {"status", r.status},
+            {"domain", r.domain},
+            {"nodes", nodeList(r.nodes)},
+            {"elapsed_ms", static_cast<int64_t>(r.elapsedMs * 1000) / 1000.0}};
+}
+
+json fileJson(const FileRecord& f)
+{
+    return {{"path", f.path},
+            {"bytes", f.size},
+            {"kind", f.kind.empty() ? json() : json(f.kind)},
+            {"node", f.node.empty() ? json() : json(f.node)},
+            {"rank", f.rank >= 0 ? json(f.rank) : json()}};
+}
+
+// The engine's result document is embedded as is, never re-serialised.
+std::string withResult(const json& head, const std::string& resultJson)
+{
+    std::string s = dump(head);
+    s.pop_back(); // '}'
+    if (s.size() > 1)
+        s += ',';
+    std::string r = resultJson;
+    while (!r.empty() && (r.back() == '\n' || r.back() == ' '))
+        r.pop_back();
+    s += "\"result\":" + r + "}";
+    return s;
+}
+
+std::string param(const Request& req, const char* name)
+{
+    return req.has_param(name) ? req.get_param_value(name) : std::string();
+}
+
+int intParam(const Request& req, const char* name, int def, int lo, int hi)
+{
+    const std::string v = param(req, name);
+    if (v.empty())
+        return def;
+    try {
+        size_t used = 0;
+        const long n = std::stol(v, &used);
+        if (used != v.size() || n < lo || n > hi)
+            throw std::out_of_range(name);
+        return static_cast<int>(n);
+    } catch (const std::exception&) {
+        throw ApiError(400, "bad_request",
+                       std::string(name) + ": expected an integer " + std::to_string(lo) + ".." + std::to_string(hi));
+    }
+}
+
+int rankFrom(const std::string& v, const std::string& where)
+{
+    if (v.empty())
+        return -1;
+    try {
+        size_t used = 0;
+        const long n = std::stol(v, &used);
+        if (used == v.size() && n >= 0 && n <= 10'000'000)
+            return static_cast<int>(n);
+    } catch (const std::exception&) {
+    }
+    throw ApiError(400, "bad_request", where + "rank: expected a non-negative integer");
+}
+
+std::string base64Decode(const std::string& in, const std::string& where)
+{
+    static const std::string chars = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+    std::string out;
+    out.reserve(in.size() * 3 / 4);
+    uint32_t acc = 0;
+    int bits = 0;
+    for (char c : in) {
+        if (c == '=' || c == '\n' || c == '\r')
+            continue;
+        const size_t v = chars.find(c);
+        if (v == std::string::npos)
+            throw ApiError(400, "bad_request", where + "content_base64: not base64");
+        acc = (acc << 6) | static_cast<uint32_t>(v);
+        bits += 6;
+        if (bits >= 8) {
+            bits -= 8;
+            out.push_back(static_cast<char>((acc >> bits) & 0xff));
+        }
+    }
+    return out;
+}
+
+// {"files": [{"path", "kind", "node", "rank", "content" | "content_base64"}]}
+std::vector<FileRecord> filesFromJson(const json& body)
+{
+    std::vector<FileRecord> out;
+    const auto it = body.find("files");
+    if (it == body.end() || !it->is_array())
+        throw ApiError(400, "bad_request", "files: expected an array of {path, content | content_base64, kind, node, rank}");
+    int i = 0;
+    for (const auto& f : *it) {
+        const std::string where = "files[" + std::to_string(i++) + "].";
+        if (!f.is_object())
+            throw ApiError(400, "bad_request", where + ": expected an object");
+        FileRecord r;
+        auto str = [&](const char* k) -> std::string {
+            auto v = f.find(k);
+            if (v == f.end() || v->is_null())
+                return {};
+            if (!v->is_string())
+                throw ApiError(400, "bad_request", where + k + ": expected a string");
+            return v->get<std::string>();
+        };
+        r.path = str("path");
+        if (r.path.empty())
+            r.path = str("name");
+        r.kind = str("kind");
+        r.node = str("node");
+        if (auto v = f.find("rank"); v != f.end() && !v->is_null()) {
+            if (!v->is_number_integer() || v->get<int64_t>() < 0 || v->get<int64_t>() > 10'000'000)
+                throw ApiError(400, "bad_request", where + "rank: expected a non-negative integer");
+            r.rank = static_cast<int>(v->get<int64_t>());
+        }
+        if (f.contains("content_base64"))
+            r.content = base64Decode(str("content_base64"), where);
+        else
+            r.content = str("content");
+        out.push_back(std::move(r));
+    }
+    return out;
+}
+
+struct GateSlot {
+    AnalysisGate& gate;
+    explicit GateSlot(AnalysisGate& g, Clock::time_point deadline) : gate(g)
+    {
+        switch (gate.acquire(deadline)) {
+        case AnalysisGate::Admit::Ok:
+            return;
+        case AnalysisGate::Admit::Full:
+            throw ApiError(429, "overloaded", "every analysis slot is busy and the wait list is full; retry later");
+        case AnalysisGate::Admit::Expired:
+            throw ApiError(504, "deadline_exceeded", "the deadline passed while waiting for an analysis slot");
+        }
+    }
+    ~GateSlot() { gate.release(); }
+    GateSlot(const GateSlot&) = delete;
+    GateSlot& operator=(const GateSlot&) = delete;
+};
+
+[[noreturn]] void throwCancelled(const SessionId& id)
+{
+    throw ApiError(504, "deadline_exceeded",
+                   "the deadline passed during analysis; the evidence of session " + id.value +
+                       " is stored, POST /v2/sessions/" + id.value + "/attribute with a larger timeout_ms");
+}
+
+SessionId pathSession(const Request& req)
+{
+    return SessionId{req.matches[1].str()};
+}
+
+} // namespace
+
+Api::Api(SessionService& sessions, AnalysisGate& gate, DeadlineWatch& deadlines,
+         const std::atomic<const ConnectionQueue*>* connections, ApiConfig config)
+    : sessions_(sessions), gate_(gate), deadlines_(deadlines), connections_(connections), config_(std::move(config))
+{
+}
+
+bool Api::authorised(const Request& req) const
+{
+    if (config_.token.empty())
+        return true;
+    const std::string h = req.get_header_value("Authorization");
+    const std::string prefix = "Bearer ";
+    if (h.size() != prefix.size() + config_.token.size() || h.compare(0, prefix.size(), prefix) != 0)
+        return false;
+    unsigned char diff = 0; // constant time over the token's length
+    for (size_t i = 0; i < config_.token.size(); ++i)
+        diff |= static_cast<unsigned char>(h[prefix.size() + i] ^ config_.token[i]);
+    return diff == 0;
+}
+
+int Api::timeoutMs(const Request& req, const json* body) const
+{
+    int t = intParam(req, "timeout_ms", config_.defaultTimeoutMs, 1, config_.maxTimeoutMs);
+    if (body) {
+        auto it = body->find("timeout_ms");
+        if (it != body->end() && !it->is_null()) {
+            if (!it->is_number_integer() || it->get<int64_t>() < 1 || it->get<int64_t>() > config_.maxTimeoutMs)
+                throw ApiError(400, "bad_request", "timeout_ms: expected an integer 1.." + std::to_string(config_.maxTimeoutMs));
+            t = static_cast<int>(it->get<int64_t>());
+        }
+    }
+    return t;
+}
+
+void Api::install(httplib::Server& server)
+{
+    server.set_payload_max_length(config_.maxBodyBytes);
+    server.set_pre_routing_handler([this](const Request& req, Response& res) {
+        if (ConnectionQueue::shed()) {
+            res.set_header("Connection", "close");
+            sendError(res, 503, "unavailable", "too many connections are waiting; retry later");
+            return httplib::Server::HandlerResponse::Handled;
+        }
+        const bool open = req.path == "/v2/healthz" || req.path == "/openapi.json" || req.path == "/v2/openapi.json";
+        if (!open && !authorised(req)) {
+            res.set_header("WWW-Authenticate", "Bearer");
+            sendError(res, 401, "unauthorized", "a valid 'Authorization: Bearer <token>' header is required");
+            return httplib::Server::HandlerResponse::Handled;
+        }
+        return httplib::Server::HandlerResponse::Unhandled;
+    });
+    server.set_error_handler([](const Request& req, Response& res) {
+        if (!res.body.empty())
+            return;
+        std::string detail = res.status == 404 ? "no route for " + req.method + " " + req.path
+                             : res.status == 413 ? "the body is larger than the service accepts (--max-body-mib)"
+                             : res.status == 400 ? "malformed HTTP request (a POST needs Content-Length, 0 when empty)"
+                                                 : "request refused";
+        sendError(res, res.status, codeFor(res.status), detail);
+    });
+    server.set_exception_handler([](const Request&, Response& res, std::exception_ptr ep) {
+        std::string what = "unknown error";
+        try {
+            std::rethrow_exception(ep);
+        } catch (const std::exception& e) {
+            what = e.what();
+        } catch (...) {
+        }
+        std::fprintf(stderr, "faultline-service: internal error: %s\n", what.c_str());
+        sendError(res, 500, "internal", what);
+    });
+
+    using Method = void (Api::*)(const Request&, Response&);
+    auto wrap = [this](Method m) {
+        return [this, m](const Request& req, Response& res) {
+            try {
+                (this->*m)(req, res);
+            } catch (const ApiError& e) {
+                sendError(res, e.status, e.code, e.what());
+            } catch (const json::exception& e) {
+                sendError(res, 400, "bad_request", e.what());
+            } catch (const StoreError& e) {
+                std::fprintf(stderr, "faultline-service: store: %s\n", e.what());
+                sendError(res, 503, "store_unavailable", e.what());
+            } catch (const BundleError& e) {
+                sendError(res, 400, "bad_bundle", e.what());
+            }
+        };
+    };
+    const std::string sid = "/v2/sessions/(s-[0-9a-f]{1,64})";
+    server.Get("/v2/healthz", wrap(&Api::healthz));
+    server.Get("/openapi.json", [](const Request&, Response& res) { res.set_content(kOpenApiJson, "application/json"); });
+    server.Get("/v2/openapi.json", [](const Request&, Response& res) { res.set_content(kOpenApiJson, "application/json"); });
+    server.Post("/v2/sessions", wrap(&Api::createSession));
+    server.Get("/v2/sessions", wrap(&Api::listSessions));
+    server.Get(sid, wrap(&Api::getSession));
+    server.Post(sid + "/observations", wrap(&Api::observations));
+    server.Post(sid + "/attribute", wrap(&Api::attribute));
+    server.Get(sid + "/result", wrap(&Api::result));
+    server.Get(sid + "/results", wrap(&Api::results));
+    server.Get(sid + "/evidence/([A-Za-z0-9._-]{1,64})", wrap(&Api::evidence));
+    server.Post("/v2/bundles", wrap(&Api::bundles));
+    server.Post("/v1/attribution", wrap(&Api::v1Attribution));
+}
+
+void Api::healthz(const Request&, Response& res)
+{
+    const ConnectionQueue* q = connections_ ? connections_->load() : nullptr;
+    sendJson(res, 200,
+             {{"status", "ok"},
+              {"version", config_.version},
+              {"rules_digest", sessions_.rules().digest()},
+              {"store", sessions_.store().backend()},
+              {"queue_depth",
+               {{"analyses_running", gate_.active()},
+                {"analyses_waiting", gate_.waiting()},
+                {"connections_waiting", q ? q->queued() : 0}}},
+              {"refused", {{"analyses", gate_.rejected()}, {"connections", q ? q->shedCount() : uint64_t(0)}}}});
+}
+
+void Api::createSession(const Request& req, Response& res)
+{
+    const SessionRecord s = sessions_.create(parseJson(req.body, "POST /v2/sessions"));
+    res.set_header("Location", "/v2/sessions/" + s.id.value);
+    sendJson(res, 201, sessionJson(s));
+}
+
+void Api::listSessions(const Request& req, Response& res)
+{
+    SessionFilter f;
+    f.workloadId = param(req, "workload_id");
+    f.status = param(req, "status");
+    f.domain = param(req, "domain");
+    f.node = param(req, "node");
+    for (auto [name, target] : {std::pair{"since", &f.sinceNs}, std::pair{"until", &f.untilNs}}) {
+        const std::string v = param(req, name);
+        if (v.empty())
+            continue;
+        auto ns = parseIso8601Ns(v);
+        if (!ns)
+            throw ApiError(400, "bad_request", std::string(name) + ": '" + v + "' is not an ISO 8601 time");
+        *target = *ns;
+    }
+    f.limit = intParam(req, "limit", 100, 1, 1000);
+    f.offset = intParam(req, "offset", 0, 0, 1'000'000'000);
+    json list = json::array();
+    for (const auto& s : sessions_.store().sessions(f))
+        list.push_back(sessionJson(s));
+    sendJson(res, 200, {{"sessions", list}, {"limit", f.limit}, {"offset", f.offset}});
+}
+
+void Api::getSession(const Request& req, Response& res)
+{
+    const SessionRecord s = sessions_.require(pathSession(req));
+    json j = sessionJson(s);
+    json files = json::array();
+    for (const auto& f : sessions_.store().files(s.id))
+        files.push_back(fileJson(f));
+    j["files"] = files;
+    sendJson(res, 200, j);
+}
+
+void Api::observations(const Request& req, Response& res)
+{
+    const SessionId id = pathSession(req);
+    sessions_.require(id);
+    Deadline deadline(deadlines_, Clock::now() + std::chrono::milliseconds(timeoutMs(req, nullptr)));
+    IngestReport rep;
+    const std::string type = req.get_header_value("Content-Type");
+    if (req.is_multipart_form_data()) {
+        // Parts with a file name are files; plain fields kind/node/rank apply to all of them.
+        std::string kind, node, rank;
+        for (const auto& [name, part] : req.files) {
+            if (!part.filename.empty())
+                continue;
+            if (name == "kind") kind = part.content;
+            else if (name == "node") node = part.content;
+            else if (name == "rank") rank = part.content;
+        }
+        std::vector<FileRecord> files;
+        for (const auto& [name, part] : req.files) {
+            if (part.filename.empty())
+                continue;
+            FileRecord r;
+            r.path = part.filename;
+            r.kind = kind;
+            r.node = node;
+            r.rank = rankFrom(rank, "");
+            r.content = part.content;
+            files.push_back(std::move(r));
+        }
+        if (files.empty())
+            throw ApiError(400, "bad_request", "multipart body without a file part (a part with a filename)");
+        rep = sessions_.ingestFiles(id, std::move(files));
+    } else if (type.rfind("application/json", 0) == 0) {
+        rep = sessions_.ingestFiles(id, filesFromJson(parseJson(req.body, "observations")));
+    } else if (req.has_param("path")) {
+        FileRecord r;
+        r.path = param(req, "path");
+        r.kind = param(req, "kind");
+        r.node = param(req, "node");
+        r.rank = rankFrom(param(req, "rank"), "");
+        r.content = req.body;
+        rep = sessions_.ingestFiles(id, {std::move(r)});
+    } else {
+        if (req.body.empty())
+            throw ApiError(400, "bad_request", "empty body: send an archive, JSON files, multipart files, or ?path=NAME");
+        GateSlot slot(gate_, deadline.at);
+        rep = sessions_.ingestArchive(id, req.body, Progress{{}, &deadline.cancel});
+    }
+    json files = json::array();
+    for (const auto& f : rep.files)
+        files.push_back(fileJson(f));
+    sendJson(res, 201, {{"session_id", id.value}, {"files", files}, {"warnings", rep.warnings}});
+}
+
+void Api::attribute(const Request& req, Response& res)
+{
+    const SessionId id = pathSession(req);
+    sessions_.require(id);
+    Deadline deadline(deadlines_, Clock::now() + std::chrono::milliseconds(timeoutMs(req, nullptr)));
+    GateSlot slot(gate_, deadline.at);
+    const RunOutcome out = sessions_.attribute(id, "attribute", Progress{{}, &deadline.cancel});
+    if (out.cancelled)
+        throwCancelled(id);
+    json head = {{"session_id", id.value}, {"run", out.run.run}};
+    res.status = 200;
+    res.set_content(withResult(head, out.run.resultJson), "application/json");
+}
+
+void Api::result(const Request& req, Response& res)
+{
+    const SessionId id = pathSession(req);
+    sessions_.require(id);
+    const int run = intParam(req, "run", 0, 0, 1'000'000'000);
+    auto r = sessions_.store().run(id, run);
+    if (!r)
+        throw ApiError(404, "not_found", run ? "no run " + std::to_string(run) + " in session " + id.value
+                                             : "session " + id.value + " has no result yet: POST .../attribute");
+    res.set_header("X-Faultline-Session", id.value);
+    res.set_header("X-Faultline-Run", std::to_string(r->run));
+    res.set_content(r->resultJson, "application/json");
+}
+
+void Api::results(const Request& req, Response& res)
+{
+    const SessionId id = pathSession(req);
+    sessions_.require(id);
+    const bool full = param(req, "include") == "result";
+    json runs = json::array();
+    for (const auto& r : sessions_.store().runs(id, full)) {
+        json j = runJson(r);
+        if (full)
+            j["result"] = json::parse(r.resultJson);
+        runs.push_back(std::move(j));
+    }
+    sendJson(res, 200, {{"session_id", id.value}, {"runs", runs}});
+}
+
+void Api::evidence(const Request& req, Response& res)
+{
+    const int context = intParam(req, "context", 5, 0, 500);
+    const int run = intParam(req, "run", 0, 0, 1'000'000'000);
+    sendJson(res, 200, sessions_.evidenceLines(pathSession(req), run, req.matches[2].str(), context));
+}
+
+void Api::bundles(const Request& req, Response& res)
+{
+    if (req.body.empty())
+        throw ApiError(400, "bad_request", "the body must be a bundle archive (tar, tar.gz, tar.zst, zip, ...)");
+    Deadline deadline(deadlines_, Clock::now() + std::chrono::milliseconds(timeoutMs(req, nullptr)));
+    GateSlot slot(gate_, deadline.at);
+    auto [session, out] = sessions_.analyzeArchive(req.body, Progress{{}, &deadline.cancel});
+    if (out.cancelled)
+        throwCancelled(session.id);
+    res.set_header("Location", "/v2/sessions/" + session.id.value);
+    res.status = 201;
+    res.set_content(withResult({{"session_id", session.id.value}, {"run", out.run.run}}, out.run.resultJson),
+                    "application/json");
+}
+
+// NVIDIA Recovery's WorkloadAttributionRequest (docs/service.md has the mapping).
+void Api::v1Attribution(const Request& req, Response& res)
+{
+    const json body = parseJson(req.body, "POST /v1/attribution");
+    const std::string phase = body.value("phase", json()).is_string() ? body["phase"].get<std::string>() : "";
+    if (phase != "fast" && phase != "slow")
+        throw ApiError(400, "bad_request", "phase: expected \"fast\" or \"slow\"");
+    if (auto it = body.find("schema_version"); it != body.end() && !it->is_null() && !it->is_string() && !it->is_number())
+        throw ApiError(400, "bad_request", "schema_version: expected a string");
+    Deadline deadline(deadlines_, Clock::now() + std::chrono::milliseconds(timeoutMs(req, &body)));
+
+    SessionRecord s;
+    const auto cont = body.find("continue_session");
+    if (cont != body.end() && !cont->is_null()) {
+        if (!cont->is_string())
+            throw ApiError(400, "bad_request", "continue_session: expected a session id string or null");
+        s = sessions_.require(SessionId{cont->get<std::string>()});
+    } else {
+        s = sessions_.create(body);
+    }
+    int64_t newestFile = 0;
+    if (body.contains("files")) // extension: evidence in the same request
+        for (const auto& f : sessions_.ingestFiles(s.id, filesFromJson(body)).files)
+            newestFile = std::max(newestFile, f.addedNs);
+
+    RunRecord run;
+    // fast: answer from what is there; a session already attributed with no evidence since is answered as is.
+    std::optional<RunRecord> latest = phase == "fast" && newestFile == 0 ? sessions_.store().run(s.id, 0) : std::nullopt;
+    if (latest) {
+        for (const auto& f : sessions_.store().files(s.id))
+            newestFile = std::max(newestFile, f.addedNs);
+        if (newestFile > latest->createdNs)
+            latest.reset();
+    }
+    if (latest) {
+        run = *latest;
+    } else {
+        GateSlot slot(gate_, deadline.at);
+        const RunOutcome out = sessions_.attribute(s.id, "v1-" + phase, Progress{{}, &deadline.cancel});
+        if (out.cancelled)
+            throwCancelled(s.id);
+        run = out.run;
+    }
+    json head = {{"schema_version", "1"}, {"workload_id", s.workloadId}, {"session_id", s.id.value},
+                 {"phase", phase},        {"run", run.run},             {"status", run.status},
+                 {"domain", run.domain},  {"nodes", nodeList(run.nodes)}};
+    res.status = 200;
+    res.set_content(withResult(head, run.resultJson), "application/json");
+}
+
+} // namespace fl::service

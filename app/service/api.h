@@ -1,0 +1,54 @@
+// The HTTP surface: routes, authentication, limits and JSON errors, over
+// SessionService. docs/service.md describes it; docs/openapi.json is its contract.
+#pragma once
+
+#include "admission.h"
+#include "sessions.h"
+
+#include <httplib.h>
+
+#include <string>
+
+namespace fl::service {
+
+struct ApiConfig {
+    std::string token;              // empty: no authentication
+    size_t maxBodyBytes = 256u << 20;
+    int defaultTimeoutMs = 60000;
+    int maxTimeoutMs = 600000;
+    std::string version;
+};
+
+class Api {
+public:
+    Api(SessionService& sessions, AnalysisGate& gate, DeadlineWatch& deadlines, const std::atomic<const ConnectionQueue*>* connections,
+        ApiConfig config);
+    void install(httplib::Server& server);
+
+private:
+    struct Ctx;
+    void healthz(const httplib::Request&, httplib::Response&);
+    void createSession(const httplib::Request&, httplib::Response&);
+    void listSessions(const httplib::Request&, httplib::Response&);
+    void getSession(const httplib::Request&, httplib::Response&);
+    void observations(const httplib::Request&, httplib::Response&);
+    void attribute(const httplib::Request&, httplib::Response&);
+    void result(const httplib::Request&, httplib::Response&);
+    void results(const httplib::Request&, httplib::Response&);
+    void evidence(const httplib::Request&, httplib::Response&);
+    void bundles(const httplib::Request&, httplib::Response&);
+    void v1Attribution(const httplib::Request&, httplib::Response&);
+
+    bool authorised(const httplib::Request& req) const;
+    int timeoutMs(const httplib::Request& req, const nlohmann::json* body) const;
+
+    SessionService& sessions_;
+    AnalysisGate& gate_;
+    DeadlineWatch& deadlines_;
+    const std::atomic<const ConnectionQueue*>* connections_;
+    ApiConfig config_;
+};
+
+extern const char* const kOpenApiJson; // docs/openapi.json, compiled in
+
+} // namespace fl::service

@@ -1,0 +1,201 @@
+// faultline-service: the engine behind a REST API (docs/service.md).
+#include "admission.h"
+#include "api.h"
+#include "sessions.h"
+#include "store.h"
+
+#include "engine/engine.h"
+#include "rules/ruleset.h"
+
+#include <CLI/CLI.hpp>
+
+#include <csignal>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <thread>
+
+namespace {
+
+namespace fs = std::filesystem;
+using namespace fl::service;
+
+struct Listen {
+    std::string host;
+    int port = 0;
+};
+
+Listen parseListen(const std::string& s)
+{
+    Listen l;
+    size_t colon = s.rfind(':');
+    if (colon == std::string::npos)
+        throw CLI::ValidationError("--listen", "expected HOST:PORT, got '" + s + "'");
+    l.host = s.substr(0, colon);
+    if (l.host.size() >= 2 && l.host.front() == '[' && l.host.back() == ']')
+        l.host = l.host.substr(1, l.host.size() - 2);
+    try {
+        size_t used = 0;
+        l.port = std::stoi(s.substr(colon + 1), &used);
+        if (used != s.size() - colon - 1 || l.port < 0 || l.port > 65535)
+            throw std::out_of_range("port");
+    } catch (const std::exception&) {
+        throw CLI::ValidationError("--listen", "port of '" + s + "' is not 0..65535");
+    }
+    if (l.host.empty())
+        throw CLI::ValidationError("--listen", "host of '" + s + "' is empty");
+    return l;
+}
+
+bool isLoopback(const std::string& host)
+{
+    return host == "localhost" || host == "::1" || host.rfind("127.", 0) == 0;
+}
+
+std::string readToken(const std::string& path)
+{
+    std::ifstream in(path);
+    if (!in)
+        throw std::runtime_error("cannot read token file " + path);
+    std::string token((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    while (!token.empty() && (token.back() == '\n' || token.back() == '\r' || token.back() == ' '))
+        token.pop_back();
+    if (token.size() < 16)
+        throw std::runtime_error("token file " + path + " holds fewer than 16 characters");
+    return token;
+}
+
+} // namespace
+
+int main(int argc, char** argv)
+{
+    CLI::App app{"faultline-service: failure attribution over HTTP (REST API v2, NVIDIA-compatible v1)",
+                 "faultline-service"};
+    std::string listen = "127.0.0.1:8000", dataDir = "faultline-data", tokenFile, dbUrl;
+    std::vector<std::string> ruleDirs;
+    int workers = std::max(1u, std::thread::hardware_concurrency());
+    int waiters = -1, httpThreads = 32, backlog = 64;
+    int timeoutMs = 60000, maxTimeoutMs = 600000;
+    size_t maxBodyMiB = 256, maxExpandedMiB = 4096;
+    uint32_t maxEntries = 100000;
+    bool allowRemote = false;
+    app.set_version_flag("--version", std::string("faultline-service ") + FAULTLINE_VERSION);
+    app.add_option("--listen", listen, "HOST:PORT to listen on (port 0: any free port, printed at start)")
+        ->envname("FAULTLINE_LISTEN")->capture_default_str();
+    app.add_option("--data", dataDir, "folder for the SQLite database and temporary files")
+        ->envname("FAULTLINE_DATA")->capture_default_str();
+    app.add_option("--token-file", tokenFile, "require 'Authorization: Bearer <token>' with the token in FILE")
+        ->envname("FAULTLINE_TOKEN_FILE");
+    app.add_option("--db", dbUrl, "database URL: postgresql://... (shared by replicas) or sqlite:///path "
+                                  "(default: sqlite under --data)")
+        ->envname("FAULTLINE_DB");
+    app.add_option("--rules", ruleDirs, "extra rule folder, after the shipped rules (repeatable)")
+        ->envname("FAULTLINE_RULES");
+    app.add_option("--workers", workers, "analyses running at once (CPU-bound; default: cores)")
+        ->envname("FAULTLINE_WORKERS")->check(CLI::Range(1, 256))->capture_default_str();
+    app.add_option("--queue", waiters, "analyses waiting for a worker before 429 (default: 2 x workers)")
+        ->envname("FAULTLINE_QUEUE")->check(CLI::Range(0, 10000));
+    app.add_option("--http-threads", httpThreads, "connections served at once")
+        ->envname("FAULTLINE_HTTP_THREADS")->check(CLI::Range(2, 1024))->capture_default_str();
+    app.add_option("--backlog", backlog, "connections waiting for a thread before 503")
+        ->envname("FAULTLINE_BACKLOG")->check(CLI::Range(0, 100000))->capture_default_str();
+    app.add_option("--timeout-ms", timeoutMs, "default per-request deadline (requests may set timeout_ms)")
+        ->envname("FAULTLINE_TIMEOUT_MS")->check(CLI::Range(1, 86400000))->capture_default_str();
+    app.add_option("--max-timeout-ms", maxTimeoutMs, "largest timeout_ms a request may ask for")
+        ->envname("FAULTLINE_MAX_TIMEOUT_MS")->check(CLI::Range(1, 86400000))->capture_default_str();
+    app.add_option("--max-body-mib", maxBodyMiB, "largest request body, MiB (413 beyond)")
+        ->envname("FAULTLINE_MAX_BODY_MIB")->check(CLI::Range(1, 65536))->capture_default_str();
+    app.add_option("--max-expanded-mib", maxExpandedMiB, "largest expanded archive, MiB (bomb guard)")
+        ->envname("FAULTLINE_MAX_EXPANDED_MIB")->check(CLI::Range(1, 1048576))->capture_default_str();
+    app.add_option("--max-entries", maxEntries, "most members in one archive")
+        ->envname("FAULTLINE_MAX_ENTRIES")->capture_default_str();
+    app.add_flag("--allow-remote", allowRemote, "allow --listen on a non-loopback address")
+        ->envname("FAULTLINE_ALLOW_REMOTE");
+    CLI11_PARSE(app, argc, argv);
+
+    // SIGINT/SIGTERM stop the server from a thread of ours, not from a signal handler;
+    // blocked before any thread starts so that every thread inherits the mask.
+    sigset_t sigs;
+    sigemptyset(&sigs);
+    sigaddset(&sigs, SIGINT);
+    sigaddset(&sigs, SIGTERM);
+    pthread_sigmask(SIG_BLOCK, &sigs, nullptr);
+    std::signal(SIGPIPE, SIG_IGN);
+    try {
+        const Listen where = parseListen(listen);
+        if (!isLoopback(where.host) && !allowRemote) {
+            std::fprintf(stderr, "faultline-service: refusing to listen on %s without --allow-remote "
+                                 "(and a --token-file)\n", where.host.c_str());
+            return 2;
+        }
+        if (!isLoopback(where.host) && tokenFile.empty())
+            std::fprintf(stderr, "faultline-service: warning: listening on %s without --token-file\n",
+                         where.host.c_str());
+        ApiConfig config;
+        config.version = FAULTLINE_VERSION;
+        if (!tokenFile.empty())
+            config.token = readToken(tokenFile);
+        config.maxBodyBytes = maxBodyMiB << 20;
+        config.defaultTimeoutMs = std::min(timeoutMs, maxTimeoutMs);
+        config.maxTimeoutMs = maxTimeoutMs;
+
+        fs::create_directories(dataDir);
+        SessionServiceOptions so;
+        so.tmpDir = dataDir + "/tmp";
+        std::error_code ec;
+        fs::remove_all(so.tmpDir, ec); // leftovers of a killed process
+        so.load.maxEntries = maxEntries;
+        so.load.maxTotalBytes = uint64_t(maxExpandedMiB) << 20;
+        so.load.maxEntryBytes = so.load.maxTotalBytes;
+
+        fl::AnalyzeOptions ro;
+        ro.ruleDirs = ruleDirs;
+        ro.userConfigRules = false; // a service's verdicts must not depend on its user's home folder
+        auto rules = fl::loadRulesFor(ro);
+
+        auto store = openStore(dbUrl.empty() ? dataDir + "/faultline.db" : dbUrl);
+        SessionService sessions(*store, rules, so);
+        AnalysisGate gate(workers, waiters < 0 ? 2 * workers : waiters);
+        DeadlineWatch deadlines;
+
+        httplib::Server server;
+        // httplib creates (and owns) the queue when listening starts; healthz reads it through `connections`.
+        std::atomic<const ConnectionQueue*> connections{nullptr};
+        server.new_task_queue = [&] {
+            auto* q = new ConnectionQueue(static_cast<size_t>(httpThreads), static_cast<size_t>(backlog));
+            connections.store(q);
+            return q;
+        };
+        server.set_keep_alive_max_count(1000);
+        server.set_read_timeout(10, 0);
+        server.set_write_timeout(30, 0);
+        Api api(sessions, gate, deadlines, &connections, config);
+        int port = where.port;
+        if (port == 0) {
+            port = server.bind_to_any_port(where.host);
+            if (port < 0)
+                throw std::runtime_error("cannot listen on " + where.host);
+        } else if (!server.bind_to_port(where.host, port)) {
+            throw std::runtime_error("cannot listen on " + listen + " (in use, or not an address of this host)");
+        }
+        api.install(server);
+
+        std::thread stopper([&] {
+            int sig = 0;
+            sigwait(&sigs, &sig);
+            server.stop();
+        });
+        stopper.detach();
+
+        std::printf("faultline-service %s listening on http://%s:%d (store: %s, workers %d)\n", FAULTLINE_VERSION,
+                    where.host.c_str(), port, store->backend().c_str(), workers);
+        std::fflush(stdout);
+        server.listen_after_bind();
+        return 0;
+    } catch (const CLI::Error& e) {
+        return app.exit(e);
+    } catch (const std::exception& e) {
+        std::fprintf(stderr, "faultline-service: %s\n", e.what());
+        return 2;
+    }
+}

@@ -1,0 +1,513 @@
+#include "sessions.h"
+
+#include "bundle/iso_time.h"
+#include "engine/engine.h"
+#include "engine/result_json.h"
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <random>
+#include <set>
+#include <unistd.h>
+
+namespace fl::service {
+
+namespace fs = std::filesystem;
+using nlohmann::json;
+
+int64_t nowNs()
+{
+    return std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::system_clock::now().time_since_epoch())
+        .count();
+}
+
+std::string newSessionId()
+{
+    static thread_local std::mt19937_64 rng{std::random_device{}()};
+    char buf[40];
+    std::snprintf(buf, sizeof buf, "s-%016llx%08llx", static_cast<unsigned long long>(rng()),
+                  static_cast<unsigned long long>(rng() & 0xffffffffu));
+    return buf;
+}
+
+std::string safeRelativePath(const std::string& path)
+{
+    auto bad = [&](const char* why) { return ApiError(400, "bad_path", "file name '" + path + "': " + why); };
+    if (path.empty() || path.size() > 1024)
+        throw bad("empty or longer than 1024 bytes");
+    if (path.find('\0') != std::string::npos || path.find('\\') != std::string::npos)
+        throw bad("contains NUL or a backslash");
+    if (path.front() == '/')
+        throw bad("absolute paths are refused");
+    size_t start = 0;
+    while (start <= path.size()) {
+        const size_t end = std::min(path.find('/', start), path.size());
+        const std::string part = path.substr(start, end - start);
+        if (part.empty() || part == "." || part == "..")
+            throw bad("empty, '.' or '..' components are refused");
+        start = end + 1;
+    }
+    return path;
+}
+
+namespace {
+
+// A temporary folder removed with everything in it when the object dies.
+struct TempDir {
+    std::string path;
+    explicit TempDir(const std::string& parent)
+    {
+        std::string tmpl = parent + "/session-XXXXXX";
+        if (!::mkdtemp(tmpl.data()))
+            throw std::runtime_error("cannot create a temporary folder under " + parent);
+        path = tmpl;
+    }
+    ~TempDir()
+    {
+        std::error_code ec;
+        fs::remove_all(path, ec);
+    }
+    TempDir(const TempDir&) = delete;
+    TempDir& operator=(const TempDir&) = delete;
+};
+
+struct TempFile {
+    std::string path;
+    ~TempFile()
+    {
+        if (!path.empty())
+            ::unlink(path.c_str());
+    }
+};
+
+void writeFile(const std::string& path, const std::string& bytes)
+{
+    std::ofstream out(path, std::ios::binary | std::ios::trunc);
+    out.write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
+    if (!out.flush())
+        throw std::runtime_error("cannot write " + path);
+}
+
+std::string readWhole(const std::string& path)
+{
+    std::ifstream in(path, std::ios::binary);
+    std::string s((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    if (in.bad())
+        throw std::runtime_error("cannot read " + path);
+    return s;
+}
+
+const json* member(const json& j, const char* key)
+{
+    if (!j.is_object())
+        return nullptr;
+    auto it = j.find(key);
+    return it == j.end() || it->is_null() ? nullptr : &*it;
+}
+
+std::string optString(const json& j, const char* key, const std::string& where, bool allowInt = false)
+{
+    const json* v = member(j, key);
+    if (!v)
+        return {};
+    if (v->is_string())
+        return v->get<std::string>();
+    if (allowInt && v->is_number_integer())
+        return std::to_string(v->get<int64_t>());
+    throw ApiError(400, "bad_request", where + key + ": expected a string");
+}
+
+std::string optTime(const json& j, const char* key, const std::string& where)
+{
+    std::string t = optString(j, key, where);
+    if (!t.empty() && !parseIso8601Ns(t))
+        throw ApiError(400, "bad_request", where + key + ": '" + t + "' is not an ISO 8601 time (2024-05-01T10:00:00Z)");
+    return t;
+}
+
+const json& optObject(const json& j, const char* key, const std::string& where)
+{
+    static const json empty = json::object();
+    const json* v = member(j, key);
+    if (!v)
+        return empty;
+    if (!v->is_object())
+        throw ApiError(400, "bad_request", where + key + ": expected an object");
+    return *v;
+}
+
+// The session's request as a workload.json (docs/bundle-format.md), for sessions whose evidence carries none.
+json manifestFor(const SessionRecord& s)
+{
+    const json req = json::parse(s.requestJson);
+    json m = json::object();
+    if (!s.workloadId.empty())
+        m["workload_id"] = s.workloadId;
+    if (s.attempt >= 0)
+        m["attempt"] = s.attempt;
+    const json& scope = req.value("scope", json::object());
+    if (scope.contains("nodes"))
+        m["nodes"] = scope["nodes"];
+    if (scope.contains("ranks")) {
+        json ranks = json::array();
+        for (const auto& r : scope["ranks"])
+            if (r.is_object())
+                ranks.push_back(r);
+        if (!ranks.empty())
+            m["ranks"] = ranks;
+    }
+    const json& wc = req.value("workload_context", json::object());
+    json window = json::object();
+    if (scope.contains("start_time"))
+        window["start"] = scope["start_time"];
+    if (scope.contains("end_time"))
+        window["end"] = scope["end_time"];
+    else if (wc.contains("job_end_time"))
+        window["end"] = wc["job_end_time"];
+    if (!window.empty())
+        m["window"] = window;
+    const json& fc = req.value("failure_context", json::object());
+    json failure = json::object();
+    for (const char* k : {"detected_at", "detection_signal"})
+        if (fc.contains(k))
+            failure[k] = fc[k];
+    if (!failure.empty())
+        m["failure"] = failure;
+    return m;
+}
+
+std::string nodesOf(const Result& r)
+{
+    std::set<std::string> nodes(r.affectedNodes.begin(), r.affectedNodes.end());
+    if (r.rootCause && !r.rootCause->node.empty())
+        nodes.insert(r.rootCause->node);
+    std::string out = ",";
+    for (const auto& n : nodes)
+        out += n + ",";
+    return out;
+}
+
+FileRecord recordFromDisk(const SourceFile& f)
+{
+    FileRecord r;
+    r.path = f.path;
+    r.content = readWhole(f.diskPath);
+    r.size = r.content.size();
+    r.addedNs = nowNs();
+    return r;
+}
+
+} // namespace
+
+SessionService::SessionService(Store& store, std::shared_ptr<const RuleSet> rules, SessionServiceOptions options)
+    : store_(store), rules_(std::move(rules)), options_(std::move(options))
+{
+    fs::create_directories(options_.tmpDir);
+}
+
+SessionRecord SessionService::create(const json& request)
+{
+    if (!request.is_object())
+        throw ApiError(400, "bad_request", "the body must be a JSON object");
+    SessionRecord s;
+    s.id.value = newSessionId();
+    s.createdNs = nowNs();
+    s.workloadId = optString(request, "workload_id", "", true);
+    s.userId = optString(request, "user_id", "");
+    const json& scope = optObject(request, "scope", "");
+    const json& fc = optObject(request, "failure_context", "");
+    const json& wc = optObject(request, "workload_context", "");
+    json norm = json::object();
+    json nscope = json::object();
+    if (const json* nodes = member(scope, "nodes")) {
+        if (!nodes->is_array() || !std::all_of(nodes->begin(), nodes->end(), [](const json& n) { return n.is_string(); }))
+            throw ApiError(400, "bad_request", "scope.nodes: expected an array of strings");
+        nscope["nodes"] = *nodes;
+    }
+    if (const json* ranks = member(scope, "ranks")) {
+        if (!ranks->is_array())
+            throw ApiError(400, "bad_request", "scope.ranks: expected an array");
+        for (const auto& r : *ranks)
+            if (!r.is_number_integer() && !(r.is_object() && r.contains("rank") && r["rank"].is_number_integer()))
+                throw ApiError(400, "bad_request", "scope.ranks: expected integers or {rank, node, gpu} objects");
+        nscope["ranks"] = *ranks;
+    }
+    for (const char* k : {"start_time", "end_time"})
+        if (auto t = optTime(scope, k, "scope."); !t.empty())
+            nscope[k] = t;
+    json nfc = json::object();
+    if (auto t = optTime(fc, "detected_at", "failure_context."); !t.empty())
+        nfc["detected_at"] = t;
+    if (auto sig = optString(fc, "detection_signal", "failure_context."); !sig.empty())
+        nfc["detection_signal"] = sig;
+    json nwc = json::object();
+    if (auto w = optString(wc, "workflow_id", "workload_context.", true); !w.empty())
+        nwc["workflow_id"] = w;
+    if (auto t = optTime(wc, "job_end_time", "workload_context."); !t.empty())
+        nwc["job_end_time"] = t;
+    auto intField = [](const json& j, const char* key, const std::string& where) -> std::optional<int> {
+        const json* v = member(j, key);
+        if (!v)
+            return std::nullopt;
+        if (!v->is_number_integer() || v->get<int64_t>() < 0 || v->get<int64_t>() > 1'000'000)
+            throw ApiError(400, "bad_request", where + key + ": expected an integer 0..1000000");
+        return static_cast<int>(v->get<int64_t>());
+    };
+    if (auto a = intField(request, "attempt", ""))
+        s.attempt = *a;
+    if (auto a = intField(wc, "attempt_index", "workload_context.")) {
+        nwc["attempt_index"] = *a;
+        if (s.attempt < 0)
+            s.attempt = *a;
+    }
+    norm["scope"] = nscope;
+    norm["failure_context"] = nfc;
+    norm["workload_context"] = nwc;
+    s.requestJson = norm.dump(-1, ' ', false, json::error_handler_t::replace);
+    store_.createSession(s);
+    return s;
+}
+
+SessionRecord SessionService::require(const SessionId& id)
+{
+    auto s = store_.session(id);
+    if (!s)
+        throw ApiError(404, "not_found", "no session '" + id.value + "'");
+    return *s;
+}
+
+IngestReport SessionService::ingestFiles(const SessionId& id, std::vector<FileRecord> files)
+{
+    require(id);
+    std::set<std::string> seen;
+    for (auto& f : files) {
+        safeRelativePath(f.path);
+        if (!seen.insert(f.path).second)
+            throw ApiError(400, "bad_request", "file '" + f.path + "' given twice in one request");
+        if (!f.kind.empty() && !sourceKindFromString(f.kind))
+            throw ApiError(400, "bad_request", "file '" + f.path + "': unknown kind '" + f.kind + "'");
+        f.size = f.content.size();
+        f.addedNs = nowNs();
+    }
+    store_.putFiles(id, files);
+    IngestReport rep;
+    for (auto& f : files) {
+        f.content.clear();
+        rep.files.push_back(std::move(f));
+    }
+    return rep;
+}
+
+std::string SessionService::writeTemp(const std::string& bytes) const
+{
+    std::string tmpl = options_.tmpDir + "/upload-XXXXXX";
+    const int fd = ::mkstemp(tmpl.data());
+    if (fd < 0)
+        throw std::runtime_error("cannot create a temporary file under " + options_.tmpDir);
+    ::close(fd);
+    writeFile(tmpl, bytes);
+    return tmpl;
+}
+
+namespace {
+
+// Loads an uploaded archive with the loader's own refusal of escaping paths, links and bombs.
+Bundle loadUpload(const std::string& path, const LoadOptions& load, const Progress& progress)
+{
+    try {
+        return loadBundle(path, load, progress);
+    } catch (const BundleError& e) {
+        throw ApiError(400, "bad_archive", std::string("the body is not a readable archive: ") + e.what());
+    }
+}
+
+IngestReport recordsOf(const Bundle& b, std::vector<FileRecord>& out)
+{
+    IngestReport rep;
+    rep.warnings = b.warnings;
+    for (const auto& f : b.files) {
+        if (f.status == FileStatus::Error || f.diskPath.empty()) {
+            rep.warnings.push_back(f.path + ": not stored: " + f.statusReason);
+            continue;
+        }
+        std::error_code ec;
+        if (!fs::is_regular_file(f.diskPath, ec)) {
+            rep.warnings.push_back(f.path + ": not stored: not a regular file");
+            continue;
+        }
+        out.push_back(recordFromDisk(f));
+    }
+    return rep;
+}
+
+} // namespace
+
+IngestReport SessionService::ingestArchive(const SessionId& id, const std::string& bytes, const Progress& progress)
+{
+    require(id);
+    TempFile upload{writeTemp(bytes)};
+    const Bundle b = loadUpload(upload.path, options_.load, progress);
+    if (progress.cancelled())
+        throw ApiError(504, "deadline_exceeded", "the deadline passed while the archive was extracted");
+    std::vector<FileRecord> records;
+    IngestReport rep = recordsOf(b, records);
+    store_.putFiles(id, records);
+    for (auto& r : records) {
+        r.content.clear();
+        rep.files.push_back(std::move(r));
+    }
+    return rep;
+}
+
+RunOutcome SessionService::runEngine(const SessionRecord& s, const Bundle& bundle, const std::string& phase,
+                                     const Progress& progress, double loadMs)
+{
+    const auto t0 = std::chrono::steady_clock::now();
+    Engine engine(rules_);
+    engine.setKeepMetricSamples(false); // the result document does not carry samples
+    engine.ingest(bundle, progress);
+    RunOutcome out;
+    if (progress.cancelled()) {
+        out.cancelled = true;
+        return out;
+    }
+    const Result result = engine.attribute();
+    out.run.createdNs = nowNs();
+    out.run.phase = phase;
+    out.run.status = result.status;
+    out.run.domain = result.domain;
+    out.run.nodes = nodesOf(result);
+    out.run.elapsedMs = loadMs + std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+    out.run.resultJson = resultToString(result);
+    out.run.run = store_.addRun(s.id, out.run);
+    return out;
+}
+
+RunOutcome SessionService::attribute(const SessionId& id, const std::string& phase, const Progress& progress)
+{
+    const SessionRecord s = require(id);
+    const auto t0 = std::chrono::steady_clock::now();
+    TempDir dir(options_.tmpDir);
+    std::map<std::string, FileRecord> declared;
+    bool hasManifest = false;
+    store_.forEachFile(id, [&](const FileRecord& f) {
+        const fs::path target = fs::path(dir.path) / f.path;
+        std::error_code ec;
+        fs::create_directories(target.parent_path(), ec);
+        if (ec)
+            throw ApiError(409, "path_conflict", "file '" + f.path + "' collides with another file's folder");
+        writeFile(target.string(), f.content);
+        if (f.path == "workload.json")
+            hasManifest = true;
+        if (!f.kind.empty() || !f.node.empty() || f.rank >= 0) {
+            FileRecord meta = f;
+            meta.content.clear();
+            declared.emplace(f.path, std::move(meta));
+        }
+    });
+    if (!hasManifest) {
+        const json m = manifestFor(s);
+        if (!m.empty())
+            writeFile(dir.path + "/workload.json", m.dump(2));
+    }
+    Bundle b = loadBundle(dir.path, options_.load, progress);
+    // What the client declared wins over what the loader inferred from names and content.
+    for (auto& f : b.files) {
+        auto it = declared.find(f.path);
+        if (it == declared.end())
+            continue;
+        if (!it->second.kind.empty()) {
+            f.kind = *sourceKindFromString(it->second.kind);
+            f.kindReason = "declared by the client";
+            if (f.status == FileStatus::Unrecognized) {
+                f.status = FileStatus::Ok;
+                f.statusReason.clear();
+            }
+        }
+        if (!it->second.node.empty()) {
+            f.node = it->second.node;
+            f.nodeReason = "declared by the client";
+        }
+        if (it->second.rank >= 0) {
+            f.rank = it->second.rank;
+            f.rankReason = "declared by the client";
+        }
+    }
+    const double loadMs = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+    return runEngine(s, b, phase, progress, loadMs);
+}
+
+std::pair<SessionRecord, RunOutcome> SessionService::analyzeArchive(const std::string& bytes, const Progress& progress)
+{
+    const auto t0 = std::chrono::steady_clock::now();
+    TempFile upload{writeTemp(bytes)};
+    const Bundle b = loadUpload(upload.path, options_.load, progress);
+    if (progress.cancelled())
+        throw ApiError(504, "deadline_exceeded", "the deadline passed while the archive was extracted");
+    SessionRecord s;
+    s.id.value = newSessionId();
+    s.createdNs = nowNs();
+    if (b.manifest) {
+        s.workloadId = b.manifest->workloadId;
+        s.attempt = b.manifest->attempt;
+    }
+    s.requestJson = R"({"failure_context":{},"scope":{},"workload_context":{}})";
+    std::vector<FileRecord> records;
+    recordsOf(b, records);
+    store_.createSession(s);
+    store_.putFiles(s.id, records);
+    records.clear();
+    const double loadMs = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+    return {s, runEngine(s, b, "bundle", progress, loadMs)};
+}
+
+json SessionService::evidenceLines(const SessionId& id, int run, const std::string& evidenceId, int context)
+{
+    require(id);
+    auto r = store_.run(id, run);
+    if (!r)
+        throw ApiError(404, "not_found", "session '" + id.value + "' has no run " + (run ? std::to_string(run) : "yet"));
+    const json result = json::parse(r->resultJson);
+    std::optional<json> item;
+    if (auto ev = result.find("evidence"); ev != result.end() && ev->is_array())
+        for (const auto& e : *ev)
+            if (e.is_object() && e.value("id", "") == evidenceId)
+                item = e;
+    if (!item)
+        throw ApiError(404, "not_found", "run " + std::to_string(r->run) + " has no evidence '" + evidenceId + "'");
+    const json raw = item->value("raw", json::object());
+    const std::string file = raw.value("file", "");
+    const int64_t line = raw.value("line", int64_t(0));
+    const int64_t count = std::max<int64_t>(1, raw.value("line_count", int64_t(1)));
+    auto content = store_.fileContent(id, file);
+    if (!content)
+        throw ApiError(404, "not_found", "evidence '" + evidenceId + "' refers to '" + file +
+                                             "', which this service did not store (a generated manifest?)");
+    const int64_t first = std::max<int64_t>(1, line - context), last = line + count - 1 + context;
+    json lines = json::array();
+    int64_t n = 1;
+    size_t pos = 0;
+    while (pos <= content->size() && n <= last) {
+        size_t end = content->find('\n', pos);
+        if (end == std::string::npos)
+            end = content->size();
+        if (n >= first) {
+            std::string text = content->substr(pos, end - pos);
+            if (!text.empty() && text.back() == '\r')
+                text.pop_back();
+            lines.push_back({{"line", n}, {"text", text}, {"evidence", n >= line && n < line + count}});
+        }
+        if (end == content->size())
+            break;
+        pos = end + 1;
+        ++n;
+    }
+    return {{"session_id", id.value}, {"run", r->run},         {"evidence_id", evidenceId}, {"file", file},
+            {"line", line},           {"line_count", count}, {"lines", lines}};
+}
+
+} // namespace fl::service

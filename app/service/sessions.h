@@ -1,0 +1,80 @@
+// What the HTTP layer asks of the engine and the store: create sessions, add
+// evidence (raw files or an archive, through core/bundle's loader and its
+// limits), run attribution over everything a session holds, and find the raw
+// lines behind an evidence id. No HTTP here.
+#pragma once
+
+#include "store.h"
+
+#include "bundle/bundle.h"
+#include "progress.h"
+#include "rules/ruleset.h"
+
+#include <nlohmann/json.hpp>
+
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace fl::service {
+
+// A client mistake the HTTP layer answers with a 4xx: status + {error, detail}.
+struct ApiError : std::runtime_error {
+    ApiError(int status, std::string code, const std::string& detail)
+        : std::runtime_error(detail), status(status), code(std::move(code)) {}
+    int status;
+    std::string code;
+};
+
+struct IngestReport {
+    std::vector<FileRecord> files;     // what was stored (no content)
+    std::vector<std::string> warnings; // refused members, truncated archive, ...
+};
+
+struct RunOutcome {
+    RunRecord run;
+    bool cancelled = false;            // deadline hit: nothing stored
+};
+
+struct SessionServiceOptions {
+    std::string tmpDir;                // where uploads are extracted and sessions materialised
+    LoadOptions load;                  // archive limits (entry, total, count)
+};
+
+class SessionService {
+public:
+    SessionService(Store& store, std::shared_ptr<const RuleSet> rules, SessionServiceOptions options);
+
+    // Validates the request document (workload_id, attempt, scope, failure_context, ...) and stores a session.
+    SessionRecord create(const nlohmann::json& request);
+    SessionRecord require(const SessionId& id);
+
+    IngestReport ingestFiles(const SessionId& id, std::vector<FileRecord> files);
+    IngestReport ingestArchive(const SessionId& id, const std::string& archiveBytes, const Progress& progress);
+
+    RunOutcome attribute(const SessionId& id, const std::string& phase, const Progress& progress);
+    // POST /v2/bundles: a new session from one archive, analysed straight from its extraction.
+    std::pair<SessionRecord, RunOutcome> analyzeArchive(const std::string& archiveBytes, const Progress& progress);
+
+    // The raw lines of one evidence item of a run (0: latest), `context` lines either side.
+    nlohmann::json evidenceLines(const SessionId& id, int run, const std::string& evidenceId, int context);
+
+    const RuleSet& rules() const { return *rules_; }
+    Store& store() { return store_; }
+
+private:
+    RunOutcome runEngine(const SessionRecord& s, const Bundle& bundle, const std::string& phase,
+                         const Progress& progress, double loadMs);
+    std::string writeTemp(const std::string& bytes) const;
+
+    Store& store_;
+    std::shared_ptr<const RuleSet> rules_;
+    SessionServiceOptions options_;
+};
+
+// "a/b.log" stays, "../x", "/etc/x", "a//b", "a/./b", NUL or backslashes are refused (ApiError 400).
+std::string safeRelativePath(const std::string& path);
+int64_t nowNs();
+std::string newSessionId();
+
+} // namespace fl::service

@@ -1,0 +1,91 @@
+// Where the service keeps what it was given and what it decided: sessions,
+// the raw files ingested into them, and every attribution run. One interface,
+// two back ends (SQLite under --data, PostgreSQL for several replicas).
+// A call returns only after its transaction is committed and synced, so a
+// client that got a 2xx never loses that data to a crash.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <optional>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+namespace fl::service {
+
+struct SessionId {
+    std::string value;
+    friend bool operator==(const SessionId&, const SessionId&) = default;
+};
+
+struct SessionRecord {
+    SessionId id;
+    std::string workloadId;
+    int attempt = -1;
+    std::string userId;
+    int64_t createdNs = 0;
+    std::string requestJson;   // scope, failure context, workload context as given (normalised JSON)
+    // Summary of the latest run, for listing and filtering.
+    int latestRun = 0;
+    std::string status = "open"; // open (no run yet) | attributed | ambiguous | unattributed
+    std::string domain;
+    std::string nodes;           // ",node-a,node-b," (affected + root-cause node) for LIKE filters
+};
+
+struct FileRecord {
+    std::string path;          // bundle path, '/'-separated, unique within a session
+    std::string kind;          // declared by the client, empty: let the loader decide
+    std::string node;
+    int rank = -1;
+    uint64_t size = 0;
+    int64_t addedNs = 0;
+    std::string content;       // filled only by calls that say so
+};
+
+struct RunRecord {
+    int run = 0;
+    int64_t createdNs = 0;
+    std::string phase;         // attribute | bundle | v1-fast | v1-slow
+    std::string status;
+    std::string domain;
+    std::string nodes;
+    double elapsedMs = 0;
+    std::string resultJson;    // the engine's result document, byte for byte
+};
+
+struct SessionFilter {
+    std::string workloadId, status, domain, node;
+    int64_t sinceNs = INT64_MIN, untilNs = INT64_MAX;
+    int limit = 100, offset = 0;
+};
+
+struct StoreError : std::runtime_error {
+    using std::runtime_error::runtime_error;
+};
+
+class Store {
+public:
+    virtual ~Store() = default;
+    virtual std::string backend() const = 0;
+    virtual void createSession(const SessionRecord& s) = 0;
+    virtual std::optional<SessionRecord> session(const SessionId& id) = 0;
+    virtual std::vector<SessionRecord> sessions(const SessionFilter& f) = 0;
+    // Adds or replaces (same path) files, all in one transaction.
+    virtual void putFiles(const SessionId& id, const std::vector<FileRecord>& files) = 0;
+    virtual std::vector<FileRecord> files(const SessionId& id) = 0;            // without content
+    virtual void forEachFile(const SessionId& id, const std::function<void(const FileRecord&)>& fn) = 0; // with content
+    virtual std::optional<std::string> fileContent(const SessionId& id, const std::string& path) = 0;
+    // Appends a run and updates the session summary; returns the run number.
+    virtual int addRun(const SessionId& id, RunRecord run) = 0;
+    virtual std::vector<RunRecord> runs(const SessionId& id, bool withResults) = 0;
+    virtual std::optional<RunRecord> run(const SessionId& id, int run) = 0;    // run 0: latest
+};
+
+// "sqlite:///path/to.db", a plain path, or "postgresql://..." / "postgres://...".
+std::unique_ptr<Store> openStore(const std::string& url);
+std::unique_ptr<Store> openSqliteStore(const std::string& path);
+std::unique_ptr<Store> openPostgresStore(const std::string& url);
+
+} // namespace fl::service

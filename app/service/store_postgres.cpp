@@ -1,0 +1,356 @@
+// PostgreSQL back end (libpq), for several replicas sharing one store. Same
+// tables as the SQLite store; every write is one transaction, committed with
+// the server's default synchronous_commit before the call returns.
+#include "store.h"
+#include "store_schema.h"
+
+#include <libpq-fe.h>
+
+#include <condition_variable>
+#include <mutex>
+
+namespace fl::service {
+
+namespace {
+
+// Parameters are passed as text except those marked binary (file contents).
+struct Params {
+    std::vector<std::string> values;
+    std::vector<int> binary;
+    Params& add(std::string v, bool bin = false)
+    {
+        values.push_back(std::move(v));
+        binary.push_back(bin ? 1 : 0);
+        return *this;
+    }
+    Params& add(int64_t v) { return add(std::to_string(v)); }
+};
+
+class Result {
+public:
+    explicit Result(PGresult* r) : r_(r) {}
+    ~Result() { PQclear(r_); }
+    Result(const Result&) = delete;
+    Result& operator=(const Result&) = delete;
+    int rows() const { return PQntuples(r_); }
+    std::string text(int row, int col) const
+    {
+        return std::string(PQgetvalue(r_, row, col), static_cast<size_t>(PQgetlength(r_, row, col)));
+    }
+    int64_t i64(int row, int col) const { return std::stoll(text(row, col)); }
+    double real(int row, int col) const { return std::stod(text(row, col)); }
+
+private:
+    PGresult* r_;
+};
+
+struct Conn {
+    PGconn* pg = nullptr;
+    ~Conn() { PQfinish(pg); }
+
+    // resultBinary: all columns come back in binary (used only for text/bytea columns).
+    std::unique_ptr<Result> run(const char* sql, const Params& p = {}, bool resultBinary = false)
+    {
+        std::vector<const char*> vals;
+        std::vector<int> lens;
+        for (const auto& v : p.values) {
+            vals.push_back(v.data());
+            lens.push_back(static_cast<int>(v.size()));
+        }
+        PGresult* raw = PQexecParams(pg, sql, static_cast<int>(vals.size()), nullptr, vals.data(), lens.data(),
+                                     p.binary.data(), resultBinary ? 1 : 0);
+        const auto st = PQresultStatus(raw);
+        if (st != PGRES_COMMAND_OK && st != PGRES_TUPLES_OK) {
+            std::string message = PQresultErrorMessage(raw);
+            PQclear(raw);
+            throw StoreError("postgresql: " + message);
+        }
+        return std::make_unique<Result>(raw);
+    }
+};
+
+constexpr const char* kSessionCols =
+    "id, workload_id, attempt, user_id, created_ns, request_json, latest_run, status, domain, nodes";
+
+class PostgresStore final : public Store {
+public:
+    explicit PostgresStore(std::string url) : url_(std::move(url))
+    {
+        auto c = open();
+        const std::string schema = storeSchema("BIGINT", "BYTEA", "DOUBLE PRECISION");
+        PGresult* r = PQexec(c->pg, schema.c_str());
+        const bool ok = PQresultStatus(r) == PGRES_COMMAND_OK;
+        PQclear(r);
+        // Two replicas starting together race on CREATE TABLE IF NOT EXISTS; the loser sees the table next time.
+        if (!ok) {
+            PGresult* again = PQexec(c->pg, schema.c_str());
+            const bool ok2 = PQresultStatus(again) == PGRES_COMMAND_OK;
+            PQclear(again);
+            if (!ok2)
+                throw StoreError(std::string("postgresql schema: ") + PQerrorMessage(c->pg));
+        }
+        pool_.push_back(std::move(c));
+    }
+
+    std::string backend() const override { return "postgresql"; }
+
+    void createSession(const SessionRecord& r) override
+    {
+        auto c = borrow();
+        Params p;
+        p.add(r.id.value).add(r.workloadId).add(int64_t(r.attempt)).add(r.userId).add(r.createdNs).add(r.requestJson);
+        q(c, "INSERT INTO sessions (id, workload_id, attempt, user_id, created_ns, request_json, status) "
+             "VALUES ($1,$2,$3,$4,$5,$6,'open')",
+          p);
+    }
+
+    std::optional<SessionRecord> session(const SessionId& id) override
+    {
+        auto c = borrow();
+        auto r = q(c, (std::string("SELECT ") + kSessionCols + " FROM sessions WHERE id = $1").c_str(),
+                   Params().add(id.value));
+        if (r->rows() == 0)
+            return std::nullopt;
+        return sessionFrom(*r, 0);
+    }
+
+    std::vector<SessionRecord> sessions(const SessionFilter& f) override
+    {
+        auto c = borrow();
+        Params p;
+        p.add(f.sinceNs).add(f.untilNs).add(f.workloadId).add(f.status).add(f.domain).add(f.node);
+        p.add(int64_t(f.limit)).add(int64_t(f.offset));
+        auto r = q(c,
+                   (std::string("SELECT ") + kSessionCols +
+                    " FROM sessions WHERE created_ns >= $1 AND created_ns <= $2"
+                    " AND ($3 = '' OR workload_id = $3) AND ($4 = '' OR status = $4) AND ($5 = '' OR domain = $5)"
+                    " AND ($6 = '' OR strpos(nodes, ',' || $6 || ',') > 0)"
+                    " ORDER BY created_ns DESC, id LIMIT $7 OFFSET $8")
+                       .c_str(),
+                   p);
+        std::vector<SessionRecord> out;
+        for (int i = 0; i < r->rows(); ++i)
+            out.push_back(sessionFrom(*r, i));
+        return out;
+    }
+
+    void putFiles(const SessionId& id, const std::vector<FileRecord>& files) override
+    {
+        auto c = borrow();
+        q(c, "BEGIN");
+        try {
+            for (const auto& f : files) {
+                Params p;
+                p.add(id.value).add(f.path).add(f.kind).add(f.node).add(int64_t(f.rank));
+                p.add(int64_t(f.content.size())).add(f.addedNs).add(f.content, true);
+                q(c, "INSERT INTO files (session_id, path, kind, node, rank, size, added_ns, content) "
+                     "VALUES ($1,$2,$3,$4,$5,$6,$7,$8) ON CONFLICT (session_id, path) DO UPDATE SET "
+                     "kind = EXCLUDED.kind, node = EXCLUDED.node, rank = EXCLUDED.rank, size = EXCLUDED.size, "
+                     "added_ns = EXCLUDED.added_ns, content = EXCLUDED.content",
+                  p);
+            }
+            q(c, "COMMIT");
+        } catch (...) {
+            PQclear(PQexec(c.conn->pg, "ROLLBACK"));
+            throw;
+        }
+    }
+
+    std::vector<FileRecord> files(const SessionId& id) override
+    {
+        auto c = borrow();
+        auto r = q(c, "SELECT path, kind, node, rank, size, added_ns FROM files WHERE session_id = $1 ORDER BY path",
+                   Params().add(id.value));
+        std::vector<FileRecord> out;
+        for (int i = 0; i < r->rows(); ++i)
+            out.push_back(fileFrom(*r, i));
+        return out;
+    }
+
+    void forEachFile(const SessionId& id, const std::function<void(const FileRecord&)>& fn) override
+    {
+        // One file at a time so a large session is never all in memory.
+        for (auto f : files(id)) {
+            auto content = fileContent(id, f.path);
+            if (!content)
+                continue;
+            f.content = std::move(*content);
+            fn(f);
+        }
+    }
+
+    std::optional<std::string> fileContent(const SessionId& id, const std::string& path) override
+    {
+        auto c = borrow();
+        auto r = q(c, "SELECT content FROM files WHERE session_id = $1 AND path = $2", Params().add(id.value).add(path),
+                   true);
+        if (r->rows() == 0)
+            return std::nullopt;
+        return r->text(0, 0);
+    }
+
+    int addRun(const SessionId& id, RunRecord run) override
+    {
+        auto c = borrow();
+        q(c, "BEGIN");
+        try {
+            // The row lock serialises replicas appending runs to the same session.
+            auto n = q(c, "SELECT latest_run FROM sessions WHERE id = $1 FOR UPDATE", Params().add(id.value));
+            if (n->rows() == 0)
+                throw StoreError("no session " + id.value);
+            run.run = static_cast<int>(n->i64(0, 0)) + 1;
+            Params p;
+            p.add(id.value).add(int64_t(run.run)).add(run.createdNs).add(run.phase).add(run.status).add(run.domain);
+            p.add(run.nodes).add(std::to_string(run.elapsedMs)).add(run.resultJson);
+            q(c, "INSERT INTO runs (session_id, run, created_ns, phase, status, domain, nodes, elapsed_ms, result_json) "
+                 "VALUES ($1,$2,$3,$4,$5,$6,$7,$8,$9)",
+              p);
+            Params u;
+            u.add(int64_t(run.run)).add(run.status).add(run.domain).add(run.nodes).add(id.value);
+            q(c, "UPDATE sessions SET latest_run = $1, status = $2, domain = $3, nodes = $4 WHERE id = $5", u);
+            q(c, "COMMIT");
+        } catch (...) {
+            PQclear(PQexec(c.conn->pg, "ROLLBACK"));
+            throw;
+        }
+        return run.run;
+    }
+
+    std::vector<RunRecord> runs(const SessionId& id, bool withResults) override
+    {
+        auto c = borrow();
+        auto r = q(c,
+                   withResults ? "SELECT run, created_ns, phase, status, domain, nodes, elapsed_ms, result_json FROM runs "
+                                 "WHERE session_id = $1 ORDER BY run"
+                               : "SELECT run, created_ns, phase, status, domain, nodes, elapsed_ms, '' FROM runs "
+                                 "WHERE session_id = $1 ORDER BY run",
+                   Params().add(id.value));
+        std::vector<RunRecord> out;
+        for (int i = 0; i < r->rows(); ++i)
+            out.push_back(runFrom(*r, i));
+        return out;
+    }
+
+    std::optional<RunRecord> run(const SessionId& id, int run) override
+    {
+        auto c = borrow();
+        auto r = q(c,
+                   "SELECT run, created_ns, phase, status, domain, nodes, elapsed_ms, result_json FROM runs "
+                   "WHERE session_id = $1 AND run = CASE WHEN $2::int > 0 THEN $2::int ELSE "
+                   "(SELECT latest_run FROM sessions WHERE id = $1) END",
+                   Params().add(id.value).add(int64_t(run)));
+        if (r->rows() == 0)
+            return std::nullopt;
+        return runFrom(*r, 0);
+    }
+
+private:
+    struct Lease {
+        PostgresStore* store;
+        std::unique_ptr<Conn> conn;
+        ~Lease()
+        {
+            if (!conn)
+                return;
+            std::lock_guard lock(store->mutex_);
+            // A connection the server dropped is not returned; the next borrow opens a fresh one.
+            if (PQstatus(conn->pg) != CONNECTION_OK) {
+                --store->open_;
+                store->cv_.notify_one();
+                return;
+            }
+            store->pool_.push_back(std::move(conn));
+            store->cv_.notify_one();
+        }
+    };
+
+    std::unique_ptr<Result> q(Lease& c, const char* sql, const Params& p = {}, bool resultBinary = false)
+    {
+        return c.conn->run(sql, p, resultBinary);
+    }
+
+    static SessionRecord sessionFrom(const Result& r, int i)
+    {
+        SessionRecord s;
+        s.id.value = r.text(i, 0);
+        s.workloadId = r.text(i, 1);
+        s.attempt = static_cast<int>(r.i64(i, 2));
+        s.userId = r.text(i, 3);
+        s.createdNs = r.i64(i, 4);
+        s.requestJson = r.text(i, 5);
+        s.latestRun = static_cast<int>(r.i64(i, 6));
+        s.status = r.text(i, 7);
+        s.domain = r.text(i, 8);
+        s.nodes = r.text(i, 9);
+        return s;
+    }
+    static FileRecord fileFrom(const Result& r, int i)
+    {
+        FileRecord f;
+        f.path = r.text(i, 0);
+        f.kind = r.text(i, 1);
+        f.node = r.text(i, 2);
+        f.rank = static_cast<int>(r.i64(i, 3));
+        f.size = static_cast<uint64_t>(r.i64(i, 4));
+        f.addedNs = r.i64(i, 5);
+        return f;
+    }
+    static RunRecord runFrom(const Result& r, int i)
+    {
+        RunRecord x;
+        x.run = static_cast<int>(r.i64(i, 0));
+        x.createdNs = r.i64(i, 1);
+        x.phase = r.text(i, 2);
+        x.status = r.text(i, 3);
+        x.domain = r.text(i, 4);
+        x.nodes = r.text(i, 5);
+        x.elapsedMs = r.real(i, 6);
+        x.resultJson = r.text(i, 7);
+        return x;
+    }
+
+    std::unique_ptr<Conn> open()
+    {
+        auto c = std::make_unique<Conn>();
+        c->pg = PQconnectdb(url_.c_str());
+        if (PQstatus(c->pg) != CONNECTION_OK)
+            throw StoreError(std::string("cannot connect to PostgreSQL: ") + PQerrorMessage(c->pg));
+        return c;
+    }
+
+    Lease borrow()
+    {
+        std::unique_lock lock(mutex_);
+        cv_.wait(lock, [&] { return !pool_.empty() || open_ < kMaxConns; });
+        if (!pool_.empty()) {
+            auto c = std::move(pool_.back());
+            pool_.pop_back();
+            return Lease{this, std::move(c)};
+        }
+        ++open_;
+        lock.unlock();
+        try {
+            return Lease{this, open()};
+        } catch (...) {
+            std::lock_guard again(mutex_);
+            --open_;
+            throw;
+        }
+    }
+
+    static constexpr int kMaxConns = 8;
+    std::string url_;
+    std::mutex mutex_;
+    std::condition_variable cv_;
+    std::vector<std::unique_ptr<Conn>> pool_;
+    int open_ = 1;
+};
+
+} // namespace
+
+std::unique_ptr<Store> openPostgresStore(const std::string& url)
+{
+    return std::make_unique<PostgresStore>(url);
+}
+
+} // namespace fl::service

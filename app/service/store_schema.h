@@ -1,0 +1,26 @@
+// The tables both store back ends create; only the column types differ.
+#pragma once
+
+#include <string>
+
+namespace fl::service {
+
+inline std::string storeSchema(const std::string& bigint, const std::string& bytes, const std::string& real)
+{
+    return "CREATE TABLE IF NOT EXISTS sessions ("
+           " id TEXT PRIMARY KEY, workload_id TEXT NOT NULL, attempt INTEGER NOT NULL, user_id TEXT NOT NULL,"
+           " created_ns " + bigint + " NOT NULL, request_json TEXT NOT NULL, latest_run INTEGER NOT NULL DEFAULT 0,"
+           " status TEXT NOT NULL, domain TEXT NOT NULL DEFAULT '', nodes TEXT NOT NULL DEFAULT '');"
+           "CREATE INDEX IF NOT EXISTS sessions_created ON sessions(created_ns);"
+           "CREATE INDEX IF NOT EXISTS sessions_workload ON sessions(workload_id);"
+           "CREATE TABLE IF NOT EXISTS files ("
+           " session_id TEXT NOT NULL REFERENCES sessions(id), path TEXT NOT NULL, kind TEXT NOT NULL,"
+           " node TEXT NOT NULL, rank INTEGER NOT NULL, size " + bigint + " NOT NULL, added_ns " + bigint + " NOT NULL,"
+           " content " + bytes + " NOT NULL, PRIMARY KEY (session_id, path));"
+           "CREATE TABLE IF NOT EXISTS runs ("
+           " session_id TEXT NOT NULL REFERENCES sessions(id), run INTEGER NOT NULL, created_ns " + bigint + " NOT NULL,"
+           " phase TEXT NOT NULL, status TEXT NOT NULL, domain TEXT NOT NULL, nodes TEXT NOT NULL,"
+           " elapsed_ms " + real + " NOT NULL, result_json TEXT NOT NULL, PRIMARY KEY (session_id, run));";
+}
+
+} // namespace fl::service

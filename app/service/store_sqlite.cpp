@@ -1,0 +1,346 @@
+// SQLite back end: one file under --data, WAL journal, synchronous=FULL so a
+// committed transaction survives kill -9 and power loss. A small pool of
+// connections lets readers run beside the one writer WAL allows.
+#include "store.h"
+#include "store_schema.h"
+
+#include <sqlite3.h>
+
+#include <condition_variable>
+#include <mutex>
+
+namespace fl::service {
+
+namespace {
+
+struct Conn {
+    sqlite3* db = nullptr;
+    ~Conn() { sqlite3_close_v2(db); }
+};
+
+class Stmt {
+public:
+    Stmt(sqlite3* db, const char* sql) : db_(db)
+    {
+        if (sqlite3_prepare_v2(db, sql, -1, &st_, nullptr) != SQLITE_OK)
+            throw StoreError(std::string("sqlite prepare: ") + sqlite3_errmsg(db));
+    }
+    ~Stmt() { sqlite3_finalize(st_); }
+    Stmt(const Stmt&) = delete;
+    Stmt& operator=(const Stmt&) = delete;
+    Stmt& bind(int i, const std::string& v)
+    {
+        sqlite3_bind_text(st_, i, v.data(), static_cast<int>(v.size()), SQLITE_TRANSIENT);
+        return *this;
+    }
+    Stmt& blob(int i, const std::string& v)
+    {
+        sqlite3_bind_blob64(st_, i, v.data(), v.size(), SQLITE_STATIC);
+        return *this;
+    }
+    Stmt& bind(int i, int64_t v)
+    {
+        sqlite3_bind_int64(st_, i, v);
+        return *this;
+    }
+    Stmt& bind(int i, double v)
+    {
+        sqlite3_bind_double(st_, i, v);
+        return *this;
+    }
+    bool step()
+    {
+        const int rc = sqlite3_step(st_);
+        if (rc == SQLITE_ROW)
+            return true;
+        if (rc == SQLITE_DONE)
+            return false;
+        throw StoreError(std::string("sqlite: ") + sqlite3_errmsg(db_));
+    }
+    void reset()
+    {
+        sqlite3_reset(st_);
+        sqlite3_clear_bindings(st_);
+    }
+    std::string text(int c) const
+    {
+        const auto* p = static_cast<const char*>(sqlite3_column_blob(st_, c));
+        return p ? std::string(p, static_cast<size_t>(sqlite3_column_bytes(st_, c))) : std::string();
+    }
+    int64_t i64(int c) const { return sqlite3_column_int64(st_, c); }
+    double real(int c) const { return sqlite3_column_double(st_, c); }
+
+private:
+    sqlite3* db_;
+    sqlite3_stmt* st_ = nullptr;
+};
+
+void exec(sqlite3* db, const char* sql)
+{
+    char* err = nullptr;
+    if (sqlite3_exec(db, sql, nullptr, nullptr, &err) != SQLITE_OK) {
+        std::string m = err ? err : "unknown error";
+        sqlite3_free(err);
+        throw StoreError("sqlite: " + m);
+    }
+}
+
+SessionRecord sessionFrom(const Stmt& s)
+{
+    SessionRecord r;
+    r.id.value = s.text(0);
+    r.workloadId = s.text(1);
+    r.attempt = static_cast<int>(s.i64(2));
+    r.userId = s.text(3);
+    r.createdNs = s.i64(4);
+    r.requestJson = s.text(5);
+    r.latestRun = static_cast<int>(s.i64(6));
+    r.status = s.text(7);
+    r.domain = s.text(8);
+    r.nodes = s.text(9);
+    return r;
+}
+
+constexpr const char* kSessionCols =
+    "id, workload_id, attempt, user_id, created_ns, request_json, latest_run, status, domain, nodes";
+
+class SqliteStore final : public Store {
+public:
+    explicit SqliteStore(std::string path) : path_(std::move(path))
+    {
+        auto c = open();
+        exec(c->db, storeSchema("INTEGER", "BLOB", "REAL").c_str());
+        pool_.push_back(std::move(c));
+    }
+
+    std::string backend() const override { return "sqlite"; }
+
+    void createSession(const SessionRecord& r) override
+    {
+        auto c = borrow();
+        Stmt s(c.get(), "INSERT INTO sessions (id, workload_id, attempt, user_id, created_ns, request_json, status) "
+                        "VALUES (?,?,?,?,?,?,'open')");
+        s.bind(1, r.id.value).bind(2, r.workloadId).bind(3, int64_t(r.attempt)).bind(4, r.userId);
+        s.bind(5, r.createdNs).bind(6, r.requestJson).step();
+    }
+
+    std::optional<SessionRecord> session(const SessionId& id) override
+    {
+        auto c = borrow();
+        Stmt s(c.get(), (std::string("SELECT ") + kSessionCols + " FROM sessions WHERE id = ?").c_str());
+        s.bind(1, id.value);
+        if (!s.step())
+            return std::nullopt;
+        return sessionFrom(s);
+    }
+
+    std::vector<SessionRecord> sessions(const SessionFilter& f) override
+    {
+        auto c = borrow();
+        std::string sql = std::string("SELECT ") + kSessionCols +
+                          " FROM sessions WHERE created_ns >= ? AND created_ns <= ?"
+                          " AND (? = '' OR workload_id = ?) AND (? = '' OR status = ?) AND (? = '' OR domain = ?)"
+                          " AND (? = '' OR instr(nodes, ',' || ? || ',') > 0)"
+                          " ORDER BY created_ns DESC, id LIMIT ? OFFSET ?";
+        Stmt s(c.get(), sql.c_str());
+        s.bind(1, f.sinceNs).bind(2, f.untilNs);
+        s.bind(3, f.workloadId).bind(4, f.workloadId).bind(5, f.status).bind(6, f.status);
+        s.bind(7, f.domain).bind(8, f.domain).bind(9, f.node).bind(10, f.node);
+        s.bind(11, int64_t(f.limit)).bind(12, int64_t(f.offset));
+        std::vector<SessionRecord> out;
+        while (s.step())
+            out.push_back(sessionFrom(s));
+        return out;
+    }
+
+    void putFiles(const SessionId& id, const std::vector<FileRecord>& files) override
+    {
+        auto c = borrow();
+        exec(c.get(), "BEGIN IMMEDIATE");
+        try {
+            Stmt s(c.get(), "INSERT OR REPLACE INTO files (session_id, path, kind, node, rank, size, added_ns, content) "
+                            "VALUES (?,?,?,?,?,?,?,?)");
+            for (const auto& f : files) {
+                s.bind(1, id.value).bind(2, f.path).bind(3, f.kind).bind(4, f.node).bind(5, int64_t(f.rank));
+                s.bind(6, int64_t(f.content.size())).bind(7, f.addedNs).blob(8, f.content).step();
+                s.reset();
+            }
+            exec(c.get(), "COMMIT");
+        } catch (...) {
+            sqlite3_exec(c.get(), "ROLLBACK", nullptr, nullptr, nullptr);
+            throw;
+        }
+    }
+
+    std::vector<FileRecord> files(const SessionId& id) override
+    {
+        std::vector<FileRecord> out;
+        auto c = borrow();
+        Stmt s(c.get(), "SELECT path, kind, node, rank, size, added_ns FROM files WHERE session_id = ? ORDER BY path");
+        s.bind(1, id.value);
+        while (s.step())
+            out.push_back(fileFrom(s));
+        return out;
+    }
+
+    void forEachFile(const SessionId& id, const std::function<void(const FileRecord&)>& fn) override
+    {
+        auto c = borrow();
+        Stmt s(c.get(),
+               "SELECT path, kind, node, rank, size, added_ns, content FROM files WHERE session_id = ? ORDER BY path");
+        s.bind(1, id.value);
+        while (s.step()) {
+            FileRecord f = fileFrom(s);
+            f.content = s.text(6);
+            fn(f);
+        }
+    }
+
+    std::optional<std::string> fileContent(const SessionId& id, const std::string& path) override
+    {
+        auto c = borrow();
+        Stmt s(c.get(), "SELECT content FROM files WHERE session_id = ? AND path = ?");
+        s.bind(1, id.value).bind(2, path);
+        if (!s.step())
+            return std::nullopt;
+        return s.text(0);
+    }
+
+    int addRun(const SessionId& id, RunRecord r) override
+    {
+        auto c = borrow();
+        exec(c.get(), "BEGIN IMMEDIATE");
+        try {
+            Stmt n(c.get(), "SELECT latest_run FROM sessions WHERE id = ?");
+            n.bind(1, id.value);
+            if (!n.step())
+                throw StoreError("no session " + id.value);
+            r.run = static_cast<int>(n.i64(0)) + 1;
+            Stmt s(c.get(), "INSERT INTO runs (session_id, run, created_ns, phase, status, domain, nodes, elapsed_ms, "
+                            "result_json) VALUES (?,?,?,?,?,?,?,?,?)");
+            s.bind(1, id.value).bind(2, int64_t(r.run)).bind(3, r.createdNs).bind(4, r.phase).bind(5, r.status);
+            s.bind(6, r.domain).bind(7, r.nodes).bind(8, r.elapsedMs).bind(9, r.resultJson).step();
+            Stmt u(c.get(), "UPDATE sessions SET latest_run = ?, status = ?, domain = ?, nodes = ? WHERE id = ?");
+            u.bind(1, int64_t(r.run)).bind(2, r.status).bind(3, r.domain).bind(4, r.nodes).bind(5, id.value).step();
+            exec(c.get(), "COMMIT");
+        } catch (...) {
+            sqlite3_exec(c.get(), "ROLLBACK", nullptr, nullptr, nullptr);
+            throw;
+        }
+        return r.run;
+    }
+
+    std::vector<RunRecord> runs(const SessionId& id, bool withResults) override
+    {
+        auto c = borrow();
+        Stmt s(c.get(), withResults ? "SELECT run, created_ns, phase, status, domain, nodes, elapsed_ms, result_json "
+                                      "FROM runs WHERE session_id = ? ORDER BY run"
+                                    : "SELECT run, created_ns, phase, status, domain, nodes, elapsed_ms, '' "
+                                      "FROM runs WHERE session_id = ? ORDER BY run");
+        s.bind(1, id.value);
+        std::vector<RunRecord> out;
+        while (s.step())
+            out.push_back(runFrom(s));
+        return out;
+    }
+
+    std::optional<RunRecord> run(const SessionId& id, int run) override
+    {
+        auto c = borrow();
+        Stmt s(c.get(), "SELECT run, created_ns, phase, status, domain, nodes, elapsed_ms, result_json FROM runs "
+                        "WHERE session_id = ?1 AND run = CASE WHEN ?2 > 0 THEN ?2 ELSE "
+                        "(SELECT latest_run FROM sessions WHERE id = ?1) END");
+        s.bind(1, id.value).bind(2, int64_t(run));
+        if (!s.step())
+            return std::nullopt;
+        return runFrom(s);
+    }
+
+private:
+    static FileRecord fileFrom(const Stmt& s)
+    {
+        FileRecord f;
+        f.path = s.text(0);
+        f.kind = s.text(1);
+        f.node = s.text(2);
+        f.rank = static_cast<int>(s.i64(3));
+        f.size = static_cast<uint64_t>(s.i64(4));
+        f.addedNs = s.i64(5);
+        return f;
+    }
+    static RunRecord runFrom(const Stmt& s)
+    {
+        RunRecord r;
+        r.run = static_cast<int>(s.i64(0));
+        r.createdNs = s.i64(1);
+        r.phase = s.text(2);
+        r.status = s.text(3);
+        r.domain = s.text(4);
+        r.nodes = s.text(5);
+        r.elapsedMs = s.real(6);
+        r.resultJson = s.text(7);
+        return r;
+    }
+
+    std::unique_ptr<Conn> open()
+    {
+        auto c = std::make_unique<Conn>();
+        if (sqlite3_open_v2(path_.c_str(), &c->db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX,
+                            nullptr) != SQLITE_OK)
+            throw StoreError("cannot open database " + path_ + ": " + (c->db ? sqlite3_errmsg(c->db) : "out of memory"));
+        sqlite3_busy_timeout(c->db, 30000);
+        exec(c->db, "PRAGMA journal_mode=WAL; PRAGMA synchronous=FULL; PRAGMA foreign_keys=ON;");
+        return c;
+    }
+
+    // A connection for the length of one call, returned to the pool afterwards.
+    struct Lease {
+        SqliteStore* store;
+        std::unique_ptr<Conn> conn;
+        sqlite3* get() const { return conn->db; }
+        ~Lease()
+        {
+            std::lock_guard lock(store->mutex_);
+            store->pool_.push_back(std::move(conn));
+            store->cv_.notify_one();
+        }
+    };
+    Lease borrow()
+    {
+        std::unique_lock lock(mutex_);
+        if (pool_.empty() && open_ < kMaxConns) {
+            ++open_;
+            lock.unlock();
+            return Lease{this, open()};
+        }
+        cv_.wait(lock, [&] { return !pool_.empty(); });
+        auto c = std::move(pool_.back());
+        pool_.pop_back();
+        return Lease{this, std::move(c)};
+    }
+
+    static constexpr int kMaxConns = 8;
+    std::string path_;
+    std::mutex mutex_;
+    std::condition_variable cv_;
+    std::vector<std::unique_ptr<Conn>> pool_;
+    int open_ = 1;
+};
+
+} // namespace
+
+std::unique_ptr<Store> openSqliteStore(const std::string& path)
+{
+    return std::make_unique<SqliteStore>(path);
+}
+
+std::unique_ptr<Store> openStore(const std::string& url)
+{
+    if (url.rfind("postgresql://", 0) == 0 || url.rfind("postgres://", 0) == 0)
+        return openPostgresStore(url);
+    if (url.rfind("sqlite://", 0) == 0)
+        return openSqliteStore(url.substr(9));
+    return openSqliteStore(url);
+}
+
+} // namespace fl::service

@@ -1,0 +1,70 @@
+"""The same store on a REAL PostgreSQL server: initdb + pg_ctl on a free loopback port in a
+temporary folder (as the postgres user: initdb refuses root), then the session flow, two
+replicas sharing it, and kill -9 + restart.
+
+usage: test_postgres.py SERVICE CLI SOURCE_DIR WORK_DIR
+"""
+import glob
+import os
+import shutil
+import socket
+import subprocess
+import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from service_harness import Service, check, finish  # noqa: E402
+import test_restart  # noqa: E402
+
+SERVICE, CLI, SRC, WORK = sys.argv[1:5]
+bins = sorted(glob.glob("/usr/lib/postgresql/*/bin/initdb"))
+if not bins:
+    print("FAIL PostgreSQL server not installed (Debian package 'postgresql', see scripts/debian-packages.txt)")
+    sys.exit(1)
+pgbin = os.path.dirname(bins[-1])
+shutil.rmtree(WORK, ignore_errors=True)
+os.makedirs(WORK)
+pgdir = os.path.join(WORK, "pg")
+os.makedirs(pgdir)
+as_pg = []
+if os.geteuid() == 0:
+    shutil.chown(WORK, "postgres")
+    shutil.chown(pgdir, "postgres")
+    as_pg = ["runuser", "-u", "postgres", "--"]
+s = socket.socket()
+s.bind(("127.0.0.1", 0))
+port = s.getsockname()[1]
+s.close()
+subprocess.run(as_pg + [pgbin + "/initdb", "-D", pgdir + "/data", "-A", "trust", "-U", "faultline"], check=True,
+               capture_output=True)
+subprocess.run(as_pg + [pgbin + "/pg_ctl", "-D", pgdir + "/data", "-l", pgdir + "/log", "-w", "-o",
+                        "-p %d -k %s -c listen_addresses=127.0.0.1" % (port, pgdir), "start"], check=True)
+url = "postgresql://faultline@127.0.0.1:%d/postgres" % port
+try:
+    work = os.path.join(WORK, "svc")
+    os.makedirs(work)
+    a = Service(SERVICE, os.path.join(work, "a"), "--db", url).start()
+    b = Service(SERVICE, os.path.join(work, "b"), "--db", url).start()
+    try:
+        st, h = a.json("GET", "/v2/healthz")
+        check(st == 200 and h["store"] == "postgresql", "service runs on PostgreSQL")
+        st, s = a.json("POST", "/v2/sessions", {"workload_id": "pg-1", "scope": {"nodes": ["node-02"]}})
+        sid = s["session_id"]
+        with open(os.path.join(SRC, "samples", "xid149-nccl", "syslog-node-02.log"), "rb") as f:
+            st, _, _ = a.request("POST", "/v2/sessions/%s/observations?path=syslog-node-02.log" % sid, f.read())
+        check(st == 201, "ingest on replica A")
+        st, r = b.json("POST", "/v2/sessions/%s/attribute" % sid)
+        check(st == 200 and r["run"] == 1, "replica B attributes the session replica A filled")
+        st, r2 = a.json("POST", "/v2/sessions/%s/attribute" % sid)
+        check(st == 200 and r2["run"] == 2 and r2["result"] == r["result"], "replica A appends run 2 with the same result")
+        st, lst = b.json("GET", "/v2/sessions?workload_id=pg-1")
+        check(st == 200 and len(lst["sessions"]) == 1 and lst["sessions"][0]["latest_run"] == 2, "list on B sees A's run")
+        ev = r["result"]["evidence"][0]["id"]
+        st, lines = b.json("GET", "/v2/sessions/%s/evidence/%s" % (sid, ev))
+        check(st == 200 and any(l["evidence"] for l in lines["lines"]), "evidence lines read back from PostgreSQL (bytea)")
+    finally:
+        a.stop()
+        b.stop()
+    test_restart.run(SERVICE, CLI, SRC, os.path.join(WORK, "restart"), url)
+finally:
+    subprocess.run(as_pg + [pgbin + "/pg_ctl", "-D", pgdir + "/data", "-m", "immediate", "-w", "stop"], capture_output=True)
+finish()

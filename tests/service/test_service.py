@@ -1,0 +1,245 @@
+"""faultline-service over HTTP: same verdict as the CLI, sessions, v1, hostile input, token, limits.
+
+usage: test_service.py SERVICE CLI SOURCE_DIR WORK_DIR
+"""
+import gzip
+import io
+import json
+import os
+import shutil
+import subprocess
+import sys
+import tarfile
+import threading
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from service_harness import Service, check, finish, multipart  # noqa: E402
+
+SERVICE, CLI, SRC, WORK = sys.argv[1:5]
+shutil.rmtree(WORK, ignore_errors=True)
+os.makedirs(WORK)
+
+
+def tar_gz(folder):
+    buf = io.BytesIO()
+    with tarfile.open(fileobj=buf, mode="w:gz") as t:
+        for name in sorted(os.listdir(folder)):
+            t.add(os.path.join(folder, name), arcname=name)
+    return buf.getvalue()
+
+
+svc = Service(SERVICE, os.path.join(WORK, "data"), "--max-body-mib", "32", "--max-expanded-mib", "32").start()
+try:
+    # -- health and contract
+    st, h = svc.json("GET", "/v2/healthz")
+    check(st == 200 and h["status"] == "ok" and h["rules_digest"].startswith("sha256:"), "healthz answers with rules digest")
+    check("analyses_waiting" in h["queue_depth"], "healthz reports queue depth")
+    st, doc = svc.json("GET", "/openapi.json")
+    check(st == 200 and "/v1/attribution" in doc["paths"] and "/v2/bundles" in doc["paths"], "OpenAPI document served")
+    with open(os.path.join(SRC, "docs", "openapi.json")) as f:
+        check(json.load(f) == doc, "served OpenAPI equals docs/openapi.json")
+
+    # -- upload a bundle -> byte-identical result to the CLI
+    samples = sorted(d for d in os.listdir(os.path.join(SRC, "samples"))
+                     if os.path.isdir(os.path.join(SRC, "samples", d)))
+    check(len(samples) >= 3, "samples found")
+    first_session = None
+    for name in samples:
+        archive = os.path.join(WORK, name + ".tar.gz")
+        with open(archive, "wb") as f:
+            f.write(tar_gz(os.path.join(SRC, "samples", name)))
+        cli = subprocess.run([CLI, "analyze", archive, "--json", "--no-user-rules"], capture_output=True)
+        with open(archive, "rb") as f:
+            st, hdrs, body = svc.request("POST", "/v2/bundles", f.read(), {"Content-Type": "application/gzip"})
+        check(st == 201, "%s: POST /v2/bundles -> 201 (got %d)" % (name, st))
+        sid = json.loads(body)["session_id"]
+        first_session = first_session or sid
+        st, hdrs, result = svc.request("GET", "/v2/sessions/%s/result" % sid)
+        check(st == 200 and result == cli.stdout,
+              "%s: service result byte-identical to faultline-cli analyze (%d vs %d bytes)" % (name, len(result), len(cli.stdout)))
+
+    # -- a session built from raw files, attributed twice as evidence arrives
+    sample = os.path.join(SRC, "samples", "xid149-nccl")
+    st, s = svc.json("POST", "/v2/sessions", {"workload_id": "job-77", "attempt": 2,
+                                              "scope": {"nodes": ["node-01", "node-02"], "start_time": "2026-03-14T09:00:00Z"},
+                                              "failure_context": {"detected_at": "2026-03-14T10:05:00Z",
+                                                                  "detection_signal": "nccl watchdog"}})
+    check(st == 201 and s["session_id"].startswith("s-"), "POST /v2/sessions -> 201 with session_id")
+    sid = s["session_id"]
+    st, r = svc.json("GET", "/v2/sessions/%s/result" % sid)
+    check(st == 404 and r["error"] == "not_found", "no result before the first attribute -> 404 JSON")
+    with open(os.path.join(sample, "applog-node-01-rank0.log"), "rb") as f:
+        app0 = f.read()
+    body, ctype = multipart({"kind": "applog", "node": "node-01", "rank": "0"}, [("file", "rank0.out", app0)])
+    st, r = svc.json("POST", "/v2/sessions/%s/observations" % sid, body, {"Content-Type": ctype})
+    check(st == 201 and r["files"][0]["rank"] == 0 and r["files"][0]["kind"] == "applog", "multipart ingest with kind/node/rank")
+    st, r = svc.json("POST", "/v2/sessions/%s/attribute" % sid)
+    check(st == 200 and r["run"] == 1, "first attribute -> run 1")
+    first_status = r["result"]["status"]
+    with open(os.path.join(sample, "syslog-node-02.log"), "rb") as f:
+        st, hdrs, _ = svc.request("POST", "/v2/sessions/%s/observations?path=node-02/messages&kind=syslog&node=node-02" % sid, f.read(),
+                                  {"Content-Type": "text/plain"})
+    check(st == 201, "raw single-file ingest with ?path=&kind=&node=")
+    st, r = svc.json("POST", "/v2/sessions/%s/attribute" % sid)
+    check(st == 200 and r["run"] == 2, "attribute again after more ingest -> run 2")
+    res2 = r["result"]
+    check(res2["status"] == "attributed" and res2["root_cause"]["node"] == "node-02",
+          "late syslog evidence moves the verdict to node-02 (first run: %s)" % first_status)
+    check(res2["workload"]["id"] == "job-77" and res2["workload"]["attempt"] == 2, "session scope reaches the engine as the manifest")
+    st, runs = svc.json("GET", "/v2/sessions/%s/results" % sid)
+    check(st == 200 and [x["run"] for x in runs["runs"]] == [1, 2], "GET /results lists every run")
+    ev = res2["root_cause"]["evidence"][0]
+    st, lines = svc.json("GET", "/v2/sessions/%s/evidence/%s?context=2" % (sid, ev))
+    marked = [l for l in lines.get("lines", []) if l["evidence"]]
+    excerpt = [e for e in res2["evidence"] if e["id"] == ev][0]["excerpt"]
+    check(st == 200 and marked and excerpt.strip()[:40] in marked[0]["text"], "evidence endpoint returns the raw line")
+    check(len(lines["lines"]) >= 2, "evidence endpoint returns context lines")
+    st, lst = svc.json("GET", "/v2/sessions?workload_id=job-77&node=node-02&status=attributed")
+    check(st == 200 and [x["session_id"] for x in lst["sessions"]] == [sid], "list sessions filtered by workload, node, status")
+    st, lst = svc.json("GET", "/v2/sessions?workload_id=job-77&domain=no-such-domain")
+    check(st == 200 and lst["sessions"] == [], "domain filter excludes")
+
+    # -- NVIDIA Recovery v1 request
+    v1 = {"schema_version": "1.0", "workload_id": "12345", "phase": "fast",
+          "scope": {"nodes": ["node-01"], "ranks": [0, 1], "start_time": "2026-03-14T09:00:00Z", "end_time": None},
+          "failure_context": {"detected_at": "2026-03-14T10:05:00+00:00", "detection_signal": "STRAGGLER"},
+          "timeout_ms": 30000, "workload_context": {"workflow_id": "wf-1", "attempt_index": 0, "job_end_time": None},
+          "continue_session": None, "user_id": "recovery", "trace_flags": {"unknown": True}}
+    st, r = svc.json("POST", "/v1/attribution", v1)
+    check(st == 200 and r["phase"] == "fast" and r["result"]["status"] == "unattributed",
+          "v1 fast on an empty session -> unattributed, unknown fields tolerated")
+    v1sid = r["session_id"]
+    with open(os.path.join(sample, "syslog-node-02.log")) as f:
+        slow = dict(v1, phase="slow", continue_session=v1sid,
+                    files=[{"path": "syslog-node-02.log", "content": f.read()}])
+    st, r = svc.json("POST", "/v1/attribution", slow)
+    check(st == 200 and r["session_id"] == v1sid and r["run"] == 2 and r["status"] != "", "v1 slow continues the session")
+    st, r = svc.json("POST", "/v1/attribution", dict(v1, phase="fast", continue_session=v1sid))
+    check(st == 200 and r["run"] == 2, "v1 fast with nothing new answers the latest run")
+    st, r = svc.json("POST", "/v1/attribution", dict(v1, phase="medium"))
+    check(st == 400 and r["error"] == "bad_request" and "phase" in r["detail"], "v1 bad phase -> 400 naming the field")
+    st, r = svc.json("POST", "/v1/attribution", dict(v1, continue_session="s-0000000000000000"))
+    check(st == 404, "v1 unknown continue_session -> 404")
+
+    # -- hostile bodies: 4xx JSON, never a crash
+    hostile = [
+        ("POST", "/v2/sessions", b"{not json", 400),
+        ("POST", "/v2/sessions", b"[" * 100000 + b"]" * 100000, 400),
+        ("POST", "/v2/sessions", b"\"just a string\"", 400),
+        ("POST", "/v2/sessions", b"{\"workload_id\": {\"a\": 1}}", 400),
+        ("POST", "/v2/sessions", b"{\"scope\": {\"start_time\": \"yesterday\"}}", 400),
+        ("POST", "/v2/sessions", b"{\"attempt\": 1e400}", 400),
+        ("POST", "/v2/sessions", b"{\"user_id\": \"\xff\xfe\"}", 400),
+        ("POST", "/v1/attribution", b"{\"phase\": \"fast\", \"timeout_ms\": -5}", 400),
+        ("POST", "/v1/attribution", b"{\"phase\": \"fast\", \"scope\": []}", 400),
+        ("POST", "/v2/sessions/%s/observations?path=../../etc/passwd" % sid, b"x", 400),
+        ("POST", "/v2/sessions/%s/observations?path=/abs" % sid, b"x", 400),
+        ("POST", "/v2/sessions/%s/observations?path=a.log&kind=nonsense" % sid, b"x", 400),
+        ("POST", "/v2/sessions/%s/observations?path=a.log&rank=-3" % sid, b"x", 400),
+        ("POST", "/v2/sessions/%s/observations" % sid, b"this is not an archive", 400),
+        ("POST", "/v2/bundles", b"\x1f\x8b\x08\x00garbage", 400),
+        ("POST", "/v2/bundles", b"", 400),
+        ("GET", "/v2/sessions?limit=999999", None, 400),
+        ("GET", "/v2/sessions?since=not-a-time", None, 400),
+        ("GET", "/v2/sessions/s-ffffffffffffffff/result", None, 404),
+        ("GET", "/v2/sessions/../../etc/passwd", None, 404),
+        ("GET", "/v2/nowhere", None, 404),
+        ("POST", "/v2/bundles", b"x" * (33 << 20), 413),
+    ]
+    for method, path, body, want in hostile:
+        st, r = svc.json(method, path, body, {"Content-Type": "application/json"} if path.startswith(("/v2/sessions?", "/v1", "/v2/sessions")) and "observations" not in path else {"Content-Type": "application/octet-stream"})
+        ok = st == want and isinstance(r, dict) and "error" in r and "detail" in r
+        check(ok, "hostile %s %s -> %d {error, detail} (got %d %s)" % (method, path[:50], want, st, str(r)[:80]))
+    check(svc.alive(), "service alive after hostile bodies")
+
+    # archive members escaping the bundle, and a bomb over --max-expanded-mib
+    buf = io.BytesIO()
+    with tarfile.open(fileobj=buf, mode="w:gz") as t:
+        for name, data in [("../escape.log", b"kernel: NVRM: Xid (PCI:0000:41:00): 79\n"), ("ok/syslog-node-01.log", b"hello\n")]:
+            info = tarfile.TarInfo(name)
+            info.size = len(data)
+            t.addfile(info, io.BytesIO(data))
+        link = tarfile.TarInfo("ok/link")
+        link.type = tarfile.SYMTYPE
+        link.linkname = "/etc/passwd"
+        t.addfile(link)
+    st, r = svc.json("POST", "/v2/sessions/%s/observations" % sid, buf.getvalue(), {"Content-Type": "application/gzip"})
+    stored = [f["path"] for f in r.get("files", [])]
+    check(st == 201 and any(p.endswith("syslog-node-01.log") for p in stored) and not any(".." in p or "link" in p for p in stored),
+          "escaping member and link refused, the rest stored (%s)" % stored)
+    check(any("escape" in w for w in r.get("warnings", [])), "refused member named in warnings")
+    check(not os.path.exists(os.path.join(WORK, "escape.log")) and not os.path.exists(os.path.join(WORK, "data", "escape.log")),
+          "nothing written outside the data folder")
+    bomb = io.BytesIO()
+    with tarfile.open(fileobj=bomb, mode="w:gz") as t:
+        info = tarfile.TarInfo("syslog-node-09.log")
+        info.size = 64 << 20
+        t.addfile(info, io.BytesIO(b"\0" * info.size))
+    check(len(bomb.getvalue()) < (1 << 20), "bomb is small compressed (%d bytes)" % len(bomb.getvalue()))
+    st, r = svc.json("POST", "/v2/bundles", bomb.getvalue(), {"Content-Type": "application/gzip"})
+    check(st in (201, 400) and svc.alive(), "archive bomb answered (%d) and service alive" % st)
+    if st == 201:
+        st2, hdrs, res = svc.request("GET", "/v2/sessions/%s/result" % r["session_id"])
+        check(b"syslog-node-09.log" in res and b"error" in res, "bomb member reported as refused in the result")
+
+    # deadline: a 16-node synthetic bundle cannot be analysed in 1 ms
+    synth = os.path.join(WORK, "synth16")
+    subprocess.run([CLI, "synth", synth, "--fault", "xid79", "--nodes", "16"], check=True, capture_output=True)
+    st, r = svc.json("POST", "/v2/sessions", {"workload_id": "deadline"})
+    dsid = r["session_id"]
+    files = [{"path": n, "content": open(os.path.join(synth, n), errors="replace").read()} for n in sorted(os.listdir(synth))
+             if os.path.isfile(os.path.join(synth, n))]
+    st, r = svc.json("POST", "/v2/sessions/%s/observations" % dsid, {"files": files}, timeout=300)
+    check(st == 201 and len(r["files"]) == len(files), "JSON ingest of %d files" % len(files))
+    st, r = svc.json("POST", "/v2/sessions/%s/attribute?timeout_ms=1" % dsid)
+    check(st == 504 and r["error"] == "deadline_exceeded", "timeout_ms=1 -> 504 deadline_exceeded (got %d)" % st)
+    st, r = svc.json("POST", "/v2/sessions/%s/attribute?timeout_ms=120000" % dsid, timeout=300)
+    check(st == 200 and r["result"]["root_cause"] is not None, "the same session attributes with a real deadline")
+finally:
+    svc.stop()
+
+# -- bearer token
+token_file = os.path.join(WORK, "token")
+with open(token_file, "w") as f:
+    f.write("test-token-0123456789abcdef\n")
+svc = Service(SERVICE, os.path.join(WORK, "data-token"), "--token-file", token_file).start()
+try:
+    st, r = svc.json("GET", "/v2/sessions")
+    check(st == 401 and r["error"] == "unauthorized", "no token -> 401")
+    st, r = svc.json("GET", "/v2/sessions", headers={"Authorization": "Bearer wrong-token-0123456789abcde"})
+    check(st == 401, "wrong token -> 401")
+    st, r = svc.json("GET", "/v2/healthz")
+    check(st == 200, "healthz needs no token (probes)")
+    svc.token = "test-token-0123456789abcdef"
+    st, r = svc.json("GET", "/v2/sessions")
+    check(st == 200, "right token -> 200")
+finally:
+    svc.stop()
+
+# -- overload: one worker, no wait list -> 429s, not a collapse
+svc = Service(SERVICE, os.path.join(WORK, "data-load"), "--workers", "1", "--queue", "0").start()
+try:
+    with open(os.path.join(WORK, "xid149-nccl.tar.gz"), "rb") as f:
+        bundle = f.read()
+    statuses = []
+    lock = threading.Lock()
+
+    def post():
+        st, r = svc.json("POST", "/v2/bundles", bundle, {"Content-Type": "application/gzip"})
+        with lock:
+            statuses.append((st, isinstance(r, dict) and ("session_id" in r or "error" in r)))
+
+    threads = [threading.Thread(target=post) for _ in range(8)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    codes = sorted(s for s, _ in statuses)
+    check(all(ok for _, ok in statuses) and set(codes) <= {201, 429} and 201 in codes,
+          "8 concurrent analyses on 1 worker: only 201/429 JSON answers (%s)" % codes)
+    st, h = svc.json("GET", "/v2/healthz")
+    check(st == 200, "healthy after overload (refused %s)" % h["refused"])
+finally:
+    svc.stop()
+
+finish()
