@@ -1,0 +1,89 @@
+// `collect`: from a scope (nodes + window) to a bundle folder in the loader's
+// format. Every source reports ok / empty / error with a reason, per node;
+// each source runs on its own threads with its own deadline, so one slow or
+// dead source never holds up the others. Nothing is written outside outDir.
+#pragma once
+
+#include "collect/scope.h"
+#include "model.h"
+
+#include <chrono>
+#include <map>
+#include <string>
+#include <vector>
+
+namespace fl::collect {
+
+enum class SourceStatus : uint8_t { Ok, Empty, Error };
+std::string_view toString(SourceStatus);
+
+struct SourceReport {
+    std::string source;              // files | journal | prometheus | loki | slurm-output | scheduler
+    std::string node;                // empty: the source as a whole
+    SourceStatus status = SourceStatus::Error;
+    std::string reason;              // why empty/error; what was found when ok
+    std::vector<std::string> files;  // bundle paths written
+    uint64_t bytes = 0;
+    int64_t ms = 0;                  // wall time (manifest only; never in the result)
+};
+
+struct CollectOptions {
+    std::string outDir;
+    int64_t fromNs = kNoTime;        // collection window; defaults to the scope's window plus margins
+    int64_t toNs = kNoTime;
+    std::vector<std::string> fileTemplates;   // {node} {rank} {job}, shell globs
+    bool journal = true;
+    std::string prometheusUrl;
+    std::vector<std::string> metrics;          // empty: defaultMetrics()
+    std::vector<std::string> hostLabels{"Hostname", "instance"};
+    std::string lokiUrl;
+    std::string lokiSelector = "{host=\"{node}\"}";
+    std::string lokiOrg;                        // X-Scope-OrgID, for multi-tenant Loki
+    uint64_t lokiMaxLines = 500000;
+    bool ssh = false;
+    std::vector<std::string> sshCommand{"ssh", "-o", "BatchMode=yes", "-o", "ConnectTimeout=10"};
+    std::string localHost;                      // this machine's short host name (default: gethostname)
+    std::map<std::string, std::chrono::milliseconds> timeouts; // per source; defaultTimeout otherwise
+    std::chrono::milliseconds defaultTimeout{60000};
+    unsigned parallel = 8;                      // concurrent nodes per source
+    uint64_t maxFileBytes = 1ull << 30;
+    int64_t rotatedSlackNs = 3600'000'000'000;  // rotated copies older than from - slack are skipped
+};
+
+// dcgm-exporter's default counters (NVIDIA/dcgm-exporter etc/default-counters.csv)
+// that bear on failures, and node-exporter's load, memory and network errors.
+const std::vector<std::string>& defaultMetrics();
+
+struct CollectResult {
+    std::vector<SourceReport> reports;   // sorted by source, node
+    int64_t fromNs = kNoTime;
+    int64_t toNs = kNoTime;
+};
+
+// Writes the bundle into options.outDir (created; must not exist or be empty).
+// Throws std::runtime_error only when outDir cannot be used.
+CollectResult collect(const Scope& scope, const CollectOptions& options);
+
+// The workload.json text (see docs/bundle-format.md and docs/collector.md).
+std::string manifestJson(const Scope& scope, const CollectResult& result);
+
+// Source reports into the result's coverage (connector reports) and warnings,
+// so a verdict on partial evidence says what is missing and why.
+void addSourceReports(Result& result, const std::vector<SourceReport>& reports);
+
+// --- converters, exposed for tests on recorded answers ---
+
+// `journalctl --output=json` lines -> "2026-12-03T08:00:00.123456Z node ident[pid]: message" lines.
+std::string journalJsonToSyslog(std::string_view jsonLines, std::string_view node, uint64_t& entries,
+                                uint64_t& badLines);
+
+// A Prometheus query_range answer split by node (the host label's value, port and
+// domain stripped); each node's series get a "node" label. Nodes with no series are absent.
+std::map<std::string, std::string> splitPrometheusMatrix(std::string_view body, const std::vector<std::string>& nodes,
+                                                         const std::vector<std::string>& hostLabels,
+                                                         std::string& error);
+
+// A Loki query_range "streams" answer -> its lines in time order. lastNs: the newest entry.
+std::string lokiStreamsToLines(std::string_view body, uint64_t& entries, int64_t& lastNs, std::string& error);
+
+} // namespace fl::collect

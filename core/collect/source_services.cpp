@@ -1,0 +1,274 @@
+// The journal (journalctl), Prometheus and Loki sources.
+#include "collect/http.h"
+#include "collect/process.h"
+#include "collect/sources.h"
+
+#include <algorithm>
+#include <nlohmann/json.hpp>
+
+namespace fl::collect {
+
+namespace {
+
+std::chrono::milliseconds left(const SourceContext& ctx)
+{
+    return std::max(std::chrono::milliseconds(1), std::chrono::duration_cast<std::chrono::milliseconds>(
+                                                      ctx.deadline - std::chrono::steady_clock::now()));
+}
+
+std::string seconds(int64_t ns)
+{
+    return std::to_string(ns / 1'000'000'000);
+}
+
+// Inside a PromQL double-quoted string holding a regular expression.
+std::string promRegexQuote(std::string_view s)
+{
+    std::string out;
+    for (char c : s) {
+        if (c == '.' || c == '+' || c == '*' || c == '?' || c == '(' || c == ')' || c == '[' || c == ']' || c == '{'
+            || c == '}' || c == '|' || c == '^' || c == '$')
+            out += "\\\\";
+        else if (c == '\\' || c == '"')
+            out += "\\";
+        out += c;
+    }
+    return out;
+}
+
+bool metricNameOk(std::string_view m)
+{
+    if (m.empty() || (m[0] >= '0' && m[0] <= '9'))
+        return false;
+    return std::all_of(m.begin(), m.end(), [](char c) {
+        return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' || c == ':';
+    });
+}
+
+} // namespace
+
+const std::vector<std::string>& defaultMetrics()
+{
+    static const std::vector<std::string> m = {
+        "DCGM_FI_DEV_XID_ERRORS",
+        "DCGM_FI_DEV_GPU_TEMP",
+        "DCGM_FI_DEV_MEMORY_TEMP",
+        "DCGM_FI_DEV_POWER_USAGE",
+        "DCGM_FI_DEV_GPU_UTIL",
+        "DCGM_FI_DEV_FB_USED",
+        "DCGM_FI_DEV_PCIE_REPLAY_COUNTER",
+        "DCGM_FI_DEV_UNCORRECTABLE_REMAPPED_ROWS",
+        "DCGM_FI_DEV_ROW_REMAP_FAILURE",
+        "node_load1",
+        "node_memory_MemAvailable_bytes",
+        "node_network_receive_errs_total",
+        "node_network_transmit_errs_total",
+    };
+    return m;
+}
+
+SourceReport collectJournal(const SourceContext& ctx, const std::string& node)
+{
+    SourceReport rep{"journal", node, SourceStatus::Error, {}, {}, 0, 0};
+    const bool local = isLocalNode(ctx, node);
+    if (!local && !ctx.options.ssh) {
+        rep.reason = "not this host (" + ctx.options.localHost + "); give --ssh to read its journal";
+        return rep;
+    }
+    // --since/--until take "@<epoch seconds>" (systemd.time(7)).
+    std::vector<std::string> cmd = {"journalctl", "--output=json", "--no-pager", "--quiet",
+                                    "--since=@" + seconds(ctx.fromNs), "--until=@" + seconds(ctx.toNs + 999'999'999)};
+    ProcessOptions po;
+    po.timeout = left(ctx);
+    po.maxStdoutBytes = ctx.options.maxFileBytes;
+    ProcessResult r;
+    if (local) {
+        r = runProcess(cmd, po);
+    } else {
+        std::string line;
+        for (const auto& a : cmd)
+            line += (line.empty() ? "" : " ") + shellQuote(a);
+        r = runProcess(remoteArgv(ctx, node, line), po);
+    }
+    if (!r.started || r.timedOut || (r.exitCode != 0 && r.out.empty())) {
+        rep.reason = "journalctl: " + r.describe();
+        return rep;
+    }
+    uint64_t entries = 0, bad = 0;
+    const std::string text = journalJsonToSyslog(r.out, node, entries, bad);
+    std::string note = r.truncated ? "; cut at --max-file-bytes" : "";
+    if (bad)
+        note += "; " + std::to_string(bad) + " lines were not journal JSON";
+    if (entries == 0) {
+        rep.status = bad ? SourceStatus::Error : SourceStatus::Empty;
+        rep.reason = "no journal entries in the window" + note;
+        return rep;
+    }
+    const std::string rel = ctx.writer.reserve({node + "/journal.log"});
+    std::string error;
+    if (rel.empty() || !ctx.writer.write(rel, text, error)) {
+        rep.reason = rel.empty() ? "bundle path taken" : error;
+        return rep;
+    }
+    rep.status = SourceStatus::Ok;
+    rep.files = {rel};
+    rep.bytes = text.size();
+    rep.reason = std::to_string(entries) + " entries" + note;
+    return rep;
+}
+
+std::vector<SourceReport> collectPrometheus(const SourceContext& ctx)
+{
+    const auto& nodes = ctx.scope.nodes;
+    std::vector<std::string> metrics = ctx.options.metrics.empty() ? defaultMetrics() : ctx.options.metrics;
+    std::vector<SourceReport> reports;
+    auto all = [&](SourceStatus st, const std::string& why) {
+        for (const auto& n : nodes)
+            reports.push_back({"prometheus", n, st, why, {}, 0, 0});
+        return reports;
+    };
+    std::string names;
+    for (const auto& m : metrics) {
+        if (!metricNameOk(m))
+            return all(SourceStatus::Error, "'" + m + "' is not a metric name");
+        names += (names.empty() ? "" : "|") + m;
+    }
+    // Prometheus returns at most 11000 points per series: widen the step for long windows.
+    const int64_t span = std::max<int64_t>(1, (ctx.toNs - ctx.fromNs) / 1'000'000'000);
+    const int64_t step = std::max<int64_t>(15, (span + 10999) / 11000);
+    std::map<std::string, nlohmann::json> merged;
+    std::vector<std::string> errors;
+    constexpr size_t kChunk = 100; // nodes per query: keeps the URL short
+    for (size_t at = 0; at < nodes.size(); at += kChunk) {
+        std::string alternatives;
+        for (size_t i = at; i < std::min(nodes.size(), at + kChunk); ++i)
+            alternatives += (alternatives.empty() ? "" : "|") + promRegexQuote(nodes[i]);
+        for (const auto& label : ctx.options.hostLabels) {
+            if (!metricNameOk(label) || label.find(':') != std::string::npos)
+                return all(SourceStatus::Error, "'" + label + "' is not a label name");
+            const std::string query = "{__name__=~\"" + names + "\"," + label + "=~\"(" + alternatives
+                + ")([.:].*)?\"}";
+            const HttpResult r = httpGet(ctx.options.prometheusUrl, "/api/v1/query_range",
+                                         {{"query", query},
+                                          {"start", seconds(ctx.fromNs)},
+                                          {"end", seconds(ctx.toNs)},
+                                          {"step", std::to_string(step)}},
+                                         {}, ctx.deadline);
+            if (!r.ok) {
+                errors.push_back(ctx.options.prometheusUrl + ": " + r.error);
+                if (r.status == 0) // no server answered: the next query would fail the same way
+                    return all(SourceStatus::Error, errors.back());
+                continue;
+            }
+            std::string error;
+            auto split = splitPrometheusMatrix(r.body, nodes, {label}, error);
+            if (!error.empty()) {
+                errors.push_back("query_range: " + error);
+                continue;
+            }
+            for (auto& [node, text] : split) {
+                auto doc = nlohmann::json::parse(text);
+                auto& dst = merged[node];
+                if (dst.is_null())
+                    dst = std::move(doc);
+                else
+                    for (auto& s : doc["data"]["result"])
+                        dst["data"]["result"].push_back(std::move(s));
+            }
+        }
+    }
+    for (const auto& n : nodes) {
+        SourceReport rep{"prometheus", n, SourceStatus::Empty, {}, {}, 0, 0};
+        auto it = merged.find(n);
+        if (it == merged.end()) {
+            rep.status = errors.empty() ? SourceStatus::Empty : SourceStatus::Error;
+            rep.reason = errors.empty() ? "no series of the " + std::to_string(metrics.size()) + " metrics for this node"
+                                        : errors.front();
+            reports.push_back(std::move(rep));
+            continue;
+        }
+        const std::string text = it->second.dump(1) + "\n";
+        const std::string rel = ctx.writer.reserve({"metrics/prometheus-" + n + ".json"});
+        std::string error;
+        if (rel.empty() || !ctx.writer.write(rel, text, error)) {
+            rep.status = SourceStatus::Error;
+            rep.reason = rel.empty() ? "bundle path taken" : error;
+        } else {
+            rep.status = SourceStatus::Ok;
+            rep.files = {rel};
+            rep.bytes = text.size();
+            rep.reason = std::to_string(it->second["data"]["result"].size()) + " series, step " + std::to_string(step)
+                + " s";
+            if (!errors.empty())
+                rep.reason += "; " + errors.front();
+        }
+        reports.push_back(std::move(rep));
+    }
+    return reports;
+}
+
+SourceReport collectLoki(const SourceContext& ctx, const std::string& node)
+{
+    SourceReport rep{"loki", node, SourceStatus::Error, {}, {}, 0, 0};
+    std::string selector = ctx.options.lokiSelector;
+    for (size_t at = 0; (at = selector.find("{node}", at)) != std::string::npos; at += node.size())
+        selector.replace(at, 6, node); // node names are checked: no quote can end the label value
+    HttpParams headers;
+    if (!ctx.options.lokiOrg.empty())
+        headers.emplace_back("X-Scope-OrgID", ctx.options.lokiOrg);
+    constexpr uint64_t kPage = 5000;
+    int64_t start = ctx.fromNs;
+    uint64_t entries = 0;
+    std::string text, note;
+    for (;;) {
+        const HttpResult r = httpGet(ctx.options.lokiUrl, "/loki/api/v1/query_range",
+                                     {{"query", selector},
+                                      {"start", std::to_string(start)},
+                                      {"end", std::to_string(ctx.toNs)},
+                                      {"limit", std::to_string(kPage)},
+                                      {"direction", "forward"}},
+                                     headers, ctx.deadline);
+        if (!r.ok) {
+            if (entries == 0) {
+                rep.reason = ctx.options.lokiUrl + ": " + r.error;
+                return rep;
+            }
+            note = "; stopped early: " + r.error;
+            break;
+        }
+        uint64_t got = 0;
+        int64_t lastNs = start;
+        std::string error;
+        text += lokiStreamsToLines(r.body, got, lastNs, error);
+        if (!error.empty()) {
+            rep.reason = "query_range " + selector + ": " + error;
+            return rep;
+        }
+        entries += got;
+        if (got < kPage)
+            break;
+        if (entries >= ctx.options.lokiMaxLines) {
+            note = "; stopped at " + std::to_string(entries) + " lines (limit)";
+            break;
+        }
+        start = lastNs + 1; // next page after the newest line seen
+    }
+    if (entries == 0) {
+        rep.status = SourceStatus::Empty;
+        rep.reason = "no lines for " + selector + note;
+        return rep;
+    }
+    const std::string rel = ctx.writer.reserve({node + "/loki.log"});
+    std::string error;
+    if (rel.empty() || !ctx.writer.write(rel, text, error)) {
+        rep.reason = rel.empty() ? "bundle path taken" : error;
+        return rep;
+    }
+    rep.status = SourceStatus::Ok;
+    rep.files = {rel};
+    rep.bytes = text.size();
+    rep.reason = std::to_string(entries) + " lines" + note;
+    return rep;
+}
+
+} // namespace fl::collect
