@@ -43,9 +43,32 @@ enum class TimeBasis : uint8_t {
     AssumedYear,   // syslog "Mon DD HH:MM:SS": year from manifest/bundle/mtime
     BootOffset,    // dmesg "[secs]" + a known boot time
     BootRelative,  // dmesg "[secs]" without boot time: only ordered within its node
-    Inherited,     // no time on the line: taken from the nearest timed line before it
+    Inherited,     // no time on the line: the nearest timed line before it (interval: up to the one after)
 };
 std::string_view toString(TimeBasis);
+
+// Where the true moment of a line lies: [earliestNs, latestNs], both inclusive.
+// A stamp is its printed second (or ms, us ...) plus its resolution; a line
+// without a stamp lies between the stamped lines around it. kNoTime on a side
+// means "not bounded there". Observations and events hold it on their node's
+// own clock; candidates and the root cause hold it after the node's clock
+// offset is removed (and widened by what that offset does not know).
+struct TimeInterval {
+    int64_t earliestNs = kNoTime;
+    int64_t latestNs = kNoTime;
+    bool bounded() const { return earliestNs != kNoTime && latestNs != kNoTime; }
+    friend bool operator==(const TimeInterval&, const TimeInterval&) = default;
+};
+
+// A node's clock against the consensus of the nodes, estimated from moments
+// every node records together (the same collective's watchdog timeout ...).
+struct ClockOffset {
+    std::string node;
+    int64_t offsetNs = 0;      // node clock minus consensus clock
+    int64_t residualNs = 0;    // how far the anchors stray from the estimate (widens this node's times)
+    uint32_t anchors = 0;      // shared moments the estimate rests on
+    std::string basis;         // what the anchors were ("nccl.watchdog_timeout SeqNum")
+};
 
 // Exact location of raw evidence. `file` indexes Bundle::files.
 struct RawRef {
@@ -93,6 +116,7 @@ struct Observation {
     SourceKind source = SourceKind::Unknown;
     int64_t timeNs = kNoTime;
     TimeBasis timeBasis = TimeBasis::None;
+    TimeInterval interval;     // on the node's clock
     std::string node;
     int rank = -1;
     int gpuIndex = -1;         // CUDA device / NCCL [dev] / nvidia-smi index
@@ -138,6 +162,7 @@ struct SymptomEvent {
     std::string pciBus;
     int64_t timeNs = kNoTime;
     TimeBasis timeBasis = TimeBasis::None;
+    TimeInterval interval;                     // on the node's clock (from the primary observation)
     std::vector<uint32_t> observations;        // evidence (observation ids), first one is primary
     std::map<std::string, std::string> fields; // captures from the extractor (xid, seq, peer ...)
     std::string extractedBy;   // rule id
@@ -163,6 +188,7 @@ struct Candidate {
     int gpuIndex = -1;
     int64_t timeNs = kNoTime;
     TimeBasis timeBasis = TimeBasis::None;
+    TimeInterval interval;     // after clock-offset correction
     uint32_t support = 0;      // downstream events linked to it
     bool chosen = false;
     std::string verdict;       // "root cause", "lost: later than ...", "tied with ..."
@@ -225,6 +251,7 @@ struct RootCause {
     int rank = -1;
     int64_t timeNs = kNoTime;
     TimeBasis timeBasis = TimeBasis::None;
+    TimeInterval interval;             // after clock-offset correction
     std::vector<std::string> evidence; // evidence ids
     std::string advice;
 };
@@ -245,6 +272,7 @@ struct Result {
     std::vector<EvidenceItem> evidence;
     std::map<std::string, uint32_t> evidenceOmitted; // symptom -> items left out by the per-symptom cap
     std::vector<ConnectorReport> connectors;
+    std::vector<ClockOffset> clockOffsets;  // per node, sorted by node
     std::vector<RuleFiring> rulesFired;
     std::string workloadId;
     int attempt = -1;

@@ -8,6 +8,7 @@
 // cause (weight margin) is preferred. Candidates on other nodes that are just
 // as early and just as heavy, and that the winner does not explain (no causal
 // edge from it), make the verdict ambiguous.
+#include "engine/clock_offsets.h"
 #include "engine/internal.h"
 #include "engine/timefmt.h"
 
@@ -52,6 +53,10 @@ void computeOutcome(const State& state, const std::vector<SymptomEvent>& events,
     const int64_t tol = static_cast<int64_t>(rules.setting("clock_skew_tolerance_s", 2.0) * 1e9);
     const int64_t window = static_cast<int64_t>(rules.setting("episode_window_s", 3600.0) * 1e9);
     const int margin = static_cast<int>(rules.setting("ambiguity_weight_margin", 10.0));
+
+    const ClockModel clocks = estimateClockOffsets(state, events);
+    for (const auto& [node, off] : clocks.offsets)
+        result.clockOffsets.push_back(off);
 
     auto def = [&](const SymptomEvent& e) { return rules.symptom(e.symptom); };
     auto weight = [&](const SymptomEvent& e) {
@@ -137,6 +142,7 @@ void computeOutcome(const State& state, const std::vector<SymptomEvent>& events,
         cand.gpuIndex = c->gpuIndex;
         cand.timeNs = c->timeNs;
         cand.timeBasis = c->timeBasis;
+        cand.interval = clocks.corrected(*c);
         cand.support = supportOf(c->id);
         if (c == winner) {
             cand.chosen = tied.empty();
@@ -182,6 +188,7 @@ void computeOutcome(const State& state, const std::vector<SymptomEvent>& events,
         rc.rank = winner->rank;
         rc.timeNs = winner->timeNs;
         rc.timeBasis = winner->timeBasis;
+        rc.interval = clocks.corrected(*winner);
         rc.advice = d ? d->advice : "";
         // A rule may set the event's own advice (Xid 154's required recovery
         // action overrides the catalogue's); the catalogue's follows it.

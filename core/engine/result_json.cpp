@@ -32,11 +32,20 @@ json rawRef(const RawRef& r, const std::string& file)
 
 namespace {
 
+// Where the true moment lies, on the consensus clock; null on an unbounded side.
+json intervalJson(const TimeInterval& iv)
+{
+    if (iv.earliestNs == kNoTime && iv.latestNs == kNoTime)
+        return nullptr;
+    return {{"earliest", timeJson(iv.earliestNs)}, {"latest", timeJson(iv.latestNs)}};
+}
+
 json candidateJson(const Candidate& c)
 {
     return {{"event", c.event},         {"symptom", c.symptom},       {"title", c.title},
             {"domain", c.domain},       {"sub_domain", optStr(c.subDomain)}, {"node", optStr(c.node)},
             {"rank", optInt(c.rank)},   {"gpu", optInt(c.gpuIndex)},  {"time", timeJson(c.timeNs, c.timeBasis)},
+            {"time_basis", std::string(toString(c.timeBasis))}, {"time_interval", intervalJson(c.interval)},
             {"support", c.support},     {"chosen", c.chosen},         {"verdict", c.verdict},
             {"evidence", c.evidence}};
 }
@@ -123,7 +132,9 @@ json resultHead(const Result& r)
         const RootCause& rc = *r.rootCause;
         j["root_cause"] = {{"event", rc.event},         {"symptom", rc.symptom}, {"title", rc.title},
                            {"node", optStr(rc.node)},   {"gpu", optInt(rc.gpuIndex)}, {"pci_bus", optStr(rc.pciBus)},
-                           {"rank", optInt(rc.rank)},   {"time", timeJson(rc.timeNs, rc.timeBasis)}, {"evidence", rc.evidence},
+                           {"rank", optInt(rc.rank)},   {"time", timeJson(rc.timeNs, rc.timeBasis)},
+                           {"time_basis", std::string(toString(rc.timeBasis))},
+                           {"time_interval", intervalJson(rc.interval)}, {"evidence", rc.evidence},
                            {"advice", optStr(rc.advice)}};
     } else {
         j["root_cause"] = nullptr;
@@ -134,6 +145,11 @@ json resultHead(const Result& r)
         cands.push_back(candidateJson(c));
     j["candidates"] = cands;
     j["affected_nodes"] = r.affectedNodes;
+    json clocks = json::array();
+    for (const auto& c : r.clockOffsets)
+        clocks.push_back({{"node", c.node}, {"offset_s", double(c.offsetNs) / 1e9},
+                          {"residual_s", double(c.residualNs) / 1e9}, {"anchors", c.anchors}, {"basis", c.basis}});
+    j["clock_offsets"] = clocks;
 
     j["evidence_omitted"] = r.evidenceOmitted;
 

@@ -16,6 +16,8 @@
 #include <cstring>
 #include <thread>
 
+#include <sys/stat.h>
+
 #ifdef __SSE2__
 #include <emmintrin.h>
 #endif
@@ -95,6 +97,43 @@ std::string capText(std::string_view s)
     return std::string(s);
 }
 
+constexpr int64_t kSecNs = 1'000'000'000;
+constexpr int kMaxLinesAhead = 256;   // how far an untimed line looks for the stamped line after it
+
+// A stamp says "some time within this second (ms, us ...)": [t, t + resolution).
+// A boot offset also carries the error of the wall clock it was anchored to
+// (syslog's second), so it is one second wider.
+TimeInterval stampInterval(int64_t t, TimeBasis basis, int64_t resolutionNs)
+{
+    if (t == kNoTime || basis == TimeBasis::None)
+        return {};
+    int64_t width = resolutionNs > 0 ? resolutionNs : kSecNs;
+    if (basis == TimeBasis::BootOffset)
+        width += kSecNs;
+    return {t, t + width - 1};
+}
+
+bool wallClock(TimeBasis b) { return b != TimeBasis::None && b != TimeBasis::BootRelative; }
+
+// Upper bounds for untimed lines: the first stamped line after them. A file's
+// candidate lines come in order, so what was read ahead once is remembered.
+struct LookAhead {
+    size_t searchedFrom = std::string_view::npos; // the line start the last search began at
+    size_t foundAt = std::string_view::npos;      // start of the stamped line it found (npos: none)
+    size_t searchedTo = 0;                        // where that search stopped
+    bool reachedEnd = false;
+    TimeInterval stamp;
+    TimeBasis basis = TimeBasis::None;
+};
+
+int64_t fileMtimeNs(const std::string& path)
+{
+    struct stat st {};
+    if (::stat(path.c_str(), &st) != 0)
+        return kNoTime;
+    return int64_t(st.st_mtim.tv_sec) * kSecNs + st.st_mtim.tv_nsec;
+}
+
 struct Scanner {
     const State& state;
     const Progress& progress;
@@ -145,6 +184,7 @@ struct Scanner {
             e.pciBus = o.pciBus;
             e.timeNs = o.timeNs;
             e.timeBasis = o.timeBasis;
+            e.interval = o.interval;
             e.observations.push_back(obsIndex);
             e.extractedBy = m.rule->id;
             for (const auto& [k, v] : vals)
@@ -219,6 +259,52 @@ struct Scanner {
         }
     }
 
+    // An untimed line (NCCL INFO/WARN, traceback, continuation) happened after
+    // the stamped line before it and before the stamped line after it; with
+    // none after, before the file was last written.
+    TimeInterval untimedInterval(const SourceFile& f, std::string_view data, size_t lineEnd, int64_t earliest,
+                                 TimeBasis earlierBasis, const TimeContext& ctx, LookAhead& ahead) const
+    {
+        size_t from = lineEnd < data.size() ? lineEnd + 1 : data.size();
+        const bool reuse = ahead.searchedFrom != std::string_view::npos && from >= ahead.searchedFrom &&
+                           (ahead.foundAt != std::string_view::npos ? from <= ahead.foundAt
+                                                                    : (ahead.reachedEnd && from <= data.size()));
+        if (!reuse) {
+            ahead = LookAhead{};
+            ahead.searchedFrom = from;
+            size_t pos = from;
+            int n = 0;
+            while (pos < data.size() && n < kMaxLinesAhead) {
+                size_t eol = data.find('\n', pos);
+                if (eol == std::string_view::npos)
+                    eol = data.size();
+                const LineInfo li = parseLine(data.substr(pos, eol - pos), f.kind, ctx);
+                if (li.basis != TimeBasis::None) {
+                    ahead.foundAt = pos;
+                    ahead.stamp = stampInterval(li.timeNs, li.basis, li.resolutionNs);
+                    ahead.basis = li.basis;
+                    break;
+                }
+                pos = eol + 1;
+                ++n;
+            }
+            ahead.reachedEnd = ahead.foundAt == std::string_view::npos && pos >= data.size();
+            ahead.searchedTo = pos;
+        }
+        TimeInterval iv;
+        iv.earliestNs = earliest;
+        if (ahead.foundAt != std::string_view::npos) {
+            // Boot-relative and wall-clock stamps do not bound each other.
+            if (earliest == kNoTime || wallClock(ahead.basis) == wallClock(earlierBasis))
+                iv.latestNs = ahead.stamp.latestNs;
+        } else if (ahead.reachedEnd && wallClock(earlierBasis)) {
+            const int64_t m = fileMtimeNs(f.diskPath);
+            if (m != kNoTime && (earliest == kNoTime || m >= earliest))
+                iv.latestNs = m;
+        }
+        return iv;
+    }
+
     void scanText(FileOutput& out, std::string_view data) const
     {
         SourceFile& f = out.file;
@@ -226,6 +312,7 @@ struct Scanner {
         TimeContext ctx = contextFor(f, data);
         fileTimeSpan(f, data, ctx);
         std::vector<ExtractMatch> matches;
+        LookAhead ahead;
         size_t pos = 0;
         size_t counted = 0;
         uint64_t line = 1;
@@ -273,12 +360,15 @@ struct Scanner {
                     o.source = f.kind;
                     o.timeNs = li.timeNs;
                     o.timeBasis = li.basis;
+                    o.interval = stampInterval(li.timeNs, li.basis, li.resolutionNs);
                     if (o.timeNs == kNoTime) {
-                        int64_t t = inheritedTime(data, ex.begin, f.kind, ctx);
+                        TimeBasis before = TimeBasis::None;
+                        int64_t t = inheritedTime(data, ex.begin, f.kind, ctx, 256, &before);
                         if (t != kNoTime) {
                             o.timeNs = t;
                             o.timeBasis = TimeBasis::Inherited;
                         }
+                        o.interval = untimedInterval(f, data, std::min(ex.end, data.size()), t, before, ctx, ahead);
                     }
                     o.node = !li.host.empty() && f.kind != SourceKind::AppLog ? std::string(li.host) : f.node;
                     if (o.node.empty())
@@ -332,6 +422,7 @@ struct Scanner {
             o.source = f.kind;
             o.timeNs = r.timeNs;
             o.timeBasis = r.basis;
+            o.interval = stampInterval(r.timeNs, r.basis, kSecNs); // scheduler records print whole seconds
             o.node = r.node.empty() ? f.node : r.node;
             o.rank = r.rank;
             o.severity = r.severity;

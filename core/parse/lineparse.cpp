@@ -19,6 +19,7 @@ constexpr int64_t kNsPerSec = 1000000000LL;
 struct Clock {
     int year = 0, month = 0, day = 0, hour = 0, minute = 0, second = 0;
     int64_t nanos = 0;
+    int fracDigits = 0;      // digits after the seconds: the stamp's resolution
     bool yearAssumed = false;
     bool hasZone = false;
     int zoneSec = 0;
@@ -57,9 +58,12 @@ bool parseHms(std::string_view s, size_t& p, Clock& c)
         || !digitsN(s, q, 2, c.second))
         return false;
     c.nanos = 0;
+    c.fracDigits = 0;
     if (q + 1 < s.size() && (s[q] == '.' || s[q] == ',') && isDigit(s[q + 1])) {
         ++q;
+        const size_t f = q;
         fractionNs(s, q, c.nanos);
+        c.fracDigits = int(q - f);
     }
     p = q;
     return true;
@@ -123,12 +127,22 @@ bool parseIso(std::string_view s, size_t& p, Clock& c)
     return true;
 }
 
-void setTime(LineInfo& info, int64_t ns, TimeBasis basis)
+// 1 s for "HH:MM:SS", 1 ms for three digits after the seconds, 1 ns at most.
+int64_t resolutionOf(int fracDigits)
+{
+    int64_t r = kNsPerSec;
+    for (int i = 0; i < fracDigits && r > 1; ++i)
+        r /= 10;
+    return r;
+}
+
+void setTime(LineInfo& info, int64_t ns, TimeBasis basis, int fracDigits)
 {
     if (info.basis != TimeBasis::None && info.basis != TimeBasis::BootRelative && info.basis != TimeBasis::BootOffset)
         return; // the first wall clock on the line wins
     info.timeNs = ns;
     info.basis = basis;
+    info.resolutionNs = resolutionOf(fracDigits);
 }
 
 void setClock(LineInfo& info, const Clock& c, const TimeContext& ctx)
@@ -139,7 +153,7 @@ void setClock(LineInfo& info, const Clock& c, const TimeContext& ctx)
     else if (c.hasZone)
         basis = TimeBasis::Absolute;
     if (const auto ns = clockNs(c, ctx))
-        setTime(info, *ns, basis);
+        setTime(info, *ns, basis, c.fracDigits);
 }
 
 int assumedYear(const TimeContext& ctx) { return ctx.defaultYear > 0 ? ctx.defaultYear : 1970; }
@@ -291,7 +305,8 @@ bool tryDmesgSeconds(std::string_view s, size_t& p, LineInfo& info, const TimeCo
         return false;
     q = skipSpaces(s, q);
     int64_t secs = 0, ns = 0;
-    if (!digitsUpTo(s, q, 10, secs) || !lit(s, q, ".") || !fractionNs(s, q, ns) || !lit(s, q, "]"))
+    size_t f = 0;
+    if (!digitsUpTo(s, q, 10, secs) || !lit(s, q, ".") || (f = q, !fractionNs(s, q, ns)) || !lit(s, q, "]"))
         return false;
     // Ten digits of seconds (317 years of uptime) need not fit int64 ns: such a
     // bracket is not an uptime (issue #13, "[9999999999.0]").
@@ -310,6 +325,7 @@ bool tryDmesgSeconds(std::string_view s, size_t& p, LineInfo& info, const TimeCo
             info.timeNs = *offset;
             info.basis = TimeBasis::BootRelative;
         }
+        info.resolutionNs = resolutionOf(int(q - 1 - f));
     }
     p = q;
     return true;
@@ -427,13 +443,16 @@ bool tryEpoch(std::string_view s, size_t& p, LineInfo& info)
     size_t q = p;
     int64_t secs = 0, ns = 0;
     const size_t b = q;
-    if (!digitsUpTo(s, q, 11, secs) || q - b != 10 || !lit(s, q, ".") || !fractionNs(s, q, ns))
+    if (!digitsUpTo(s, q, 11, secs) || q - b != 10 || !lit(s, q, "."))
+        return false;
+    const size_t f = q;
+    if (!fractionNs(s, q, ns))
         return false;
     if (q < s.size() && s[q] != ' ' && s[q] != '\t')
         return false;
     if (secs < 946684800LL || secs > 7258118400LL) // 2000 .. 2200
         return false;
-    setTime(info, secs * kNsPerSec + ns, TimeBasis::Absolute);
+    setTime(info, secs * kNsPerSec + ns, TimeBasis::Absolute, int(q - f));
     p = q;
     return true;
 }

@@ -19,6 +19,7 @@ struct TimeContext {
 struct LineInfo {
     int64_t timeNs = kNoTime;
     TimeBasis basis = TimeBasis::None;
+    int64_t resolutionNs = 0;        // what the stamp cannot tell apart: 1 s for syslog, 1 us for glog
     double bootSeconds = -1;         // dmesg "[12345.678901]" when present (also inside syslog lines)
     std::string_view host;           // syslog host field or NCCL "host:pid:tid" host
     int rank = -1;                   // "[rank3]:", "[default3]:", srun "3: ", "[Rank 3]"
@@ -37,8 +38,9 @@ TimeContext inferTimeContext(std::string_view sample, SourceKind kind, int fallb
 
 // For a line without its own time: the time of the nearest earlier line in
 // `buffer` that has one (looking back at most `maxLines` lines), else kNoTime.
+// `basis`, when given, receives that line's time basis.
 int64_t inheritedTime(std::string_view buffer, size_t lineBegin, SourceKind kind,
-                      const TimeContext& ctx, int maxLines = 256);
+                      const TimeContext& ctx, int maxLines = 256, TimeBasis* basis = nullptr);
 
 // UTC civil time -> ns since epoch; kNoTime when it does not fit. Exposed for tests and other parsers.
 int64_t civilToNs(int year, int month, int day, int hour, int minute, int second, int64_t nanos);

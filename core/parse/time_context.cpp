@@ -70,7 +70,7 @@ TimeContext inferTimeContext(std::string_view sample, SourceKind kind, int fallb
 }
 
 int64_t inheritedTime(std::string_view buffer, size_t lineBegin, SourceKind kind, const TimeContext& ctx,
-                      int maxLines)
+                      int maxLines, TimeBasis* basis)
 {
     if (lineBegin > buffer.size())
         lineBegin = buffer.size();
@@ -85,8 +85,11 @@ int64_t inheritedTime(std::string_view buffer, size_t lineBegin, SourceKind kind
                 return kNoTime;
         }
         const LineInfo li = parseLine(buffer.substr(b, lineEnd - b), kind, ctx);
-        if (li.basis != TimeBasis::None)
+        if (li.basis != TimeBasis::None) {
+            if (basis)
+                *basis = li.basis;
             return li.timeNs;
+        }
         end = b;
     }
     return kNoTime;

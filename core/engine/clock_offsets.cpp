@@ -1,0 +1,158 @@
+#include "engine/clock_offsets.h"
+
+#include <algorithm>
+#include <charconv>
+#include <cstdlib>
+
+namespace fl::detail {
+
+namespace {
+
+constexpr int64_t kSecNs = 1'000'000'000;
+
+bool wallClock(TimeBasis b) { return b != TimeBasis::None && b != TimeBasis::BootRelative; }
+
+// Only a line's own stamp can anchor its node's clock.
+bool stamped(TimeBasis b) { return wallClock(b) && b != TimeBasis::Inherited; }
+
+int64_t lowerMedian(std::vector<int64_t> v)
+{
+    std::nth_element(v.begin(), v.begin() + (v.size() - 1) / 2, v.end());
+    return v[(v.size() - 1) / 2];
+}
+
+int64_t field(const SymptomEvent& e, const char* name)
+{
+    auto it = e.fields.find(name);
+    if (it == e.fields.end())
+        return -1;
+    int64_t v = -1;
+    auto [p, ec] = std::from_chars(it->second.data(), it->second.data() + it->second.size(), v);
+    return (ec == std::errc() && p == it->second.data() + it->second.size()) ? v : -1;
+}
+
+// A moment every rank of a collective shares: PyTorch's watchdog prints
+// "WorkNCCL(SeqNum=N, OpType=...) ran for M milliseconds before timing out"
+// (torch/csrc/distributed/c10d/ProcessGroupNCCL.cpp, WorkNCCL::checkTimeout):
+// now - M ms is when that rank enqueued collective N, the same step on every
+// rank. Without "ran for", the timeout itself (same Timeout(ms) on every rank).
+bool anchor(const SymptomEvent& e, std::string& key, int64_t& t)
+{
+    if (e.symptom != "nccl.watchdog_timeout" || e.node.empty() || !stamped(e.timeBasis) || e.timeNs == kNoTime)
+        return false;
+    auto seq = e.fields.find("seq");
+    if (seq == e.fields.end() || seq->second.empty())
+        return false;
+    auto op = e.fields.find("op");
+    key = "SeqNum " + seq->second + " " + (op == e.fields.end() ? std::string() : op->second);
+    const int64_t ranFor = field(e, "ran_for_ms");
+    t = e.timeNs - (ranFor > 0 ? ranFor * 1'000'000 : 0);
+    return true;
+}
+
+} // namespace
+
+TimeInterval ownInterval(const SymptomEvent& e)
+{
+    if (e.interval.earliestNs != kNoTime || e.interval.latestNs != kNoTime)
+        return e.interval;
+    if (e.timeNs == kNoTime || e.timeBasis == TimeBasis::None)
+        return {};
+    return {e.timeNs, e.timeNs + kSecNs - 1};
+}
+
+TimeInterval ClockModel::corrected(const SymptomEvent& e) const
+{
+    if (!wallClock(e.timeBasis))
+        return {};
+    TimeInterval iv = ownInterval(e);
+    int64_t off = 0, unc = unknownNs;
+    if (auto it = offsets.find(e.node); it != offsets.end()) {
+        off = it->second.offsetNs;
+        unc = it->second.residualNs;
+    }
+    if (iv.earliestNs != kNoTime)
+        iv.earliestNs -= off + unc;
+    if (iv.latestNs != kNoTime)
+        iv.latestNs += unc - off;
+    return iv;
+}
+
+ClockModel estimateClockOffsets(const State& state, const std::vector<SymptomEvent>& events)
+{
+    ClockModel m;
+    m.unknownNs = static_cast<int64_t>(state.rules->setting("clock_skew_tolerance_s", 2.0) * 1e9);
+
+    // key -> node -> anchor times of that node's ranks
+    std::map<std::string, std::map<std::string, std::vector<int64_t>>> byKey;
+    for (const auto& e : events) {
+        std::string key;
+        int64_t t = 0;
+        if (anchor(e, key, t))
+            byKey[key][e.node].push_back(t);
+    }
+    struct Dev {
+        std::vector<int64_t> d;
+        int64_t spread = 0; // how far the node's own ranks disagree on the moment
+    };
+    std::map<std::string, Dev> dev;
+    std::map<std::string, std::string> firstKey;
+    for (const auto& [key, nodes] : byKey) {
+        if (nodes.size() < 2)
+            continue;
+        std::map<std::string, int64_t> nodeTime;
+        std::vector<int64_t> all;
+        for (const auto& [node, ts] : nodes) {
+            const int64_t t = lowerMedian(ts);
+            nodeTime[node] = t;
+            all.push_back(t);
+            auto [lo, hi] = std::minmax_element(ts.begin(), ts.end());
+            dev[node].spread = std::max({dev[node].spread, hi[0] - t, t - lo[0]});
+        }
+        const int64_t ref = lowerMedian(all);
+        for (const auto& [node, t] : nodeTime) {
+            dev[node].d.push_back(t - ref);
+            firstKey.emplace(node, key);
+        }
+    }
+    for (const auto& [node, d] : dev) {
+        ClockOffset c;
+        c.node = node;
+        c.offsetNs = lowerMedian(d.d);
+        int64_t worst = 0;
+        for (int64_t x : d.d)
+            worst = std::max<int64_t>(worst, std::llabs(x - c.offsetNs));
+        // The anchors' own disagreement, and never less than a millisecond of
+        // logging delay between the event and its line.
+        c.residualNs = std::max({worst, d.spread, int64_t(1'000'000)});
+        c.anchors = static_cast<uint32_t>(d.d.size());
+        c.basis = "nccl.watchdog_timeout (" + std::to_string(c.anchors) + " collective(s), first " +
+                  firstKey[node] + ")";
+        m.offsets.emplace(node, std::move(c));
+    }
+    return m;
+}
+
+TimeOrder order(const ClockModel& clocks, const SymptomEvent& a, const SymptomEvent& b)
+{
+    TimeInterval x, y;
+    const bool sameNode = !a.node.empty() && a.node == b.node;
+    if (sameNode && (a.timeBasis == TimeBasis::BootRelative) == (b.timeBasis == TimeBasis::BootRelative)) {
+        x = ownInterval(a);
+        y = ownInterval(b);
+    } else {
+        x = clocks.corrected(a);
+        y = clocks.corrected(b);
+    }
+    const bool xKnown = x.earliestNs != kNoTime || x.latestNs != kNoTime;
+    const bool yKnown = y.earliestNs != kNoTime || y.latestNs != kNoTime;
+    if (!xKnown || !yKnown)
+        return TimeOrder::Unknown;
+    if (x.latestNs != kNoTime && y.earliestNs != kNoTime && x.latestNs < y.earliestNs)
+        return TimeOrder::Before;
+    if (y.latestNs != kNoTime && x.earliestNs != kNoTime && y.latestNs < x.earliestNs)
+        return TimeOrder::After;
+    return TimeOrder::Overlaps;
+}
+
+} // namespace fl::detail

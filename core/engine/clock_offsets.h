@@ -1,0 +1,42 @@
+// Node clocks disagree by seconds. Events that every node records at the same
+// true moment (the same collective's watchdog timeout, printed by every rank
+// that waited on it) say by how much; the estimate is removed from each
+// node's times before events on different nodes are ordered.
+#pragma once
+
+#include "engine/internal.h"
+
+#include <map>
+#include <string>
+#include <vector>
+
+namespace fl::detail {
+
+struct ClockModel {
+    std::map<std::string, ClockOffset> offsets; // nodes with an estimate
+    int64_t unknownNs = 0;                      // how far a node without one may be off (each side)
+
+    // `e`'s interval on the consensus clock, widened by what its node's offset does not know.
+    // kNoTime sides stay unbounded. Boot-relative times have no place on it: empty.
+    TimeInterval corrected(const SymptomEvent& e) const;
+};
+
+// Offsets relative to the median node, from the events' anchors; `unknownNs`
+// from the rules' clock_skew_tolerance_s.
+ClockModel estimateClockOffsets(const State& state, const std::vector<SymptomEvent>& events);
+
+enum class TimeOrder : uint8_t {
+    Before,    // a ends before b begins
+    After,     // b ends before a begins
+    Overlaps,  // their intervals share a moment: time alone cannot order them
+    Unknown,   // no comparable times (boot-relative on different nodes, untimed)
+};
+
+// Same node: its own clock, no offset. Different nodes: corrected intervals.
+TimeOrder order(const ClockModel& clocks, const SymptomEvent& a, const SymptomEvent& b);
+
+// The event's interval on its own clock; events made by rules (not from a
+// line) get their stamp and one second.
+TimeInterval ownInterval(const SymptomEvent& e);
+
+} // namespace fl::detail
