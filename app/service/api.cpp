@@ -362,20 +362,50 @@ void Api::install(httplib::Server& server)
             }
         };
     };
+    // POST bodies are read through a content reader: httplib's own reading refuses any
+    // application/x-www-form-urlencoded body over 8 KiB with 413 (curl --data-binary's default
+    // type) and parses it as a form, which an archive or a log is not.
+    auto post = [&wrap](Method m) {
+        return [handler = wrap(m)](const Request& req, Response& res, const httplib::ContentReader& reader) {
+            auto& r = const_cast<Request&>(req); // httplib's own Request object, passed as const
+            if (req.is_multipart_form_data()) {
+                auto current = r.files.end();
+                reader(
+                    [&](const httplib::MultipartFormData& part) {
+                        current = r.files.emplace(part.name, part);
+                        return true;
+                    },
+                    [&](const char* data, size_t n) {
+                        if (current == r.files.end())
+                            return false;
+                        current->second.content.append(data, n);
+                        return true;
+                    });
+            } else {
+                reader([&](const char* data, size_t n) {
+                    r.body.append(data, n);
+                    return true;
+                });
+            }
+            if (res.status >= 400 && res.body.empty())
+                return; // the reader refused the body (413): the error handler answers
+            handler(req, res);
+        };
+    };
     const std::string sid = "/v2/sessions/(s-[0-9a-f]{1,64})";
     server.Get("/v2/healthz", wrap(&Api::healthz));
     server.Get("/openapi.json", [](const Request&, Response& res) { res.set_content(kOpenApiJson, "application/json"); });
     server.Get("/v2/openapi.json", [](const Request&, Response& res) { res.set_content(kOpenApiJson, "application/json"); });
-    server.Post("/v2/sessions", wrap(&Api::createSession));
+    server.Post("/v2/sessions", post(&Api::createSession));
     server.Get("/v2/sessions", wrap(&Api::listSessions));
     server.Get(sid, wrap(&Api::getSession));
-    server.Post(sid + "/observations", wrap(&Api::observations));
-    server.Post(sid + "/attribute", wrap(&Api::attribute));
+    server.Post(sid + "/observations", post(&Api::observations));
+    server.Post(sid + "/attribute", post(&Api::attribute));
     server.Get(sid + "/result", wrap(&Api::result));
     server.Get(sid + "/results", wrap(&Api::results));
     server.Get(sid + "/evidence/([A-Za-z0-9._-]{1,64})", wrap(&Api::evidence));
-    server.Post("/v2/bundles", wrap(&Api::bundles));
-    server.Post("/v1/attribution", wrap(&Api::v1Attribution));
+    server.Post("/v2/bundles", post(&Api::bundles));
+    server.Post("/v1/attribution", post(&Api::v1Attribution));
 }
 
 void Api::healthz(const Request&, Response& res)
@@ -384,7 +414,7 @@ void Api::healthz(const Request&, Response& res)
     sendJson(res, 200,
              {{"status", "ok"},
               {"version", config_.version},
-              {"rules_digest", sessions_.rules().digest()},
+              {"rules_digest", sessions_.rulesDigest()},
               {"store", sessions_.store().backend()},
               {"queue_depth",
                {{"analyses_running", gate_.active()},

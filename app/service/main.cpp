@@ -167,6 +167,7 @@ int main(int argc, char** argv)
             return q;
         };
         server.set_keep_alive_max_count(1000);
+        server.set_tcp_nodelay(true); // small JSON answers must not wait for delayed ACKs (~40 ms each)
         server.set_read_timeout(10, 0);
         server.set_write_timeout(30, 0);
         Api api(sessions, gate, deadlines, &connections, config);

@@ -204,7 +204,7 @@ FileRecord recordFromDisk(const SourceFile& f)
 } // namespace
 
 SessionService::SessionService(Store& store, std::shared_ptr<const RuleSet> rules, SessionServiceOptions options)
-    : store_(store), rules_(std::move(rules)), options_(std::move(options))
+    : store_(store), rules_(std::move(rules)), rulesDigest_(rules_->digest()), options_(std::move(options))
 {
     fs::create_directories(options_.tmpDir);
 }

@@ -60,6 +60,7 @@ public:
     nlohmann::json evidenceLines(const SessionId& id, int run, const std::string& evidenceId, int context);
 
     const RuleSet& rules() const { return *rules_; }
+    const std::string& rulesDigest() const { return rulesDigest_; } // computed once: hashing the rules is not free
     Store& store() { return store_; }
 
 private:
@@ -69,6 +70,7 @@ private:
 
     Store& store_;
     std::shared_ptr<const RuleSet> rules_;
+    std::string rulesDigest_;
     SessionServiceOptions options_;
 };
 

@@ -58,6 +58,11 @@ try:
         check(st == 200 and result == cli.stdout,
               "%s: service result byte-identical to faultline-cli analyze (%d vs %d bytes)" % (name, len(result), len(cli.stdout)))
 
+    # curl --data-binary sends application/x-www-form-urlencoded: an archive must still be read as one
+    with open(os.path.join(WORK, samples[0] + ".tar.gz"), "rb") as f:
+        st, r = svc.json("POST", "/v2/bundles", f.read(), {"Content-Type": "application/x-www-form-urlencoded"})
+    check(st == 201 and "session_id" in r, "bundle sent as application/x-www-form-urlencoded -> 201 (got %d)" % st)
+
     # -- a session built from raw files, attributed twice as evidence arrives
     sample = os.path.join(SRC, "samples", "xid149-nccl")
     st, s = svc.json("POST", "/v2/sessions", {"workload_id": "job-77", "attempt": 2,
