@@ -3,11 +3,14 @@
 
 #include "bundle/iso_time.h"
 #include "collect/collect.h"
+#include "collect/upload.h"
 #include "engine/engine.h"
 #include "engine/result_json.h"
 
 #include <chrono>
 #include <cstdio>
+#include <fstream>
+#include <iterator>
 #include <sstream>
 
 namespace fl::cli {
@@ -40,6 +43,7 @@ constexpr const char* kUsage =
     "  --ssh                   read files and journals of other nodes over ssh (BatchMode)\n"
     "  --ssh-command CMD       ssh command line (default 'ssh -o BatchMode=yes -o ConnectTimeout=10')\n"
     "  --no-journal            do not read the systemd journal\n"
+    "  --no-pod-logs           Kubernetes: do not read kubectl logs of the job's pods\n"
     "  --prometheus URL        Prometheus HTTP API (query_range)\n"
     "  --metrics A,B           metric names (default: DCGM exporter and node exporter failure signals)\n"
     "  --host-label L[,L]      label naming the host (default Hostname,instance)\n"
@@ -47,12 +51,16 @@ constexpr const char* kUsage =
     "  --loki-selector SEL     LogQL selector, {node} replaced (default '{host=\"{node}\"}')\n"
     "  --loki-org ORG          X-Scope-OrgID header\n"
     "  --timeout [SOURCE=]S    seconds per source and node (default 60); SOURCE: files journal prometheus\n"
-    "                          loki scheduler. Repeatable\n"
+    "                          loki pod-logs scheduler service. Repeatable\n"
     "  --parallel N            nodes read at once per source (8)\n"
     "  --max-file-bytes N      cap per copied file (1 GiB)\n"
     "output:\n"
     "  --out DIR               the bundle (created; must be empty). Nothing is written elsewhere\n"
     "  --json                  print the result document instead of the diagnosis text\n"
+    "  --service URL           send the bundle to faultline-service (POST /v2/bundles) instead of analysing\n"
+    "                          here; prints its answer {session_id, run, result}\n"
+    "  --service-token-file F  bearer token for the service\n"
+    "  --history DB            append the result to this SQLite database (created if missing)\n"
     "  --rules DIR, --no-user-rules   as for analyze\n"
     "  --quiet                 no per-source lines on stderr\n";
 
@@ -87,7 +95,8 @@ std::vector<std::string> splitWords(const std::string& s)
 
 int collectCommand(const std::vector<std::string>& args)
 {
-    std::string slurmJob, k8sJob, nodesText, fromText, toText, workloadId;
+    std::string slurmJob, k8sJob, nodesText, fromText, toText, workloadId, serviceUrl, tokenFile, historyDb;
+    std::chrono::milliseconds serviceTimeout{600000};
     bool json = false, quiet = false;
     int64_t ranks = -1, marginBefore = 300, marginAfter = 60;
     collect::CollectOptions options;
@@ -115,6 +124,11 @@ int collectCommand(const std::vector<std::string>& args)
             options.ssh = true;
         } else if (a == "--no-journal") {
             options.journal = false;
+        } else if (a == "--no-pod-logs") {
+            options.podLogs = false;
+        } else if (a == "--service" && value(serviceUrl)) {
+        } else if (a == "--service-token-file" && value(tokenFile)) {
+        } else if (a == "--history" && value(historyDb)) {
         } else if (a == "--no-user-rules") {
             analyzeOptions.userConfigRules = false;
         } else if (a == "--slurm-job" && value(slurmJob)) {
@@ -165,7 +179,10 @@ int collectCommand(const std::vector<std::string>& args)
                 options.defaultTimeout = scopeOptions.timeout = ms;
             else if (source == "scheduler")
                 scopeOptions.timeout = ms;
-            else if (source == "files" || source == "journal" || source == "prometheus" || source == "loki")
+            else if (source == "service")
+                serviceTimeout = ms;
+            else if (source == "files" || source == "journal" || source == "prometheus" || source == "loki"
+                     || source == "pod-logs")
                 options.timeouts[source] = ms;
             else
                 return fail("--timeout: unknown source '" + source + "'");
@@ -179,6 +196,15 @@ int collectCommand(const std::vector<std::string>& args)
                     + std::string(kUsage));
     if (options.outDir.empty())
         return fail("--out DIR is required (the bundle is written there)");
+    std::string token;
+    if (!tokenFile.empty()) {
+        std::ifstream in(tokenFile);
+        if (!in)
+            return fail(tokenFile + ": cannot read the token file");
+        std::getline(in, token);
+        while (!token.empty() && (token.back() == '\r' || token.back() == ' '))
+            token.pop_back();
+    }
 
     collect::Scope scope;
     try {
@@ -237,14 +263,53 @@ int collectCommand(const std::vector<std::string>& args)
                          std::string(collect::toString(r.status)).c_str(), static_cast<long long>(r.ms),
                          r.reason.c_str());
 
-    Analysis analysis;
-    try {
-        analysis = analyze(options.outDir, analyzeOptions);
-    } catch (const std::exception& e) {
-        return fail(std::string("analysing ") + options.outDir + ": " + e.what());
+    // The collect reports as the result document writes them.
+    Result reportsOnly;
+    collect::addSourceReports(reportsOnly, collected.reports);
+    const nlohmann::json reportsJson = resultToJson(reportsOnly);
+
+    nlohmann::json resultDoc;
+    std::string text;
+    if (!serviceUrl.empty()) {
+        const auto answer = collect::sendBundle(serviceUrl, options.outDir, token, serviceTimeout);
+        if (!answer.ok)
+            return fail(answer.error + " (the bundle is in " + options.outDir + ")");
+        nlohmann::json doc = nlohmann::json::parse(answer.body, nullptr, false);
+        if (doc.is_discarded() || !doc.is_object() || !doc.contains("result") || !doc["result"].is_object())
+            return fail(serviceUrl + ": the answer has no result document (the bundle is in " + options.outDir + ")");
+        auto& res = doc["result"];
+        for (const auto& c : reportsJson["connector_reports"])
+            res["connector_reports"].push_back(c);
+        for (const auto& m : reportsJson["missing"])
+            res["missing"].push_back(m);
+        resultDoc = res;
+        if (json) {
+            text = doc.dump(2) + "\n";
+        } else {
+            text = "session " + doc.value("session_id", std::string("?")) + " at " + serviceUrl + "\n"
+                + "status " + res.value("status", std::string("?")) + ", domain " + res.value("domain", std::string("?"))
+                + "\n" + res.value("summary", std::string()) + "\n";
+            for (const auto& m : res["missing"])
+                if (m.is_string())
+                    text += "  missing: " + m.get<std::string>() + "\n";
+        }
+    } else {
+        Analysis analysis;
+        try {
+            analysis = analyze(options.outDir, analyzeOptions);
+        } catch (const std::exception& e) {
+            return fail(std::string("analysing ") + options.outDir + ": " + e.what());
+        }
+        collect::addSourceReports(analysis.result, collected.reports);
+        text = json ? resultToString(analysis.result) : formatDiagnosis(analysis);
+        if (!historyDb.empty())
+            resultDoc = resultToJson(analysis.result);
     }
-    collect::addSourceReports(analysis.result, collected.reports);
-    const std::string text = json ? resultToString(analysis.result) : formatDiagnosis(analysis);
+    if (!historyDb.empty()) {
+        std::string error;
+        if (!collect::appendHistory(historyDb, resultDoc, scope.scheduler, options.outDir, error))
+            std::fprintf(stderr, "faultline-cli collect: history not written: %s\n", error.c_str());
+    }
     std::fwrite(text.data(), 1, text.size(), stdout);
     return 0;
 }

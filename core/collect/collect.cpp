@@ -159,6 +159,18 @@ CollectResult collect(const Scope& scope, const CollectOptions& optionsIn)
             for (auto& r : collectPrometheus(ctx))
                 add(std::move(r), began);
         });
+    if (options.podLogs && scope.scheduler == "kubernetes" && !scope.steps.empty())
+        sources.push_back([&] {
+            std::vector<std::function<void()>> tasks;
+            for (const auto& pod : safeScope.steps)
+                tasks.push_back([&] {
+                    const auto began = Clock::now();
+                    SourceContext ctx{safeScope, options, writer, result.fromNs, result.toNs,
+                                      began + timeoutOf(options, "pod-logs")};
+                    add(collectPodLog(ctx, pod), began);
+                });
+            runPool(tasks, options.parallel);
+        });
     if (!scope.outputFiles.empty())
         sources.push_back([&] {
             const auto began = Clock::now();
@@ -241,7 +253,7 @@ void addSourceReports(Result& result, const std::vector<SourceReport>& reports)
         c.kind = r.source == "journal"                            ? SourceKind::SysLog
                  : r.source == "prometheus"                       ? SourceKind::Metrics
                  : r.source == "scheduler" || r.source == "scope" ? SourceKind::Scheduler
-                 : r.source == "slurm-output"                     ? SourceKind::AppLog
+                 : r.source == "slurm-output" || r.source == "pod-logs" ? SourceKind::AppLog
                                                                   : SourceKind::Unknown;
         c.kindReason = "collect source '" + r.source + "'";
         c.node = r.node;

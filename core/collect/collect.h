@@ -40,6 +40,8 @@ struct CollectOptions {
     std::string lokiSelector = "{host=\"{node}\"}";
     std::string lokiOrg;                        // X-Scope-OrgID, for multi-tenant Loki
     uint64_t lokiMaxLines = 500000;
+    bool podLogs = true;                        // kubectl logs of each pod of a Kubernetes scope
+    std::vector<std::string> kubectlCommand{"kubectl"};
     bool ssh = false;
     std::vector<std::string> sshCommand{"ssh", "-o", "BatchMode=yes", "-o", "ConnectTimeout=10"};
     std::string localHost;                      // this machine's short host name (default: gethostname)

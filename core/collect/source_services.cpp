@@ -272,3 +272,53 @@ SourceReport collectLoki(const SourceContext& ctx, const std::string& node)
 }
 
 } // namespace fl::collect
+
+namespace fl::collect {
+
+SourceReport collectPodLog(const SourceContext& ctx, const ScopeStep& pod)
+{
+    const std::string node = pod.nodes.empty() ? std::string() : pod.nodes.front();
+    SourceReport rep{"pod-logs", node, SourceStatus::Error, {}, {}, 0, 0};
+    const std::string ns = ctx.scope.workloadId.substr(0, ctx.scope.workloadId.find('/'));
+    if (!safeNodeName(pod.id) || !safeNodeName(ns) || node.empty()) {
+        rep.reason = "pod '" + pod.id + "' not read (no node or not a pod name)";
+        return rep;
+    }
+    // --timestamps: kubelet's receive time on every line, which NCCL lines lack.
+    std::vector<std::string> argv = ctx.options.kubectlCommand;
+    for (const char* a : {"logs", "--all-containers=true", "--timestamps=true", "-n"})
+        argv.emplace_back(a);
+    argv.push_back(ns);
+    argv.push_back(pod.id);
+    ProcessOptions po;
+    po.timeout = left(ctx);
+    po.maxStdoutBytes = ctx.options.maxFileBytes;
+    const ProcessResult r = runProcess(argv, po);
+    if (!r.started || r.timedOut || (r.exitCode != 0 && r.out.empty())) {
+        rep.reason = "kubectl logs " + pod.id + ": " + r.describe();
+        return rep;
+    }
+    if (r.out.find_first_not_of(" \t\r\n") == std::string::npos) {
+        rep.status = SourceStatus::Empty;
+        rep.reason = "pod " + pod.id + " printed nothing";
+        return rep;
+    }
+    // The node is in the folder; the pod name stays out of the file name, where
+    // its digits would pass for a host name.
+    std::vector<std::string> names;
+    for (int i = 0; i < 64; ++i)
+        names.push_back(node + "/applog" + (i ? "-part" + std::to_string(i) : std::string()) + ".log");
+    const std::string rel = ctx.writer.reserve(names);
+    std::string error;
+    if (rel.empty() || !ctx.writer.write(rel, r.out, error)) {
+        rep.reason = rel.empty() ? "too many pods on one node" : error;
+        return rep;
+    }
+    rep.status = SourceStatus::Ok;
+    rep.files = {rel};
+    rep.bytes = r.out.size();
+    rep.reason = "pod " + pod.id + (r.truncated ? ", cut at --max-file-bytes" : "");
+    return rep;
+}
+
+} // namespace fl::collect

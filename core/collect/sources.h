@@ -26,5 +26,6 @@ SourceReport collectOutputFiles(const SourceContext& ctx); // Slurm's StdOut/Std
 SourceReport collectJournal(const SourceContext& ctx, const std::string& node);
 std::vector<SourceReport> collectPrometheus(const SourceContext& ctx);
 SourceReport collectLoki(const SourceContext& ctx, const std::string& node);
+SourceReport collectPodLog(const SourceContext& ctx, const ScopeStep& pod);
 
 } // namespace fl::collect

@@ -6,12 +6,15 @@
 #include "collect/collect.h"
 #include "collect/process.h"
 #include "collect/scope.h"
+#include "collect/upload.h"
+#include "engine/result_json.h"
 #include "testutil.h"
 
 #include <httplib.h>
 #include <nlohmann/json.hpp>
 
 #include <QTemporaryDir>
+#include <sqlite3.h>
 #include <QtTest>
 
 #include <atomic>
@@ -82,6 +85,8 @@ private slots:
     void lokiServerRecorded();
     void outDirRules();
     void reportsIntoResult();
+    void archiveAndHistory();
+    void podLogs();
 };
 
 void CollectTest::hostlists()
@@ -475,6 +480,72 @@ void CollectTest::reportsIntoResult()
     QVERIFY(result.connectors[1].kind == SourceKind::Metrics);
     QCOMPARE(result.missing.size(), size_t(1));
     QVERIFY(result.missing[0].find("journal of n1") == 0);
+}
+
+void CollectTest::archiveAndHistory()
+{
+    QTemporaryDir tmp;
+    const fs::path dir = fs::path(tmp.path().toStdString()) / "bundle";
+    fltest::writeFile(dir / "gpu-node-02/syslog", "Mar 14 10:00:41 gpu-node-02 kernel: NVRM: Xid (PCI:0000:41:00): 79, GPU has fallen off the bus.\n");
+    fltest::writeFile(dir / "workload.json", R"({"workload_id": "4242", "attempt": 1})");
+    std::string error;
+    const std::string tgz = tarGzFolder(dir.string(), error);
+    QVERIFY2(error.empty(), error.c_str());
+    fltest::writeFile(fs::path(tmp.path().toStdString()) / "b.tar.gz", tgz);
+    // The service reads what the loader reads: same files from the archive as from the folder.
+    const Bundle fromArchive = loadBundle(tmp.path().toStdString() + "/b.tar.gz");
+    QCOMPARE(fromArchive.files.size(), size_t(2));
+    QCOMPARE(fromArchive.files[0].path, std::string("gpu-node-02/syslog"));
+    QCOMPARE(fromArchive.manifest->workloadId, std::string("4242"));
+
+    const Analysis a = analyze(dir.string(), fltest::shippedOnly());
+    const std::string db = tmp.path().toStdString() + "/history.db";
+    QVERIFY2(appendHistory(db, resultToJson(a.result), "slurm", dir.string(), error), error.c_str());
+    QVERIFY2(appendHistory(db, resultToJson(a.result), "slurm", dir.string(), error), error.c_str());
+    sqlite3* h = nullptr;
+    QCOMPARE(sqlite3_open(db.c_str(), &h), SQLITE_OK);
+    sqlite3_stmt* st = nullptr;
+    QCOMPARE(sqlite3_prepare_v2(h, "SELECT count(*), workload_id, attempt, status, root_node, fingerprint FROM results", -1, &st, nullptr), SQLITE_OK);
+    QCOMPARE(sqlite3_step(st), SQLITE_ROW);
+    QCOMPARE(sqlite3_column_int(st, 0), 2);
+    QCOMPARE(std::string(reinterpret_cast<const char*>(sqlite3_column_text(st, 1))), std::string("4242"));
+    QCOMPARE(sqlite3_column_int(st, 2), 1);
+    QCOMPARE(std::string(reinterpret_cast<const char*>(sqlite3_column_text(st, 3))), a.result.status);
+    if (a.result.rootCause) {
+        QCOMPARE(std::string(reinterpret_cast<const char*>(sqlite3_column_text(st, 4))), std::string("gpu-node-02"));
+        QVERIFY(sqlite3_column_text(st, 5) != nullptr);
+    }
+    sqlite3_finalize(st);
+    sqlite3_close(h);
+    QVERIFY(!appendHistory(tmp.path().toStdString() + "/no/such/dir/h.db", resultToJson(a.result), "", "", error));
+}
+
+void CollectTest::podLogs()
+{
+    std::string error;
+    Scope scope = *scopeFromKubectl(fltest::readFile(kData + "kubectl-job.json"),
+                                    fltest::readFile(kData + "kubectl-pods.json"), error);
+    QTemporaryDir tmp;
+    CollectOptions o;
+    o.outDir = tmp.path().toStdString() + "/out";
+    o.journal = false;
+    // Stands in for kubectl: prints a --timestamps log for pod 0, fails for pod 1
+    // the way kubectl does when a pod's node is gone.
+    o.kubectlCommand = {"sh", "-c",
+                        "case \"$6\" in llama-ft-0-*) printf '2026-03-14T10:10:50.000000001Z [rank0]: NCCL watchdog\\n';; "
+                        "*) echo 'Error from server: node gpu-node-02 not found' >&2; exit 1;; esac",
+                        "kubectl"};
+    const CollectResult r = fl::collect::collect(scope, o);
+    const SourceReport* ok = find(r, "pod-logs", "gpu-node-01");
+    QVERIFY(ok);
+    QVERIFY2(ok->status == SourceStatus::Ok, ok->reason.c_str());
+    QCOMPARE(ok->files, std::vector<std::string>{"gpu-node-01/applog.log"});
+    QVERIFY(ok->reason.find("llama-ft-0-x7k2p") != std::string::npos);
+    const SourceReport* bad = find(r, "pod-logs", "gpu-node-02");
+    QCOMPARE(toString(bad->status), std::string_view("error"));
+    QVERIFY2(bad->reason.find("node gpu-node-02 not found") != std::string::npos, bad->reason.c_str());
+    // The scheduler's answers are in the bundle too.
+    QVERIFY(fs::exists(fs::path(o.outDir) / "workload.json"));
 }
 
 QTEST_GUILESS_MAIN(CollectTest)

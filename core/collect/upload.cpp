@@ -1,0 +1,187 @@
+#include "collect/upload.h"
+
+#include "collect/http.h"
+#include "engine/timefmt.h"
+
+#include <archive.h>
+#include <archive_entry.h>
+#include <sqlite3.h>
+
+#include <algorithm>
+#include <filesystem>
+#include <fstream>
+#include <iterator>
+
+namespace fl::collect {
+
+namespace fs = std::filesystem;
+
+std::string tarGzFolder(const std::string& dir, std::string& error)
+{
+    std::vector<fs::path> files;
+    std::error_code ec;
+    for (fs::recursive_directory_iterator it(dir, ec), end; !ec && it != end; it.increment(ec))
+        if (it->is_regular_file(ec) && !it->is_symlink(ec))
+            files.push_back(it->path());
+    if (ec) {
+        error = dir + ": " + ec.message();
+        return {};
+    }
+    std::sort(files.begin(), files.end());
+    std::string out;
+    archive* a = archive_write_new();
+    archive_write_add_filter_gzip(a);
+    archive_write_set_format_pax_restricted(a);
+    auto writer = [](archive*, void* data, const void* buf, size_t n) -> la_ssize_t {
+        static_cast<std::string*>(data)->append(static_cast<const char*>(buf), n);
+        return static_cast<la_ssize_t>(n);
+    };
+    if (archive_write_open(a, &out, nullptr, writer, nullptr) != ARCHIVE_OK) {
+        error = archive_error_string(a) ? archive_error_string(a) : "cannot start the archive";
+        archive_write_free(a);
+        return {};
+    }
+    for (const auto& f : files) {
+        std::ifstream in(f, std::ios::binary);
+        const std::string bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+        archive_entry* e = archive_entry_new();
+        archive_entry_set_pathname(e, fs::relative(f, dir).generic_string().c_str());
+        archive_entry_set_size(e, static_cast<la_int64_t>(bytes.size()));
+        archive_entry_set_filetype(e, AE_IFREG);
+        archive_entry_set_perm(e, 0644);
+        const bool ok = archive_write_header(a, e) == ARCHIVE_OK
+            && archive_write_data(a, bytes.data(), bytes.size()) == static_cast<la_ssize_t>(bytes.size());
+        archive_entry_free(e);
+        if (!ok) {
+            error = f.string() + ": " + (archive_error_string(a) ? archive_error_string(a) : "archive write failed");
+            archive_write_free(a);
+            return {};
+        }
+    }
+    archive_write_close(a);
+    archive_write_free(a);
+    return out;
+}
+
+ServiceAnswer sendBundle(const std::string& serviceUrl, const std::string& dir, const std::string& token,
+                         std::chrono::milliseconds timeout)
+{
+    ServiceAnswer s;
+    const std::string body = tarGzFolder(dir, s.error);
+    if (!s.error.empty())
+        return s;
+    HttpParams headers;
+    if (!token.empty())
+        headers.emplace_back("Authorization", "Bearer " + token);
+    const HttpResult r = httpPost(serviceUrl, "/v2/bundles", body, "application/gzip", headers,
+                                  std::chrono::steady_clock::now() + timeout);
+    s.status = r.status;
+    s.body = r.body;
+    s.ok = r.ok;
+    if (!r.ok)
+        s.error = serviceUrl + "/v2/bundles: " + r.error;
+    return s;
+}
+
+namespace {
+
+struct Db {
+    sqlite3* db = nullptr;
+    ~Db() { sqlite3_close(db); }
+};
+
+} // namespace
+
+bool appendHistory(const std::string& dbPath, const nlohmann::json& r, const std::string& scheduler,
+                   const std::string& bundleDir, std::string& error)
+{
+    Db d;
+    if (sqlite3_open_v2(dbPath.c_str(), &d.db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, nullptr) != SQLITE_OK) {
+        error = dbPath + ": " + (d.db ? sqlite3_errmsg(d.db) : "cannot open");
+        return false;
+    }
+    sqlite3_busy_timeout(d.db, 5000);
+    const char* schema = "PRAGMA journal_mode=WAL;"
+                         "CREATE TABLE IF NOT EXISTS results ("
+                         " id INTEGER PRIMARY KEY,"
+                         " collected_at TEXT NOT NULL,"
+                         " scheduler TEXT, workload_id TEXT, attempt INTEGER,"
+                         " status TEXT NOT NULL, outcome TEXT, domain TEXT, sub_domain TEXT,"
+                         " root_symptom TEXT, root_node TEXT, root_gpu INTEGER, root_pci TEXT, root_rank INTEGER,"
+                         " root_time TEXT, fingerprint TEXT, summary TEXT, bundle TEXT, result_json TEXT NOT NULL);"
+                         "CREATE INDEX IF NOT EXISTS results_workload ON results(workload_id, attempt);"
+                         "CREATE INDEX IF NOT EXISTS results_fingerprint ON results(fingerprint, root_node);";
+    char* msg = nullptr;
+    if (sqlite3_exec(d.db, schema, nullptr, nullptr, &msg) != SQLITE_OK) {
+        error = dbPath + ": " + (msg ? msg : "schema");
+        sqlite3_free(msg);
+        return false;
+    }
+    sqlite3_stmt* st = nullptr;
+    const char* insert = "INSERT INTO results (collected_at, scheduler, workload_id, attempt, status, outcome, domain,"
+                         " sub_domain, root_symptom, root_node, root_gpu, root_pci, root_rank, root_time, fingerprint,"
+                         " summary, bundle, result_json) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)";
+    if (sqlite3_prepare_v2(d.db, insert, -1, &st, nullptr) != SQLITE_OK) {
+        error = dbPath + ": " + sqlite3_errmsg(d.db);
+        return false;
+    }
+    const auto now = std::chrono::duration_cast<std::chrono::nanoseconds>(
+                         std::chrono::system_clock::now().time_since_epoch())
+                         .count();
+    int i = 0;
+    auto str = [](const nlohmann::json& j, const char* key) {
+        auto it = j.is_object() ? j.find(key) : j.end();
+        return it != j.end() && it->is_string() ? it->get<std::string>() : std::string();
+    };
+    auto num = [](const nlohmann::json& j, const char* key) {
+        auto it = j.is_object() ? j.find(key) : j.end();
+        return it != j.end() && it->is_number_integer() ? it->get<int>() : -1;
+    };
+    auto text = [&](const std::string& v) {
+        ++i;
+        if (v.empty())
+            sqlite3_bind_null(st, i);
+        else
+            sqlite3_bind_text(st, i, v.c_str(), static_cast<int>(v.size()), SQLITE_TRANSIENT);
+    };
+    auto integer = [&](int v) {
+        ++i;
+        if (v < 0)
+            sqlite3_bind_null(st, i);
+        else
+            sqlite3_bind_int(st, i, v);
+    };
+    static const nlohmann::json kNone = nlohmann::json::object();
+    const nlohmann::json& rc = r.contains("root_cause") && r["root_cause"].is_object() ? r["root_cause"] : kNone;
+    const nlohmann::json& wl = r.contains("workload") && r["workload"].is_object() ? r["workload"] : kNone;
+    const std::string status = str(r, "status");
+    text(formatTimeUtc(now / 1'000'000'000 * 1'000'000'000));
+    text(scheduler);
+    text(str(wl, "id"));
+    integer(num(wl, "attempt"));
+    text(status.empty() ? "unknown" : status);
+    text(str(r, "outcome"));
+    text(str(r, "domain"));
+    text(str(r, "sub_domain"));
+    text(str(rc, "symptom"));
+    text(str(rc, "node"));
+    integer(num(rc, "gpu"));
+    text(str(rc, "pci_bus"));
+    integer(num(rc, "rank"));
+    text(str(rc, "time"));
+    // Same cause, whatever the job: what repeat-offender queries group by.
+    text(status == "unattributed" || rc.empty() ? ""
+                                                : str(r, "domain") + "/" + str(r, "sub_domain") + "/" + str(rc, "symptom"));
+    text(str(r, "summary"));
+    text(bundleDir);
+    text(r.dump());
+    const int rc2 = sqlite3_step(st);
+    sqlite3_finalize(st);
+    if (rc2 != SQLITE_DONE) {
+        error = dbPath + ": " + sqlite3_errmsg(d.db);
+        return false;
+    }
+    return true;
+}
+
+} // namespace fl::collect
