@@ -57,12 +57,28 @@ TaskPlugin=task/none
 SelectType=select/cons_tres
 MpiDefault=none
 ReturnToService=2
+EpilogSlurmctld=$T/epilog-faultline.sh
 JobCompType=jobcomp/filetxt
 JobCompLoc=$T/log/jobcomp.txt
 NodeName=$HOST CPUs=$(nproc) State=UNKNOWN
 PartitionName=test Nodes=$HOST Default=YES MaxTime=10 State=UP
 CONF
 export SLURM_CONF=$T/slurm.conf
+
+# The EpilogSlurmctld script of docs/collector.md, as printed there, with this
+# test's paths: the program, the output folder, and no remote services.
+DOC=$(dirname "$0")/../../docs/collector.md
+python3 - "$DOC" "$CLI" "$T" > "$T/epilog-faultline.sh" <<'PY'
+import re, sys
+doc, cli, tmp = open(sys.argv[1]).read(), sys.argv[2], sys.argv[3]
+block = re.search(r"```bash\n(#!/bin/bash\n# /etc/slurm/epilog-faultline.sh.*?)```", doc, re.S).group(1)
+block = block.replace("/usr/bin/faultline-cli", cli).replace("/var/lib/faultline", tmp + "/faultline")
+block = block.replace("http://prometheus.example:9090", "http://127.0.0.1:1")
+block = block.replace("/etc/slurm/slurm.conf", tmp + "/slurm.conf")
+print(block, end="")
+PY
+chmod 755 "$T/epilog-faultline.sh"
+mkdir -p "$T/faultline/bundles"
 slurmctld -c -f "$SLURM_CONF"
 for _ in $(seq 100); do [ -s "$T/slurmctld.pid" ] && break; sleep 0.1; done
 PIDS+=("$(cat "$T/slurmctld.pid")")
@@ -132,6 +148,21 @@ check(result["workload"]["id"] == job, "result names the job")
 print("ok: status", result["status"], "| domain", result.get("domain"), "|", result.get("summary", "")[:120])
 PY
 grep -q '^1: RuntimeError: CUDA error' "$OUT"/job/slurm-"$JOB".out || fail "srun --label lines in the collected output"
+# The epilog ran collect in the background for the failed job: its result must appear.
+for _ in $(seq 150); do
+    r=$(ls "$T"/faultline/bundles/"$JOB"-*.result.json 2>/dev/null | head -1)
+    [ -n "$r" ] && [ -s "$r" ] && python3 -c 'import json,sys; json.load(open(sys.argv[1]))' "$r" 2>/dev/null && break
+    sleep 0.2
+done
+[ -n "${r:-}" ] && [ -s "$r" ] || { echo "FAIL: the documented epilog produced no result"; cat "$T"/faultline/bundles/*.log 2>/dev/null; cat "$T/log/slurmctld.log" | tail -5; exit 1; }
+python3 - "$r" "$JOB" "$T/faultline/history.db" <<'PY' || fail "epilog result"
+import json, sys, sqlite3
+r = json.load(open(sys.argv[1]))
+assert r["workload"]["id"] == sys.argv[2], r["workload"]
+rows = sqlite3.connect(sys.argv[3]).execute("select workload_id, status from results").fetchall()
+assert rows and rows[0][0] == sys.argv[2], rows
+print("ok: the documented EpilogSlurmctld collected job", sys.argv[2], "->", r["status"], "| history", rows)
+PY
 printf 'timings: slurm up %.1f s, job %.1f s, collect+analyse %.1f s\n' \
     "$(echo "$up - $start" | bc)" "$(echo "$ran - $up" | bc)" "$(echo "$collected - $ran" | bc)"
 echo PASS
