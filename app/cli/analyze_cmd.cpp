@@ -8,7 +8,10 @@
 #include "rules/matcher.h"
 #include "rules/ruleset.h"
 
+#include <CLI/CLI.hpp>
+
 #include <cstdio>
+#include <memory>
 #include <unistd.h>
 #include <fstream>
 #include <iostream>
@@ -30,45 +33,33 @@ bool isatty_stderr()
     return ::isatty(2) != 0;
 }
 
-} // namespace
-
-int analyzeCommand(const std::vector<std::string>& args)
-{
+struct AnalyzeArgs {
     std::string bundle, output;
-    bool json = true, explain = false, jsonChosen = false, timing = false;
+    bool json = false, text = false, explain = false, timing = false, noUserRules = false;
+    std::vector<std::string> ruleDirs;
+};
+
+struct InspectArgs {
+    std::string bundle;
+    bool json = false;
+};
+
+struct ValidateRulesArgs {
+    std::vector<std::string> dirs;
+    bool patterns = false;
+};
+
+int analyzeCommand(const AnalyzeArgs& a)
+{
+    const std::string& bundle = a.bundle;
+    const std::string& output = a.output;
+    const bool explain = a.explain, timing = a.timing;
+    // JSON unless --text; --explain alone means "show me": text plus the trace.
+    const bool json = a.json || (!a.text && !explain);
     AnalyzeOptions options;
     options.keepMetricSamples = false; // the result document does not carry samples
-    for (size_t i = 0; i < args.size(); ++i) {
-        const std::string& a = args[i];
-        if (a == "--json") {
-            json = true;
-            jsonChosen = true;
-        } else if (a == "--text") {
-            json = false;
-            jsonChosen = true;
-        } else if (a == "--explain") {
-            explain = true;
-        } else if (a == "--timing") {
-            timing = true;
-        } else if (a == "--no-user-rules") {
-            options.userConfigRules = false;
-        } else if (a == "--rules" && i + 1 < args.size()) {
-            options.ruleDirs.push_back(args[++i]);
-        } else if ((a == "-o" || a == "--output") && i + 1 < args.size()) {
-            output = args[++i];
-        } else if (!a.empty() && a[0] == '-') {
-            return fail("analyze: unknown option '" + a + "'");
-        } else if (bundle.empty()) {
-            bundle = a;
-        } else {
-            return fail("analyze: one bundle at a time ('" + a + "' is extra)");
-        }
-    }
-    if (bundle.empty())
-        return fail("analyze: which bundle? usage: faultline-cli analyze <bundle> [--json|--text] [--explain]");
-    // --explain alone means "show me": text plus the trace.
-    if (explain && !jsonChosen)
-        json = false;
+    options.userConfigRules = !a.noUserRules;
+    options.ruleDirs = a.ruleDirs;
 
     Analysis analysis;
     try {
@@ -116,20 +107,10 @@ int analyzeCommand(const std::vector<std::string>& args)
     return 0;
 }
 
-int inspectCommand(const std::vector<std::string>& args)
+int inspectCommand(const InspectArgs& a)
 {
-    std::string path;
-    bool asJson = false;
-    for (const auto& a : args) {
-        if (a == "--json")
-            asJson = true;
-        else if (!a.empty() && a[0] == '-')
-            return fail("inspect: unknown option '" + a + "'");
-        else
-            path = a;
-    }
-    if (path.empty())
-        return fail("inspect: which bundle? usage: faultline-cli inspect <bundle>");
+    const std::string& path = a.bundle;
+    const bool asJson = a.json;
     Analysis analysis;
     try {
         AnalyzeOptions options;
@@ -142,20 +123,10 @@ int inspectCommand(const std::vector<std::string>& args)
     return 0;
 }
 
-int validateRulesCommand(const std::vector<std::string>& argsIn)
+int validateRulesCommand(const ValidateRulesArgs& a)
 {
-    // --patterns: print every extract pattern, one per line, with named groups
-    // made plain, so another tool (the benchmark's rg) can search for the same lines.
-    bool patternsOnly = false;
-    std::vector<std::string> args;
-    for (const auto& a : argsIn) {
-        if (a == "--patterns")
-            patternsOnly = true;
-        else
-            args.push_back(a);
-    }
-    if (args.empty())
-        return fail("validate-rules: which folder? usage: faultline-cli validate-rules [--patterns] <DIR>...");
+    const bool patternsOnly = a.patterns;
+    const std::vector<std::string>& args = a.dirs;
     if (patternsOnly) {
         try {
             RuleSet rules;
@@ -204,6 +175,53 @@ int validateRulesCommand(const std::vector<std::string>& argsIn)
         }
     }
     return bad ? 1 : 0;
+}
+
+} // namespace
+
+void addRulesOption(CLI::App* cmd, std::vector<std::string>& dirs)
+{
+    cmd->add_option("--rules", dirs, "also load the rules in DIR (repeatable; a rule with a known id replaces it)")
+        ->type_name("DIR")
+        ->allow_extra_args(false);  // one folder per --rules: the next word may be the bundle
+}
+
+Command addAnalyzeCommand(CLI::App& cli)
+{
+    auto a = std::make_shared<AnalyzeArgs>();
+    CLI::App* cmd = cli.add_subcommand("analyze", "diagnose a workload bundle (folder, .tar, .tar.gz, .tgz, .tar.zst, "
+                                                  ".zip); exit 0 whatever the verdict, 2 for unusable input");
+    cmd->add_option("BUNDLE", a->bundle, "the bundle folder or archive")->required();
+    auto* json = cmd->add_flag("--json", a->json, "print the versioned result document (the default)");
+    cmd->add_flag("--text", a->text, "print a readable diagnosis instead")->excludes(json);
+    cmd->add_flag("--explain", a->explain, "add the phase-by-phase trace (text unless --json)");
+    addRulesOption(cmd, a->ruleDirs);
+    cmd->add_flag("--no-user-rules", a->noUserRules, "skip $XDG_CONFIG_HOME/faultline/rules");
+    cmd->add_option("-o,--output", a->output, "write to FILE instead of standard output")->type_name("FILE");
+    cmd->add_flag("--timing", a->timing, "print the wall time of each stage on standard error");
+    return {cmd, [a] { return analyzeCommand(*a); }};
+}
+
+Command addInspectCommand(CLI::App& cli)
+{
+    auto a = std::make_shared<InspectArgs>();
+    CLI::App* cmd = cli.add_subcommand("inspect", "list sources, nodes, ranks, time span and coverage without "
+                                                  "diagnosing");
+    cmd->add_option("BUNDLE", a->bundle, "the bundle folder or archive")->required();
+    cmd->add_flag("--json", a->json, "as JSON");
+    return {cmd, [a] { return inspectCommand(*a); }};
+}
+
+Command addValidateRulesCommand(CLI::App& cli)
+{
+    auto a = std::make_shared<ValidateRulesArgs>();
+    CLI::App* cmd = cli.add_subcommand("validate-rules", "check rule files; reports file:line:column and the rule id "
+                                                         "of the first problem; exit 1 when a folder has one");
+    cmd->add_option("DIR", a->dirs, "rule folders (*.jsonc)")->required();
+    // Every extract pattern, one per line, with named groups made plain, so another tool (the benchmark's rg)
+    // can search for the same lines.
+    cmd->add_flag("--patterns", a->patterns, "print every extract pattern, one per line, named groups made plain");
+    return {cmd, [a] { return validateRulesCommand(*a); }};
 }
 
 } // namespace fl::cli

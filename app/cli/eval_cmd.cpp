@@ -2,39 +2,48 @@
 
 #include "engine/evaluate.h"
 
+#include <CLI/CLI.hpp>
+
 #include <cstdio>
+#include <memory>
 
 namespace fl::cli {
 
-int evalCommand(const std::vector<std::string>& args)
-{
+namespace {
+
+struct EvalArgs {
     std::string dir;
-    bool asJson = false;
+    bool json = false;
+    std::vector<std::string> ruleDirs;
+};
+
+int evalCommand(const EvalArgs& a)
+{
+    const std::string& dir = a.dir;
     AnalyzeOptions options;
-    for (size_t i = 0; i < args.size(); ++i) {
-        if (args[i] == "--json")
-            asJson = true;
-        else if (args[i] == "--rules" && i + 1 < args.size())
-            options.ruleDirs.push_back(args[++i]);
-        else if (!args[i].empty() && args[i][0] == '-') {
-            std::fprintf(stderr, "faultline-cli eval: unknown option '%s'\n", args[i].c_str());
-            return 2;
-        } else
-            dir = args[i];
-    }
-    if (dir.empty()) {
-        std::fprintf(stderr, "faultline-cli eval: which folder? usage: faultline-cli eval <dir> [--json]\n");
-        return 2;
-    }
+    options.ruleDirs = a.ruleDirs;
     auto bundles = findTruthBundles(dir);
     if (bundles.empty()) {
         std::fprintf(stderr, "faultline-cli eval: %s: no bundle with a truth.json found\n", dir.c_str());
         return 2;
     }
     EvalReport report = evaluate(bundles, options);
-    std::string text = asJson ? evalReportJson(report) : formatEvalReport(report);
+    std::string text = a.json ? evalReportJson(report) : formatEvalReport(report);
     std::fwrite(text.data(), 1, text.size(), stdout);
     return 0;
+}
+
+} // namespace
+
+Command addEvalCommand(CLI::App& cli)
+{
+    auto a = std::make_shared<EvalArgs>();
+    CLI::App* cmd = cli.add_subcommand("eval", "analyze every bundle under DIR that has a truth.json and score the "
+                                               "verdicts");
+    cmd->add_option("DIR", a->dir, "folder holding the bundles")->required();
+    cmd->add_flag("--json", a->json, "as JSON");
+    addRulesOption(cmd, a->ruleDirs);
+    return {cmd, [a] { return evalCommand(*a); }};
 }
 
 } // namespace fl::cli

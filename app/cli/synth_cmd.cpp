@@ -2,8 +2,10 @@
 
 #include "synth/synth.h"
 
+#include <CLI/CLI.hpp>
+
 #include <cstdio>
-#include <cstdlib>
+#include <memory>
 #include <string>
 
 namespace fl::cli {
@@ -15,62 +17,24 @@ int fail(const std::string& message)
     return 2;
 }
 
-bool number(const std::string& s, double& out)
-{
-    char* end = nullptr;
-    out = std::strtod(s.c_str(), &end);
-    return !s.empty() && end && *end == '\0';
-}
-} // namespace
-
-int synthCommand(const std::vector<std::string>& args)
-{
+struct SynthArgs {
     synth::Options o;
     std::string dir;
-    for (size_t i = 0; i < args.size(); ++i) {
-        const std::string& a = args[i];
-        auto value = [&](double& v) {
-            if (i + 1 >= args.size() || !number(args[i + 1], v))
-                return false;
-            ++i;
-            return true;
-        };
-        double v = 0;
-        if (a == "--list-faults") {
-            for (const auto& f : synth::faultKinds())
-                std::printf("%-24s %-10s %-20s %s\n", f.id.c_str(), f.domain.c_str(), f.subDomain.c_str(),
-                            f.title.c_str());
-            return 0;
-        } else if (a == "--fault" && i + 1 < args.size()) {
-            o.fault = args[++i];
-        } else if (a == "--nodes" && value(v)) {
-            o.nodes = static_cast<int>(v);
-        } else if (a == "--gpus" && value(v)) {
-            o.gpusPerNode = static_cast<int>(v);
-        } else if (a == "--seed" && value(v)) {
-            o.seed = static_cast<uint64_t>(v);
-        } else if (a == "--skew" && value(v)) {
-            o.clockSkewSec = v;
-        } else if (a == "--iterations" && value(v)) {
-            o.iterations = static_cast<int>(v);
-        } else if (a == "--noise" && value(v)) {
-            o.noiseLevel = static_cast<int>(v);
-        } else if (a == "--app-logs-only") {
-            o.appLogsOnly = true;
-        } else if (a == "--missing" && i + 1 < args.size()) {
-            o.missingSources.push_back(args[++i]);
-        } else if (a == "--start" && i + 1 < args.size()) {
-            o.startIso = args[++i];
-        } else if (!a.empty() && a[0] == '-') {
-            return fail("unknown option or missing value: '" + a + "'");
-        } else if (dir.empty()) {
-            dir = a;
-        } else {
-            return fail("one output folder at a time ('" + a + "' is extra)");
-        }
+    bool listFaults = false;
+};
+
+int synthCommand(SynthArgs& a)
+{
+    synth::Options& o = a.o;
+    const std::string& dir = a.dir;
+    if (a.listFaults) {
+        for (const auto& f : synth::faultKinds())
+            std::printf("%-24s %-10s %-20s %s\n", f.id.c_str(), f.domain.c_str(), f.subDomain.c_str(),
+                        f.title.c_str());
+        return 0;
     }
     if (dir.empty())
-        return fail("where to? usage: faultline-cli synth <out-dir> [--fault KIND] [--nodes N] ... (--list-faults)");
+        return fail("where to? usage: faultline-cli synth OUT_DIR [OPTIONS] (--list-faults; --help for every option)");
     if (o.nodes < 1 || o.nodes > 1250)
         return fail("--nodes must be 1..1250");
     if (o.gpusPerNode < 1 || o.gpusPerNode > 8)
@@ -83,6 +47,32 @@ int synthCommand(const std::vector<std::string>& args)
                 o.fault.c_str(), truth.status.c_str(), truth.domain.c_str(), truth.subDomain.c_str(),
                 truth.culpritNode.empty() ? "" : " on ", truth.culpritNode.c_str());
     return 0;
+}
+} // namespace
+
+Command addSynthCommand(CLI::App& cli)
+{
+    auto a = std::make_shared<SynthArgs>();
+    synth::Options& o = a->o;
+    CLI::App* cmd = cli.add_subcommand("synth", "write a realistic synthetic bundle with one injected fault and its "
+                                                "truth.json");
+    cmd->add_option("OUT_DIR", a->dir, "the folder to write");
+    cmd->add_option("--fault", o.fault, "the fault to inject (--list-faults)")->type_name("KIND")->capture_default_str();
+    cmd->add_option("--nodes", o.nodes, "nodes, 1..1250")->type_name("N")->capture_default_str();
+    cmd->add_option("--gpus", o.gpusPerNode, "GPUs per node, 1..8")->type_name("G")->capture_default_str();
+    cmd->add_option("--seed", o.seed, "random seed: same seed, same bundle")->type_name("S")->capture_default_str();
+    cmd->add_option("--skew", o.clockSkewSec, "largest clock offset between nodes")->type_name("SECONDS")
+        ->capture_default_str();
+    cmd->add_option("--iterations", o.iterations, "training iterations logged before the fault")->type_name("N")
+        ->capture_default_str();
+    cmd->add_option("--noise", o.noiseLevel, "benign noise: 0 none, 1 some, 2 a lot")->type_name("0|1|2")
+        ->check(CLI::Range(0, 2))->capture_default_str();
+    cmd->add_flag("--app-logs-only", o.appLogsOnly, "write only the ranks' application logs");
+    cmd->add_option("--missing", o.missingSources, "leave out a source (repeatable)")->type_name("SOURCE")
+        ->allow_extra_args(false);
+    cmd->add_option("--start", o.startIso, "when the job starts (ISO 8601)")->type_name("TIME");
+    cmd->add_flag("--list-faults", a->listFaults, "list the fault kinds and exit");
+    return {cmd, [a] { return synthCommand(*a); }};
 }
 
 } // namespace fl::cli

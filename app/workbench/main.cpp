@@ -5,39 +5,47 @@
 //                                         (exit 1) when the bundle's notes cannot be stored or shown
 #include "mainwindow.h"
 
+#include "../common/cli_conventions.h"
+
 #include <QApplication>
-#include <QCommandLineParser>
 #include <QDir>
 #include <QFileInfo>
 #include <QTimer>
 
 #include <cstdio>
+#include <string>
 
 int main(int argc, char** argv)
 {
-    QApplication app(argc, argv);
+    // Parsed before QApplication exists, so --help, --version and usage errors work without a display.
+    CLI::App cli{"Faultline workbench: root cause of failed distributed GPU jobs, from their logs.", "faultline"};
+    fl::cli::applyConventions(cli);
+    cli.set_version_flag("--version", std::string("faultline ") + FAULTLINE_VERSION);
+    std::string bundleArg, shotArg;
+    bool notesWanted = false;
+    cli.add_option("BUNDLE", bundleArg, "bundle folder or archive to open");
+    auto* shotOption = cli.add_option("--screenshot", shotArg,
+                                      "render the window to FILE once the analysis is done, then exit (1 if it failed)")
+                           ->type_name("FILE");
+    cli.add_flag("--notes", notesWanted,
+                 "with --screenshot: the bundle's notes are wanted; exit 1 if they cannot be stored (SQLite driver "
+                 "missing, no writable folder, unusable file)")
+        ->needs(shotOption);
+    cli.footer("Qt's own settings come from the environment (QT_QPA_PLATFORM=offscreen, QT_SCALE_FACTOR, ...).");
+    if (const int code = fl::cli::parseCommandLine(cli, argc, argv); code >= 0)
+        return code;
+
+    // Qt gets the program name only: every argument was ours and is parsed.
+    int qtArgc = 1;
+    QApplication app(qtArgc, argv);
     QApplication::setOrganizationName(QStringLiteral("Faultline"));
     QApplication::setApplicationName(QStringLiteral("faultline"));
     QApplication::setApplicationVersion(QStringLiteral(FAULTLINE_VERSION));
-
-    QCommandLineParser parser;
-    parser.setApplicationDescription(QStringLiteral("Root cause of failed distributed GPU jobs, from their logs."));
-    parser.addHelpOption();
-    parser.addVersionOption();
-    QCommandLineOption shot(QStringLiteral("screenshot"), QStringLiteral("Render the window to FILE once the analysis is done, then exit."),
-                            QStringLiteral("FILE"));
-    parser.addOption(shot);
-    QCommandLineOption notes(QStringLiteral("notes"),
-                             QStringLiteral("With --screenshot: the bundle's notes are wanted; exit 1 if they cannot be "
-                                            "stored (SQLite driver missing, no writable folder, unusable file)."));
-    parser.addOption(notes);
-    parser.addPositionalArgument(QStringLiteral("bundle"), QStringLiteral("Bundle folder or archive to open."), QStringLiteral("[BUNDLE]"));
-    parser.process(app);
-    const QString bundle = parser.positionalArguments().value(0);
+    const QString bundle = QString::fromLocal8Bit(bundleArg.c_str());
 
     fl::MainWindow window;
     window.resize(1600, 1000);
-    if (!parser.isSet(shot)) {
+    if (shotOption->count() == 0) {
         window.show();
         if (!bundle.isEmpty())
             window.openPath(bundle);
@@ -45,10 +53,9 @@ int main(int argc, char** argv)
     }
 
     // Screenshot mode: no dialogs, a result code that says whether it worked.
-    const QString out = parser.value(shot);
+    const QString out = QString::fromLocal8Bit(shotArg.c_str());
     window.setProperty("headless", true);
     window.show();
-    const bool notesWanted = parser.isSet(notes);
     auto save = [&window, out, notesWanted](bool ok) {
         // Let queued layout and replots settle before grabbing.
         QTimer::singleShot(200, &window, [&window, out, ok, notesWanted] {
