@@ -9,7 +9,9 @@ thread_local bool tShed = false;
 ConnectionQueue::ConnectionQueue(size_t threads, size_t backlog) : backlog_(backlog)
 {
     for (size_t i = 0; i < threads; ++i)
-        threads_.emplace_back([this] { work(); });
+        threads_.emplace_back([this] { work(false); });
+    // One thread only refuses: shedding must not wait for a worker when every worker is busy.
+    threads_.emplace_back([this] { work(true); });
 }
 
 ConnectionQueue::~ConnectionQueue()
@@ -39,7 +41,7 @@ void ConnectionQueue::enqueue(std::function<void()> fn)
             jobs_.push_back(std::move(fn));
         }
     }
-    cv_.notify_one();
+    cv_.notify_all(); // the refuser must hear of shed jobs even when a worker would not take them
 }
 
 void ConnectionQueue::shutdown()
@@ -55,19 +57,19 @@ void ConnectionQueue::shutdown()
         t.join();
 }
 
-void ConnectionQueue::work()
+void ConnectionQueue::work(bool refuserOnly)
 {
     for (;;) {
         std::function<void()> fn;
         bool shedJob = false;
         {
             std::unique_lock lock(mutex_);
-            cv_.wait(lock, [&] { return stopping_ || !jobs_.empty() || !shedJobs_.empty(); });
+            cv_.wait(lock, [&] { return stopping_ || (!refuserOnly && !jobs_.empty()) || !shedJobs_.empty(); });
             if (!shedJobs_.empty()) { // a refusal is cheap: answer it before real work
                 fn = std::move(shedJobs_.front());
                 shedJobs_.pop_front();
                 shedJob = true;
-            } else if (!jobs_.empty()) {
+            } else if (!refuserOnly && !jobs_.empty()) {
                 fn = std::move(jobs_.front());
                 jobs_.pop_front();
             } else {

@@ -1,7 +1,7 @@
 // Bounding work so overload is answered, not suffered.
 // - ConnectionQueue: httplib's per-connection task queue with a fixed number of
-//   threads and a bounded backlog; connections beyond it are still served, first
-//   and briefly, with 503 + Retry-After (shed() is true while they are handled).
+//   threads and a bounded backlog; connections beyond it are answered 503 +
+//   Retry-After by a thread of their own (shed() is true while they are handled).
 // - AnalysisGate: a few analysis slots (the engine is CPU-bound) and a short
 //   wait list; beyond it a request gets 429 at once, a waiter whose deadline
 //   passes gets 504.
@@ -37,7 +37,7 @@ public:
     uint64_t shedCount() const { return shed_.load(); }
 
 private:
-    void work();
+    void work(bool refuserOnly);
     size_t backlog_;
     mutable std::mutex mutex_;
     std::condition_variable cv_;

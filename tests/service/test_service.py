@@ -247,4 +247,27 @@ try:
 finally:
     svc.stop()
 
+# -- connection backlog: 2 threads and a backlog of 1 held by idle connections -> 503, at once
+import socket  # noqa: E402
+import time  # noqa: E402
+svc = Service(SERVICE, os.path.join(WORK, "data-conn"), "--http-threads", "2", "--backlog", "1").start()
+try:
+    idle = []
+    for _ in range(3):
+        s = socket.create_connection(("127.0.0.1", svc.port))
+        idle.append(s)
+    time.sleep(0.3)
+    t0 = time.time()
+    st, r = svc.json("GET", "/v2/sessions", timeout=10)
+    took = time.time() - t0
+    check(st == 503 and r["error"] == "unavailable" and took < 2.0,
+          "threads and backlog full -> 503 without waiting for a worker (%d in %.2f s)" % (st, took))
+    for s in idle:
+        s.close()
+    time.sleep(0.5)
+    st, r = svc.json("GET", "/v2/healthz", timeout=30)
+    check(st == 200 and r["refused"]["connections"] >= 1, "serves again once the idle connections go")
+finally:
+    svc.stop()
+
 finish()
