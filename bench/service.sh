@@ -3,7 +3,8 @@
 # wrk (Debian) drives the real service started on a free loopback port in a temporary folder:
 #   1. reference: GET /v2/healthz (the HTTP stack's floor, same run)
 #   2. reading a stored result: GET /v2/sessions/{id}/result
-#   3. analysing a ~20 MB 64-node bundle (synth --nodes 64 --iterations 10): POST /v2/bundles at capacity
+#   3. analysing a ~20 MB 64-node bundle (synth --nodes 64 --iterations 10): POST /v2/bundles at capacity,
+#      beside `faultline-cli analyze` of the same archive (reference: the engine without HTTP and store)
 #   4. the same at 4x overload (4 x (workers + queue) connections): status counts (201 vs 429/503),
 #      and GET /v2/healthz latency measured alongside by curl.
 # Prints p50/p99/throughput from wrk --latency; figures go into docs/performance.md.
@@ -70,6 +71,10 @@ wrk -t2 -c8 -d"${secs}s" --latency -s "$lua" "$base/v2/sessions/$small/result" >
 summary "GET result (sample) c=8" "$work/w2"
 wrk -t2 -c8 -d"${secs}s" --latency -s "$lua" "$base/v2/sessions/$sid/result" >"$work/w2b"
 summary "GET result (64-node) c=8" "$work/w2b"
+for i in 1 2 3; do
+  /usr/bin/env time -f %e "$cli" analyze "$work/b64.tar.gz" --no-user-rules -o /dev/null 2>>"$work/cli-times" >/dev/null
+done
+sort -n "$work/cli-times" | awk 'NR==2 {printf "%-34s median %.2fs of 3 runs (same archive, one process each)\n", "reference faultline-cli analyze", $1}'
 wrk -t1 -c"$workers" -d"${secs}s" --timeout 60s --latency -s "$lua" "$base/v2/bundles" -- "$work/b64.tar.gz" application/gzip >"$work/w3"
 summary "POST /v2/bundles c=$workers" "$work/w3"
 over=$((4 * (workers + queue)))

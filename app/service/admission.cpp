@@ -10,8 +10,10 @@ ConnectionQueue::ConnectionQueue(size_t threads, size_t backlog) : backlog_(back
 {
     for (size_t i = 0; i < threads; ++i)
         threads_.emplace_back([this] { work(false); });
-    // One thread only refuses: shedding must not wait for a worker when every worker is busy.
-    threads_.emplace_back([this] { work(true); });
+    // Two threads only refuse: shedding must not wait for a worker when every worker is busy
+    // (two, so that one idle shed connection does not hold up the next refusal).
+    for (int i = 0; i < 2; ++i)
+        threads_.emplace_back([this] { work(true); });
 }
 
 ConnectionQueue::~ConnectionQueue()

@@ -1,7 +1,7 @@
 // Bounding work so overload is answered, not suffered.
 // - ConnectionQueue: httplib's per-connection task queue with a fixed number of
 //   threads and a bounded backlog; connections beyond it are answered 503 +
-//   Retry-After by a thread of their own (shed() is true while they are handled).
+//   Retry-After by two threads of their own (shed() is true while they are handled).
 // - AnalysisGate: a few analysis slots (the engine is CPU-bound) and a short
 //   wait list; beyond it a request gets 429 at once, a waiter whose deadline
 //   passes gets 504.

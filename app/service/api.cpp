@@ -536,9 +536,10 @@ void Api::attribute(const Request& req, Response& res)
 void Api::result(const Request& req, Response& res)
 {
     const SessionId id = pathSession(req);
-    sessions_.require(id);
     const int run = intParam(req, "run", 0, 0, 1'000'000'000);
-    auto r = sessions_.store().run(id, run);
+    auto r = sessions_.store().run(id, run); // one query on the hot path; the session is looked up only on a miss
+    if (!r)
+        sessions_.require(id);
     if (!r)
         throw ApiError(404, "not_found", run ? "no run " + std::to_string(run) + " in session " + id.value
                                              : "session " + id.value + " has no result yet: POST .../attribute");

@@ -169,6 +169,8 @@ int main(int argc, char** argv)
         server.set_keep_alive_max_count(1000);
         server.set_tcp_nodelay(true); // small JSON answers must not wait for delayed ACKs (~40 ms each)
         server.set_read_timeout(10, 0);
+        // A thread serves one connection at a time: idle keep-alive connections must let go soon.
+        server.set_keep_alive_timeout(2);
         server.set_write_timeout(30, 0);
         Api api(sessions, gate, deadlines, &connections, config);
         int port = where.port;

@@ -253,14 +253,14 @@ import time  # noqa: E402
 svc = Service(SERVICE, os.path.join(WORK, "data-conn"), "--http-threads", "2", "--backlog", "1").start()
 try:
     idle = []
-    for _ in range(3):
+    for _ in range(3):  # one at a time, so that two hold the threads and the third waits in the backlog
         s = socket.create_connection(("127.0.0.1", svc.port))
         idle.append(s)
-    time.sleep(0.3)
+        time.sleep(0.4)
     t0 = time.time()
     st, r = svc.json("GET", "/v2/sessions", timeout=10)
     took = time.time() - t0
-    check(st == 503 and r["error"] == "unavailable" and took < 2.0,
+    check(st == 503 and r["error"] == "unavailable" and took < 1.0,
           "threads and backlog full -> 503 without waiting for a worker (%d in %.2f s)" % (st, took))
     for s in idle:
         s.close()
