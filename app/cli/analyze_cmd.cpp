@@ -1,4 +1,5 @@
 #include "commands.h"
+#include "rule_coverage.h"
 #include "text_report.h"
 
 #include "bundle/bundle.h"
@@ -47,6 +48,7 @@ struct InspectArgs {
 struct ValidateRulesArgs {
     std::vector<std::string> dirs;
     bool patterns = false;
+    bool coverage = false;
 };
 
 int analyzeCommand(const AnalyzeArgs& a)
@@ -125,7 +127,7 @@ int inspectCommand(const InspectArgs& a)
 
 int validateRulesCommand(const ValidateRulesArgs& a)
 {
-    const bool patternsOnly = a.patterns;
+    const bool patternsOnly = a.patterns, coverage = a.coverage;
     const std::vector<std::string>& args = a.dirs;
     if (patternsOnly) {
         try {
@@ -167,8 +169,16 @@ int validateRulesCommand(const ValidateRulesArgs& a)
                                 r.file.c_str(), r.line, r.id.c_str());
                 }
             }
-            std::printf("%s: ok: %zu rules (%zu extract, %zu without a literal), %zu symptoms, digest %s\n", dir.c_str(),
-                        rules.rules().size(), extract, noLiteral, rules.symptoms().size(), rules.digest().c_str());
+            std::fputs(ruleSampleWarnings(rules).c_str(), stdout);
+            size_t samples = 0;
+            for (const auto& r : rules.rules())
+                samples += r.samples.size() + r.benign.size();
+            std::printf("%s: ok: %zu rules (%zu extract, %zu without a literal), %zu symptoms, %zu sample lines checked, "
+                        "digest %s\n",
+                        dir.c_str(), rules.rules().size(), extract, noLiteral, rules.symptoms().size(), samples,
+                        rules.digest().c_str());
+            if (coverage)
+                std::fputs(ruleCoverage(rules).c_str(), stdout);
         } catch (const RuleError& e) {
             std::fprintf(stderr, "%s\n", e.what());
             ++bad;
@@ -215,12 +225,15 @@ Command addInspectCommand(CLI::App& cli)
 Command addValidateRulesCommand(CLI::App& cli)
 {
     auto a = std::make_shared<ValidateRulesArgs>();
-    CLI::App* cmd = cli.add_subcommand("validate-rules", "check rule files; reports file:line:column and the rule id "
-                                                         "of the first problem; exit 1 when a folder has one");
+    CLI::App* cmd = cli.add_subcommand("validate-rules", "check rule files and run each rule's samples and benign "
+                                                         "lines; reports file:line:column and the rule id of the "
+                                                         "first problem; exit 1 when a folder has one");
     cmd->add_option("DIR", a->dirs, "rule folders (*.jsonc)")->required();
     // Every extract pattern, one per line, with named groups made plain, so another tool (the benchmark's rg)
     // can search for the same lines.
     cmd->add_flag("--patterns", a->patterns, "print every extract pattern, one per line, named groups made plain");
+    cmd->add_flag("--coverage", a->coverage,
+                  "also print the families (origin of the messages) and domains the extract rules cover");
     return {cmd, [a] { return validateRulesCommand(*a); }};
 }
 

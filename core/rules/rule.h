@@ -96,6 +96,14 @@ struct Decode {
     std::map<std::string, std::string> map; // decimal value -> label; "*" default
 };
 
+// A line an extract rule must turn into an event (lnav's format "sample"),
+// optionally with the symptom and fields it must yield. See docs/rules.md.
+struct RuleSample {
+    std::string line;
+    std::string symptom;                   // expected emitted symptom ("" = not checked)
+    std::map<std::string, std::string> fields; // expected captured/emitted fields
+};
+
 struct Rule {
     std::string id;
     std::string description;
@@ -112,6 +120,9 @@ struct Rule {
     std::string emitSymptom;               // template with {group}
     EventKind emitKind = EventKind::BadNode;
     std::map<std::string, std::string> emitFields; // field -> template; node/rank/gpu/pci are special
+    std::vector<RuleSample> samples;       // lines it must match (checked at load)
+    std::vector<std::string> benign;       // lines of the same source it must not match
+    std::vector<std::string> sourceRefs;   // where the message comes from: repo@tag:path or a doc page
 
     // filter / refine / post_outcome / report
     Selector match;

@@ -2,6 +2,7 @@
 
 #include "rules/matcher.h"
 #include "rules/rule.h"
+#include "rules/samples.h"
 #include "rules/sha256.h"
 
 #include <nlohmann/json.hpp>
@@ -256,8 +257,15 @@ Rule parseRule(std::string_view text, const std::string& file, const json& j)
     r.phase = *p;
 
     if (r.phase == Phase::Extract) {
-        checkKeys(ctx, j, {"id", "description", "phase", "sources", "pattern", "literal", "exclude", "ignore_case", "emit"},
+        checkKeys(ctx, j,
+                  {"id", "description", "phase", "sources", "pattern", "literal", "exclude", "ignore_case", "emit",
+                   "samples", "benign", "source"},
                   "extract rule");
+        try {
+            parseRuleSamples(j, r);
+        } catch (const std::invalid_argument& e) {
+            ctx.fail(e.what());
+        }
         for (const auto& s : strList(ctx, j, "sources")) {
             auto k = sourceKindFromString(s);
             if (!k)
@@ -292,8 +300,13 @@ Rule parseRule(std::string_view text, const std::string& file, const json& j)
     checkKeys(ctx, j,
               {"id", "description", "phase", "match", "if", "unless", "suppress", "set_symptom", "set_role", "set_kind",
                "set_fields", "decode", "link_from", "label", "merge_into", "move_to", "copy_fields", "absent_ranks",
-               "evidence_role", "max_evidence"},
+               "evidence_role", "max_evidence", "source"},
               "rule");
+    try {
+        parseRuleSamples(j, r);
+    } catch (const std::invalid_argument& e) {
+        ctx.fail(e.what());
+    }
     auto m = j.find("match");
     if (m == j.end())
         ctx.fail("missing 'match' (a selector of the events this rule acts on)");
@@ -586,6 +599,9 @@ void RuleSet::loadText(std::string_view text, const std::string& fileName)
     {
         CompiledRules probe;
         probe.build(newRules);
+        // Samples are cheap (a few RE2 matches per rule), so every load checks them.
+        if (auto failed = checkRuleSamples(newRules, probe, text); !failed.empty())
+            throw RuleError(fileName, failed.front().line, 0, failed.front().rule->id, failed.front().message);
     }
     if (auto it = doc.find("settings"); it != doc.end()) {
         if (!it->is_object())

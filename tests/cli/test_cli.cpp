@@ -77,6 +77,13 @@ private slots:
         QCOMPARE(r.code, 1);
         QVERIFY2(r.err.contains("mine.jsonc:3:") && r.err.contains("mine.x"), qPrintable(r.err));
         QCOMPARE(cli({"validate-rules", QStringLiteral(FAULTLINE_SOURCE_DIR "/rules")}).code, 0);
+        // --coverage: families by the origin of the messages, domains, and no rule without samples.
+        Run c = cli({"validate-rules", "--coverage", QStringLiteral(FAULTLINE_SOURCE_DIR "/rules")});
+        QCOMPARE(c.code, 0);
+        QVERIFY2(c.out.contains("families (origin of the messages):") && c.out.contains("NVIDIA/nccl") &&
+                     c.out.contains("domains (of the symptoms the samples yield):") && !c.out.contains("(no source)") &&
+                     !c.out.contains("warning: no \"samples\""),
+                 qPrintable(c.out));
     }
     void inspectListsCoverage()
     {

@@ -1,0 +1,194 @@
+#include "rules/samples.h"
+
+#include "rules/matcher.h"
+#include "rules/rule.h"
+
+#include <nlohmann/json.hpp>
+
+#include <map>
+#include <stdexcept>
+
+namespace fl {
+
+using nlohmann::json;
+
+namespace {
+
+std::vector<std::string> stringOrList(const json& j, const char* key)
+{
+    std::vector<std::string> out;
+    auto it = j.find(key);
+    if (it == j.end())
+        return out;
+    if (it->is_string()) {
+        out.push_back(it->get<std::string>());
+        return out;
+    }
+    if (!it->is_array())
+        throw std::invalid_argument(std::string("'") + key + "' must be a string or a list of strings");
+    for (const auto& v : *it) {
+        if (!v.is_string() || v.get<std::string>().empty())
+            throw std::invalid_argument(std::string("'") + key + "' must contain non-empty strings");
+        out.push_back(v.get<std::string>());
+    }
+    return out;
+}
+
+// The emitted symptom and fields for one match, as the scan computes them
+// ("@node" etc. for the place overrides).
+std::map<std::string, std::string> emitted(const Rule& rule, const ExtractMatch& m, std::string& symptom)
+{
+    std::map<std::string, std::string> vals(m.groups.begin(), m.groups.end());
+    auto expand = [&](std::string_view tmpl) {
+        std::string out;
+        for (size_t i = 0; i < tmpl.size(); ++i) {
+            size_t close = tmpl[i] == '{' ? tmpl.find('}', i) : std::string_view::npos;
+            if (close == std::string_view::npos) {
+                out += tmpl[i];
+                continue;
+            }
+            if (auto it = vals.find(std::string(tmpl.substr(i + 1, close - i - 1))); it != vals.end())
+                out += it->second;
+            i = close;
+        }
+        return out;
+    };
+    symptom = expand(rule.emitSymptom);
+    std::map<std::string, std::string> fields = vals;
+    for (const auto& [k, tmpl] : rule.emitFields)
+        fields[k] = expand(tmpl);
+    return fields;
+}
+
+int lineOf(std::string_view text, size_t byte)
+{
+    int line = 1;
+    for (size_t i = 0; i < byte && i < text.size(); ++i)
+        line += text[i] == '\n';
+    return line;
+}
+
+// Where `value` is written (as a JSON string) at or after the rule's line.
+int locate(std::string_view text, int fromLine, const std::string& value)
+{
+    size_t from = 0;
+    for (int l = 1; l < fromLine && from != std::string_view::npos; ++l) {
+        from = text.find('\n', from);
+        if (from != std::string_view::npos)
+            ++from;
+    }
+    if (from == std::string_view::npos)
+        return fromLine;
+    size_t at = text.find(json(value).dump(), from);
+    return at == std::string_view::npos ? fromLine : lineOf(text, at);
+}
+
+std::string shown(const std::string& s)
+{
+    return json(s.size() > 120 ? s.substr(0, 117) + "..." : s).dump();
+}
+
+} // namespace
+
+void parseRuleSamples(const json& j, Rule& rule)
+{
+    rule.sourceRefs = stringOrList(j, "source");
+    rule.benign = stringOrList(j, "benign");
+    auto it = j.find("samples");
+    if (it == j.end())
+        return;
+    if (!it->is_array())
+        throw std::invalid_argument("'samples' must be a list of lines or {\"line\", \"symptom\", \"fields\"} objects");
+    for (const auto& s : *it) {
+        RuleSample sample;
+        if (s.is_string()) {
+            sample.line = s.get<std::string>();
+        } else if (s.is_object()) {
+            for (const auto& [k, v] : s.items()) {
+                if (k != "line" && k != "symptom" && k != "fields")
+                    throw std::invalid_argument("unknown key '" + k + "' in a sample (line, symptom, fields)");
+                (void)v;
+            }
+            auto line = s.find("line");
+            if (line == s.end() || !line->is_string())
+                throw std::invalid_argument("a sample object needs a 'line' string");
+            sample.line = line->get<std::string>();
+            if (auto sym = s.find("symptom"); sym != s.end()) {
+                if (!sym->is_string())
+                    throw std::invalid_argument("a sample's 'symptom' must be a string");
+                sample.symptom = sym->get<std::string>();
+            }
+            if (auto f = s.find("fields"); f != s.end()) {
+                if (!f->is_object())
+                    throw std::invalid_argument("a sample's 'fields' must be an object of strings");
+                for (const auto& [k, v] : f->items()) {
+                    if (!v.is_string())
+                        throw std::invalid_argument("a sample's field '" + k + "' must be a string");
+                    sample.fields[k] = v.get<std::string>();
+                }
+            }
+        } else {
+            throw std::invalid_argument("each sample must be a line or an object {\"line\", \"symptom\", \"fields\"}");
+        }
+        if (sample.line.empty())
+            throw std::invalid_argument("a sample line must not be empty");
+        rule.samples.push_back(std::move(sample));
+    }
+}
+
+std::vector<SampleFailure> checkRuleSamples(const std::vector<Rule>& rules, const CompiledRules& compiled,
+                                            std::string_view fileText)
+{
+    std::vector<SampleFailure> failures;
+    std::vector<ExtractMatch> matches;
+    for (const Rule& rule : rules) {
+        if (rule.phase != Phase::Extract)
+            continue;
+        const SourceKind kind = rule.sources.empty() ? SourceKind::AppLog : rule.sources.front();
+        auto find = [&](const std::string& line) -> const ExtractMatch* {
+            matches.clear();
+            compiled.match(line, kind, matches);
+            for (const auto& m : matches)
+                if (m.rule == &rule)
+                    return &m;
+            return nullptr;
+        };
+        auto fail = [&](const std::string& line, std::string message) {
+            failures.push_back({&rule, locate(fileText, rule.line, line), std::move(message)});
+        };
+        for (const auto& sample : rule.samples) {
+            const ExtractMatch* m = find(sample.line);
+            if (!m) {
+                fail(sample.line, "sample does not match: " + shown(sample.line));
+                continue;
+            }
+            std::string symptom;
+            auto fields = emitted(rule, *m, symptom);
+            if (!sample.symptom.empty() && symptom != sample.symptom)
+                fail(sample.line, "sample yields symptom '" + symptom + "', expected '" + sample.symptom + "': " +
+                                      shown(sample.line));
+            for (const auto& [k, want] : sample.fields) {
+                auto got = fields.find(k);
+                if (got == fields.end() || got->second != want)
+                    fail(sample.line, "sample yields " + k + "=" + (got == fields.end() ? "(none)" : shown(got->second)) +
+                                          ", expected " + shown(want) + ": " + shown(sample.line));
+            }
+        }
+        for (const auto& line : rule.benign)
+            if (find(line))
+                fail(line, "benign line matches: " + shown(line));
+    }
+    return failures;
+}
+
+std::string sourceOrigin(std::string_view ref)
+{
+    if (auto scheme = ref.find("://"); scheme != std::string_view::npos) {
+        ref.remove_prefix(scheme + 3);
+        return std::string(ref.substr(0, ref.find('/')));
+    }
+    size_t end = ref.find_first_of("@: ");
+    return std::string(ref.substr(0, end));
+}
+
+} // namespace fl
