@@ -5,6 +5,7 @@
 #include "rules/ruleset.h"
 #include "rules/samples.h"
 
+#include <algorithm>
 #include <cstdio>
 #include <map>
 #include <set>
@@ -21,7 +22,7 @@ struct Count {
 std::string row(const std::string& name, const Count& c)
 {
     char buf[256];
-    std::snprintf(buf, sizeof buf, "  %-28s %4zu rules %5zu samples %5zu benign %4zu symptoms\n", name.c_str(), c.rules,
+    std::snprintf(buf, sizeof buf, "  %-34s %4zu rules %5zu samples %5zu benign %4zu symptoms\n", name.c_str(), c.rules,
                   c.samples, c.benign, c.symptoms.size());
     return buf;
 }
@@ -45,6 +46,11 @@ std::string domainOf(const RuleSet& rules, const Rule& r)
             }
             if (const SymptomDef* d = rules.symptom(sym))
                 return d->domain;
+            // Raw extract symptoms ("cuda.unknown error") are renamed by a filter rule.
+            for (const auto& f : rules.rules())
+                if (f.setSymptom && std::find(f.match.symptoms.begin(), f.match.symptoms.end(), sym) != f.match.symptoms.end())
+                    if (const SymptomDef* d = rules.symptom(*f.setSymptom))
+                        return d->domain;
         }
     }
     if (const SymptomDef* d = rules.symptom(r.emitSymptom))
