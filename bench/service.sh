@@ -72,11 +72,15 @@ summary "GET result (sample) c=8" "$work/w2"
 wrk -t2 -c8 -d"${secs}s" --latency -s "$lua" "$base/v2/sessions/$sid/result" >"$work/w2b"
 summary "GET result (64-node) c=8" "$work/w2b"
 for i in 1 2 3; do
-  /usr/bin/env time -f %e "$cli" analyze "$work/b64.tar.gz" --no-user-rules -o /dev/null 2>>"$work/cli-times" >/dev/null
+  /usr/bin/env time -f "%e %U %S" "$cli" analyze "$work/b64.tar.gz" --no-user-rules -o /dev/null 2>>"$work/cli-times" >/dev/null
 done
-sort -n "$work/cli-times" | awk 'NR==2 {printf "%-34s median %.2fs of 3 runs (same archive, one process each)\n", "reference faultline-cli analyze", $1}'
+sort -n "$work/cli-times" | awk 'NR==2 {printf "%-34s median %.2fs wall, %.2fs CPU (of 3 runs, same archive, one process each)\n", "reference faultline-cli analyze", $1, $2 + $3}'
+cpu_ticks() { awk '{print $14 + $15}' "/proc/$pid/stat"; }
+t0=$(cpu_ticks)
 wrk -t1 -c"$workers" -d"${secs}s" --timeout 60s --latency -s "$lua" "$base/v2/bundles" -- "$work/b64.tar.gz" application/gzip >"$work/w3"
+t1=$(cpu_ticks)
 summary "POST /v2/bundles c=$workers" "$work/w3"
+awk -v d=$((t1 - t0)) -v hz="$(getconf CLK_TCK)" '/^status 201/ {n=$3} END {if (n) printf "%-34s %.2fs CPU per analysis in the service (%d analyses)\n", "", d / hz / n, n}' "$work/w3"
 over=$((4 * (workers + queue)))
 ( for _ in $(seq $((secs * 4))); do curl -s -o /dev/null -w '%{time_total}\n' "$base/v2/healthz"; sleep 0.25; done ) >"$work/probe" &
 probe=$!
