@@ -1,4 +1,5 @@
 #include "engine/engine.h"
+#include "engine/datadir.h"
 
 #include "engine/internal.h"
 
@@ -89,12 +90,8 @@ std::shared_ptr<const RuleSet> loadRulesFor(const AnalyzeOptions& options)
     namespace fs = std::filesystem;
     auto rules = std::make_shared<RuleSet>();
     std::string shipped = options.shippedRulesDir;
-    if (shipped.empty()) {
-        if (const char* env = std::getenv("FAULTLINE_RULES_DIR"); env && *env)
-            shipped = env;
-        else
-            shipped = FAULTLINE_SHIPPED_RULES_DIR;
-    }
+    if (shipped.empty())
+        shipped = defaultShippedRulesDir();
     rules->loadDirectory(shipped);
     if (options.userConfigRules) {
         std::string base;
