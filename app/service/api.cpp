@@ -42,6 +42,7 @@ std::string codeFor(int status)
     case 405: return "method_not_allowed";
     case 413: return "payload_too_large";
     case 414: return "uri_too_long";
+    case 422: return "unprocessable";
     case 429: return "overloaded";
     case 503: return "unavailable";
     case 504: return "deadline_exceeded";

@@ -201,6 +201,22 @@ FileRecord recordFromDisk(const SourceFile& f)
     return r;
 }
 
+// A path may not also be a folder of another path of the session ("a" and "a/b"): the
+// session could never be laid out as a bundle again. Checked against what is stored.
+void refuseFolderClashes(Store& store, const SessionId& id, const std::vector<FileRecord>& incoming)
+{
+    std::set<std::string> paths;
+    for (const auto& f : store.files(id))
+        paths.insert(f.path);
+    for (const auto& f : incoming)
+        paths.insert(f.path);
+    for (const auto& p : paths) {
+        auto it = paths.lower_bound(p + "/");
+        if (it != paths.end() && it->compare(0, p.size() + 1, p + "/") == 0)
+            throw ApiError(409, "path_conflict", "file '" + p + "' would also be the folder of '" + *it + "'");
+    }
+}
+
 } // namespace
 
 SessionService::SessionService(Store& store, std::shared_ptr<const RuleSet> rules, SessionServiceOptions options)
@@ -293,6 +309,7 @@ IngestReport SessionService::ingestFiles(const SessionId& id, std::vector<FileRe
         f.size = f.content.size();
         f.addedNs = nowNs();
     }
+    refuseFolderClashes(store_, id, files);
     store_.putFiles(id, files);
     IngestReport rep;
     for (auto& f : files) {
@@ -355,6 +372,7 @@ IngestReport SessionService::ingestArchive(const SessionId& id, const std::strin
         throw ApiError(504, "deadline_exceeded", "the deadline passed while the archive was extracted");
     std::vector<FileRecord> records;
     IngestReport rep = recordsOf(b, records);
+    refuseFolderClashes(store_, id, records);
     store_.putFiles(id, records);
     for (auto& r : records) {
         r.content.clear();
@@ -414,7 +432,15 @@ RunOutcome SessionService::attribute(const SessionId& id, const std::string& pha
         if (!m.empty())
             writeFile(dir.path + "/workload.json", m.dump(2));
     }
-    Bundle b = loadBundle(dir.path, options_.load, progress);
+    Bundle b;
+    try {
+        b = loadBundle(dir.path, options_.load, progress);
+    } catch (const BundleError& e) {
+        std::string what = e.what(); // name the session's file, not our temporary folder
+        for (size_t at; (at = what.find(dir.path + "/")) != std::string::npos;)
+            what.erase(at, dir.path.size() + 1);
+        throw ApiError(422, "bad_bundle", "session " + id.value + ": " + what);
+    }
     // What the client declared wins over what the loader inferred from names and content.
     for (auto& f : b.files) {
         auto it = declared.find(f.path);

@@ -156,6 +156,15 @@ try:
         ok = st == want and isinstance(r, dict) and "error" in r and "detail" in r
         check(ok, "hostile %s %s -> %d {error, detail} (got %d %s)" % (method, path[:50], want, st, str(r)[:80]))
     check(svc.alive(), "service alive after hostile bodies")
+    st, r = svc.json("POST", "/v2/sessions", {})
+    csid = r["session_id"]
+    st, r = svc.json("POST", "/v2/sessions/%s/observations" % csid, {"files": [{"path": "a", "content": "x"}]})
+    st, r = svc.json("POST", "/v2/sessions/%s/observations" % csid, {"files": [{"path": "a/b", "content": "y"}]})
+    check(st == 409 and r["error"] == "path_conflict", "a file that would be another file's folder -> 409 at ingest")
+    st, r = svc.json("POST", "/v2/sessions/%s/observations" % csid, {"files": [{"path": "workload.json", "content": "{bad"}]})
+    st, r = svc.json("POST", "/v2/sessions/%s/attribute" % csid)
+    check(st == 422 and r["error"] == "bad_bundle" and "workload.json" in r["detail"] and "/tmp/" not in r["detail"],
+          "an invalid uploaded manifest -> 422 naming workload.json, not our temporary folder (%s)" % r.get("detail"))
 
     # archive members escaping the bundle, and a bomb over --max-expanded-mib
     buf = io.BytesIO()
