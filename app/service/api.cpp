@@ -276,7 +276,8 @@ SessionId pathSession(const Request& req)
 
 Api::Api(SessionService& sessions, AnalysisGate& gate, DeadlineWatch& deadlines,
          const std::atomic<const ConnectionQueue*>* connections, ApiConfig config)
-    : sessions_(sessions), gate_(gate), deadlines_(deadlines), connections_(connections), config_(std::move(config))
+    : sessions_(sessions), gate_(gate), deadlines_(deadlines), connections_(connections), config_(std::move(config)),
+      cache_(config_.resultCacheBytes)
 {
 }
 
@@ -537,16 +538,30 @@ void Api::attribute(const Request& req, Response& res)
 void Api::result(const Request& req, Response& res)
 {
     const SessionId id = pathSession(req);
-    const int run = intParam(req, "run", 0, 0, 1'000'000'000);
-    auto r = sessions_.store().run(id, run); // one query on the hot path; the session is looked up only on a miss
-    if (!r)
-        sessions_.require(id);
-    if (!r)
-        throw ApiError(404, "not_found", run ? "no run " + std::to_string(run) + " in session " + id.value
-                                             : "session " + id.value + " has no result yet: POST .../attribute");
+    int run = intParam(req, "run", 0, 0, 1'000'000'000);
+    if (run == 0) {
+        run = sessions_.require(id).latestRun;
+        if (run == 0)
+            throw ApiError(404, "not_found", "session " + id.value + " has no result yet: POST .../attribute");
+    }
+    const std::string key = id.value + "#" + std::to_string(run);
+    auto doc = cache_.get(key);
+    if (!doc) {
+        auto r = sessions_.store().run(id, run);
+        if (!r) {
+            sessions_.require(id);
+            throw ApiError(404, "not_found", "no run " + std::to_string(run) + " in session " + id.value);
+        }
+        doc = std::make_shared<const std::string>(std::move(r->resultJson));
+        cache_.put(key, doc);
+    }
     res.set_header("X-Faultline-Session", id.value);
-    res.set_header("X-Faultline-Run", std::to_string(r->run));
-    res.set_content(r->resultJson, "application/json");
+    res.set_header("X-Faultline-Run", std::to_string(run));
+    // Served from the shared document itself: no copy per request.
+    res.set_content_provider(doc->size(), "application/json",
+                             [doc](size_t offset, size_t length, httplib::DataSink& sink) {
+                                 return sink.write(doc->data() + offset, length);
+                             });
 }
 
 void Api::results(const Request& req, Response& res)

@@ -3,6 +3,7 @@
 #pragma once
 
 #include "admission.h"
+#include "result_cache.h"
 #include "sessions.h"
 
 #include <httplib.h>
@@ -16,6 +17,7 @@ struct ApiConfig {
     size_t maxBodyBytes = 256u << 20;
     int defaultTimeoutMs = 60000;
     int maxTimeoutMs = 600000;
+    size_t resultCacheBytes = 256u << 20;
     std::string version;
 };
 
@@ -47,6 +49,7 @@ private:
     DeadlineWatch& deadlines_;
     const std::atomic<const ConnectionQueue*>* connections_;
     ApiConfig config_;
+    ResultCache cache_;
 };
 
 extern const char* const kOpenApiJson; // docs/openapi.json, compiled in

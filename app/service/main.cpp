@@ -76,7 +76,7 @@ int main(int argc, char** argv)
     int workers = std::max(1u, std::thread::hardware_concurrency());
     int waiters = -1, httpThreads = 32, backlog = 64;
     int timeoutMs = 60000, maxTimeoutMs = 600000;
-    size_t maxBodyMiB = 256, maxExpandedMiB = 4096;
+    size_t maxBodyMiB = 256, maxExpandedMiB = 4096, resultCacheMiB = 256;
     uint32_t maxEntries = 100000;
     bool allowRemote = false;
     app.set_version_flag("--version", std::string("faultline-service ") + FAULTLINE_VERSION);
@@ -107,6 +107,8 @@ int main(int argc, char** argv)
         ->envname("FAULTLINE_MAX_BODY_MIB")->check(CLI::Range(1, 65536))->capture_default_str();
     app.add_option("--max-expanded-mib", maxExpandedMiB, "largest expanded archive, MiB (bomb guard)")
         ->envname("FAULTLINE_MAX_EXPANDED_MIB")->check(CLI::Range(1, 1048576))->capture_default_str();
+    app.add_option("--result-cache-mib", resultCacheMiB, "memory for recently read result documents, MiB")
+        ->envname("FAULTLINE_RESULT_CACHE_MIB")->check(CLI::Range(0, 65536))->capture_default_str();
     app.add_option("--max-entries", maxEntries, "most members in one archive")
         ->envname("FAULTLINE_MAX_ENTRIES")->capture_default_str();
     app.add_flag("--allow-remote", allowRemote, "allow --listen on a non-loopback address")
@@ -138,6 +140,7 @@ int main(int argc, char** argv)
         config.maxBodyBytes = maxBodyMiB << 20;
         config.defaultTimeoutMs = std::min(timeoutMs, maxTimeoutMs);
         config.maxTimeoutMs = maxTimeoutMs;
+        config.resultCacheBytes = resultCacheMiB << 20;
 
         fs::create_directories(dataDir);
         SessionServiceOptions so;

@@ -57,6 +57,8 @@ try:
         st, hdrs, result = svc.request("GET", "/v2/sessions/%s/result" % sid)
         check(st == 200 and result == cli.stdout,
               "%s: service result byte-identical to faultline-cli analyze (%d vs %d bytes)" % (name, len(result), len(cli.stdout)))
+        st, hdrs, again = svc.request("GET", "/v2/sessions/%s/result?run=1" % sid)
+        check(st == 200 and again == result, "%s: second read (from the result cache) identical" % name)
 
     # curl --data-binary sends application/x-www-form-urlencoded: an archive must still be read as one
     with open(os.path.join(WORK, samples[0] + ".tar.gz"), "rb") as f:
