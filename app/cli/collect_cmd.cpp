@@ -3,6 +3,7 @@
 
 #include "bundle/iso_time.h"
 #include "collect/collect.h"
+#include "collect/process.h"
 #include "collect/upload.h"
 #include "engine/engine.h"
 #include "engine/result_json.h"
@@ -251,6 +252,8 @@ int collectCommand(const std::vector<std::string>& args)
         for (const auto& note : scope.notes)
             std::fprintf(stderr, "scope: %s\n", note.c_str());
 
+    // Ctrl-C ends the commands collect started (ssh, journalctl) with it.
+    collect::exitOnInterrupt("faultline-cli collect: interrupted; the partial bundle is in " + options.outDir);
     collect::CollectResult collected;
     try {
         collected = collect::collect(scope, options);

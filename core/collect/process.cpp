@@ -1,6 +1,11 @@
 #include "collect/process.h"
 
 #include <cerrno>
+#include <cstdio>
+#include <cstdlib>
+#include <mutex>
+#include <set>
+#include <thread>
 #include <cstring>
 #include <fcntl.h>
 #include <poll.h>
@@ -16,6 +21,9 @@ namespace fl::collect {
 namespace {
 
 constexpr size_t kMaxErr = 64 * 1024;
+
+std::mutex runningMutex;
+std::set<pid_t> running; // process group ids of commands not yet reaped
 
 struct Pipe {
     int fd[2] = {-1, -1};
@@ -52,6 +60,30 @@ std::string ProcessResult::describe() const
     if (!firstErr.empty())
         s += ": " + firstErr;
     return s;
+}
+
+void killAllRunning()
+{
+    std::lock_guard lock(runningMutex);
+    for (pid_t p : running)
+        ::kill(-p, SIGKILL);
+}
+
+void exitOnInterrupt(std::string message)
+{
+    sigset_t set;
+    sigemptyset(&set);
+    sigaddset(&set, SIGINT);
+    sigaddset(&set, SIGTERM);
+    ::pthread_sigmask(SIG_BLOCK, &set, nullptr);
+    std::thread([set, message = std::move(message)] {
+        int sig = 0;
+        if (::sigwait(&set, &sig) != 0)
+            return;
+        killAllRunning();
+        std::fprintf(stderr, "\n%s\n", message.c_str());
+        std::_Exit(130);
+    }).detach();
 }
 
 std::string shellQuote(std::string_view word)
@@ -109,6 +141,10 @@ ProcessResult runProcess(const std::vector<std::string>& argv, const ProcessOpti
         return r;
     }
     r.started = true;
+    {
+        std::lock_guard lock(runningMutex);
+        running.insert(pid);
+    }
     out.closeEnd(1);
     err.closeEnd(1);
 
@@ -168,6 +204,10 @@ ProcessResult runProcess(const std::vector<std::string>& argv, const ProcessOpti
         ::kill(-pid, SIGKILL);
     int status = 0;
     while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {
+    }
+    {
+        std::lock_guard lock(runningMutex);
+        running.erase(pid);
     }
     if (WIFEXITED(status))
         r.exitCode = WEXITSTATUS(status);

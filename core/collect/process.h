@@ -34,6 +34,15 @@ struct ProcessOptions {
 
 ProcessResult runProcess(const std::vector<std::string>& argv, const ProcessOptions& options = {});
 
+// Ends (SIGKILL to their process groups) every command runProcess is running
+// now; for an interrupted collect, so no ssh or journalctl outlives it.
+void killAllRunning();
+
+// Blocks SIGINT/SIGTERM in the calling thread (call before starting others) and
+// waits for them on a thread of its own: it kills the running commands, prints
+// `message` to stderr and exits with 130.
+void exitOnInterrupt(std::string message);
+
 // One word for a POSIX shell: 'it'\''s'. For the command line ssh hands to the remote shell.
 std::string shellQuote(std::string_view word);
 
