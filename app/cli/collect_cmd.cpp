@@ -1,4 +1,4 @@
-#include "collect_cmd.h"
+#include "commands.h"
 #include "text_report.h"
 
 #include "bundle/iso_time.h"
@@ -8,10 +8,12 @@
 #include "engine/engine.h"
 #include "engine/result_json.h"
 
+#include <CLI/CLI.hpp>
+
 #include <chrono>
 #include <cstdio>
 #include <fstream>
-#include <iterator>
+#include <memory>
 #include <sstream>
 
 namespace fl::cli {
@@ -24,54 +26,15 @@ int fail(const std::string& message)
     return 2;
 }
 
-constexpr const char* kUsage =
-    "usage: faultline-cli collect (--slurm-job ID | --k8s-job NAMESPACE/NAME | --nodes LIST --from ISO --to ISO)\n"
-    "                             --out DIR [options]\n"
-    "\n"
-    "Scope a failed workload, gather its evidence into DIR as a bundle, analyse it and print the diagnosis.\n"
-    "\n"
-    "scope:\n"
-    "  --slurm-job ID          from sacct --json (needs slurmdbd), else scontrol show job\n"
-    "  --k8s-job NS/NAME       from kubectl get job/pods -o json (and the namespace's events)\n"
-    "  --nodes LIST            by hand: a,b,c or node[01-04]; with --from/--to (ISO 8601)\n"
-    "  --workload-id ID        name the workload when the scope is given by hand\n"
-    "  --ranks N               number of ranks (for {rank} in --files)\n"
-    "  --margin-before S       seconds collected before the job started (300)\n"
-    "  --margin-after S        seconds collected after it ended (60)\n"
-    "sources (each reports ok / empty / error per node):\n"
-    "  --files TEMPLATE        files per node; {node} {rank} {job} are replaced, globs allowed; rotated\n"
-    "                          copies (.1, .2.gz, -20260301) come too. Repeatable\n"
-    "  --ssh                   read files and journals of other nodes over ssh (BatchMode)\n"
-    "  --ssh-command CMD       ssh command line (default 'ssh -o BatchMode=yes -o ConnectTimeout=10')\n"
-    "  --no-journal            do not read the systemd journal\n"
-    "  --no-pod-logs           Kubernetes: do not read kubectl logs of the job's pods\n"
-    "  --prometheus URL        Prometheus HTTP API (query_range)\n"
-    "  --metrics A,B           metric names (default: DCGM exporter and node exporter failure signals)\n"
-    "  --host-label L[,L]      label naming the host (default Hostname,instance)\n"
-    "  --loki URL              Loki HTTP API (query_range)\n"
-    "  --loki-selector SEL     LogQL selector, {node} replaced (default '{host=\"{node}\"}')\n"
-    "  --loki-org ORG          X-Scope-OrgID header\n"
-    "  --timeout [SOURCE=]S    seconds per source and node (default 60); SOURCE: files journal prometheus\n"
-    "                          loki pod-logs scheduler service. Repeatable\n"
-    "  --parallel N            nodes read at once per source (8)\n"
-    "  --max-file-bytes N      cap per copied file (1 GiB)\n"
-    "output:\n"
-    "  --out DIR               the bundle (created; must be empty). Nothing is written elsewhere\n"
-    "  --json                  print the result document instead of the diagnosis text\n"
-    "  --service URL           send the bundle to faultline-service (POST /v2/bundles) instead of analysing\n"
-    "                          here; prints its answer {session_id, run, result}\n"
-    "  --service-token-file F  bearer token for the service\n"
-    "  --history DB            append the result to this SQLite database (created if missing)\n"
-    "  --rules DIR, --no-user-rules   as for analyze\n"
-    "  --quiet                 no per-source lines on stderr\n";
-
-bool number(const std::string& s, int64_t& out)
-{
-    if (s.empty() || s.size() > 15 || s.find_first_not_of("0123456789") != std::string::npos)
-        return false;
-    out = std::stoll(s);
-    return true;
-}
+struct CollectArgs {
+    std::string slurmJob, k8sJob, nodesText, fromText, toText, workloadId, serviceUrl, tokenFile, historyDb;
+    std::string sshCommand, metrics, hostLabels;
+    std::vector<std::string> timeouts;
+    bool json = false, quiet = false, noJournal = false, noPodLogs = false, noUserRules = false;
+    int64_t ranks = -1, marginBefore = 300, marginAfter = 60;
+    collect::CollectOptions options;
+    std::vector<std::string> ruleDirs;
+};
 
 std::vector<std::string> splitComma(const std::string& s)
 {
@@ -92,111 +55,48 @@ std::vector<std::string> splitWords(const std::string& s)
     return out;
 }
 
-} // namespace
-
-int collectCommand(const std::vector<std::string>& args)
+int collectCommand(CollectArgs& a)
 {
-    std::string slurmJob, k8sJob, nodesText, fromText, toText, workloadId, serviceUrl, tokenFile, historyDb;
-    std::chrono::milliseconds serviceTimeout{600000};
-    bool json = false, quiet = false;
-    int64_t ranks = -1, marginBefore = 300, marginAfter = 60;
-    collect::CollectOptions options;
+    const std::string &slurmJob = a.slurmJob, &k8sJob = a.k8sJob, &nodesText = a.nodesText, &fromText = a.fromText,
+                      &toText = a.toText, &workloadId = a.workloadId, &serviceUrl = a.serviceUrl,
+                      &tokenFile = a.tokenFile, &historyDb = a.historyDb;
+    const bool json = a.json, quiet = a.quiet;
+    const int64_t ranks = a.ranks, marginBefore = a.marginBefore, marginAfter = a.marginAfter;
+    collect::CollectOptions& options = a.options;
+    options.journal = !a.noJournal;
+    options.podLogs = !a.noPodLogs;
+    if (!a.sshCommand.empty())
+        options.sshCommand = splitWords(a.sshCommand);
+    if (!a.metrics.empty())
+        options.metrics = splitComma(a.metrics);
+    if (!a.hostLabels.empty())
+        options.hostLabels = splitComma(a.hostLabels);
     collect::ScopeQueryOptions scopeOptions;
     AnalyzeOptions analyzeOptions;
     analyzeOptions.keepMetricSamples = false;
-    for (size_t i = 0; i < args.size(); ++i) {
-        const std::string& a = args[i];
-        auto value = [&](std::string& out) {
-            if (i + 1 >= args.size())
-                return false;
-            out = args[++i];
-            return true;
-        };
-        std::string v;
-        int64_t n = 0;
-        if (a == "-h" || a == "--help") {
-            std::fputs(kUsage, stdout);
-            return 0;
-        } else if (a == "--json") {
-            json = true;
-        } else if (a == "--quiet") {
-            quiet = true;
-        } else if (a == "--ssh") {
-            options.ssh = true;
-        } else if (a == "--no-journal") {
-            options.journal = false;
-        } else if (a == "--no-pod-logs") {
-            options.podLogs = false;
-        } else if (a == "--service" && value(serviceUrl)) {
-        } else if (a == "--service-token-file" && value(tokenFile)) {
-        } else if (a == "--history" && value(historyDb)) {
-        } else if (a == "--no-user-rules") {
-            analyzeOptions.userConfigRules = false;
-        } else if (a == "--slurm-job" && value(slurmJob)) {
-        } else if (a == "--k8s-job" && value(k8sJob)) {
-        } else if (a == "--nodes" && value(nodesText)) {
-        } else if (a == "--from" && value(fromText)) {
-        } else if (a == "--to" && value(toText)) {
-        } else if (a == "--workload-id" && value(workloadId)) {
-        } else if (a == "--out" && value(options.outDir)) {
-        } else if (a == "--prometheus" && value(options.prometheusUrl)) {
-        } else if (a == "--loki" && value(options.lokiUrl)) {
-        } else if (a == "--loki-selector" && value(options.lokiSelector)) {
-        } else if (a == "--loki-org" && value(options.lokiOrg)) {
-        } else if (a == "--files" && value(v)) {
-            options.fileTemplates.push_back(v);
-        } else if (a == "--rules" && value(v)) {
-            analyzeOptions.ruleDirs.push_back(v);
-        } else if (a == "--metrics" && value(v)) {
-            options.metrics = splitComma(v);
-        } else if (a == "--host-label" && value(v)) {
-            options.hostLabels = splitComma(v);
-        } else if (a == "--ssh-command" && value(v)) {
-            options.sshCommand = splitWords(v);
-            if (options.sshCommand.empty())
-                return fail("--ssh-command: empty");
-        } else if (a == "--ranks" && value(v)) {
-            if (!number(v, ranks))
-                return fail("--ranks: '" + v + "' is not a number");
-        } else if ((a == "--margin-before" || a == "--margin-after") && value(v)) {
-            if (!number(v, n))
-                return fail(a + ": '" + v + "' is not a number of seconds");
-            (a == "--margin-before" ? marginBefore : marginAfter) = n;
-        } else if (a == "--parallel" && value(v)) {
-            if (!number(v, n) || n < 1 || n > 256)
-                return fail("--parallel: 1 to 256");
-            options.parallel = static_cast<unsigned>(n);
-        } else if (a == "--max-file-bytes" && value(v)) {
-            if (!number(v, n) || n < 1)
-                return fail("--max-file-bytes: a positive number");
-            options.maxFileBytes = static_cast<uint64_t>(n);
-        } else if (a == "--timeout" && value(v)) {
-            const size_t eq = v.find('=');
-            const std::string source = eq == std::string::npos ? "" : v.substr(0, eq);
-            if (!number(v.substr(eq == std::string::npos ? 0 : eq + 1), n) || n < 1)
-                return fail("--timeout: '" + v + "': SECONDS or SOURCE=SECONDS");
-            const std::chrono::milliseconds ms(n * 1000);
-            if (source.empty())
-                options.defaultTimeout = scopeOptions.timeout = ms;
-            else if (source == "scheduler")
-                scopeOptions.timeout = ms;
-            else if (source == "service")
-                serviceTimeout = ms;
-            else if (source == "files" || source == "journal" || source == "prometheus" || source == "loki"
-                     || source == "pod-logs")
-                options.timeouts[source] = ms;
-            else
-                return fail("--timeout: unknown source '" + source + "'");
-        } else {
-            return fail("unknown option or missing value: '" + a + "'\n\n" + kUsage);
-        }
+    analyzeOptions.ruleDirs = a.ruleDirs;
+    analyzeOptions.userConfigRules = !a.noUserRules;
+    std::chrono::milliseconds serviceTimeout{600000};
+    for (const std::string& v : a.timeouts) {
+        const size_t eq = v.find('=');
+        const std::string source = eq == std::string::npos ? "" : v.substr(0, eq);
+        const std::string secs = v.substr(eq == std::string::npos ? 0 : eq + 1);
+        if (secs.empty() || secs.size() > 7 || secs.find_first_not_of("0123456789") != std::string::npos
+            || std::stoll(secs) < 1)
+            return fail("--timeout: '" + v + "': SECONDS or SOURCE=SECONDS");
+        const std::chrono::milliseconds ms(std::stoll(secs) * 1000);
+        if (source.empty())
+            options.defaultTimeout = scopeOptions.timeout = ms;
+        else if (source == "scheduler")
+            scopeOptions.timeout = ms;
+        else if (source == "service")
+            serviceTimeout = ms;
+        else if (source == "files" || source == "journal" || source == "prometheus" || source == "loki"
+                 || source == "pod-logs")
+            options.timeouts[source] = ms;
+        else
+            return fail("--timeout: unknown source '" + source + "'");
     }
-    const int scopes = !slurmJob.empty() + !k8sJob.empty() + !nodesText.empty();
-    if (scopes != 1)
-        return fail("give one scope: --slurm-job ID, --k8s-job NS/NAME, or --nodes LIST --from ISO --to ISO\n\n"
-                    + std::string(kUsage));
-    if (options.outDir.empty())
-        return fail("--out DIR is required (the bundle is written there)");
     std::string token;
     if (!tokenFile.empty()) {
         std::ifstream in(tokenFile);
@@ -315,6 +215,63 @@ int collectCommand(const std::vector<std::string>& args)
     }
     std::fwrite(text.data(), 1, text.size(), stdout);
     return 0;
+}
+
+} // namespace
+
+Command addCollectCommand(CLI::App& cli)
+{
+    auto a = std::make_shared<CollectArgs>();
+    CLI::App* cmd = cli.add_subcommand(
+        "collect", "scope a failed workload (Slurm job, Kubernetes Job or nodes + window), gather its evidence "
+                   "into --out DIR as a bundle, analyse it and print the diagnosis");
+    cmd->footer("Each source reports ok / empty / error per node into the result's coverage; one slow source never "
+                "holds up the others. Nothing is written outside --out (and --history when given). See "
+                "docs/collector.md.");
+    auto scope = cmd->add_option_group("scope", "where the workload ran (one of)");
+    scope->add_option("--slurm-job", a->slurmJob, "Slurm job id: sacct --json (needs slurmdbd), else scontrol show job");
+    scope->add_option("--k8s-job", a->k8sJob, "Kubernetes Job NAMESPACE/NAME: kubectl get job/pods/events -o json");
+    scope->add_option("--nodes", a->nodesText, "nodes by hand: a,b,c or node[01-04]; with --from and --to");
+    scope->require_option(1);
+    cmd->add_option("--from", a->fromText, "start of the window given by hand (ISO 8601)");
+    cmd->add_option("--to", a->toText, "end of the window given by hand (ISO 8601)");
+    cmd->add_option("--workload-id", a->workloadId, "names the workload when the scope is given by hand");
+    cmd->add_option("--ranks", a->ranks, "number of ranks (for {rank} in --files)")->check(CLI::PositiveNumber);
+    cmd->add_option("--margin-before", a->marginBefore, "seconds collected before the job started")
+        ->capture_default_str()->check(CLI::NonNegativeNumber);
+    cmd->add_option("--margin-after", a->marginAfter, "seconds collected after it ended")
+        ->capture_default_str()->check(CLI::NonNegativeNumber);
+    cmd->add_option("--files", a->options.fileTemplates,
+                    "files per node: {node} {rank} {job} replaced, globs allowed; rotated copies (.1, .2.gz) too. "
+                    "Repeatable")->type_name("TEMPLATE");
+    cmd->add_flag("--ssh", a->options.ssh, "read files and journals of other nodes over ssh (BatchMode)");
+    cmd->add_option("--ssh-command", a->sshCommand, "ssh command line (default 'ssh -o BatchMode=yes -o ConnectTimeout=10')");
+    cmd->add_flag("--no-journal", a->noJournal, "do not read the systemd journal");
+    cmd->add_flag("--no-pod-logs", a->noPodLogs, "Kubernetes: do not read kubectl logs of the job's pods");
+    cmd->add_option("--prometheus", a->options.prometheusUrl, "Prometheus HTTP API base URL (query_range)");
+    cmd->add_option("--metrics", a->metrics, "metric names, comma-separated (default: DCGM and node exporter failure "
+                                             "signals)");
+    cmd->add_option("--host-label", a->hostLabels, "labels naming the host, comma-separated (default Hostname,instance)");
+    cmd->add_option("--loki", a->options.lokiUrl, "Loki HTTP API base URL (query_range)");
+    cmd->add_option("--loki-selector", a->options.lokiSelector, "LogQL selector, {node} replaced")->capture_default_str();
+    cmd->add_option("--loki-org", a->options.lokiOrg, "X-Scope-OrgID header for a multi-tenant Loki");
+    cmd->add_option("--timeout", a->timeouts,
+                    "[SOURCE=]SECONDS per source and node (default 60); SOURCE: files journal prometheus loki "
+                    "pod-logs scheduler service. Repeatable");
+    cmd->add_option("--parallel", a->options.parallel, "nodes read at once per source")
+        ->capture_default_str()->check(CLI::Range(1, 256));
+    cmd->add_option("--max-file-bytes", a->options.maxFileBytes, "cap per copied file")
+        ->capture_default_str()->check(CLI::PositiveNumber);
+    cmd->add_option("--out", a->options.outDir, "the bundle folder (created; must be empty)")->required();
+    cmd->add_flag("--json", a->json, "print the result document instead of the diagnosis text");
+    cmd->add_option("--service", a->serviceUrl, "send the bundle to faultline-service (POST /v2/bundles) instead of "
+                                                "analysing here");
+    cmd->add_option("--service-token-file", a->tokenFile, "bearer token for the service (first line of FILE)");
+    cmd->add_option("--history", a->historyDb, "append the result to this SQLite database (created if missing)");
+    addRulesOption(cmd, a->ruleDirs);
+    cmd->add_flag("--no-user-rules", a->noUserRules, "skip $XDG_CONFIG_HOME/faultline/rules");
+    cmd->add_flag("--quiet", a->quiet, "no per-source lines on stderr");
+    return {cmd, [a] { return collectCommand(*a); }};
 }
 
 } // namespace fl::cli

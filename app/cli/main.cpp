@@ -9,7 +9,6 @@
 //   2. declare it in commands.h and add it to the list in main() below.
 // --help, usage errors (exit 2 naming the option), --version and the bash completion script
 // (`faultline-cli --bash-completion`, installed by CMake) then cover it with no further step.
-#include "collect_cmd.h"
 #include "commands.h"
 
 #include "../common/cli_conventions.h"
@@ -18,19 +17,6 @@
 #include <vector>
 
 using namespace fl::cli;
-
-namespace {
-// collect still reads its own options (collect_cmd.cpp, with its own --help and exit 2 for unknown ones):
-// everything after the word `collect` goes to it. Once it declares them as in steps 1-2 above, this goes.
-Command addCollectPassThrough(CLI::App& cli)
-{
-    CLI::App* cmd = cli.add_subcommand("collect", "scope a failed workload, gather its evidence into a bundle, "
-                                                  "analyse it (collect --help)");
-    cmd->set_help_flag();
-    cmd->prefix_command();
-    return {cmd, [cmd] { return collectCommand(cmd->remaining()); }};
-}
-} // namespace
 
 int main(int argc, char** argv)
 {
@@ -43,7 +29,7 @@ int main(int argc, char** argv)
 
     const std::vector<Command> commands = {
         addAnalyzeCommand(app), addInspectCommand(app), addValidateRulesCommand(app),
-        addSynthCommand(app),   addEvalCommand(app),         addCollectPassThrough(app),
+        addSynthCommand(app),   addEvalCommand(app),         addCollectCommand(app),
     };
 
     // `faultline-cli help [COMMAND]` is `faultline-cli [COMMAND] --help`.
