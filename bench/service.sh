@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# faultline-service load benchmark, loopback only and bounded in time (about 6 x SECONDS).
+# faultline-service load benchmark, loopback only and bounded in time (about 7 x SECONDS).
 # wrk (Debian) drives the real service started on a free loopback port in a temporary folder:
 #   1. reference: GET /v2/healthz (the HTTP stack's floor, same run)
 #   2. reading a stored result: GET /v2/sessions/{id}/result
@@ -71,6 +71,8 @@ wrk -t2 -c8 -d"${secs}s" --latency -s "$lua" "$base/v2/sessions/$small/result" >
 summary "GET result (sample) c=8" "$work/w2"
 wrk -t2 -c8 -d"${secs}s" --latency -s "$lua" "$base/v2/sessions/$sid/result" >"$work/w2b"
 summary "GET result (64-node) c=8" "$work/w2b"
+wrk -t2 -c8 -d"${secs}s" --latency -H "Accept-Encoding: gzip" -s "$lua" "$base/v2/sessions/$sid/result" >"$work/w2c"
+summary "GET result (64-node) gzip c=8" "$work/w2c"
 for i in 1 2 3; do
   /usr/bin/env time -f "%e %U %S" "$cli" analyze "$work/b64.tar.gz" --no-user-rules -o /dev/null 2>>"$work/cli-times" >/dev/null
 done

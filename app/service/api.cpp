@@ -4,6 +4,7 @@
 #include "bundle/iso_time.h"
 
 #include <cstdio>
+#include <zlib.h>
 
 namespace fl::service {
 
@@ -141,6 +142,31 @@ std::string withResult(const json& head, const std::string& resultJson)
         r.pop_back();
     s += "\"result\":" + r + "}";
     return s;
+}
+
+bool acceptsGzip(const Request& req)
+{
+    const std::string a = req.get_header_value("Accept-Encoding");
+    const size_t at = a.find("gzip");
+    return at != std::string::npos && a.compare(at + 4, 4, ";q=0") != 0;
+}
+
+std::string gzip(const std::string& in)
+{
+    z_stream zs{};
+    if (deflateInit2(&zs, 6, Z_DEFLATED, 15 + 16, 8, Z_DEFAULT_STRATEGY) != Z_OK)
+        throw std::runtime_error("zlib: deflateInit2 failed");
+    std::string out(deflateBound(&zs, static_cast<uLong>(in.size())), '\0');
+    zs.next_in = reinterpret_cast<Bytef*>(const_cast<char*>(in.data()));
+    zs.avail_in = static_cast<uInt>(in.size());
+    zs.next_out = reinterpret_cast<Bytef*>(out.data());
+    zs.avail_out = static_cast<uInt>(out.size());
+    const int rc = deflate(&zs, Z_FINISH);
+    out.resize(zs.total_out);
+    deflateEnd(&zs);
+    if (rc != Z_STREAM_END)
+        throw std::runtime_error("zlib: deflate did not finish");
+    return out;
 }
 
 std::string param(const Request& req, const char* name)
@@ -557,6 +583,17 @@ void Api::result(const Request& req, Response& res)
     }
     res.set_header("X-Faultline-Session", id.value);
     res.set_header("X-Faultline-Run", std::to_string(run));
+    res.set_header("Vary", "Accept-Encoding");
+    // A 64-node result is megabytes of JSON that compresses ~10x: compressed once, cached beside it.
+    if (doc->size() >= (32u << 10) && doc->size() < (1u << 30) && acceptsGzip(req)) {
+        auto z = cache_.get(key + "#gzip");
+        if (!z) {
+            z = std::make_shared<const std::string>(gzip(*doc));
+            cache_.put(key + "#gzip", z);
+        }
+        res.set_header("Content-Encoding", "gzip");
+        doc = z;
+    }
     // Served from the shared document itself: no copy per request.
     res.set_content_provider(doc->size(), "application/json",
                              [doc](size_t offset, size_t length, httplib::DataSink& sink) {

@@ -59,6 +59,19 @@ try:
               "%s: service result byte-identical to faultline-cli analyze (%d vs %d bytes)" % (name, len(result), len(cli.stdout)))
         st, hdrs, again = svc.request("GET", "/v2/sessions/%s/result?run=1" % sid)
         check(st == 200 and again == result, "%s: second read (from the result cache) identical" % name)
+        st, hdrs, packed = svc.request("GET", "/v2/sessions/%s/result" % sid, headers={"Accept-Encoding": "gzip"})
+        if len(result) >= 32768:
+            check(st == 200 and hdrs.get("Content-Encoding") == "gzip" and gzip.decompress(packed) == result
+                  and len(packed) < len(result) / 3, "%s: gzip on request, same document (%d -> %d bytes)" % (name, len(result), len(packed)))
+        else:
+            check(st == 200 and "Content-Encoding" not in hdrs and packed == result, "%s: small result sent as is" % name)
+        doc = json.loads(result)
+        if doc["evidence"]:
+            ev = doc["evidence"][0]
+            st, lines = svc.json("GET", "/v2/sessions/%s/evidence/%s?context=0" % (sid, ev["id"]))
+            marked = [l["text"] for l in lines.get("lines", []) if l["evidence"]]
+            check(st == 200 and lines["file"] == ev["raw"]["file"] and lines["line"] == ev["raw"]["line"] and marked,
+                  "%s: evidence %s of an uploaded archive read back (%s:%d)" % (name, ev["id"], ev["raw"]["file"], ev["raw"]["line"]))
 
     # curl --data-binary sends application/x-www-form-urlencoded: an archive must still be read as one
     with open(os.path.join(WORK, samples[0] + ".tar.gz"), "rb") as f:
