@@ -113,7 +113,12 @@ int main(int argc, char** argv)
         ->envname("FAULTLINE_MAX_ENTRIES")->capture_default_str();
     app.add_flag("--allow-remote", allowRemote, "allow --listen on a non-loopback address")
         ->envname("FAULTLINE_ALLOW_REMOTE");
-    CLI11_PARSE(app, argc, argv);
+    try {
+        app.parse(argc, argv);
+    } catch (const CLI::ParseError& e) {
+        const int rc = app.exit(e); // prints help/version, or the error naming the option
+        return rc == 0 ? 0 : 2;     // usage errors exit 2, as faultline-cli's do
+    }
 
     // SIGINT/SIGTERM stop the server from a thread of ours, not from a signal handler;
     // blocked before any thread starts so that every thread inherits the mask.
@@ -199,7 +204,8 @@ int main(int argc, char** argv)
         server.listen_after_bind();
         return 0;
     } catch (const CLI::Error& e) {
-        return app.exit(e);
+        app.exit(e);
+        return 2;
     } catch (const std::exception& e) {
         std::fprintf(stderr, "faultline-service: %s\n", e.what());
         return 2;

@@ -271,6 +271,16 @@ try:
 finally:
     svc.stop()
 
+# -- command line: usage errors exit 2 naming the option; remote listening needs --allow-remote
+r = subprocess.run([SERVICE, "--no-such-option"], capture_output=True)
+check(r.returncode == 2 and b"--no-such-option" in r.stderr, "unknown option -> exit 2 naming it")
+r = subprocess.run([SERVICE, "--version"], capture_output=True)
+check(r.returncode == 0 and r.stdout.startswith(b"faultline-service "), "--version")
+r = subprocess.run([SERVICE, "--listen", "0.0.0.0:0", "--data", os.path.join(WORK, "data-remote")], capture_output=True)
+check(r.returncode == 2 and b"--allow-remote" in r.stderr, "non-loopback listen without --allow-remote refused")
+r = subprocess.run([SERVICE, "--data", os.path.join(WORK, "data-env")], capture_output=True, env=dict(os.environ, FAULTLINE_LISTEN="nonsense"))
+check(r.returncode == 2 and b"--listen" in r.stderr, "FAULTLINE_LISTEN from the environment is read and checked")
+
 # -- connection backlog: 2 threads and a backlog of 1 held by idle connections -> 503, at once
 import socket  # noqa: E402
 import time  # noqa: E402
