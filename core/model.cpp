@@ -69,8 +69,28 @@ constexpr std::array<std::pair<EvidenceRole, std::string_view>, 4> kEvidenceRole
     {EvidenceRole::Interesting, "interesting"},
     {EvidenceRole::Context, "context"},
 }};
+constexpr std::array<std::pair<ResultStatus, std::string_view>, 3> kResultStatuses{{
+    {ResultStatus::Attributed, "attributed"},
+    {ResultStatus::Ambiguous, "ambiguous"},
+    {ResultStatus::Unattributed, "unattributed"},
+}};
+constexpr std::array<std::pair<CandidateReason, std::string_view>, 10> kCandidateReasons{{
+    {CandidateReason::None, "none"},
+    {CandidateReason::RootCause, "root_cause"},
+    {CandidateReason::TiedWinner, "tied_winner"},
+    {CandidateReason::TiedWith, "tied_with"},
+    {CandidateReason::Untimed, "untimed"},
+    {CandidateReason::BeforeEpisode, "before_episode"},
+    {CandidateReason::AfterDetection, "after_detection"},
+    {CandidateReason::Consequence, "consequence"},
+    {CandidateReason::Later, "later"},
+    {CandidateReason::Lighter, "lighter"},
+}};
 } // namespace
 
+std::string_view toString(ResultStatus v) { return nameOf(v, kResultStatuses); }
+std::optional<ResultStatus> resultStatusFromString(std::string_view s) { return valueOf<ResultStatus>(s, kResultStatuses); }
+std::string_view toString(CandidateReason v) { return nameOf(v, kCandidateReasons); }
 std::string_view toString(SourceKind v) { return nameOf(v, kSourceKinds); }
 std::optional<SourceKind> sourceKindFromString(std::string_view s) { return valueOf<SourceKind>(s, kSourceKinds); }
 std::string_view toString(Severity v) { return nameOf(v, kSeverities); }

@@ -177,6 +177,32 @@ struct SymptomEvent {
 
 // ---------------------------------------------------------------- result
 
+// Why a candidate won or lost, as data: the prose is written from it in one
+// place (core/present/verdict.cpp). `other` is the event it was measured
+// against (the winner), `deltaNs` how far apart they are, `limitNs` the
+// setting that decided (clock-skew tolerance, episode window).
+enum class CandidateReason : uint8_t {
+    None,            // no winner to compare with
+    RootCause,       // the earliest initiating event of the terminal episode
+    TiedWinner,      // would have won, but others cannot be ordered against it
+    TiedWith,        // within the clock-skew tolerance of `other`, on another node
+    Untimed,         // its time cannot be compared with the others
+    BeforeEpisode,   // more than `limitNs` (the episode window) before detection
+    AfterDetection,  // after the failure was detected
+    Consequence,     // a rule linked it as a consequence of `other`
+    Later,           // `deltaNs` later than `other`
+    Lighter,         // `other` is a heavier cause within the clock-skew tolerance
+};
+std::string_view toString(CandidateReason);
+
+struct CandidateOutcome {
+    CandidateReason reason = CandidateReason::None;
+    std::optional<uint32_t> other; // event id of the candidate it was measured against
+    int64_t deltaNs = 0;
+    int64_t limitNs = 0;
+    bool tied() const { return reason == CandidateReason::TiedWinner || reason == CandidateReason::TiedWith; }
+};
+
 struct Candidate {
     uint32_t event = 0;
     std::string symptom;
@@ -186,12 +212,13 @@ struct Candidate {
     std::string node;
     int rank = -1;
     int gpuIndex = -1;
+    std::string pciBus;
     int64_t timeNs = kNoTime;
     TimeBasis timeBasis = TimeBasis::None;
     TimeInterval interval;     // after clock-offset correction
     uint32_t support = 0;      // downstream events linked to it
     bool chosen = false;
-    std::string verdict;       // "root cause", "lost: later than ...", "tied with ..."
+    CandidateOutcome outcome;  // why it won or lost; present::candidateVerdict() says it in words
     std::vector<std::string> evidence; // evidence ids
 };
 
@@ -256,9 +283,13 @@ struct RootCause {
     std::string advice;
 };
 
+enum class ResultStatus : uint8_t { Attributed, Ambiguous, Unattributed };
+std::string_view toString(ResultStatus);   // "attributed" | "ambiguous" | "unattributed"
+std::optional<ResultStatus> resultStatusFromString(std::string_view);
+
 struct Result {
     static constexpr const char* kSchemaVersion = "1.0";
-    std::string status = "unattributed";   // attributed | ambiguous | unattributed
+    ResultStatus status = ResultStatus::Unattributed;
     std::string outcome;                   // failed | hung | completed | unknown ...
     std::string domain = "unknown";
     std::string subDomain;
@@ -282,6 +313,26 @@ struct Result {
     std::string rulesDigest;
     std::vector<std::string> rulesSources;  // rule files, in load order
     std::vector<std::string> warnings;      // bundle-level problems (truncated archive ...)
+};
+
+// ---------------------------------------------------------------- trace
+
+// What a rule or the engine did to events, for `--explain` and the workbench's
+// phase stepper. Views classify steps by this, never by their wording.
+enum class TraceAction : uint8_t {
+    Extracted, Emitted, Moved, Decoded, SetFields, CopiedFields, Rewrote, Role, Kind, Linked, Merged, Suppressed,
+    EvidenceCap, EvidenceRole, Chose, Ambiguous, Unattributed, Reported,
+};
+
+// One effect of one rule (or engine step): a rule with several effects on an
+// event leaves one step per effect.
+struct TraceStep {
+    std::string phase;        // extract, filter.early, ..., refine.final, outcome, post_outcome, report
+    std::string rule;         // rule id, or "engine" for built-in steps
+    TraceAction action = TraceAction::Extracted;
+    std::vector<uint32_t> events;
+    std::string detail;       // what it acted on ("gpu.xid @ node07", "2 Xid lines")
+    std::string change;       // the action's argument: "gpu.xid -> gpu.xid.79", "initiator", the suppress reason
 };
 
 } // namespace fl

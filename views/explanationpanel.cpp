@@ -2,6 +2,7 @@
 #include "explanationpanel.h"
 
 #include "viewstyle.h"
+#include "present/verdict.h"
 
 #include <QGroupBox>
 #include <QHBoxLayout>
@@ -92,7 +93,7 @@ void ExplanationPanel::fillCandidates(const Result& r)
         // Why it won or lost, on its own full-width line: the panel is narrow
         // and this is the sentence the reader came for.
         auto* why = new QTreeWidgetItem(it);
-        why->setText(0, QStringLiteral("→ ") + style::q(c.verdict));
+        why->setText(0, QStringLiteral("→ ") + style::q(present::candidateVerdict(c, r)));
         why->setData(0, kEventRole, static_cast<qint64>(c.event));
         why->setForeground(0, QColor(0x55, 0x55, 0x55));
         why->setFirstColumnSpanned(true);
@@ -118,7 +119,7 @@ void ExplanationPanel::fillSideBySide(const Result& r)
         delete it;
     }
     m_sideCount = 0;
-    const bool ambiguous = r.status == "ambiguous" && r.candidates.size() >= 2;
+    const bool ambiguous = r.status == ResultStatus::Ambiguous && r.candidates.size() >= 2;
     m_side->setVisible(ambiguous);
     if (!ambiguous)
         return;
@@ -131,7 +132,7 @@ void ExplanationPanel::fillSideBySide(const Result& r)
                                  .arg(style::q(c.domain).toHtmlEscaped(), style::q(c.subDomain).toHtmlEscaped(),
                                       style::q(c.node).toHtmlEscaped(), style::gpuText(c.gpuIndex), style::utc(c.timeNs))
                                  .arg(c.support)
-                                 .arg(style::q(c.verdict).toHtmlEscaped()),
+                                 .arg(style::q(present::candidateVerdict(c, r)).toHtmlEscaped()),
                              box);
         l->setWordWrap(true);
         (new QVBoxLayout(box))->addWidget(l);
@@ -167,7 +168,7 @@ void ExplanationPanel::fillRules(const Analysis& a)
     for (const auto& s : a.trace) {
         auto* it = new QTreeWidgetItem(phaseItem(s.phase));
         it->setText(0, QStringLiteral("↳ %1").arg(style::q(s.rule)));
-        it->setText(1, style::q(s.action));
+        it->setText(1, style::q(present::traceAction(s)));
         it->setData(2, Qt::DisplayRole, static_cast<qulonglong>(s.events.size()));
         it->setText(3, style::q(s.detail));
         it->setForeground(0, QColor(0x55, 0x55, 0x55));

@@ -2,6 +2,7 @@
 #include "phasestepperpanel.h"
 
 #include "viewstyle.h"
+#include "present/verdict.h"
 
 #include <QHBoxLayout>
 #include <QHeaderView>
@@ -159,7 +160,7 @@ void PhaseStepperPanel::show()
         if (t->events.size() > kMaxEventsShown)
             evs << tr("+%1 more").arg(t->events.size() - kMaxEventsShown);
         it->setText(2, evs.join(QStringLiteral(", ")));
-        it->setText(3, style::q(t->action) + (t->detail.empty() ? QString() : QStringLiteral(" — ") + style::q(t->detail)));
+        it->setText(3, style::q(present::traceAction(*t)) + (t->detail.empty() ? QString() : QStringLiteral(" — ") + style::q(t->detail)));
         it->setToolTip(2, evs.join(QLatin1Char('\n')));
         it->setToolTip(1, it->text(1));
         it->setToolTip(3, it->text(3));

@@ -10,11 +10,6 @@
 namespace fl {
 
 namespace {
-bool startsWith(const std::string& s, std::string_view p)
-{
-    return s.compare(0, p.size(), p) == 0;
-}
-
 void sortUnique(std::vector<uint32_t>& v)
 {
     std::sort(v.begin(), v.end());
@@ -22,19 +17,34 @@ void sortUnique(std::vector<uint32_t>& v)
 }
 } // namespace
 
-PhaseSteps::Change PhaseSteps::classify(const std::string& a)
+PhaseSteps::Change PhaseSteps::classify(TraceAction a)
 {
-    if (a == "extracted")
+    switch (a) {
+    case TraceAction::Extracted:
         return Appeared;
-    if (startsWith(a, "rewrote") || startsWith(a, "decoded") || startsWith(a, "kind ->"))
+    case TraceAction::Rewrote:
+    case TraceAction::Decoded:
+    case TraceAction::Kind:
         return Rewritten;
-    if (startsWith(a, "suppressed") || a == "merged")
+    case TraceAction::Suppressed:
+    case TraceAction::Merged:
         return Suppressed;
-    if (startsWith(a, "linked"))
+    case TraceAction::Linked:
         return Linked;
-    if (startsWith(a, "role") || a == "chose" || a == "ambiguous" || a == "unattributed" || startsWith(a, "evidence")
-        || a == "reported")
+    case TraceAction::Role:
+    case TraceAction::Chose:
+    case TraceAction::Ambiguous:
+    case TraceAction::Unattributed:
+    case TraceAction::EvidenceCap:
+    case TraceAction::EvidenceRole:
+    case TraceAction::Reported:
         return Ranked;
+    case TraceAction::Emitted:
+    case TraceAction::Moved:
+    case TraceAction::SetFields:
+    case TraceAction::CopiedFields:
+        break;
+    }
     return Other;
 }
 

@@ -20,7 +20,7 @@ class PhaseSteps
 public:
     // What a trace action did to its events.
     enum Change { Appeared, Rewritten, Suppressed, Linked, Ranked, Other, ChangeCount };
-    static Change classify(const std::string& action);
+    static Change classify(TraceAction action);
     static QString changeName(Change c);
     static QString phaseDescription(const QString& phase);
 

@@ -2,6 +2,7 @@
 #include "verdictpanel.h"
 
 #include "viewstyle.h"
+#include "present/verdict.h"
 
 #include <QHeaderView>
 #include <QLabel>
@@ -35,9 +36,9 @@ Banner bannerFor(const Result& r, bool cancelled)
 {
     if (cancelled)
         return {QStringLiteral("CANCELLED — partial result"), QStringLiteral("#777777")};
-    if (r.status == "attributed")
+    if (r.status == ResultStatus::Attributed)
         return {QStringLiteral("ATTRIBUTED"), QStringLiteral("#b71c1c")};
-    if (r.status == "ambiguous")
+    if (r.status == ResultStatus::Ambiguous)
         return {QStringLiteral("AMBIGUOUS — %1 candidates, no single root cause").arg(r.candidates.size()),
                 QStringLiteral("#e65100")};
     return {QStringLiteral("UNATTRIBUTED — no root cause found"), QStringLiteral("#455a64")};
@@ -177,12 +178,12 @@ QString VerdictPanel::verdictHtml(const Analysis& a) const
 {
     const Result& r = a.result;
     QString h = QStringLiteral("<table cellspacing=2>");
-    h += row(tr("Status"), QStringLiteral("<b>%1</b>").arg(esc(r.status)));
+    h += row(tr("Status"), QStringLiteral("<b>%1</b>").arg(esc(std::string(toString(r.status)))));
     h += row(tr("Outcome"), esc(r.outcome.empty() ? std::string("unknown") : r.outcome));
     QString domain = esc(r.domain);
     if (!r.subDomain.empty())
         domain += QStringLiteral(" / ") + esc(r.subDomain);
-    if (r.status == "ambiguous")
+    if (r.status == ResultStatus::Ambiguous)
         domain += QStringLiteral(" <span style='color:#e65100'><b>(ambiguous)</b></span>");
     h += row(tr("Domain"), domain);
     if (!r.workloadId.empty())
@@ -206,12 +207,12 @@ QString VerdictPanel::verdictHtml(const Analysis& a) const
         if (!rc.advice.empty())
             h += row(tr("Advice"), esc(rc.advice));
         h += QStringLiteral("</table>");
-    } else if (r.status == "ambiguous") {
+    } else if (r.status == ResultStatus::Ambiguous) {
         h += QStringLiteral("<h3 style='color:#e65100;margin-bottom:2px'>Ambiguous: no single root cause</h3><ul>");
         for (const Candidate& c : r.candidates)
             h += QStringLiteral("<li><a href='event:%1'>%2</a> on %3 at %4 — %5</li>")
                      .arg(c.event)
-                     .arg(esc(c.title.empty() ? c.symptom : c.title), esc(c.node), style::utc(c.timeNs), esc(c.verdict));
+                     .arg(esc(c.title.empty() ? c.symptom : c.title), esc(c.node), style::utc(c.timeNs), esc(present::candidateVerdict(c, r)));
         h += QStringLiteral("</ul>");
     } else {
         h += QStringLiteral("<h3 style='color:#455a64;margin-bottom:2px'>No root cause found</h3>");

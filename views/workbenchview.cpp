@@ -240,7 +240,7 @@ void WorkbenchView::editVerdictOverride()
     if (const auto prev = m_notes->verdictOverride()) {
         init = *prev;
     } else {
-        init.status = style::q(r.status);
+        init.status = style::q(toString(r.status));
         init.domain = style::q(r.domain);
         init.subDomain = style::q(r.subDomain);
         init.rootNode = r.rootCause ? style::q(r.rootCause->node) : QString();

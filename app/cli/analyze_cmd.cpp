@@ -5,7 +5,7 @@
 #include "bundle/bundle.h"
 #include "engine/engine.h"
 #include "engine/result_json.h"
-#include "engine/timefmt.h"
+#include "present/timefmt.h"
 #include "rules/matcher.h"
 #include "rules/ruleset.h"
 

@@ -1,6 +1,7 @@
 #include "text_report.h"
 
-#include "engine/timefmt.h"
+#include "present/timefmt.h"
+#include "present/verdict.h"
 
 #include <nlohmann/json.hpp>
 
@@ -67,7 +68,7 @@ std::string formatDiagnosis(const Analysis& a)
     if (!r.workloadId.empty())
         os << "  (workload " << r.workloadId << (r.attempt >= 0 ? ", attempt " + std::to_string(r.attempt) : "") << ")";
     os << "\n\n";
-    os << "  Status      " << upper(r.status) << "   domain " << r.domain;
+    os << "  Status      " << upper(std::string(toString(r.status))) << "   domain " << r.domain;
     if (!r.subDomain.empty())
         os << " / " << r.subDomain;
     os << "\n  Outcome     " << r.outcome << "\n";
@@ -98,7 +99,7 @@ std::string formatDiagnosis(const Analysis& a)
         os << "\nCandidates considered\n";
         for (const auto& c : r.candidates)
             os << "  " << (c.chosen ? "*" : "-") << " " << c.title << " on " << where(c.node, c.gpuIndex, c.rank)
-               << " at " << shortTime(c.timeNs, c.timeBasis) << "\n      " << c.verdict << "\n";
+               << " at " << shortTime(c.timeNs, c.timeBasis) << "\n      " << present::candidateVerdict(c, r) << "\n";
     }
 
     // Chain: root (or tied candidates) and what the rules linked to them, grouped by symptom.
@@ -121,7 +122,7 @@ std::string formatDiagnosis(const Analysis& a)
     }
 
     if (!r.missing.empty()) {
-        os << "\n" << (r.status == "unattributed" ? "Missing evidence" : "Would strengthen the verdict") << "\n";
+        os << "\n" << (r.status == ResultStatus::Unattributed ? "Missing evidence" : "Would strengthen the verdict") << "\n";
         for (const auto& m : r.missing)
             os << "  - " << m << "\n";
     }
@@ -160,7 +161,7 @@ std::string formatExplanation(const Analysis& a)
             phase = step.phase;
             os << "\n[" << upper(phase) << "]\n";
         }
-        os << "  " << step.rule << ": " << step.action;
+        os << "  " << step.rule << ": " << present::traceAction(step);
         if (!step.detail.empty())
             os << " — " << oneLine(step.detail, 140);
         if (step.phase == "extract" && !step.events.empty()) {
@@ -181,7 +182,7 @@ std::string formatExplanation(const Analysis& a)
         os << "  No event with an initiating role survived filtering.\n";
     for (const auto& c : r.candidates)
         os << "  " << (c.chosen ? "*" : "-") << " " << c.symptom << " on " << where(c.node, c.gpuIndex, c.rank) << ": "
-           << c.verdict << " (supports " << c.support << " downstream events)\n";
+           << present::candidateVerdict(c, r) << " (supports " << c.support << " downstream events)\n";
     return os.str();
 }
 

@@ -396,7 +396,7 @@ RunOutcome SessionService::runEngine(const SessionRecord& s, const Bundle& bundl
     const Result result = engine.attribute();
     out.run.createdNs = nowNs();
     out.run.phase = phase;
-    out.run.status = result.status;
+    out.run.status = std::string(toString(result.status));
     out.run.domain = result.domain;
     out.run.nodes = nodesOf(result);
     out.run.elapsedMs = loadMs + std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();

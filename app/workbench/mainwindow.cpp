@@ -269,7 +269,7 @@ QString MainWindow::verdictSummary() const
         return {};
     if (a->cancelled)
         return tr("cancelled");
-    QString v = style::q(a->result.status);
+    QString v = style::q(toString(a->result.status));
     if (a->result.domain != "unknown" || !a->result.subDomain.empty())
         v += QStringLiteral(" · ") + style::q(a->result.domain)
             + (a->result.subDomain.empty() ? QString() : QStringLiteral(" / ") + style::q(a->result.subDomain));

@@ -60,7 +60,7 @@ Result Engine::attribute(std::vector<TraceStep>* trace) const
             for (const auto& e : events)
                 if (e.extractedBy == rule && ids.size() < 200)
                     ids.push_back(e.id);
-            trace->push_back({"extract", rule, "extracted", ids, std::to_string(n) + " events"});
+            trace->push_back({"extract", rule, TraceAction::Extracted, ids, std::to_string(n) + " events", {}});
         }
     }
 

@@ -16,15 +16,6 @@
 
 namespace fl {
 
-// What each phase did, for `--explain` and the workbench's phase stepper.
-struct TraceStep {
-    std::string phase;        // extract, filter.early, ..., refine.final, outcome, post_outcome, report
-    std::string rule;         // rule id, or "engine" for built-in steps
-    std::string action;       // extracted, decoded, suppressed, merged, linked, role, chose, ...
-    std::vector<uint32_t> events;
-    std::string detail;
-};
-
 struct Analysis {
     Bundle bundle;
     std::vector<Observation> observations;   // sorted by id; id == index

@@ -83,7 +83,7 @@ EvalReport evaluate(const std::vector<std::string>& bundles, const AnalyzeOption
             c.truth = readTruth(b + "/truth.json");
             Analysis a = analyze(b, options);
             const Result& r = a.result;
-            c.status = r.status;
+            c.status = std::string(toString(r.status));
             c.domain = r.domain;
             c.subDomain = r.subDomain;
             if (r.rootCause) {

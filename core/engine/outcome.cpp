@@ -10,7 +10,8 @@
 // edge from it), make the verdict ambiguous.
 #include "engine/clock_offsets.h"
 #include "engine/internal.h"
-#include "engine/timefmt.h"
+#include "present/timefmt.h"
+#include "present/verdict.h"
 
 #include <algorithm>
 #include <cmath>
@@ -27,21 +28,7 @@ bool comparableTime(const SymptomEvent& e)
 
 std::string place(const SymptomEvent& e)
 {
-    std::string s = e.node.empty() ? std::string("unknown node") : e.node;
-    if (e.gpuIndex >= 0)
-        s += " GPU " + std::to_string(e.gpuIndex);
-    else if (!e.pciBus.empty())
-        s += " GPU " + e.pciBus;
-    if (e.rank >= 0)
-        s += " rank " + std::to_string(e.rank);
-    return s;
-}
-
-std::string seconds(int64_t ns)
-{
-    char buf[32];
-    std::snprintf(buf, sizeof buf, "%.3f s", static_cast<double>(ns) / 1e9);
-    return buf;
+    return present::place(e.node, e.gpuIndex, e.pciBus, e.rank);
 }
 
 } // namespace
@@ -144,28 +131,29 @@ void computeOutcome(const State& state, const std::vector<SymptomEvent>& events,
         cand.timeBasis = c->timeBasis;
         cand.interval = clocks.corrected(*c);
         cand.support = supportOf(c->id);
+        cand.pciBus = c->pciBus;
+        CandidateOutcome& o = cand.outcome;
+        if (winner && c != winner)
+            o.other = winner->id;
         if (c == winner) {
             cand.chosen = tied.empty();
-            cand.verdict = tied.empty() ? "root cause: earliest initiating event of the terminal episode"
-                                        : "tied: cannot be ordered against the other tied candidates";
+            o.reason = tied.empty() ? CandidateReason::RootCause : CandidateReason::TiedWinner;
         } else if (std::find(tied.begin(), tied.end(), c) != tied.end()) {
-            cand.verdict = "tied with " + winner->symptom + " on " + place(*winner) + " (" +
-                           seconds(std::llabs(c->timeNs - winner->timeNs)) + " apart, within the " + seconds(tol) +
-                           " clock-skew tolerance, on another node)";
+            o.reason = CandidateReason::TiedWith;
+            o.deltaNs = std::llabs(c->timeNs - winner->timeNs);
+            o.limitNs = tol;
         } else if (!comparableTime(*c)) {
-            cand.verdict = "lost: its time cannot be compared with the others (" + std::string(toString(c->timeBasis)) +
-                           ")";
+            o.reason = CandidateReason::Untimed;
         } else if (end != kNoTime && (c->timeNs < start || c->timeNs > end + tol)) {
-            cand.verdict = c->timeNs < start ? "lost: before the terminal episode (more than " +
-                                                   seconds(window) + " before the failure was detected)"
-                                             : "lost: after the failure was detected";
+            o.reason = c->timeNs < start ? CandidateReason::BeforeEpisode : CandidateReason::AfterDetection;
+            o.limitNs = window;
         } else if (winner && edgeSet.count({winner->id, c->id})) {
-            cand.verdict = "lost: explained as a consequence of " + winner->symptom;
+            o.reason = CandidateReason::Consequence;
         } else if (winner && c->timeNs >= winner->timeNs) {
-            cand.verdict = "lost: " + seconds(c->timeNs - winner->timeNs) + " later than " + winner->symptom + " on " +
-                           place(*winner);
+            o.reason = CandidateReason::Later;
+            o.deltaNs = c->timeNs - winner->timeNs;
         } else if (winner) {
-            cand.verdict = "lost: " + winner->symptom + " is a heavier cause within the clock-skew tolerance";
+            o.reason = CandidateReason::Lighter;
         }
         result.candidates.push_back(std::move(cand));
     }
@@ -175,7 +163,7 @@ void computeOutcome(const State& state, const std::vector<SymptomEvent>& events,
 
     if (winner && tied.empty()) {
         const SymptomDef* d = def(*winner);
-        result.status = "attributed";
+        result.status = ResultStatus::Attributed;
         result.domain = d ? d->domain : "unknown";
         result.subDomain = d ? d->subDomain : "";
         RootCause rc;
@@ -196,30 +184,30 @@ void computeOutcome(const State& state, const std::vector<SymptomEvent>& events,
             rc.advice = it->second + (rc.advice.empty() ? std::string() : " Catalogue: " + rc.advice);
         result.rootCause = rc;
         if (trace)
-            trace->push_back({"outcome", "engine", "chose", {winner->id},
-                              winner->symptom + " on " + place(*winner) + " at " + formatTimeUtc(winner->timeNs)});
+            trace->push_back({"outcome", "engine", TraceAction::Chose, {winner->id},
+                              winner->symptom + " on " + place(*winner) + " at " + formatTimeUtc(winner->timeNs), {}});
     } else if (winner) {
         std::set<std::string> domains;
         domains.insert(def(*winner) ? def(*winner)->domain : "unknown");
         for (const auto* c : tied)
             domains.insert(def(*c) ? def(*c)->domain : "unknown");
-        result.status = "ambiguous";
+        result.status = ResultStatus::Ambiguous;
         result.domain = domains.size() == 1 ? *domains.begin() : "unknown";
         result.subDomain = "ambiguous";
         if (trace) {
             std::vector<uint32_t> ids{winner->id};
             for (const auto* c : tied)
                 ids.push_back(c->id);
-            trace->push_back({"outcome", "engine", "ambiguous", ids,
+            trace->push_back({"outcome", "engine", TraceAction::Ambiguous, ids,
                               std::to_string(ids.size()) + " initiating candidates on different nodes within " +
-                                  seconds(tol)});
+                                  present::seconds(tol), {}});
         }
     } else {
-        result.status = "unattributed";
+        result.status = ResultStatus::Unattributed;
         result.domain = "unknown";
         result.subDomain = "";
         if (trace)
-            trace->push_back({"outcome", "engine", "unattributed", {}, "no initiating event in the evidence"});
+            trace->push_back({"outcome", "engine", TraceAction::Unattributed, {}, "no initiating event in the evidence", {}});
     }
 
     // Outcome: what happened to the workload, as far as the evidence says.

@@ -3,7 +3,8 @@
 // then applies its actions. Deciding on a snapshot keeps a rule's effect
 // independent of the order in which it visits events.
 #include "engine/internal.h"
-#include "engine/timefmt.h"
+#include "present/timefmt.h"
+#include "present/verdict.h"
 #include "rules/matcher.h"
 
 #include <algorithm>
@@ -324,7 +325,7 @@ bool earlier(const SymptomEvent* a, const SymptomEvent* b)
 // Returns false when that place is unknown (no such rank, no related event):
 // the event then stays where it was printed.
 bool moveEvent(const State& state, const MoveTo& mv, const Pool* pool, const SymptomEvent& e, SymptomEvent& target,
-               std::string& effect)
+               std::string& change)
 {
     std::string node;
     int rank = -1, gpu = -1;
@@ -361,7 +362,7 @@ bool moveEvent(const State& state, const MoveTo& mv, const Pool* pool, const Sym
     target.rank = rank;
     target.gpuIndex = gpu;
     target.pciBus.clear();
-    effect = "moved from " + (e.node.empty() ? std::string("an unknown node") : e.node) + " to " + node +
+    change = "from " + (e.node.empty() ? std::string("an unknown node") : e.node) + " to " + node +
              (rank >= 0 ? " rank " + std::to_string(rank) : std::string());
     return true;
 }
@@ -522,8 +523,8 @@ uint32_t emitAbsentRanks(const State& state, const Rule& rule, const std::vector
             ev.symptom = expandTemplate(ar.symptom, vals);
             ev.originalSymptom = ev.symptom;
             if (trace && emitted < 200)
-                trace->push_back({std::string(toString(rule.phase)), rule.id, "emitted", {ev.id},
-                                  ev.symptom + " @ " + node + ": " + ev.fields["absent"]});
+                trace->push_back({std::string(toString(rule.phase)), rule.id, TraceAction::Emitted, {ev.id},
+                                  ev.symptom + " @ " + node + ": " + ev.fields["absent"], {}});
             out.push_back(std::move(ev));
             ++emitted;
         }
@@ -625,13 +626,15 @@ void runPhase(const State& state, Phase phase, std::vector<SymptomEvent>& events
         for (const Decision& dec : decisions) {
             SymptomEvent& target = events[dec.id];
             const std::string symptomBefore = target.symptom;
-            bool changed = false;
-            std::string effect;
+            // Every effect the rule had on this event, in the order applied.
+            std::vector<std::pair<TraceAction, std::string>> effects;
+            auto did = [&](TraceAction a, std::string change = {}) { effects.emplace_back(a, std::move(change)); };
             if (rule.moveTo) {
                 // move_to reads the event as it was when the rule started.
                 const SymptomEvent before = target;
-                if (moveEvent(state, *rule.moveTo, movePool ? &*movePool : nullptr, before, target, effect))
-                    changed = true;
+                std::string change;
+                if (moveEvent(state, *rule.moveTo, movePool ? &*movePool : nullptr, before, target, change))
+                    did(TraceAction::Moved, std::move(change));
             }
             if (rule.decode) {
                 auto it = target.fields.find(rule.decode->field);
@@ -647,50 +650,43 @@ void runPhase(const State& state, Phase phase, std::vector<SymptomEvent>& events
                             value = m->second;
                     }
                     target.fields[rule.decode->into] = value;
-                    effect = "decoded " + rule.decode->field + " -> " + rule.decode->into + "=" + value;
-                    changed = true;
+                    did(TraceAction::Decoded, rule.decode->field + " -> " + rule.decode->into + "=" + value);
                 }
             }
             if (!rule.setFields.empty()) {
                 for (const auto& [k, v] : rule.setFields)
                     target.fields[k] = expandTemplate(v, target.fields);
-                effect = "set fields";
-                changed = true;
+                did(TraceAction::SetFields);
             }
             if (!dec.copied.empty()) {
                 for (const auto& [k, v] : dec.copied)
                     target.fields[k] = v;
-                effect = "copied fields";
-                changed = true;
+                did(TraceAction::CopiedFields);
             }
             if (rule.setSymptom) {
                 std::map<std::string, std::string> vals = target.fields;
                 vals["symptom"] = target.symptom;
                 std::string s = expandTemplate(*rule.setSymptom, vals);
                 if (s != target.symptom) {
-                    effect = "rewrote " + target.symptom + " -> " + s;
+                    did(TraceAction::Rewrote, target.symptom + " -> " + s);
                     target.symptom = s;
-                    changed = true;
                 }
             }
             if (rule.setRole) {
                 target.roleOverride = rule.setRole;
                 target.roleOverrideBy = rule.id;
-                effect = "role -> " + std::string(toString(*rule.setRole));
-                changed = true;
+                did(TraceAction::Role, std::string(toString(*rule.setRole)));
             }
             if (rule.setKind) {
                 target.kind = *rule.setKind;
-                effect = *rule.setKind == EventKind::BadNode ? "kind -> bad_node" : "kind -> interesting_node";
-                changed = true;
+                did(TraceAction::Kind, *rule.setKind == EventKind::BadNode ? "bad_node" : "interesting_node");
             }
             if (rule.linkFrom) {
                 for (uint32_t cause : dec.causes) {
                     if (!existingEdges.insert({cause, dec.id}).second)
                         continue;
                     edges.push_back({cause, dec.id, rule.id, rule.linkLabel});
-                    effect = "linked from " + events[cause].symptom;
-                    changed = true;
+                    did(TraceAction::Linked, events[cause].symptom);
                 }
             }
             if (rule.mergeWith && dec.mergeInto >= 0 && !target.suppressed) {
@@ -702,32 +698,30 @@ void runPhase(const State& state, Phase phase, std::vector<SymptomEvent>& events
                 target.suppressed = true;
                 target.suppressedBy = rule.id;
                 target.suppressReason = "merged into event " + std::to_string(dec.mergeInto);
-                effect = "merged";
-                changed = true;
+                did(TraceAction::Merged);
             }
             if (rule.suppress) {
                 target.suppressed = true;
                 target.suppressedBy = rule.id;
                 target.suppressReason = *rule.suppress;
-                effect = "suppressed: " + *rule.suppress;
-                changed = true;
+                did(TraceAction::Suppressed, *rule.suppress);
             }
             if (rule.maxEvidence >= 0) {
                 target.fields["_max_evidence"] = std::to_string(rule.maxEvidence);
-                effect = "evidence cap " + std::to_string(rule.maxEvidence);
-                changed = true;
+                did(TraceAction::EvidenceCap, std::to_string(rule.maxEvidence));
             }
             if (rule.evidenceRole) {
                 target.evidenceRole = rule.evidenceRole;
-                effect = "evidence role";
-                changed = true;
+                did(TraceAction::EvidenceRole);
             }
-            if (changed) {
+            if (!effects.empty()) {
                 ++count;
-                lastEffect = effect;
+                const auto& [lastAction, lastChange] = effects.back();
+                lastEffect = present::traceAction({{}, {}, lastAction, {}, {}, lastChange});
                 if (trace && count <= 200)
-                    trace->push_back({std::string(toString(phase)), rule.id, effect, {dec.id},
-                                      symptomBefore + " @ " + target.node});
+                    for (auto& [action, change] : effects)
+                        trace->push_back({std::string(toString(phase)), rule.id, action, {dec.id},
+                                          symptomBefore + " @ " + target.node, std::move(change)});
             }
         }
         if (count > 0) {

@@ -3,7 +3,7 @@
 // missing, and a one-sentence summary.
 #include "bundle/mapped_file.h"
 #include "engine/internal.h"
-#include "engine/timefmt.h"
+#include "present/timefmt.h"
 
 #include <algorithm>
 #include <charconv>
@@ -70,9 +70,9 @@ void buildReport(const State& state, std::vector<SymptomEvent>& events, const st
     std::set<uint32_t> roots;
     if (result.rootCause)
         roots.insert(result.rootCause->event);
-    if (result.status == "ambiguous")
+    if (result.status == ResultStatus::Ambiguous)
         for (const auto& c : result.candidates)
-            if (c.verdict.rfind("tied", 0) == 0)
+            if (c.outcome.tied())
                 roots.insert(c.event);
     std::set<uint32_t> downstream;
     {
@@ -296,7 +296,7 @@ void buildReport(const State& state, std::vector<SymptomEvent>& events, const st
                           "time limits and OOM kills by the scheduler");
     if (!present.count(SourceKind::AppLog))
         missing.push_back("application logs of the ranks: which collective hung and which rank failed first");
-    if (result.status == "unattributed") {
+    if (result.status == ResultStatus::Unattributed) {
         std::map<std::string, std::set<std::string>> seenSymptoms;
         for (const auto& e : events)
             if (!e.suppressed)
@@ -336,7 +336,7 @@ void buildReport(const State& state, std::vector<SymptomEvent>& events, const st
     auto plural = [](size_t n, const char* word) {
         return std::to_string(n) + " " + word + (n == 1 ? "" : "s");
     };
-    if (result.status == "attributed" && result.rootCause) {
+    if (result.status == ResultStatus::Attributed && result.rootCause) {
         const RootCause& rc = *result.rootCause;
         result.summary = rc.title + " on " + place(rc.node, rc.gpuIndex, rc.rank) + " at " + (rc.timeNs == kNoTime ? std::string("an unknown time") : formatTime(rc.timeNs, rc.timeBasis)) +
                          (symptomCount ? "; " + plural(symptomCount, "downstream symptom") + " on " + plural(symptomNodes.size(), "node")
@@ -346,11 +346,11 @@ void buildReport(const State& state, std::vector<SymptomEvent>& events, const st
                               (otherNodes.empty() ? std::string() : " on " + plural(otherNodes.size(), "node")) +
                               " kept as interesting evidence";
         result.summary += ".";
-    } else if (result.status == "ambiguous") {
+    } else if (result.status == ResultStatus::Ambiguous) {
         std::string s = "Ambiguous: ";
         size_t n = 0;
         for (const auto& c : result.candidates) {
-            if (c.verdict.rfind("tied", 0) != 0 && !(c.verdict.rfind("tied", 0) == 0 || roots.count(c.event)))
+            if (!c.outcome.tied() && !roots.count(c.event))
                 continue;
             s += (n++ ? " and " : "") + c.title + " on " + place(c.node, c.gpuIndex, c.rank);
         }
@@ -367,9 +367,9 @@ void buildReport(const State& state, std::vector<SymptomEvent>& events, const st
             }
     }
     if (trace)
-        trace->push_back({"report", "engine", "reported", {},
+        trace->push_back({"report", "engine", TraceAction::Reported, {},
                           std::to_string(result.evidence.size()) + " evidence items, " +
-                              std::to_string(result.connectors.size()) + " files"});
+                              std::to_string(result.connectors.size()) + " files", {}});
 }
 
 } // namespace fl::detail

@@ -1,6 +1,7 @@
 #include "engine/result_json.h"
 
-#include "engine/timefmt.h"
+#include "present/timefmt.h"
+#include "present/verdict.h"
 
 namespace fl {
 
@@ -40,13 +41,13 @@ json intervalJson(const TimeInterval& iv)
     return {{"earliest", timeJson(iv.earliestNs)}, {"latest", timeJson(iv.latestNs)}};
 }
 
-json candidateJson(const Candidate& c)
+json candidateJson(const Candidate& c, const Result& r)
 {
     return {{"event", c.event},         {"symptom", c.symptom},       {"title", c.title},
             {"domain", c.domain},       {"sub_domain", optStr(c.subDomain)}, {"node", optStr(c.node)},
             {"rank", optInt(c.rank)},   {"gpu", optInt(c.gpuIndex)},  {"time", timeJson(c.timeNs, c.timeBasis)},
             {"time_basis", std::string(toString(c.timeBasis))}, {"time_interval", intervalJson(c.interval)},
-            {"support", c.support},     {"chosen", c.chosen},         {"verdict", c.verdict},
+            {"support", c.support},     {"chosen", c.chosen},         {"verdict", present::candidateVerdict(c, r)},
             {"evidence", c.evidence}};
 }
 
@@ -121,7 +122,7 @@ json resultHead(const Result& r)
 {
     json j;
     j["schema_version"] = Result::kSchemaVersion;
-    j["status"] = r.status;
+    j["status"] = std::string(toString(r.status));
     j["outcome"] = r.outcome;
     j["domain"] = r.domain;
     j["sub_domain"] = optStr(r.subDomain);
@@ -142,7 +143,7 @@ json resultHead(const Result& r)
     j["missing"] = r.missing;
     json cands = json::array();
     for (const auto& c : r.candidates)
-        cands.push_back(candidateJson(c));
+        cands.push_back(candidateJson(c, r));
     j["candidates"] = cands;
     j["affected_nodes"] = r.affectedNodes;
     json clocks = json::array();

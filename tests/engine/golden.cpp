@@ -1,6 +1,7 @@
 #include "golden.h"
 
-#include "engine/timefmt.h"
+#include "present/timefmt.h"
+#include "present/verdict.h"
 
 #include <map>
 #include <set>
@@ -10,7 +11,7 @@ using nlohmann::json;
 json goldenOf(const fl::Result& r)
 {
     json g;
-    g["status"] = r.status;
+    g["status"] = std::string(fl::toString(r.status));
     g["outcome"] = r.outcome;
     g["domain"] = r.domain;
     g["sub_domain"] = r.subDomain;
@@ -23,7 +24,7 @@ json goldenOf(const fl::Result& r)
     }
     json cands = json::array();
     for (const auto& c : r.candidates)
-        cands.push_back(c.symptom + " @ " + c.node + " — " + c.verdict);
+        cands.push_back(c.symptom + " @ " + c.node + " — " + fl::present::candidateVerdict(c, r));
     g["candidates"] = cands;
     g["affected_nodes"] = r.affectedNodes;
     std::set<std::string> arrows;

@@ -144,7 +144,7 @@ void TestCascadeRules::silentRankNamesItsNode()
     QCOMPARE(silent[0]->rank, 5);
     QCOMPARE(QString::fromStdString(silent[0]->fields.at("seq")), QStringLiteral("42"));
     QCOMPARE(QString::fromStdString(silent[0]->fields.at("reporting")), QStringLiteral("7"));
-    QCOMPARE(QString::fromStdString(r.status), QStringLiteral("attributed"));
+    QCOMPARE(QString::fromUtf8(toString(r.status).data()), QStringLiteral("attributed"));
     QVERIFY(r.rootCause);
     QCOMPARE(QString::fromStdString(r.rootCause->node), QStringLiteral("node-0003"));
     QCOMPARE(QString::fromStdString(r.domain), QStringLiteral("host"));
@@ -167,7 +167,7 @@ void TestCascadeRules::silentRanksOnTwoNodesAreAmbiguous()
     writeJob(b, {1, 6});
     Analysis a = run(b);
     QCOMPARE(all(a.result, "host.silent_rank").size(), size_t(2));
-    QCOMPARE(QString::fromStdString(a.result.status), QStringLiteral("ambiguous"));
+    QCOMPARE(QString::fromUtf8(toString(a.result.status).data()), QStringLiteral("ambiguous"));
 
     // Both ranks of one node silent: one event for the node, no single rank.
     QTemporaryDir tmp2;
@@ -178,7 +178,7 @@ void TestCascadeRules::silentRanksOnTwoNodesAreAmbiguous()
     QCOMPARE(silent.size(), size_t(1));
     QCOMPARE(silent[0]->rank, -1);
     QCOMPARE(QString::fromStdString(silent[0]->fields.at("silent_ranks")), QStringLiteral("6,7"));
-    QCOMPARE(QString::fromStdString(a2.result.status), QStringLiteral("attributed"));
+    QCOMPARE(QString::fromUtf8(toString(a2.result.status).data()), QStringLiteral("attributed"));
     QCOMPARE(QString::fromStdString(a2.result.rootCause->node), QStringLiteral("node-0004"));
 }
 
@@ -190,7 +190,7 @@ void TestCascadeRules::silenceNeedsMostRanksAndALog()
     writeJob(b, {0, 3, 6});
     Analysis a = run(b);
     QVERIFY(all(a.result, "host.silent_rank").empty());
-    QCOMPARE(QString::fromStdString(a.result.status), QStringLiteral("unattributed"));
+    QCOMPARE(QString::fromUtf8(toString(a.result.status).data()), QStringLiteral("unattributed"));
 
     // A rank with no log in the bundle may just not have been collected.
     QTemporaryDir tmp2;
@@ -220,7 +220,7 @@ void TestCascadeRules::silenceExplainedByTheNodesOwnError()
                             "watchdog thread terminated with exception: CUDA error: uncorrectable ECC error encountered\n");
     Analysis a = run(b);
     const Result& r = a.result;
-    QCOMPARE(QString::fromStdString(r.status), QStringLiteral("attributed"));
+    QCOMPARE(QString::fromUtf8(toString(r.status).data()), QStringLiteral("attributed"));
     QCOMPARE(QString::fromStdString(r.rootCause->symptom), QStringLiteral("gpu.cuda_ecc"));
     auto silent = all(r, "host.silent_rank");
     QCOMPARE(silent.size(), size_t(1));
@@ -244,7 +244,7 @@ void TestCascadeRules::lowestEnqueuedRankIsTheStraggler()
     QCOMPARE(straggler.size(), size_t(1));
     QCOMPARE(straggler[0]->rank, 3);
     QCOMPARE(QString::fromStdString(straggler[0]->fields.at("enqueued")), QStringLiteral("41"));
-    QCOMPARE(QString::fromStdString(r.status), QStringLiteral("attributed"));
+    QCOMPARE(QString::fromUtf8(toString(r.status).data()), QStringLiteral("attributed"));
     QCOMPARE(QString::fromStdString(r.rootCause->node), QStringLiteral("node-0002"));
     QCOMPARE(r.rootCause->rank, 3);
     // Its absence from SeqNum 42 is explained by its being behind.
@@ -272,7 +272,7 @@ void TestCascadeRules::xid154ActionOverridesTheXidsAdvice()
               "changed from 0x0 (None) to 0x2 (Node Reboot Required)\n");
     Analysis a = run(b);
     const Result& r = a.result;
-    QCOMPARE(QString::fromStdString(r.status), QStringLiteral("attributed"));
+    QCOMPARE(QString::fromUtf8(toString(r.status).data()), QStringLiteral("attributed"));
     QCOMPARE(QString::fromStdString(r.rootCause->symptom), QStringLiteral("gpu.xid.48"));
     const SymptomEvent& root = r.events[r.rootCause->event];
     QCOMPARE(QString::fromStdString(root.fields.at("recovery_action")), QStringLiteral("Node Reboot Required"));

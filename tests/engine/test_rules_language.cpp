@@ -103,7 +103,7 @@ void TestRulesLanguage::peerAddressMovesTheEventToThatNode()
               "with error 12, opcode 0, len 0, vendor err 129 (Send)\n");
     Analysis a = run(b, kSource + "/rules");
     const Result& r = a.result;
-    QCOMPARE(QString::fromStdString(r.status), QStringLiteral("attributed"));
+    QCOMPARE(QString::fromUtf8(toString(r.status).data()), QStringLiteral("attributed"));
     QVERIFY(r.rootCause);
     QCOMPARE(QString::fromStdString(r.rootCause->node), QStringLiteral("node-0002"));
     QCOMPARE(QString::fromStdString(r.domain), QStringLiteral("network"));

@@ -50,7 +50,7 @@ private slots:
         v.setAnalysis(a);
         QVERIFY(v.statusText().startsWith(QStringLiteral("AMBIGUOUS")));
         QVERIFY(v.verdictText().contains(QStringLiteral("(ambiguous)")));
-        QVERIFY(v.verdictText().contains(QStringLiteral("tied with Xid 63")));
+        QVERIFY(v.verdictText().contains(QStringLiteral("tied with gpu.xid.63 on node03 GPU 0 (1.500 s apart")));
 
         ExplanationPanel e(&focus);
         e.setAnalysis(a);
@@ -64,7 +64,7 @@ private slots:
     void unattributed()
     {
         auto a = test::makeIncident(m_dir.filePath(QStringLiteral("c")));
-        a->result.status = "unattributed";
+        a->result.status = ResultStatus::Unattributed;
         a->result.rootCause.reset();
         FocusState focus;
         VerdictPanel v(&focus);

@@ -20,14 +20,15 @@ class TestPhaseStepper : public QObject
 private slots:
     void classify()
     {
-        QCOMPARE(PhaseSteps::classify("extracted"), PhaseSteps::Appeared);
-        QCOMPARE(PhaseSteps::classify("rewrote gpu.xid -> gpu.xid.79"), PhaseSteps::Rewritten);
-        QCOMPARE(PhaseSteps::classify("suppressed: benign"), PhaseSteps::Suppressed);
-        QCOMPARE(PhaseSteps::classify("merged"), PhaseSteps::Suppressed);
-        QCOMPARE(PhaseSteps::classify("linked from gpu.xid.79"), PhaseSteps::Linked);
-        QCOMPARE(PhaseSteps::classify("role -> symptom"), PhaseSteps::Ranked);
-        QCOMPARE(PhaseSteps::classify("chose"), PhaseSteps::Ranked);
-        QCOMPARE(PhaseSteps::classify("something new"), PhaseSteps::Other);
+        QCOMPARE(PhaseSteps::classify(TraceAction::Extracted), PhaseSteps::Appeared);
+        QCOMPARE(PhaseSteps::classify(TraceAction::Rewrote), PhaseSteps::Rewritten);
+        QCOMPARE(PhaseSteps::classify(TraceAction::Decoded), PhaseSteps::Rewritten);
+        QCOMPARE(PhaseSteps::classify(TraceAction::Suppressed), PhaseSteps::Suppressed);
+        QCOMPARE(PhaseSteps::classify(TraceAction::Merged), PhaseSteps::Suppressed);
+        QCOMPARE(PhaseSteps::classify(TraceAction::Linked), PhaseSteps::Linked);
+        QCOMPARE(PhaseSteps::classify(TraceAction::Role), PhaseSteps::Ranked);
+        QCOMPARE(PhaseSteps::classify(TraceAction::Chose), PhaseSteps::Ranked);
+        QCOMPARE(PhaseSteps::classify(TraceAction::Emitted), PhaseSteps::Other);
     }
 
     void stepsThroughASample()
@@ -73,10 +74,10 @@ private slots:
                     continue;
                 rows.push_back(&t);
                 events.insert(t.events.begin(), t.events.end());
-                if (t.action.rfind("linked", 0) == 0)
+                if (t.action == TraceAction::Linked)
                     linked.insert(t.events.begin(), t.events.end());
-                sawChosen += t.action == "chose";
-                sawExtracted += t.action == "extracted" ? int(t.events.size()) : 0;
+                sawChosen += t.action == TraceAction::Chose;
+                sawExtracted += t.action == TraceAction::Extracted ? int(t.events.size()) : 0;
             }
             sawLinked += int(linked.size());
             QCOMPARE(s->items()->topLevelItemCount(), int(rows.size()));

@@ -42,14 +42,14 @@ private slots:
         w.show();
         QVERIFY(QTest::qWaitForWindowExposed(&w));
         const Result& r = a->result;
-        QVERIFY(w.verdict()->statusText().startsWith(QString::fromStdString(r.status).toUpper()));
+        QVERIFY(w.verdict()->statusText().startsWith(QString::fromUtf8(std::string(toString(r.status))).toUpper()));
         const TimelineLanes& lanes = w.timeline()->view()->lanes();
         if (r.rootCause) {
             QVERIFY(lanes.rootLane() >= 0);
             QCOMPARE(lanes.lane(lanes.rootLane()).node, r.rootCause->node);
             // The root's evidence is open in the raw viewer at its line.
             QVERIFY(!w.focus()->current().evidence.isEmpty());
-        } else if (r.status == "ambiguous") {
+        } else if (r.status == ResultStatus::Ambiguous) {
             QVERIFY(w.explanation()->sideBySideCount() >= 2);
         }
         // Every evidence item opens its own file at its own line.

@@ -201,7 +201,7 @@ std::shared_ptr<Analysis> makeIncident(const QString& dir, bool ambiguous)
     r.edges.push_back({kRootEvent, r.events.back().id, "chain.gpu-loss-ib-errors", "peer gone"});
 
     auto candidate = [&](uint32_t event, const char* title, const char* sub, int rank, int gpu, uint32_t support,
-                         bool chosen, const char* verdict) {
+                         bool chosen, CandidateReason reason) {
         const SymptomEvent& e = r.events[event];
         Candidate c;
         c.event = event;
@@ -215,24 +215,25 @@ std::shared_ptr<Analysis> makeIncident(const QString& dir, bool ambiguous)
         c.timeNs = e.timeNs;
         c.support = support;
         c.chosen = chosen;
-        c.verdict = verdict;
+        c.outcome.reason = reason;
         return c;
     };
     Candidate c0 = candidate(kRootEvent, "GPU fell off the bus (Xid 79)", "pcie", 7, 3,
-                             static_cast<uint32_t>(symptomsEnd - 1), true, "root cause");
+                             static_cast<uint32_t>(symptomsEnd - 1), true, CandidateReason::RootCause);
     Candidate c1 = candidate(static_cast<uint32_t>(symptomsEnd), "Row remapping pending (Xid 63)", "memory", -1, 0, 0,
-                             false, "lost: informational, links no symptom");
+                             false, CandidateReason::Lighter);
+    c1.outcome.other = kRootEvent;
     if (ambiguous) {
-        r.status = "ambiguous";
+        r.status = ResultStatus::Ambiguous;
         r.domain = "gpu";
         c0.chosen = false;
-        c0.verdict = "tied with Xid 63 on node03";
-        c1.verdict = "tied with Xid 79 on node02";
+        c0.outcome = {CandidateReason::TiedWith, c1.event, 1'500'000'000, 2'000'000'000};
+        c1.outcome = {CandidateReason::TiedWith, c0.event, 1'500'000'000, 2'000'000'000};
         c1.support = c0.support;
         r.summary = "Two GPU faults on different nodes explain the collective timeouts equally well.";
         r.missing = {"nvidia-smi -q from node02 and node03", "Fabric Manager log"};
     } else {
-        r.status = "attributed";
+        r.status = ResultStatus::Attributed;
         r.domain = "gpu";
         r.subDomain = "pcie";
         RootCause rc;
@@ -268,10 +269,10 @@ std::shared_ptr<Analysis> makeIncident(const QString& dir, bool ambiguous)
                     {"filter.ib-after-gpu-loss", "filter.late", "suppressed", 1},
                     {"chain.gpu-loss-stalls-collectives", "refine.final", "linked", 15},
                     {"outcome.failed", "outcome", "chose", 1}};
-    a.trace = {{"extract", "extract.gpu.xid", "extracted", {0, static_cast<uint32_t>(symptomsEnd)}, "2 Xid lines"},
-               {"filter.late", "filter.ib-after-gpu-loss", "suppressed", {r.events.back().id}, "after peer loss"},
-               {"refine.final", "chain.gpu-loss-stalls-collectives", "linked", {0, 1, 2}, "15 timeouts follow"},
-               {"outcome", "engine", "chose", {0}, "earliest initiator with most support"}};
+    a.trace = {{"extract", "extract.gpu.xid", TraceAction::Extracted, {0, static_cast<uint32_t>(symptomsEnd)}, "2 Xid lines", {}},
+               {"filter.late", "filter.ib-after-gpu-loss", TraceAction::Suppressed, {r.events.back().id}, "after peer loss", {}},
+               {"refine.final", "chain.gpu-loss-stalls-collectives", TraceAction::Linked, {0, 1, 2}, "15 timeouts follow", {}},
+               {"outcome", "engine", TraceAction::Chose, {0}, "earliest initiator with most support", {}}};
 
     // Metrics: GPU temperature per node and GPU, one sample every 10 s.
     for (int n = 0; n < kNodes; ++n) {

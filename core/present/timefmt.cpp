@@ -1,4 +1,4 @@
-#include "engine/timefmt.h"
+#include "present/timefmt.h"
 
 #include "calendar.h"
 

@@ -1,0 +1,95 @@
+#include "present/verdict.h"
+
+#include <algorithm>
+#include <cstdio>
+
+namespace fl::present {
+
+std::string place(const std::string& node, int gpu, const std::string& pciBus, int rank)
+{
+    std::string s = node.empty() ? std::string("unknown node") : node;
+    if (gpu >= 0)
+        s += " GPU " + std::to_string(gpu);
+    else if (!pciBus.empty())
+        s += " GPU " + pciBus;
+    if (rank >= 0)
+        s += " rank " + std::to_string(rank);
+    return s;
+}
+
+std::string seconds(int64_t ns)
+{
+    char buf[32];
+    std::snprintf(buf, sizeof buf, "%.3f s", static_cast<double>(ns) / 1e9);
+    return buf;
+}
+
+std::string candidateVerdict(const Candidate& c, const Result& result)
+{
+    const CandidateOutcome& o = c.outcome;
+    const Candidate* other = nullptr;
+    if (o.other)
+        for (const auto& x : result.candidates)
+            if (x.event == *o.other) {
+                other = &x;
+                break;
+            }
+    const std::string otherSymptom = other ? other->symptom : std::string("another candidate");
+    const std::string otherPlace = other ? place(other->node, other->gpuIndex, other->pciBus, other->rank)
+                                         : std::string("unknown node");
+    switch (o.reason) {
+    case CandidateReason::None:
+        return {};
+    case CandidateReason::RootCause:
+        return "root cause: earliest initiating event of the terminal episode";
+    case CandidateReason::TiedWinner:
+        return "tied: cannot be ordered against the other tied candidates";
+    case CandidateReason::TiedWith:
+        return "tied with " + otherSymptom + " on " + otherPlace + " (" + seconds(o.deltaNs) + " apart, within the " +
+               seconds(o.limitNs) + " clock-skew tolerance, on another node)";
+    case CandidateReason::Untimed:
+        return "lost: its time cannot be compared with the others (" + std::string(toString(c.timeBasis)) + ")";
+    case CandidateReason::BeforeEpisode:
+        return "lost: before the terminal episode (more than " + seconds(o.limitNs) +
+               " before the failure was detected)";
+    case CandidateReason::AfterDetection:
+        return "lost: after the failure was detected";
+    case CandidateReason::Consequence:
+        return "lost: explained as a consequence of " + otherSymptom;
+    case CandidateReason::Later:
+        return "lost: " + seconds(o.deltaNs) + " later than " + otherSymptom + " on " + otherPlace;
+    case CandidateReason::Lighter:
+        return "lost: " + otherSymptom + " is a heavier cause within the clock-skew tolerance";
+    }
+    return {};
+}
+
+std::string traceAction(const TraceStep& step)
+{
+    auto with = [&](const char* verb, const char* sep = " ") {
+        return step.change.empty() ? std::string(verb) : std::string(verb) + sep + step.change;
+    };
+    switch (step.action) {
+    case TraceAction::Extracted: return "extracted";
+    case TraceAction::Emitted: return "emitted";
+    case TraceAction::Moved: return with("moved");
+    case TraceAction::Decoded: return with("decoded");
+    case TraceAction::SetFields: return "set fields";
+    case TraceAction::CopiedFields: return "copied fields";
+    case TraceAction::Rewrote: return with("rewrote");
+    case TraceAction::Role: return with("role ->");
+    case TraceAction::Kind: return with("kind ->");
+    case TraceAction::Linked: return with("linked from");
+    case TraceAction::Merged: return "merged";
+    case TraceAction::Suppressed: return with("suppressed", ": ");
+    case TraceAction::EvidenceCap: return with("evidence cap");
+    case TraceAction::EvidenceRole: return "evidence role";
+    case TraceAction::Chose: return "chose";
+    case TraceAction::Ambiguous: return "ambiguous";
+    case TraceAction::Unattributed: return "unattributed";
+    case TraceAction::Reported: return "reported";
+    }
+    return {};
+}
+
+} // namespace fl::present
