@@ -162,7 +162,9 @@ struct SymptomEvent {
     std::string pciBus;
     int64_t timeNs = kNoTime;
     TimeBasis timeBasis = TimeBasis::None;
-    TimeInterval interval;                     // on the node's clock (from the primary observation)
+    TimeInterval interval;                     // on clockNode's clock (from the primary observation)
+    std::string clockNode;                     // the node whose clock printed the time: differs from `node`
+                                               // when a rule moved the event (a peer's report) or inferred it
     std::vector<uint32_t> observations;        // evidence (observation ids), first one is primary
     std::map<std::string, std::string> fields; // captures from the extractor (xid, seq, peer ...)
     std::string extractedBy;   // rule id

@@ -36,9 +36,11 @@ int64_t field(const SymptomEvent& e, const char* name)
 // (torch/csrc/distributed/c10d/ProcessGroupNCCL.cpp, WorkNCCL::checkTimeout):
 // now - M ms is when that rank enqueued collective N, the same step on every
 // rank. Without "ran for", the timeout itself (same Timeout(ms) on every rank).
+const std::string& clockOf(const SymptomEvent& e) { return e.clockNode.empty() ? e.node : e.clockNode; }
+
 bool anchor(const SymptomEvent& e, std::string& key, int64_t& t)
 {
-    if (e.symptom != "nccl.watchdog_timeout" || e.node.empty() || !stamped(e.timeBasis) || e.timeNs == kNoTime)
+    if (e.symptom != "nccl.watchdog_timeout" || clockOf(e).empty() || !stamped(e.timeBasis) || e.timeNs == kNoTime)
         return false;
     auto seq = e.fields.find("seq");
     if (seq == e.fields.end() || seq->second.empty())
@@ -67,7 +69,7 @@ TimeInterval ClockModel::corrected(const SymptomEvent& e) const
         return {};
     TimeInterval iv = ownInterval(e);
     int64_t off = 0, unc = unknownNs;
-    if (auto it = offsets.find(e.node); it != offsets.end()) {
+    if (auto it = offsets.find(clockOf(e)); it != offsets.end()) {
         off = it->second.offsetNs;
         unc = it->second.residualNs;
     }
@@ -89,7 +91,7 @@ ClockModel estimateClockOffsets(const State& state, const std::vector<SymptomEve
         std::string key;
         int64_t t = 0;
         if (anchor(e, key, t))
-            byKey[key][e.node].push_back(t);
+            byKey[key][clockOf(e)].push_back(t);
     }
     struct Dev {
         std::vector<int64_t> d;
@@ -136,7 +138,7 @@ ClockModel estimateClockOffsets(const State& state, const std::vector<SymptomEve
 TimeOrder order(const ClockModel& clocks, const SymptomEvent& a, const SymptomEvent& b)
 {
     TimeInterval x, y;
-    const bool sameNode = !a.node.empty() && a.node == b.node;
+    const bool sameNode = !clockOf(a).empty() && clockOf(a) == clockOf(b);
     if (sameNode && (a.timeBasis == TimeBasis::BootRelative) == (b.timeBasis == TimeBasis::BootRelative)) {
         x = ownInterval(a);
         y = ownInterval(b);

@@ -12,15 +12,6 @@
 
 namespace fl::detail {
 
-struct ClockModel {
-    std::map<std::string, ClockOffset> offsets; // nodes with an estimate
-    int64_t unknownNs = 0;                      // how far a node without one may be off (each side)
-
-    // `e`'s interval on the consensus clock, widened by what its node's offset does not know.
-    // kNoTime sides stay unbounded. Boot-relative times have no place on it: empty.
-    TimeInterval corrected(const SymptomEvent& e) const;
-};
-
 // Offsets relative to the median node, from the events' anchors; `unknownNs`
 // from the rules' clock_skew_tolerance_s.
 ClockModel estimateClockOffsets(const State& state, const std::vector<SymptomEvent>& events);

@@ -5,11 +5,22 @@
 #include "engine/engine.h"
 #include "rules/rule.h"
 
+#include <map>
 #include <memory>
 #include <string>
 #include <vector>
 
 namespace fl::detail {
+
+// Node clocks against their consensus (engine/clock_offsets.cpp).
+struct ClockModel {
+    std::map<std::string, ClockOffset> offsets; // nodes with an estimate
+    int64_t unknownNs = 0;                      // how far a node without one may be off (each side)
+
+    // `e`'s interval on the consensus clock, widened by what its node's offset does not know.
+    // kNoTime sides stay unbounded. Boot-relative times have no place on it: empty.
+    TimeInterval corrected(const SymptomEvent& e) const;
+};
 
 struct State {
     std::shared_ptr<const RuleSet> rules;
@@ -21,6 +32,7 @@ struct State {
     std::optional<Manifest> manifest;
     std::vector<std::string> warnings;
     bool keepMetricSamples = true;
+    ClockModel clocks;                        // estimated after each scan, from `extracted`
 };
 
 // EXTRACT: scans every file of `bundle` and appends files, observations,

@@ -3,13 +3,13 @@
 //
 // Candidates are the non-suppressed bad-node events whose effective role is
 // "initiator". The episode ends at the manifest's detected_at (or the last bad
-// event) and reaches back episode_window_s. Among candidates in the episode the
-// earliest wins, except that within the clock-skew tolerance a clearly heavier
-// cause (weight margin) is preferred. Candidates on other nodes that are just
-// as early and just as heavy, and that the winner does not explain (no causal
-// edge from it), make the verdict ambiguous.
+// event) and reaches back episode_window_s. Among candidates in the episode,
+// those that no other precedes (engine/ordering.cpp: interval order after
+// clock offsets, then causal edges, then weight on one node) are first: one is
+// the root cause, several on different nodes make the verdict ambiguous.
 #include "engine/clock_offsets.h"
 #include "engine/internal.h"
+#include "engine/ordering.h"
 #include "present/timefmt.h"
 #include "present/verdict.h"
 
@@ -41,7 +41,7 @@ void computeOutcome(const State& state, const std::vector<SymptomEvent>& events,
     const int64_t window = static_cast<int64_t>(rules.setting("episode_window_s", 3600.0) * 1e9);
     const int margin = static_cast<int>(rules.setting("ambiguity_weight_margin", 10.0));
 
-    const ClockModel clocks = estimateClockOffsets(state, events);
+    const ClockModel& clocks = state.clocks;
     for (const auto& [node, off] : clocks.offsets)
         result.clockOffsets.push_back(off);
 
@@ -83,37 +83,13 @@ void computeOutcome(const State& state, const std::vector<SymptomEvent>& events,
             std::count_if(edges.begin(), edges.end(), [&](const ChainEdge& x) { return x.from == id; }));
     };
 
-    const SymptomEvent* winner = nullptr;
-    std::vector<const SymptomEvent*> tied;
-    if (!inEpisode.empty()) {
-        const int64_t t0 = inEpisode.front()->timeNs;
-        // Within the skew tolerance of the earliest, prefer the heaviest cause.
-        for (const auto* c : inEpisode) {
-            if (c->timeNs > t0 + tol)
-                break;
-            if (!winner || weight(*c) > weight(*winner) + margin)
-                winner = c;
-        }
-        for (const auto* c : inEpisode) {
-            if (c == winner || c->timeNs > winner->timeNs + tol || c->timeNs < winner->timeNs - tol)
-                continue;
-            if (c->node == winner->node || c->node.empty() || winner->node.empty())
-                continue;
-            if (std::abs(weight(*c) - weight(*winner)) > margin)
-                continue;
-            if (edgeSet.count({winner->id, c->id}) || edgeSet.count({c->id, winner->id}))
-                continue;
-            tied.push_back(c);
-        }
-    } else if (!untimed.empty() && untimed.size() == 1) {
-        // A single initiator whose time cannot be placed still explains the failure.
-        winner = untimed.front();
-    } else if (untimed.size() > 1) {
-        winner = untimed.front();
-        for (size_t i = 1; i < untimed.size(); ++i)
-            if (untimed[i]->node != winner->node)
-                tied.push_back(untimed[i]);
-    }
+    // Timed candidates are ordered by their intervals and causal links
+    // (engine/ordering.cpp); a candidate whose time cannot be placed at all
+    // stands only when no timed one does.
+    const OrderingInputs ordering{clocks, edgeSet, weight, margin};
+    const InitiatorOrder first = orderInitiators(ordering, inEpisode.empty() ? untimed : inEpisode);
+    const SymptomEvent* winner = first.winner;
+    const std::vector<const SymptomEvent*> tied = first.tied;
 
     // Candidates, with why each lost.
     for (const auto* c : all) {

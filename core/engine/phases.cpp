@@ -2,6 +2,7 @@
 // of the events taken when the rule starts, decides for each matched event,
 // then applies its actions. Deciding on a snapshot keeps a rule's effect
 // independent of the order in which it visits events.
+#include "engine/clock_offsets.h"
 #include "engine/internal.h"
 #include "present/timefmt.h"
 #include "present/verdict.h"
@@ -145,9 +146,28 @@ bool numericOrder(const SymptomEvent& e, const SymptomEvent& o, const std::strin
 }
 
 // Events related to `e` by `rel`, among `pool` (already filtered by rel.other).
-bool related(const SymptomEvent& e, const SymptomEvent& o, const Relation& rel)
+// "order": how the other event's interval lies against this one's.
+bool orderHolds(const ClockModel& clocks, const SymptomEvent& e, const SymptomEvent& o, const std::string& want)
+{
+    const TimeOrder t = order(clocks, o, e); // the other against this
+    if (t == TimeOrder::Unknown)
+        return false;
+    if (want == "before")
+        return t == TimeOrder::Before;
+    if (want == "after")
+        return t == TimeOrder::After;
+    if (want == "overlaps")
+        return t == TimeOrder::Overlaps;
+    if (want == "not_after")
+        return t != TimeOrder::After;
+    return t != TimeOrder::Before; // not_before
+}
+
+bool related(const ClockModel& clocks, const SymptomEvent& e, const SymptomEvent& o, const Relation& rel)
 {
     if (o.id == e.id)
+        return false;
+    if (!rel.order.empty() && !orderHolds(clocks, e, o, rel.order))
         return false;
     for (const auto& s : rel.different) {
         std::string a = key(e, s), b = key(o, s);
@@ -193,6 +213,7 @@ struct Bucket {
 
 struct Pool {
     std::map<std::string, Bucket> buckets;
+    const ClockModel* clocks = nullptr;
 };
 
 std::string sameKey(const SymptomEvent& e, const Relation& rel)
@@ -216,6 +237,7 @@ bool byTime(const SymptomEvent* a, const SymptomEvent* b)
 Pool candidates(const State& state, const std::vector<SymptomEvent>& events, const Relation& rel)
 {
     Pool p;
+    p.clocks = &state.clocks;
     for (const auto& o : events) {
         if (!selects(state, rel.other, o))
             continue;
@@ -280,7 +302,7 @@ void forRelated(const SymptomEvent& e, const Pool& pool, const Relation& rel, Vi
         last = std::upper_bound(first, list.end(), &hi, byTime);
     }
     for (auto i = first; i != last; ++i)
-        if (related(e, **i, rel) && !visit(*i))
+        if (related(*pool.clocks, e, **i, rel) && !visit(*i))
             return;
 }
 
@@ -467,6 +489,8 @@ uint32_t emitAbsentRanks(const State& state, const Rule& rule, const std::vector
             ev.node = node;
             ev.timeNs = first.timeNs;
             ev.timeBasis = first.timeBasis;
+            ev.interval = first.interval; // by the first reporter's clock, not the silent node's
+            ev.clockNode = first.clockNode.empty() ? first.node : first.clockNode;
             ev.extractedBy = rule.id;
             if (silent.size() == 1) {
                 ev.rank = silent.front();

@@ -4,6 +4,7 @@
 // order, so ids do not depend on scheduling.
 #include "bundle/mapped_file.h"
 #include "calendar.h"
+#include "engine/clock_offsets.h"
 #include "engine/internal.h"
 #include "parse/extent.h"
 #include "parse/lineparse.h"
@@ -185,6 +186,7 @@ struct Scanner {
             e.timeNs = o.timeNs;
             e.timeBasis = o.timeBasis;
             e.interval = o.interval;
+            e.clockNode = o.node;
             e.observations.push_back(obsIndex);
             e.extractedBy = m.rule->id;
             for (const auto& [k, v] : vals)
@@ -586,6 +588,7 @@ void scanBundle(State& state, const Bundle& bundle, const Progress& progress)
     std::sort(state.metrics.begin(), state.metrics.end(), [](const MetricSeries& a, const MetricSeries& b) {
         return std::tie(a.name, a.node, a.gpu, a.file) < std::tie(b.name, b.node, b.gpu, b.file);
     });
+    state.clocks = estimateClockOffsets(state, state.extracted);
 }
 
 } // namespace fl::detail

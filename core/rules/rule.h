@@ -51,6 +51,11 @@ struct Relation {
     double withinLo = -1e18;               // other.time - this.time, seconds
     double withinHi = 1e18;
     bool timed = false;                    // a window was given: both events need times
+    // Interval order of the other event against this one, after each node's
+    // clock offset (engine/clock_offsets.cpp): "before" (the other ends before
+    // this begins), "after", "overlaps" (neither), "not_after", "not_before".
+    // Empty: no condition. Events whose times cannot be compared never relate.
+    std::string order;
     int atLeast = 1;                       // how many such events are needed
     std::string countDistinct;             // count distinct values of node/rank/gpu/field:<name> instead of events
     // Numeric comparisons (decimal or 0x-hex on both sides, else no relation):

@@ -177,7 +177,7 @@ Relation parseRelation(const Ctx& ctx, const json& j)
         ctx.fail("a relation must be an object");
     checkKeys(ctx, j,
               {"symptom", "not_symptom", "role", "domain", "kind", "fields", "include_suppressed", "same", "different",
-               "join", "within_s", "at_least", "count_distinct", "greater", "less"},
+               "join", "within_s", "order", "at_least", "count_distinct", "greater", "less"},
               "relation");
     Relation r;
     json sel = json::object();
@@ -223,6 +223,10 @@ Relation parseRelation(const Ctx& ctx, const json& j)
         }
         r.timed = true;
     }
+    r.order = str(ctx, j, "order");
+    if (!r.order.empty() && r.order != "before" && r.order != "after" && r.order != "overlaps" &&
+        r.order != "not_after" && r.order != "not_before")
+        ctx.fail("'order' must be before, after, overlaps, not_after or not_before, not '" + r.order + "'");
     if (auto it = j.find("at_least"); it != j.end()) {
         if (!it->is_number_integer() || it->get<int>() < 1)
             ctx.fail("'at_least' must be a positive integer");

@@ -58,6 +58,9 @@ private slots:
     void aStampIsItsResolutionWide();
     void anUntimedLineLiesBetweenItsStampedNeighbours();
     void sharedTimeoutsGiveEachNodeItsOffset();
+    void independentFaultsInOneSecondAreAmbiguousAcrossDomains();
+    void aPeerReportDoesNotPrecedeTheFaultThatCausedIt();
+    void aClearlyEarlierFaultWinsAcrossNodes();
 };
 
 void TestTimeOrder::aStampIsItsResolutionWide()
@@ -138,6 +141,64 @@ void TestTimeOrder::sharedTimeoutsGiveEachNodeItsOffset()
     QCOMPARE(n3->offsetNs, int64_t(3'200'000'000));
     QVERIFY2(n3->residualNs < 10'000'000, std::to_string(n3->residualNs).c_str());
     QCOMPARE(n3->anchors, 1u);
+}
+
+namespace {
+
+const std::string kXid48 = "Mar 14 10:00:42 node-01 kernel: [1692.101100] NVRM: Xid (PCI:0000:1b:00): 48, pid=43004, "
+                           "name=python3, An uncorrectable double bit error (DBE) has been detected on GPU in the "
+                           "framebuffer at partition 6, subpartition 0.\n";
+
+std::string linkDown(const std::string& hms)
+{
+    return "Mar 14 " + hms + " node-02 kernel: [1700.000100] mlx5_core 0000:41:00.0 ibp65s0: Link down\n";
+}
+
+} // namespace
+
+void TestTimeOrder::independentFaultsInOneSecondAreAmbiguousAcrossDomains()
+{
+    // A GPU ECC error on node-01 and a NIC link down on node-02 in the same
+    // syslog second: nothing orders them and neither explains the other.
+    QTemporaryDir tmp;
+    const fs::path dir = bundleWithYear(tmp);
+    writeFile(dir / "syslog-node-01.log", kXid48);
+    writeFile(dir / "syslog-node-02.log", linkDown("10:00:42"));
+    Analysis a = analyze(dir.string(), shippedOnly());
+    QCOMPARE(QString::fromStdString(a.result.status), QStringLiteral("ambiguous"));
+    QCOMPARE(a.result.candidates.size(), size_t(2));
+}
+
+void TestTimeOrder::aClearlyEarlierFaultWinsAcrossNodes()
+{
+    // The same two faults 30 s apart: beyond any unknown clock offset.
+    QTemporaryDir tmp;
+    const fs::path dir = bundleWithYear(tmp);
+    writeFile(dir / "syslog-node-01.log", kXid48);
+    writeFile(dir / "syslog-node-02.log", linkDown("10:00:12"));
+    Analysis a = analyze(dir.string(), shippedOnly());
+    QCOMPARE(QString::fromStdString(a.result.status), QStringLiteral("attributed"));
+    QCOMPARE(QString::fromStdString(a.result.rootCause->node), QStringLiteral("node-02"));
+}
+
+void TestTimeOrder::aPeerReportDoesNotPrecedeTheFaultThatCausedIt()
+{
+    // node-02's NCCL error 12 is untimed: it inherits the start-up stamp of
+    // 09:40, twenty minutes before node-01's Xid 48. Its interval reaches the
+    // next stamped line, so the two overlap, and a fault on another node
+    // explains a peer's connection report.
+    QTemporaryDir tmp;
+    const fs::path dir = bundleWithYear(tmp);
+    writeFile(dir / "syslog-node-01.log", kXid48);
+    writeFile(dir / "applog-node-02-rank3.log",
+              "[rank3]:[I314 09:40:00.000001 ProcessGroupNCCL.cpp:900] [Rank 3] ProcessGroupNCCL initialization\n"
+              "node-02:1234:1300 [3] transport/net_ib.cc:1696 NCCL WARN NET/IB : Got completion from peer "
+              "10.1.2.3<41240> with status=12 opcode=0 len=0 vendor err 129 (Recv)\n"
+              "[rank3]:[E314 10:00:43.250000 ProcessGroupNCCL.cpp:1595] [Rank 3] Process group watchdog thread "
+              "terminated with exception\n");
+    Analysis a = analyze(dir.string(), shippedOnly());
+    QCOMPARE(QString::fromStdString(a.result.status), QStringLiteral("attributed"));
+    QCOMPARE(QString::fromStdString(a.result.rootCause->symptom), QStringLiteral("gpu.xid.48"));
 }
 
 QTEST_GUILESS_MAIN(TestTimeOrder)

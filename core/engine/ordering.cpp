@@ -1,0 +1,61 @@
+#include "engine/ordering.h"
+
+#include <algorithm>
+
+namespace fl::detail {
+
+Precedence precedes(const OrderingInputs& in, const SymptomEvent& a, const SymptomEvent& b)
+{
+    if (&a == &b)
+        return Precedence::None;
+    const TimeOrder t = order(in.clocks, a, b);
+    if (t == TimeOrder::Before)
+        return Precedence::Earlier;
+    if (t == TimeOrder::After)
+        return Precedence::None;
+    // Unordered in time: what do we know about cause?
+    const bool ab = in.edges.count({a.id, b.id}) > 0, ba = in.edges.count({b.id, a.id}) > 0;
+    if (ab && !ba)
+        return Precedence::Explains;
+    if (ba)
+        return Precedence::None;
+    const bool sameNode = !a.node.empty() && a.node == b.node;
+    if (!sameNode)
+        return Precedence::None;
+    const int wa = in.weight(a), wb = in.weight(b);
+    if (wa > wb + in.margin)
+        return Precedence::Heavier;
+    if (wb > wa + in.margin)
+        return Precedence::None;
+    // As heavy, one node: the one printed first (then the lower id) leads, so
+    // the node is named even when its clock cannot split the two.
+    if (a.timeNs != kNoTime && b.timeNs != kNoTime && a.timeNs != b.timeNs)
+        return a.timeNs < b.timeNs ? Precedence::Heavier : Precedence::None;
+    if ((a.timeNs == kNoTime) != (b.timeNs == kNoTime))
+        return a.timeNs != kNoTime ? Precedence::Heavier : Precedence::None;
+    return a.id < b.id ? Precedence::Heavier : Precedence::None;
+}
+
+InitiatorOrder orderInitiators(const OrderingInputs& in, const std::vector<const SymptomEvent*>& candidates)
+{
+    InitiatorOrder out;
+    std::vector<const SymptomEvent*> first;
+    for (const auto* c : candidates) {
+        const bool preceded = std::any_of(candidates.begin(), candidates.end(), [&](const SymptomEvent* d) {
+            return precedes(in, *d, *c) != Precedence::None;
+        });
+        if (!preceded)
+            first.push_back(c);
+    }
+    // A cycle (A explains B, B is earlier than A) leaves nobody first: the
+    // earliest printed then stands, as before intervals.
+    if (first.empty() && !candidates.empty())
+        first.push_back(candidates.front());
+    if (first.empty())
+        return out;
+    out.winner = first.front();
+    out.tied.assign(first.begin() + 1, first.end());
+    return out;
+}
+
+} // namespace fl::detail
