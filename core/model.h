@@ -175,6 +175,11 @@ struct SymptomEvent {
     std::optional<SymptomRole> roleOverride; // set by refine rules ("this OOM is a symptom here")
     std::string roleOverrideBy;              // rule id
     std::optional<EvidenceRole> evidenceRole;// set by report rules
+    // Engine notes, never in `fields` (which rules and users read and write):
+    std::optional<uint32_t> file;            // the file it was extracted from (unset for emitted events);
+                                             // node-less events of one file share a machine
+    std::optional<uint32_t> absentFile;      // absent_ranks with no observation: the file that shows the absence
+    std::optional<int> maxEvidence;          // report rules' max_evidence: evidence items kept for its symptom
 };
 
 // ---------------------------------------------------------------- result

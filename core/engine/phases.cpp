@@ -105,9 +105,8 @@ std::string key(const SymptomEvent& e, const std::string& what)
     if (what == "node") {
         // A line whose host is unknown (a dmesg excerpt without a name) still
         // comes from one machine: events of the same file share a node.
-        if (e.node.empty())
-            if (auto it = e.fields.find("_file"); it != e.fields.end())
-                return "?file:" + it->second;
+        if (e.node.empty() && e.file)
+            return "?file:" + std::to_string(*e.file);
         return e.node;
     }
     if (what == "gpu")
@@ -450,7 +449,7 @@ uint32_t emitAbsentRanks(const State& state, const Rule& rule, const std::vector
     for (const auto& o : state.observations)
         if (o.rank >= 0 && ranks.count(o.rank))
             obsOfRank[o.rank].push_back(&o);
-    int64_t manifestFile = -1;
+    std::optional<uint32_t> manifestFile;
     for (const auto& f : state.files)
         if (f.kind == SourceKind::Manifest) {
             manifestFile = f.index;
@@ -506,7 +505,7 @@ uint32_t emitAbsentRanks(const State& state, const Rule& rule, const std::vector
                 list += ",…";
             std::string lastSeen;
             int64_t lastSeenNs = kNoTime;
-            std::string lastFile;
+            std::optional<uint32_t> lastFile;
             for (int r : silent) {
                 const Observation* last = nullptr;
                 if (auto it = obsOfRank.find(r); it != obsOfRank.end())
@@ -519,8 +518,8 @@ uint32_t emitAbsentRanks(const State& state, const Rule& rule, const std::vector
                         ev.observations.push_back(last->id);
                     if (last->timeNs != kNoTime && (lastSeenNs == kNoTime || last->timeNs > lastSeenNs))
                         lastSeenNs = last->timeNs;
-                } else if (lastFile.empty() && logFile.count(r)) {
-                    lastFile = std::to_string(logFile[r]);
+                } else if (!lastFile && logFile.count(r)) {
+                    lastFile = logFile[r];
                 }
             }
             std::string what;
@@ -537,8 +536,7 @@ uint32_t emitAbsentRanks(const State& state, const Rule& rule, const std::vector
             if (lastSeenNs != kNoTime)
                 ev.fields["last_seen"] = formatTimeUtc(lastSeenNs);
             if (ev.observations.empty())
-                ev.fields["_absent_file"] = lastFile.empty() ? (manifestFile >= 0 ? std::to_string(manifestFile) : "")
-                                                             : lastFile;
+                ev.absentFile = lastFile ? lastFile : manifestFile;
             std::map<std::string, std::string> vals = first.fields;
             for (const auto& [k, v] : ev.fields)
                 vals[k] = v;
@@ -731,7 +729,7 @@ void runPhase(const State& state, Phase phase, std::vector<SymptomEvent>& events
                 did(TraceAction::Suppressed, *rule.suppress);
             }
             if (rule.maxEvidence >= 0) {
-                target.fields["_max_evidence"] = std::to_string(rule.maxEvidence);
+                target.maxEvidence = rule.maxEvidence;
                 did(TraceAction::EvidenceCap, std::to_string(rule.maxEvidence));
             }
             if (rule.evidenceRole) {

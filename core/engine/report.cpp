@@ -124,8 +124,8 @@ void buildReport(const State& state, std::vector<SymptomEvent>& events, const st
         int cap = defaultCap;
         uint32_t kept = 0, omitted = 0;
         for (const auto& [e, obs] : list) {
-            if (auto it = e->fields.find("_max_evidence"); it != e->fields.end())
-                cap = std::stoi(it->second);
+            if (e->maxEvidence)
+                cap = *e->maxEvidence;
             EvidenceRole role = roleOf(*e);
             if (role != EvidenceRole::Root && static_cast<int>(kept) >= cap) {
                 ++omitted;
@@ -172,13 +172,11 @@ void buildReport(const State& state, std::vector<SymptomEvent>& events, const st
     // the manifest that lists them): the evidence is what is not there.
     std::map<uint32_t, uint32_t> absenceItem; // event -> pseudo observation id
     for (const auto& e : events) {
-        auto f = e.fields.find("_absent_file");
         auto a = e.fields.find("absent");
-        if (f == e.fields.end() || a == e.fields.end() || !e.observations.empty() || e.suppressed)
+        if (!e.absentFile || a == e.fields.end() || !e.observations.empty() || e.suppressed)
             continue;
-        uint32_t file = 0;
-        auto [p, ec] = std::from_chars(f->second.data(), f->second.data() + f->second.size(), file);
-        if (ec != std::errc() || p != f->second.data() + f->second.size() || file >= state.files.size())
+        const uint32_t file = *e.absentFile;
+        if (file >= state.files.size())
             continue;
         const SourceFile& sf = state.files[file];
         EvidenceItem item;

@@ -211,8 +211,7 @@ struct Scanner {
                 if (auto it = vals.find("pci"); it != vals.end())
                     e.pciBus = normalizePci(it->second);
             placeFromManifest(e);
-            if (e.node.empty())
-                e.fields["_file"] = std::to_string(out.file.index);
+            e.file = out.file.index;
             out.events.push_back(std::move(e));
         }
     }

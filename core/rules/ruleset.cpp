@@ -85,6 +85,32 @@ void checkKeys(const Ctx& ctx, const json& obj, std::initializer_list<std::strin
     }
 }
 
+// Names a rule may not give to an event's fields. '_' names are the engine's
+// (it once kept notes there: a rule setting "_max_evidence" to a word made the
+// report throw, one setting "_file" regrouped node-less events). node, rank,
+// gpu and pci are the event's place, typed members that a field of the same
+// name would only shadow in templates; `placeNames` allows them where a field
+// is only read or captured (a "pci" capture places a kernel line).
+void checkFieldName(const Ctx& ctx, const std::string& name, std::string_view where, bool placeNames = false)
+{
+    if (name.empty())
+        ctx.fail("an empty field name in " + std::string(where));
+    if (name[0] == '_')
+        ctx.fail("field '" + name + "' in " + std::string(where) + ": names starting with '_' are reserved for the engine");
+    if (!placeNames && (name == "node" || name == "rank" || name == "gpu" || name == "pci"))
+        ctx.fail("field '" + name + "' in " + std::string(where) +
+                 ": node, rank, gpu and pci are the event's place, not fields (use move_to, or emit's own node/rank/gpu/pci)");
+}
+
+void checkFieldNames(const Ctx& ctx, const std::map<std::string, std::string>& fields, std::string_view where,
+                     bool placeNames = false)
+{
+    for (const auto& [name, value] : fields) {
+        (void)value;
+        checkFieldName(ctx, name, where, placeNames);
+    }
+}
+
 std::string str(const Ctx& ctx, const json& obj, const char* key, bool required = false)
 {
     auto it = obj.find(key);
@@ -163,6 +189,7 @@ Selector parseSelector(const Ctx& ctx, const json& j)
     if (auto k = str(ctx, j, "kind"); !k.empty())
         s.kind = parseKind(ctx, k);
     s.fields = strMap(ctx, j, "fields");
+    checkFieldNames(ctx, s.fields, "selector 'fields'", true);
     if (auto it = j.find("include_suppressed"); it != j.end()) {
         if (!it->is_boolean())
             ctx.fail("'include_suppressed' must be true or false");
@@ -283,6 +310,9 @@ Rule parseRule(std::string_view text, const std::string& file, const json& j)
         for (const auto& l : r.literals)
             if (l.empty())
                 ctx.fail("'literal' must not be empty");
+        for (const char* open : {"(?P<_", "(?<_"})
+            if (r.pattern.find(open) != std::string::npos)
+                ctx.fail("a capture name in 'pattern' starts with '_': names starting with '_' are reserved for the engine");
         r.exclude = str(ctx, j, "exclude");
         if (auto it = j.find("ignore_case"); it != j.end())
             r.ignoreCase = it->is_boolean() && it->get<bool>();
@@ -296,8 +326,10 @@ Rule parseRule(std::string_view text, const std::string& file, const json& j)
         for (const char* special : {"node", "rank", "gpu", "pci"})
             if (auto v = str(ctx, *emit, special); !v.empty())
                 r.emitFields[std::string("@") + special] = v;
-        for (auto& [k, v] : strMap(ctx, *emit, "fields"))
+        for (auto& [k, v] : strMap(ctx, *emit, "fields")) {
+            checkFieldName(ctx, k, "emit 'fields'");
             r.emitFields[k] = v;
+        }
         return r;
     }
 
@@ -349,6 +381,7 @@ Rule parseRule(std::string_view text, const std::string& file, const json& j)
         ++actions;
     }
     r.setFields = strMap(ctx, j, "set_fields");
+    checkFieldNames(ctx, r.setFields, "set_fields");
     actions += r.setFields.empty() ? 0 : 1;
     if (auto it = j.find("decode"); it != j.end()) {
         if (!it->is_object())
@@ -357,6 +390,7 @@ Rule parseRule(std::string_view text, const std::string& file, const json& j)
         Decode dcd;
         dcd.field = str(ctx, *it, "field", true);
         dcd.into = str(ctx, *it, "into", true);
+        checkFieldName(ctx, dcd.into, "decode 'into'");
         if (auto s = it->find("shift"); s != it->end()) {
             if (!s->is_number_integer() || s->get<int>() < 0 || s->get<int>() > 63)
                 ctx.fail("decode 'shift' must be an integer 0..63");
@@ -411,6 +445,7 @@ Rule parseRule(std::string_view text, const std::string& file, const json& j)
         CopyFields cf;
         cf.from = parseRelation(ctx, (*it)["from"]);
         cf.fields = strMap(ctx, *it, "fields");
+        checkFieldNames(ctx, cf.fields, "copy_fields");
         if (cf.fields.empty())
             ctx.fail("'copy_fields' needs at least one field");
         r.copyFields = cf;
@@ -439,6 +474,7 @@ Rule parseRule(std::string_view text, const std::string& file, const json& j)
             ar.requireLogs = rl->get<bool>();
         }
         ar.fields = strMap(ctx, *it, "fields");
+        checkFieldNames(ctx, ar.fields, "absent_ranks 'fields'");
         r.absentRanks = ar;
         ++actions;
     }

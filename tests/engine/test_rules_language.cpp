@@ -59,6 +59,8 @@ private slots:
     void peerAddressMovesTheEventToThatNode();
     void unknownPeerStaysWherePrinted();
     void moveToRankAndFieldRelations();
+    void reservedFieldNamesAreRefused();
+    void engineNotesStayOutOfFields();
 };
 
 void TestRulesLanguage::parserAcceptsAndRefuses()
@@ -199,6 +201,76 @@ void TestRulesLanguage::moveToRankAndFieldRelations()
     }
     QCOMPARE(seenTwo, 1);
     QCOMPARE(seenOne, 5);
+}
+
+
+// '_' field names were the engine's notes and node/rank/gpu/pci are the
+// event's place: a rule writing them is refused at load, naming file and line.
+void TestRulesLanguage::reservedFieldNamesAreRefused()
+{
+    const std::string report = R"({"rules": [{"id": "r", "phase": "report", "match": {"symptom": "a"}, )";
+    const std::string filter = R"({"rules": [{"id": "r", "phase": "filter", "match": {"symptom": "a"}, )";
+    const std::string extract = R"({"rules": [{"id": "r", "phase": "extract", "literal": "x", )";
+    const std::vector<std::string> refused = {
+        report + R"("set_fields": {"_max_evidence": "x"}}]})",
+        report + R"("set_fields": {"_file": "0"}}]})",
+        report + R"("set_fields": {"node": "node-0001"}}]})",
+        report + R"("decode": {"field": "x", "into": "_y"}}]})",
+        filter + R"("copy_fields": {"from": {"symptom": "b"}, "fields": {"rank": "{r}"}}}]})",
+        filter + R"("absent_ranks": {"group_by": "field:seq", "symptom": "s", "fields": {"_absent_file": "0"}}}]})",
+        report + R"("if": {"symptom": "b", "fields": {"_file": "1"}}, "suppress": "x"}]})",
+        extract + R"J("pattern": "x(?P<_file>\\d+)", "emit": {"symptom": "s"}}]})J",
+        extract + R"("pattern": "x", "emit": {"symptom": "s", "fields": {"gpu": "1"}}}]})",
+    };
+    for (const auto& text : refused) {
+        const std::string e = ruleError(text);
+        QVERIFY2(e.find("test.jsonc:1:") == 0, (text + " -> " + e).c_str());
+        QVERIFY2(e.find("reserved for the engine") != std::string::npos || e.find("the event's place") != std::string::npos,
+                 (text + " -> " + e).c_str());
+    }
+    // Reading or capturing a place name is fine: a "pci" capture places a kernel line.
+    QCOMPARE(ruleError(R"({"rules": [{"id": "r", "phase": "filter", "match": {"symptom": "a", "fields": {"pci": "0000:*"}},)"
+                       R"( "suppress": "x"}]})"),
+             std::string());
+    QCOMPARE(ruleError(extract + R"J("pattern": "x (?P<pci>[0-9a-f:.]+)", "emit": {"symptom": "s"}}]})J"), std::string());
+}
+
+// Before, "_file", "_absent_file" and "_max_evidence" travelled in `fields`: a
+// rule setting "_max_evidence" to a word failed the whole analysis with
+// std::stoi's "invalid_argument". Now such a rule is a rule error naming its
+// file, and the engine's notes are typed members that no field shadows.
+void TestRulesLanguage::engineNotesStayOutOfFields()
+{
+    QTemporaryDir tmp;
+    const fs::path b = fs::path(tmp.path().toStdString()) / "bundle";
+    writeFile(b / "workload.json", kManifest);
+    writeFile(b / "applog-node-0001-rank0.log",
+              "node-0001:100:102 [0] transport/net_ib.cc:1696 NCCL WARN NET/IB : Got completion from peer 10.9.0.2<555> "
+              "with error 12, opcode 0, len 0, vendor err 129 (Recv)\n");
+    // No host on the lines, none in the name: its events have no node.
+    writeFile(b / "dmesg.txt", "[ 5123.456789] NVRM: Xid (PCI:0000:91:00): 79, pid=1234, name=python, GPU has fallen off the bus.\n");
+    const fs::path extra = fs::path(tmp.path().toStdString()) / "extra";
+    writeFile(extra / "cap.jsonc", R"({"rules": [
+  {"id": "t.cap", "phase": "report", "match": {"symptom": "*"}, "set_fields": {"_max_evidence": "x"}}]})");
+    AnalyzeOptions o;
+    o.userConfigRules = false;
+    o.shippedRulesDir = kSource + "/rules";
+    o.ruleDirs = {extra.string()};
+    try {
+        analyze(b.string(), o);
+        QFAIL("a rule writing '_max_evidence' was accepted");
+    } catch (const RuleError& e) {
+        QVERIFY2(std::string(e.what()).find("cap.jsonc:2:") != std::string::npos, e.what());
+    }
+
+    Analysis a = run(b, kSource + "/rules");
+    bool nodeless = false;
+    for (const auto& e : a.result.events) {
+        nodeless = nodeless || e.node.empty();
+        for (const auto& [k, v] : e.fields)
+            QVERIFY2(k.empty() || k[0] != '_', (e.symptom + " has field " + k).c_str());
+    }
+    QVERIFY(nodeless);
 }
 
 QTEST_GUILESS_MAIN(TestRulesLanguage)
