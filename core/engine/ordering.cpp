@@ -19,7 +19,9 @@ Precedence precedes(const OrderingInputs& in, const SymptomEvent& a, const Sympt
         return Precedence::Explains;
     if (ba)
         return Precedence::None;
-    const bool sameNode = !a.node.empty() && a.node == b.node;
+    // An event without a node (a rank log that never names its host) cannot
+    // be said to be elsewhere: it is weighed as on the same node, never tied.
+    const bool sameNode = a.node == b.node || a.node.empty() || b.node.empty();
     if (!sameNode)
         return Precedence::None;
     const int wa = in.weight(a), wb = in.weight(b);
