@@ -107,6 +107,7 @@ struct SourceFile {
     uint64_t parseErrors = 0;  // lines that looked like a known shape but did not parse
     int64_t firstTimeNs = kNoTime;
     int64_t lastTimeNs = kNoTime;
+    int64_t modifiedNs = kNoTime; // file mtime / archive member time: the year of clocks printed without one
 };
 
 // One piece of raw evidence that passed the literal pre-filter and parsed.

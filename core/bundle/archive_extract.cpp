@@ -210,7 +210,15 @@ private:
             warn("stopped expanding at '" + shown + "': total size limit of " + bytes(m_options.maxTotalBytes) + " reached");
             return false;
         }
-        return extractData(shown);
+        if (!extractData(shown))
+            return false;
+        // The extracted copy's own mtime is now; the member's says when the log was written.
+        if (archive_entry_mtime_is_set(entry) && archive_entry_mtime(entry) > 0) {
+            int64_t ns = 0;
+            if (!__builtin_mul_overflow(int64_t(archive_entry_mtime(entry)), int64_t(1'000'000'000), &ns))
+                m_out.entries.back().mtimeNs = ns + archive_entry_mtime_nsec(entry);
+        }
+        return true;
     }
 
     bool charge(uint64_t n, const std::string& shown)

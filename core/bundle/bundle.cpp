@@ -1,5 +1,6 @@
 #include "bundle/bundle.h"
 #include "bundle/bundle_entry.h"
+#include "bundle/decompress.h"
 #include "bundle/extraction_dir.h"
 #include "bundle/mapped_file.h"
 #include "bundle/text_scan.h"
@@ -7,6 +8,10 @@
 #include <algorithm>
 #include <filesystem>
 #include <system_error>
+
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 namespace fl {
 
@@ -59,7 +64,7 @@ void markSuperseded(std::vector<SourceFile>& files)
     }
 }
 
-void probeAndClassify(SourceFile& f, const BundleEntry& e)
+void probeAndClassify(SourceFile& f, const BundleEntry& e, bool extracted)
 {
     if (e.status != FileStatus::Ok) {
         classifyFile(f, {}); // the name alone still tells kind, node and rank for the coverage table
@@ -77,6 +82,7 @@ void probeAndClassify(SourceFile& f, const BundleEntry& e)
     }
     const std::string_view data = map.data();
     f.size = data.size();
+    f.modifiedNs = extracted ? e.mtimeNs : map.modifiedNs();
     constexpr size_t kBinarySniffBytes = 8192;
     const std::string_view head = data.substr(0, kHeadBytes);
     // Like git, judge binary from the first 8 KiB: enough to see a NUL or a
@@ -95,6 +101,47 @@ void probeAndClassify(SourceFile& f, const BundleEntry& e)
         return;
     }
     classifyFile(f, head);
+}
+
+// The first bytes of a file, for its magic number.
+std::string headOf(const std::string& disk)
+{
+    std::string head(16, '\0');
+    const int fd = ::open(disk.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
+    if (fd < 0)
+        return {};
+    const ssize_t n = ::read(fd, head.data(), head.size());
+    ::close(fd);
+    head.resize(n > 0 ? size_t(n) : 0);
+    return head;
+}
+
+// A compressed log (rotated "syslog.1.gz", "kern.log.xz") is expanded into the
+// bundle's extraction folder and read from there; its coverage row keeps its
+// own name. Returns false when it is not compressed. On failure `f` carries the error.
+bool expandCompressed(Bundle& bundle, BundleEntry& e, SourceFile& f, const LoadOptions& options)
+{
+    const std::string_view kind = compressionOf(headOf(e.diskPath));
+    if (kind.empty())
+        return false;
+    if (!bundle.isArchive) { // the copy is made now; the log was written when the original was
+        struct stat st {};
+        if (::stat(e.diskPath.c_str(), &st) == 0)
+            e.mtimeNs = int64_t(st.st_mtim.tv_sec) * 1'000'000'000 + st.st_mtim.tv_nsec;
+    }
+    if (!bundle.extraction)
+        bundle.extraction = std::make_shared<ExtractionDir>(bundle.root);
+    const std::string dst = bundle.extraction->path() + "/z" + std::to_string(f.index) + ".log";
+    const Decompressed d = decompressFile(e.diskPath, dst, std::min(options.maxEntryBytes, options.maxTotalBytes));
+    if (!d.error.empty()) {
+        e.status = FileStatus::Error;
+        e.reason = std::string(kind) + ": " + d.error;
+        e.diskPath.clear();
+        return true;
+    }
+    e.diskPath = dst;
+    e.size = d.size;
+    return true;
 }
 
 } // namespace
@@ -155,7 +202,17 @@ Bundle loadBundle(const std::string& path, const LoadOptions& options, const Pro
             f.status = FileStatus::Skipped;
             f.statusReason = "loading cancelled";
         } else {
-            probeAndClassify(f, e);
+            BundleEntry expanded;
+            if (e.status == FileStatus::Ok && (expanded = e, expandCompressed(bundle, expanded, f, options))) {
+                // classified by its name without ".gz", shown under its own
+                f.path = withoutCompressionSuffix(e.path);
+                f.diskPath = expanded.diskPath;
+                f.size = expanded.size;
+                probeAndClassify(f, expanded, true);
+                f.path = e.path;
+            } else {
+                probeAndClassify(f, e, bundle.isArchive);
+            }
             done += e.status == FileStatus::Ok ? e.size : 0;
             if (!bundle.isArchive)
                 progress("load", done, total);

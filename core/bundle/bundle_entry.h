@@ -17,6 +17,7 @@ struct BundleEntry {
     std::string reason;
     uint64_t order = 0;      // discovery order; breaks ties between equal paths
     bool escaped = false;    // archive name pointed outside the bundle; path is the raw name
+    int64_t mtimeNs = kNoTime; // archive member time; folder files take theirs from the file
 };
 
 struct EntryList {

@@ -138,7 +138,7 @@ int64_t fileMtimeNs(const std::string& path)
 struct Scanner {
     const State& state;
     const Progress& progress;
-    int fallbackYear;
+    YearHint years;
 
     void placeFromManifest(SymptomEvent& e) const
     {
@@ -218,7 +218,9 @@ struct Scanner {
 
     TimeContext contextFor(const SourceFile& f, std::string_view data) const
     {
-        TimeContext ctx = inferTimeContext(data.substr(0, std::min(data.size(), kHeadBytes)), f.kind, fallbackYear);
+        YearHint hint = years;
+        hint.fileLatestNs = f.modifiedNs;
+        TimeContext ctx = inferTimeContext(data.substr(0, std::min(data.size(), kHeadBytes)), f.kind, hint);
         if (state.manifest) {
             ctx.tzOffsetSec = state.manifest->timezoneOffsetSec;
             if (auto it = state.manifest->bootTimesNs.find(f.node); it != state.manifest->bootTimesNs.end())
@@ -446,7 +448,22 @@ struct Scanner {
             f.statusReason = error;
             return;
         }
-        std::string_view data = map.data();
+        scanData(out, map.data());
+        // Truncated or replaced under us: what was read is not the file, so
+        // nothing of it is kept (issue #13).
+        if (map.changed()) {
+            f.status = FileStatus::Error;
+            f.statusReason = map.changeReason();
+            f.observations = 0;
+            out.observations.clear();
+            out.events.clear();
+            out.metrics.clear();
+        }
+    }
+
+    void scanData(FileOutput& out, std::string_view data) const
+    {
+        SourceFile& f = out.file;
         switch (f.kind) {
         case SourceKind::Metrics: {
             std::vector<ParseIssue> issues;
@@ -504,13 +521,14 @@ void scanBundle(State& state, const Bundle& bundle, const Progress& progress)
         state.warnings.push_back(w);
 
     // Syslog lines carry no year: take it from the manifest, else from the first
-    // full date found in any file's head.
-    int fallbackYear = 0;
-    if (state.manifest && state.manifest->windowStartNs != kNoTime)
-        fallbackYear = yearOfNs(state.manifest->windowStartNs);
-    if (fallbackYear == 0 && state.manifest && state.manifest->detectedAtNs != kNoTime)
-        fallbackYear = yearOfNs(state.manifest->detectedAtNs);
-    if (fallbackYear == 0) {
+    // full date found in any file's head, else (per file) from its modification
+    // time; see inferTimeContext.
+    YearHint years;
+    if (state.manifest) {
+        years.latestNs = state.manifest->windowEndNs != kNoTime ? state.manifest->windowEndNs : state.manifest->detectedAtNs;
+        years.nearNs = state.manifest->windowStartNs;
+    }
+    if (years.latestNs == kNoTime && years.nearNs == kNoTime) {
         for (const auto& f : bundle.files) {
             if (f.status != FileStatus::Ok || f.kind == SourceKind::Metrics)
                 continue;
@@ -518,18 +536,21 @@ void scanBundle(State& state, const Bundle& bundle, const Progress& progress)
             std::string err;
             if (!map.open(f.diskPath, &err))
                 continue;
-            auto head = map.data().substr(0, std::min(map.data().size(), kHeadBytes));
-            TimeContext ctx = inferTimeContext(head, f.kind, 0);
-            if (ctx.defaultYear > 0) {
-                fallbackYear = ctx.defaultYear;
+            years.nearNs = firstFullDateNs(map.data().substr(0, std::min(map.data().size(), kHeadBytes)), f.kind);
+            if (years.nearNs != kNoTime)
                 break;
-            }
         }
     }
-
-    if (fallbackYear == 0)
+    if (years.latestNs == kNoTime && years.nearNs == kNoTime
+        && std::any_of(bundle.files.begin(), bundle.files.end(), [](const SourceFile& f) {
+               return f.status == FileStatus::Ok && f.modifiedNs == kNoTime;
+           }))
+        state.warnings.push_back("year unknown: no manifest window, no dated line and no file time give the year; times "
+                                 "printed without one (syslog \"Mon DD HH:MM:SS\") are placed in 1970; add window.start "
+                                 "to workload.json");
+    else if (years.latestNs == kNoTime && years.nearNs == kNoTime)
         state.warnings.push_back("no manifest window and no dated line give the year: times printed without one "
-                                 "(syslog \"Mon DD HH:MM:SS\") are placed in 1970; add window.start to workload.json");
+                                 "(syslog \"Mon DD HH:MM:SS\") take it from their file's modification time");
 
     const uint32_t fileBase = static_cast<uint32_t>(state.files.size());
     std::vector<FileOutput> outputs(bundle.files.size());
@@ -541,7 +562,7 @@ void scanBundle(State& state, const Bundle& bundle, const Progress& progress)
     for (const auto& f : bundle.files)
         totalBytes += f.size;
 
-    Scanner scanner{state, progress, fallbackYear};
+    Scanner scanner{state, progress, years};
     std::atomic<size_t> next{0};
     std::atomic<uint64_t> doneBytes{0};
     auto worker = [&] {

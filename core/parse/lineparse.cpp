@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <array>
+#include <limits>
 
 namespace fl {
 
@@ -156,7 +157,40 @@ void setClock(LineInfo& info, const Clock& c, const TimeContext& ctx)
         setTime(info, *ns, basis, c.fracDigits);
 }
 
-int assumedYear(const TimeContext& ctx) { return ctx.defaultYear > 0 ? ctx.defaultYear : 1970; }
+// The year of a clock printed without one (month, day and time of `c` are set).
+int assumedYear(const TimeContext& ctx, const Clock& c)
+{
+    if (ctx.yearRefNs == kNoTime)
+        return ctx.defaultYear > 0 ? ctx.defaultYear : 1970;
+    const int refYear = yearOfNs(ctx.yearRefNs);
+    auto at = [&](int year) {
+        Clock k = c;
+        k.year = year;
+        return clockNs(k, ctx);
+    };
+    if (ctx.yearRefIsLatest) {
+        // A day of slack: zones and clocks that run a little ahead.
+        constexpr int64_t kSlackNs = 86400 * kNsPerSec;
+        int64_t bound = 0;
+        if (__builtin_add_overflow(ctx.yearRefNs, kSlackNs, &bound))
+            bound = std::numeric_limits<int64_t>::max();
+        const auto same = at(refYear);
+        return same && *same <= bound ? refYear : refYear - 1;
+    }
+    int best = refYear;
+    uint64_t bestGap = std::numeric_limits<uint64_t>::max();
+    for (int year : {refYear - 1, refYear, refYear + 1}) {
+        if (const auto t = at(year)) {
+            const uint64_t gap = *t > ctx.yearRefNs ? uint64_t(*t) - uint64_t(ctx.yearRefNs)
+                                                    : uint64_t(ctx.yearRefNs) - uint64_t(*t);
+            if (gap < bestGap) {
+                bestGap = gap;
+                best = year;
+            }
+        }
+    }
+    return best;
+}
 
 struct LevelWord {
     std::string_view word;
@@ -289,7 +323,7 @@ bool parseSyslogClock(std::string_view s, size_t& p, Clock& c, const TimeContext
     c.day = int(d);
     if (!parseHms(s, q, c))
         return false;
-    c.year = assumedYear(ctx);
+    c.year = assumedYear(ctx, c);
     c.yearAssumed = true;
     c.hasZone = false;
     if (!validClock(c))
@@ -424,7 +458,7 @@ bool tryGlog(std::string_view s, size_t& p, LineInfo& info, const TimeContext& c
     c.day = int(md % 100);
     if (!parseHms(s, q, c))
         return false;
-    c.year = assumedYear(ctx);
+    c.year = assumedYear(ctx, c);
     c.yearAssumed = true;
     if (!validClock(c))
         return false;

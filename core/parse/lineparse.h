@@ -12,6 +12,13 @@ namespace fl {
 
 struct TimeContext {
     int defaultYear = 0;             // for syslog "Mon DD HH:MM:SS"; 0 = unknown -> AssumedYear with year 1970
+    // When set, clocks printed without a year take their year from this time
+    // instead of defaultYear: the latest year that does not put them after it
+    // (yearRefIsLatest: a file's modification time, the manifest's window end),
+    // else the year that puts them nearest to it (a dated line). Either way a
+    // syslog that runs over New Year gets December and January right.
+    int64_t yearRefNs = kNoTime;
+    bool yearRefIsLatest = false;
     int64_t bootTimeNs = kNoTime;    // for dmesg "[secs]" on this file's node
     int tzOffsetSec = 0;             // zone for timestamps printed without one
 };
@@ -35,6 +42,20 @@ LineInfo parseLine(std::string_view line, SourceKind kind, const TimeContext& ct
 // boot time from lines that print both wall clock and "[uptime]", year from
 // full dates. `fallbackYear` is used when nothing in the sample says.
 TimeContext inferTimeContext(std::string_view sample, SourceKind kind, int fallbackYear);
+
+// Where the year of year-less clocks comes from when the file's own head has
+// no full date: the first that is set wins.
+struct YearHint {
+    int64_t latestNs = kNoTime;      // nothing in the bundle is after it: manifest window end / detected_at
+    int64_t nearNs = kNoTime;        // the bundle is near it: manifest window start, a dated line in another file
+    int64_t fileLatestNs = kNoTime;  // the file was last written then: its modification time / archive member time
+};
+// Time of the first line with a full date (ISO 8601, dmesg -T, ...) in the sample, else kNoTime.
+int64_t firstFullDateNs(std::string_view sample, SourceKind kind);
+
+// As above, with the year taken from `hint` when the sample has no full date.
+// yearRefNs stays kNoTime when nothing gives a year.
+TimeContext inferTimeContext(std::string_view sample, SourceKind kind, const YearHint& hint);
 
 // For a line without its own time: the time of the nearest earlier line in
 // `buffer` that has one (looking back at most `maxLines` lines), else kNoTime.

@@ -30,27 +30,23 @@ void forEachLine(std::string_view sample, F&& f)
     }
 }
 
-} // namespace
+// A file says what it will say about dates in its first lines; looking at
+// more costs a parse of every line of the tens of thousands of small rank
+// logs of a large job.
+constexpr int kMaxLines = 256;
 
-TimeContext inferTimeContext(std::string_view sample, SourceKind kind, int fallbackYear)
+// The year of the first full date in the sample, else 0.
+int sampleYear(std::string_view sample, SourceKind kind)
 {
-    // A file says what it will say about dates in its first lines; looking at
-    // more costs a parse of every line of the tens of thousands of small rank
-    // logs of a large job.
-    constexpr int kMaxLines = 256;
-    TimeContext ctx;
-    ctx.defaultYear = fallbackYear;
+    const int64_t t = firstFullDateNs(sample, kind);
+    return t == kNoTime ? 0 : yearOfNs(t);
+}
+
+// Boot time from the first line that prints both a wall clock and "[uptime]";
+// needs the year first: syslog clocks carry none.
+void learnBootTime(std::string_view sample, SourceKind kind, TimeContext& ctx)
+{
     int seen = 0;
-    forEachLine(sample, [&](std::string_view line) {
-        const LineInfo li = parseLine(line, kind, ctx);
-        if (fullDate(li.basis)) {
-            ctx.defaultYear = yearOfNs(li.timeNs);
-            return false;
-        }
-        return ++seen < kMaxLines;
-    });
-    seen = 0;
-    // Boot time needs the year first: syslog clocks carry none.
     forEachLine(sample, [&](std::string_view line) {
         const LineInfo li = parseLine(line, kind, ctx);
         if (li.bootSeconds >= 0 && wallClock(li.basis)) {
@@ -66,6 +62,57 @@ TimeContext inferTimeContext(std::string_view sample, SourceKind kind, int fallb
         }
         return ++seen < kMaxLines;
     });
+}
+
+} // namespace
+
+int64_t firstFullDateNs(std::string_view sample, SourceKind kind)
+{
+    int64_t at = kNoTime;
+    int seen = 0;
+    forEachLine(sample, [&](std::string_view line) {
+        const LineInfo li = parseLine(line, kind, TimeContext{});
+        if (fullDate(li.basis)) {
+            at = li.timeNs;
+            return false;
+        }
+        return ++seen < kMaxLines;
+    });
+    return at;
+}
+
+TimeContext inferTimeContext(std::string_view sample, SourceKind kind, int fallbackYear)
+{
+    TimeContext ctx;
+    const int own = sampleYear(sample, kind);
+    ctx.defaultYear = own > 0 ? own : fallbackYear;
+    learnBootTime(sample, kind, ctx);
+    return ctx;
+}
+
+TimeContext inferTimeContext(std::string_view sample, SourceKind kind, const YearHint& hint)
+{
+    TimeContext ctx;
+    ctx.defaultYear = sampleYear(sample, kind);
+    if (ctx.defaultYear > 0) { // the file's own full date wins
+        learnBootTime(sample, kind, ctx);
+        return ctx;
+    }
+    // Order of trust (issue #15): the manifest, then dated lines elsewhere in
+    // the bundle, then the file's own modification time (copies made without
+    // -p carry the copy's time, so it comes last), then nothing: year unknown.
+    if (hint.latestNs != kNoTime) {
+        ctx.yearRefNs = hint.latestNs;
+        ctx.yearRefIsLatest = true;
+    } else if (hint.nearNs != kNoTime) {
+        ctx.yearRefNs = hint.nearNs;
+    } else if (hint.fileLatestNs != kNoTime) {
+        ctx.yearRefNs = hint.fileLatestNs;
+        ctx.yearRefIsLatest = true;
+    }
+    if (ctx.yearRefNs != kNoTime)
+        ctx.defaultYear = yearOfNs(ctx.yearRefNs);
+    learnBootTime(sample, kind, ctx);
     return ctx;
 }
 

@@ -59,4 +59,29 @@ std::string writeArchive(const std::string& path, ArchiveFormat format, const st
     return error;
 }
 
+std::string compressed(const std::string& bytes, const std::string& filter)
+{
+    archive* a = archive_write_new();
+    archive_write_set_format_raw(a);
+    if (archive_write_add_filter_by_name(a, filter.c_str()) != ARCHIVE_OK) {
+        archive_write_free(a);
+        return {};
+    }
+    archive_write_set_bytes_in_last_block(a, 1);
+    std::string out(bytes.size() + 65536, '\0');
+    size_t used = 0;
+    archive_write_open_memory(a, out.data(), out.size(), &used);
+    archive_entry* e = archive_entry_new();
+    archive_entry_set_pathname(e, "data");
+    archive_entry_set_filetype(e, AE_IFREG);
+    archive_entry_set_size(e, static_cast<la_int64_t>(bytes.size()));
+    archive_write_header(a, e);
+    archive_write_data(a, bytes.data(), bytes.size());
+    archive_entry_free(e);
+    archive_write_close(a);
+    archive_write_free(a);
+    out.resize(used);
+    return out;
+}
+
 } // namespace fltest

@@ -8,6 +8,7 @@
 
 #include <atomic>
 #include <chrono>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <limits>
@@ -451,6 +452,115 @@ private slots:
         const SourceFile* locked = find(b, "locked/");
         QVERIFY(locked);
         ECOMPARE(locked->status, FileStatus::Error);
+    }
+
+    // Issue #13: rotated and compressed logs are read, not skipped; their rows keep their names.
+    void compressedLogs()
+    {
+        QTemporaryDir tmp;
+        const fs::path root = tmp.path().toStdString();
+        writeFile(root / "syslog-node-02.log", kSyslog);
+        writeFile(root / "syslog.1.gz", fltest::compressed(kSyslog, "gzip"));
+        writeFile(root / "kern.log.xz", fltest::compressed(kSyslog, "xz"));
+        writeFile(root / "applog-node-2-rank0.log.zst", fltest::compressed(kNccl, "zstd"));
+        writeFile(root / "broken.log.gz", fltest::compressed(noiseText(200000, 3), "gzip").substr(0, 5000));
+        writeFile(root / "syslog-node-03.log.gz", kSyslog); // named compressed, but plain text: read as it is
+        const Bundle b = loadBundle(root.string());
+        for (const char* name : {"syslog.1.gz", "kern.log.xz"}) {
+            const SourceFile* f = find(b, name);
+            QVERIFY2(f, name);
+            ECOMPARE(f->status, FileStatus::Ok);
+            ECOMPARE(f->kind, SourceKind::SysLog);
+            QCOMPARE(f->size, uint64_t(std::strlen(kSyslog)));
+            QCOMPARE(readFile(f->diskPath), std::string(kSyslog));
+            QVERIFY(f->modifiedNs != kNoTime); // the original's time, not the copy's
+        }
+        const SourceFile* app = find(b, "applog-node-2-rank0.log.zst");
+        QVERIFY(app);
+        ECOMPARE(app->kind, SourceKind::AppLog);
+        QCOMPARE(app->rank, 0);
+        QCOMPARE(readFile(app->diskPath), std::string(kNccl));
+        const SourceFile* broken = find(b, "broken.log.gz");
+        QVERIFY(broken);
+        ECOMPARE(broken->status, FileStatus::Error);
+        QVERIFY2(broken->statusReason.find("gzip") != std::string::npos, broken->statusReason.c_str());
+        QVERIFY(b.extraction); // the expanded copies live in a private folder
+        ECOMPARE(find(b, "syslog-node-03.log.gz")->status, FileStatus::Ok);
+        QCOMPARE(find(b, "syslog-node-03.log.gz")->diskPath, (root / "syslog-node-03.log.gz").string());
+
+        // inside an archive too, with a bomb stopped at the per-file limit
+        const fs::path tar = root / "b.tar";
+        QVERIFY(fltest::writeArchive(tar.string(), ArchiveFormat::Tar,
+                                     {{"b/var/log/syslog.2.gz", fltest::compressed(kSyslog, "gzip")},
+                                      {"b/bomb.log.gz", fltest::compressed(std::string(4u << 20, 'a'), "gzip")}}).empty());
+        LoadOptions small;
+        small.maxEntryBytes = 1u << 20;
+        const Bundle a = loadBundle(tar.string(), small);
+        const SourceFile* rotated = find(a, "var/log/syslog.2.gz");
+        QVERIFY(rotated);
+        ECOMPARE(rotated->status, FileStatus::Ok);
+        QCOMPARE(readFile(rotated->diskPath), std::string(kSyslog));
+        QCOMPARE(rotated->modifiedNs, 1'700'000'000LL * 1'000'000'000); // the member's time
+        const SourceFile* bomb = find(a, "bomb.log.gz");
+        ECOMPARE(bomb->status, FileStatus::Error);
+        QVERIFY2(bomb->statusReason.find("limit") != std::string::npos, bomb->statusReason.c_str());
+    }
+
+    // Issue #13: a file truncated while in use gives a per-file error, never SIGBUS.
+    void truncatedWhileMapped()
+    {
+        QTemporaryDir tmp;
+        const fs::path p = fs::path(tmp.path().toStdString()) / "live.log";
+        const std::string text = noiseText(8u << 20, 7);
+        writeFile(p, text);
+        MappedFile m;
+        std::string error;
+        QVERIFY(m.open(p.string(), &error));
+        QVERIFY(m.isMapped()); // large: mapped, guarded
+        QVERIFY(!m.changed());
+        QVERIFY(::truncate(p.c_str(), 4096) == 0);
+        // touching the vanished pages reads zeros instead of killing the process
+        size_t nonZero = 0;
+        for (size_t i = 0; i < m.data().size(); i += 4096)
+            nonZero += m.data()[i] != 0;
+        QVERIFY(nonZero >= 1 && nonZero < 4);
+        QVERIFY(m.changed());
+        QVERIFY2(m.changeReason().find("truncated") != std::string::npos, m.changeReason().c_str());
+
+        // small files are read(); replacing one is seen too
+        const fs::path q = fs::path(tmp.path().toStdString()) / "small.log";
+        writeFile(q, kSyslog);
+        MappedFile r;
+        QVERIFY(r.open(q.string(), &error));
+        QVERIFY(!r.isMapped());
+        QCOMPARE(std::string(r.data()), std::string(kSyslog));
+        writeFile(q.string() + ".new", kSyslog); // as logrotate's copy-and-rename would
+        fs::rename(q.string() + ".new", q);
+        QVERIFY(r.changed());
+        QVERIFY2(r.changeReason().find("replaced") != std::string::npos, r.changeReason().c_str());
+        // forced read() of a large file
+        MappedFile big;
+        QVERIFY(big.open(p.string(), &error, MappedFile::Strategy::Read));
+        QCOMPARE(big.data().size(), size_t(4096));
+        QVERIFY(!big.changed());
+    }
+
+    // Issue #15: folder files carry their mtime, archive members their member time.
+    void fileTimes()
+    {
+        QTemporaryDir tmp;
+        const fs::path root = tmp.path().toStdString();
+        writeFile(root / "syslog-node-02.log", kSyslog);
+        fs::last_write_time(root / "syslog-node-02.log",
+                            fs::file_time_type::clock::now() - std::chrono::hours(24 * 400));
+        const Bundle b = loadBundle(root.string());
+        const int64_t now = std::chrono::duration_cast<std::chrono::nanoseconds>(
+                                std::chrono::system_clock::now().time_since_epoch()).count();
+        const int64_t mt = find(b, "syslog-node-02.log")->modifiedNs;
+        QVERIFY(mt < now - 399LL * 86400 * 1'000'000'000 && mt > now - 401LL * 86400 * 1'000'000'000);
+        const fs::path tar = root / "b.tar.gz";
+        QVERIFY(fltest::writeArchive(tar.string(), ArchiveFormat::TarGz, {{"b/syslog-node-02.log", kSyslog}}).empty());
+        QCOMPARE(find(loadBundle(tar.string()), "syslog-node-02.log")->modifiedNs, 1'700'000'000LL * 1'000'000'000);
     }
 
     void mappedEmptyFile()

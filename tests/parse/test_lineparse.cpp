@@ -371,3 +371,51 @@ void LineParseTest::outOfRangeTimes()
     QCOMPARE(civilToNs(2262, 4, 11, 23, 47, 16, 854775807), std::numeric_limits<int64_t>::max());
     QCOMPARE(civilToNs(2262, 4, 11, 23, 47, 16, 854775808), kNoTime);
 }
+
+// Issue #15 item 5 / #13 item 6: the year of clocks printed without one comes
+// from the file's own dated line, the manifest, a dated line elsewhere, the
+// file's time, in that order; a syslog that runs over New Year gets both years.
+void LineParseTest::yearWithoutManifest()
+{
+    const std::string newYear = "Dec 31 23:59:58 node01 kernel: [100.0] a\n"
+                                "Jan  1 00:00:01 node01 kernel: b\n";
+    auto timeOf = [](std::string_view line, const TimeContext& c) { return parseLine(line, SourceKind::SysLog, c).timeNs; };
+
+    // the file was last written on Jan 2 2025: December is 2024, January 2025
+    YearHint mtime;
+    mtime.fileLatestNs = utc(2025, 1, 2, 8, 0, 0);
+    TimeContext c = inferTimeContext(newYear, SourceKind::SysLog, mtime);
+    QCOMPARE(timeOf("Dec 31 23:59:58 node01 kernel: a", c), utc(2024, 12, 31, 23, 59, 58));
+    QCOMPARE(timeOf("Jan  1 00:00:01 node01 kernel: b", c), utc(2025, 1, 1, 0, 0, 1));
+    QCOMPARE(c.bootTimeNs, utc(2024, 12, 31, 23, 58, 18));
+    QCOMPARE(nameOf(parseLine("Jan  1 00:00:01 node01 kernel: b", SourceKind::SysLog, c).basis), nameOf(TimeBasis::AssumedYear));
+
+    // a manifest window end does the same, and wins over the file time
+    YearHint manifest = mtime;
+    manifest.latestNs = utc(2023, 1, 1, 0, 30, 0);
+    c = inferTimeContext(newYear, SourceKind::SysLog, manifest);
+    QCOMPARE(timeOf("Dec 31 23:59:58 node01 kernel: a", c), utc(2022, 12, 31, 23, 59, 58));
+    QCOMPARE(timeOf("Jan  1 00:00:01 node01 kernel: b", c), utc(2023, 1, 1, 0, 0, 1));
+
+    // a dated line elsewhere in the bundle: the nearest year, on both sides of New Year
+    YearHint near;
+    near.nearNs = utc(2019, 12, 31, 22, 0, 0);
+    near.fileLatestNs = utc(2026, 6, 1, 0, 0, 0); // a copy's time: less trusted than the dated line
+    c = inferTimeContext(newYear, SourceKind::SysLog, near);
+    QCOMPARE(timeOf("Dec 31 23:59:58 node01 kernel: a", c), utc(2019, 12, 31, 23, 59, 58));
+    QCOMPARE(timeOf("Jan  1 00:00:01 node01 kernel: b", c), utc(2020, 1, 1, 0, 0, 1));
+    QCOMPARE(timeOf("Jun 30 00:00:01 node01 kernel: b", c), utc(2020, 6, 30, 0, 0, 1));
+
+    // the file's own full date wins over every hint
+    c = inferTimeContext("2021-03-01T00:00:00Z node01 kernel: x\nMar  2 00:00:00 node01 kernel: y\n", SourceKind::SysLog, near);
+    QCOMPARE(c.defaultYear, 2021);
+    QCOMPARE(timeOf("Mar  2 00:00:00 node01 kernel: y", c), utc(2021, 3, 2, 0, 0, 0));
+
+    // nothing at all: the year stays unknown (yearRefNs unset, defaultYear 0)
+    c = inferTimeContext(newYear, SourceKind::SysLog, YearHint{});
+    QCOMPARE(c.defaultYear, 0);
+    QCOMPARE(c.yearRefNs, kNoTime);
+
+    QCOMPARE(firstFullDateNs("x\n[Thu Mar  2 15:59:56 2023] y\n", SourceKind::SysLog), utc(2023, 3, 2, 15, 59, 56));
+    QCOMPARE(firstFullDateNs("Mar  2 15:59:56 node y\n", SourceKind::SysLog), kNoTime);
+}

@@ -31,6 +31,7 @@ private slots:
     void timeContext();
     void inheritedTime();
     void outOfRangeTimes();
+    void yearWithoutManifest();
 };
 
 class ExtentTest : public QObject {
