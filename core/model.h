@@ -119,7 +119,10 @@ struct Observation {
     TimeBasis timeBasis = TimeBasis::None;
     TimeInterval interval;     // on the node's clock
     std::string node;
-    int rank = -1;
+    int rank = -1;             // global rank, -1 when the line and its file do not say
+    int localRank = -1;        // launcher's local rank label (torchrun "[default3]:"): resolved by placement
+    int task = -1;             // srun --label task id
+    int pid = -1;              // process id the line names (NCCL "host:pid:tid", Ray "(pid=N)")
     int gpuIndex = -1;         // CUDA device / NCCL [dev] / nvidia-smi index
     std::string pciBus;        // normalised "0000:91:00"
     Severity severity = Severity::Info;

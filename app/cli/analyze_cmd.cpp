@@ -121,6 +121,8 @@ int inspectCommand(const InspectArgs& a)
         return fail(e.what());
     }
     std::string text = formatInspection(analysis, asJson);
+    if (!asJson)
+        text += "\n" + describePlacement(analysis.placement, analysis.bundle.files);
     std::fwrite(text.data(), 1, text.size(), stdout);
     return 0;
 }

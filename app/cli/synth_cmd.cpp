@@ -71,6 +71,9 @@ Command addSynthCommand(CLI::App& cli)
     cmd->add_option("--missing", o.missingSources, "leave out a source (repeatable)")->type_name("SOURCE")
         ->allow_extra_args(false);
     cmd->add_option("--start", o.startIso, "when the job starts (ISO 8601)")->type_name("TIME");
+    cmd->add_option("--layout", o.layout, "ranks' output: one file per rank, one torchrun console per node "
+                                          "([default<N>]: prefixes), or one srun --label file")
+        ->check(CLI::IsMember(synth::layoutNames()))->capture_default_str();
     cmd->add_flag("--list-faults", a->listFaults, "list the fault kinds and exit");
     return {cmd, [a] { return synthCommand(*a); }};
 }

@@ -106,7 +106,10 @@ bool isCounterToken(std::string_view token)
     size_t i = 0;
     while (i < token.size() && isAlpha(token[i]))
         ++i;
-    return i > 0 && i < token.size() && allDigits(token.substr(i)) && isCounterWord(token.substr(0, i));
+    if (i == 0 || i >= token.size() || !allDigits(token.substr(i)) || !isCounterWord(token.substr(0, i)))
+        return false;
+    // "v2" is a version, "v100" a GPU model that host names carry ("v100-e02", like "a100-17", "h100-sxm-05").
+    return !(token.substr(0, i) == "v" && token.size() - i >= 3);
 }
 
 struct Token {
@@ -199,13 +202,15 @@ std::string hostFromName(std::string_view name)
     return {};
 }
 
-// "rank3", "default3" (torchrun's local prefix), "rank-3", "rank_3".
+// "rank3", "rank-3", "rank_3". torchrun's "default3" is a LOCAL rank (its
+// "[${role_name}${local_rank}]:" prefix): it names no global rank, the
+// placement stage resolves it from the lines.
 std::optional<std::pair<int, std::string>> rankFromName(std::string_view name)
 {
     const auto tokens = tokenize(name, "-_.");
     for (size_t i = 0; i < tokens.size(); ++i) {
         const std::string& t = tokens[i].low;
-        for (std::string_view prefix : {std::string_view("rank"), std::string_view("default")}) {
+        for (std::string_view prefix : {std::string_view("rank")}) {
             std::string_view digits;
             if (t.size() > prefix.size() && t.starts_with(prefix) && allDigits(std::string_view(t).substr(prefix.size())))
                 digits = std::string_view(t).substr(prefix.size());

@@ -84,6 +84,7 @@ Result Engine::attribute(std::vector<TraceStep>* trace) const
 const std::vector<Observation>& Engine::observations() const { return d->state.observations; }
 const std::vector<MetricSeries>& Engine::metrics() const { return d->state.metrics; }
 const std::vector<SourceFile>& Engine::files() const { return d->state.files; }
+const Placement& Engine::placement() const { return d->state.placement; }
 
 std::shared_ptr<const RuleSet> loadRulesFor(const AnalyzeOptions& options)
 {
@@ -132,6 +133,7 @@ Analysis analyze(const std::string& bundlePath, const AnalyzeOptions& options, c
     stage("attribute");
     a.observations = engine.observations();
     a.metrics = engine.metrics();
+    a.placement = engine.placement();
     a.bundle.files = engine.files(); // with scan results (lines, status, times)
     return a;
 }

@@ -7,6 +7,7 @@
 #include "bundle/bundle.h"
 #include "model.h"
 #include "parse/structured.h"
+#include "placement/placement.h"
 #include "progress.h"
 #include "rules/ruleset.h"
 
@@ -22,6 +23,7 @@ struct Analysis {
     std::vector<MetricSeries> metrics;
     Result result;
     std::vector<TraceStep> trace;
+    Placement placement;                     // node <-> GPU <-> PCI <-> rank map with its evidence
     bool cancelled = false;
     std::vector<std::pair<std::string, double>> stageMs; // rules, load, scan, attribute: wall milliseconds
 };
@@ -53,6 +55,7 @@ public:
     const std::vector<Observation>& observations() const;
     const std::vector<MetricSeries>& metrics() const;
     const std::vector<SourceFile>& files() const;
+    const Placement& placement() const;
 
 private:
     struct Impl;

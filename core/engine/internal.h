@@ -3,6 +3,7 @@
 #pragma once
 
 #include "engine/engine.h"
+#include "placement/placement.h"
 #include "rules/rule.h"
 
 #include <map>
@@ -30,6 +31,7 @@ struct State {
     std::vector<SymptomEvent> extracted;      // output of EXTRACT; later phases work on a copy
     std::vector<MetricSeries> metrics;
     std::optional<Manifest> manifest;
+    Placement placement;                      // rebuilt after each ingest from all files so far
     std::vector<std::string> warnings;
     bool keepMetricSamples = true;
     ClockModel clocks;                        // estimated after each scan, from `extracted`

@@ -446,8 +446,8 @@ uint32_t emitAbsentRanks(const State& state, const Rule& rule, const std::vector
         if (f.rank >= 0 && f.kind == SourceKind::AppLog && f.status == FileStatus::Ok && f.lines > 0 && !logFile.count(f.rank))
             logFile[f.rank] = f.index;
     std::map<int, std::vector<const Observation*>> obsOfRank;
-    for (const auto& o : state.observations)
-        if (o.rank >= 0 && ranks.count(o.rank))
+    for (const auto& o : state.observations) // the rank's own lines: a kernel line placed on its GPU is not it logging
+        if (o.rank >= 0 && ranks.count(o.rank) && o.source == SourceKind::AppLog)
             obsOfRank[o.rank].push_back(&o);
     std::optional<uint32_t> manifestFile;
     for (const auto& f : state.files)

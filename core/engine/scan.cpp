@@ -69,26 +69,6 @@ int toInt(std::string_view s, int fallback = -1)
     return (ec == std::errc() && ptr == s.data() + s.size()) ? v : fallback;
 }
 
-// "PCI:0000:91:00", "00000000:86:00.0", "0000:91:00.0" -> "0000:91:00"
-std::string normalizePci(std::string_view s)
-{
-    if (s.rfind("PCI:", 0) == 0)
-        s.remove_prefix(4);
-    if (auto dot = s.find('.'); dot != std::string_view::npos)
-        s = s.substr(0, dot);
-    std::string out;
-    out.reserve(s.size());
-    for (char c : s)
-        out += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-    // domain:bus:device -> keep 4 digits of domain
-    auto first = out.find(':');
-    if (first != std::string::npos && out.find(':', first + 1) != std::string::npos && first > 4)
-        out = out.substr(first - 4);
-    else if (first != std::string::npos && out.find(':', first + 1) == std::string::npos)
-        out = "0000:" + out; // "91:00" -> "0000:91:00"
-    return out;
-}
-
 std::string capText(std::string_view s)
 {
     if (s.size() > kMaxTextBytes)
@@ -140,36 +120,6 @@ struct Scanner {
     const Progress& progress;
     YearHint years;
 
-    void placeFromManifest(SymptomEvent& e) const
-    {
-        if (!state.manifest)
-            return;
-        const auto& ranks = state.manifest->ranks;
-        if (e.rank >= 0) {
-            auto it = ranks.find(e.rank);
-            if (it == ranks.end())
-                return;
-            if (e.node.empty())
-                e.node = it->second.node;
-            if (e.gpuIndex < 0 && e.node == it->second.node)
-                e.gpuIndex = it->second.gpu;
-            if (e.pciBus.empty() && e.node == it->second.node && !it->second.pci.empty())
-                e.pciBus = normalizePci(it->second.pci);
-            return;
-        }
-        // Kernel lines name the GPU by PCI address: the manifest maps it to a GPU and rank.
-        if (e.pciBus.empty() || e.node.empty())
-            return;
-        for (const auto& [rank, place] : ranks) {
-            if (place.node == e.node && !place.pci.empty() && normalizePci(place.pci) == e.pciBus) {
-                if (e.gpuIndex < 0)
-                    e.gpuIndex = place.gpu;
-                e.rank = rank;
-                return;
-            }
-        }
-    }
-
     void emit(FileOutput& out, uint32_t obsIndex, const std::vector<ExtractMatch>& matches) const
     {
         const Observation& o = out.observations[obsIndex];
@@ -202,15 +152,14 @@ struct Scanner {
                     e.gpuIndex = toInt(v, e.gpuIndex);
                 } else if (k == "@pci") {
                     if (!v.empty())
-                        e.pciBus = normalizePci(v);
+                        e.pciBus = normalizePciAddress(v);
                 } else {
                     e.fields[k] = v;
                 }
             }
             if (e.pciBus.empty())
                 if (auto it = vals.find("pci"); it != vals.end())
-                    e.pciBus = normalizePci(it->second);
-            placeFromManifest(e);
+                    e.pciBus = normalizePciAddress(it->second);
             e.file = out.file.index;
             out.events.push_back(std::move(e));
         }
@@ -376,8 +325,12 @@ struct Scanner {
                     o.node = !li.host.empty() && f.kind != SourceKind::AppLog ? std::string(li.host) : f.node;
                     if (o.node.empty())
                         o.node = std::string(li.host);
-                    // A per-rank file knows its global rank; "[default3]:" is only the local one.
-                    o.rank = (li.rank >= 0 && !(li.rankIsLocal && f.rank >= 0)) ? li.rank : f.rank;
+                    // A per-rank file knows its global rank; "[default3]:" is only the local
+                    // one, resolved to a global rank by the placement stage.
+                    o.rank = (li.rank >= 0 && !li.rankIsLocal) ? li.rank : f.rank;
+                    o.localRank = li.localRank;
+                    o.task = li.task;
+                    o.pid = li.pid;
                     o.gpuIndex = li.device;
                     o.severity = li.severity.value_or(Severity::Info);
                     o.text = capText(text.substr(std::min(li.messageStart, text.size())));
@@ -608,6 +561,11 @@ void scanBundle(State& state, const Bundle& bundle, const Progress& progress)
     std::sort(state.metrics.begin(), state.metrics.end(), [](const MetricSeries& a, const MetricSeries& b) {
         return std::tie(a.name, a.node, a.gpu, a.file) < std::tie(b.name, b.node, b.gpu, b.file);
     });
+
+    // PLACEMENT: node <-> GPU <-> PCI <-> local/global rank from every source, then filled in
+    // (before the clock estimate, which groups events by node).
+    state.placement = buildPlacement(state.files, state.observations, state.manifest);
+    applyPlacement(state.placement, state.observations, state.extracted, state.files);
     state.clocks = estimateClockOffsets(state, state.extracted);
 }
 

@@ -491,37 +491,118 @@ bool tryEpoch(std::string_view s, size_t& p, LineInfo& info)
     return true;
 }
 
-// "[rank3]:" / "[default3]:" (torchrun --tee); "[rank3]" without colon is accepted too.
-bool tryRankLabel(std::string_view s, size_t& p, int& globalRank, int& localRank)
+// Launcher and PyTorch rank labels.
+// - torchrun (--tee/--redirects) prefixes every line of a worker with
+//   "[${role_name}${local_rank}]:" by default: "[default3]:" is LOCAL rank 3
+//   on its node (pytorch torch/distributed/elastic/agent/server/local_elastic_agent.py,
+//   LocalElasticAgent docstring; TORCHELASTIC_LOG_LINE_PREFIX_TEMPLATE changes it).
+// - PyTorch itself prints the global rank: "[rank12]:" before c10 log lines.
+// `--role rank` makes torchrun print "[rank3]:" too (still local): the outer of
+// two "[rankN]:" labels is then the local one; a single one is taken as global
+// and the placement stage checks it for consistency across nodes.
+bool tryRankLabel(std::string_view s, size_t& p, int& globalRank, int& localRank, bool lineStart)
 {
     size_t q = p;
     if (!lit(s, q, "["))
         return false;
-    bool local = false;
-    if (lit(s, q, "default"))
-        local = true;
-    else if (!lit(s, q, "rank"))
+    const size_t nb = q;
+    while (q < s.size() && (isAlpha(s[q]) || s[q] == '_') && q - nb < 32)
+        ++q;
+    const std::string_view role = s.substr(nb, q - nb);
+    if (role.empty())
         return false;
     int64_t n = 0;
     if (!digitsUpTo(s, q, 7, n) || !lit(s, q, "]"))
         return false;
-    lit(s, q, ":");
-    if (local)
-        localRank = int(n);
-    else
+    const bool colon = lit(s, q, ":");
+    if (role == "rank") {
+        size_t r = q;
+        int g = -1, l = -1;
+        if (colon && tryRankLabel(s, r, g, l, false) && g >= 0) {
+            localRank = int(n); // "[rank3]:[rank11]:": torchrun --role rank, then PyTorch's global label
+            globalRank = g;
+            p = r;
+            return true;
+        }
         globalRank = int(n);
+    } else if (role == "default" || (lineStart && colon)) {
+        localRank = int(n);
+    } else {
+        return false;
+    }
     p = q;
     return true;
 }
 
-// srun -l: "3: " at the very start of the line.
-bool trySrunLabel(std::string_view s, size_t& p, int& globalRank)
+// srun --label: "3: " at the very start of the line (the Slurm task id).
+bool trySrunLabel(std::string_view s, size_t& p, int& task)
 {
     size_t q = p;
     int64_t n = 0;
     if (!digitsUpTo(s, q, 6, n) || !lit(s, q, ": "))
         return false;
-    globalRank = int(n);
+    task = int(n);
+    p = q;
+    return true;
+}
+
+// mpirun --tag-output: "[1,3]<stdout>:" / "[1,3]<stderr>:" (OpenMPI: [jobid,rank]).
+bool tryMpiTag(std::string_view s, size_t& p, int& globalRank)
+{
+    size_t q = p;
+    int64_t job = 0, rank = 0;
+    if (!lit(s, q, "[") || !digitsUpTo(s, q, 10, job) || !lit(s, q, ",") || !digitsUpTo(s, q, 7, rank)
+        || !lit(s, q, "]"))
+        return false;
+    if (!lit(s, q, "<stdout>:") && !lit(s, q, "<stderr>:") && !lit(s, q, "<stddiag>:"))
+        return false;
+    globalRank = int(rank);
+    p = q;
+    return true;
+}
+
+// Ray: "(pid=1234)", "(pid=1234, ip=10.0.0.5)", "(RayTrainWorker pid=1234, ip=10.0.0.5)".
+bool tryRayPrefix(std::string_view s, size_t& p, LineInfo& info)
+{
+    size_t q = p;
+    if (!lit(s, q, "("))
+        return false;
+    const size_t pidAt = s.substr(q, 80).find("pid=");
+    if (pidAt == std::string_view::npos)
+        return false;
+    for (size_t i = q; i < q + pidAt; ++i)
+        if (!(isAlnum(s[i]) || s[i] == '_' || s[i] == '.' || s[i] == ':' || s[i] == ' '))
+            return false;
+    q += pidAt + 4;
+    int64_t pid = 0;
+    if (!digitsUpTo(s, q, 10, pid))
+        return false;
+    std::string_view ip;
+    if (lit(s, q, ", ip=")) {
+        const size_t ib = q;
+        while (q < s.size() && (isAlnum(s[q]) || s[q] == '.' || s[q] == ':' || s[q] == '-') && q - ib < 64)
+            ++q;
+        ip = s.substr(ib, q - ib);
+    }
+    if (!lit(s, q, ")"))
+        return false;
+    info.pid = int(pid);
+    if (!ip.empty() && info.host.empty())
+        info.host = ip;
+    p = q;
+    return true;
+}
+
+// ANSI colour escapes ("\x1b[36m") that Ray and others put around their prefixes.
+bool tryAnsi(std::string_view s, size_t& p)
+{
+    size_t q = p;
+    if (!lit(s, q, "\x1b["))
+        return false;
+    while (q < s.size() && (isDigit(s[q]) || s[q] == ';') && q - p < 16)
+        ++q;
+    if (!lit(s, q, "m"))
+        return false;
     p = q;
     return true;
 }
@@ -542,6 +623,7 @@ bool tryNccl(std::string_view s, size_t& p, LineInfo& info)
         return false;
     info.host = s.substr(hb, he - hb);
     info.device = int(dev);
+    info.pid = int(pid);
     p = q;
     return true;
 }
@@ -649,7 +731,7 @@ LineInfo parseLine(std::string_view line, SourceKind kind, const TimeContext& ct
     (void)kind; // shapes are recognised by content: files are often misnamed
     LineInfo info;
     const std::string_view s = line.substr(0, std::min(line.size(), kHead));
-    int globalRank = -1, localRank = -1;
+    int globalRank = -1, localRank = -1, task = -1;
     bool ncclPrefix = false;
     size_t p = 0;
 
@@ -673,8 +755,11 @@ LineInfo parseLine(std::string_view line, SourceKind kind, const TimeContext& ct
             size_t q = p;
             bool timed = false;
             Clock c;
-            if (lineStart && iter == 0 && trySrunLabel(s, q, globalRank)) {
-            } else if (tryRankLabel(s, q, globalRank, localRank)) {
+            if (tryAnsi(s, q)) {
+            } else if (lineStart && iter == 0 && trySrunLabel(s, q, task)) {
+            } else if (lineStart && tryMpiTag(s, q, globalRank)) {
+            } else if (lineStart && info.pid < 0 && tryRayPrefix(s, q, info)) {
+            } else if (tryRankLabel(s, q, globalRank, localRank, lineStart && localRank < 0 && !afterTime)) {
             } else if (tryDmesgSeconds(s, q, info, ctx)) {
             } else if (tryDmesgHuman(s, q, info, ctx)) {
             } else if (tryFabricManagerClock(s, q, info, ctx) || tryBracketIso(s, q, info, ctx)) {
@@ -740,8 +825,15 @@ LineInfo parseLine(std::string_view line, SourceKind kind, const TimeContext& ct
             info.severity = Severity::Info;
     }
 
+    info.rankFromLabel = globalRank >= 0 || (task >= 0 && localRank < 0);
     if (globalRank < 0)
         globalRank = rankInMessage(s, p);
+    // srun --label with one task per GPU: the task id is the global rank; when
+    // torchrun runs under srun (one task per node) the task id is the node's.
+    if (globalRank < 0 && task >= 0 && localRank < 0)
+        globalRank = task;
+    info.task = task;
+    info.localRank = localRank;
     info.rank = globalRank >= 0 ? globalRank : localRank;
     info.rankIsLocal = globalRank < 0 && localRank >= 0;
     info.messageStart = std::min(p, line.size());

@@ -31,6 +31,10 @@ struct LineInfo {
     std::string_view host;           // syslog host field or NCCL "host:pid:tid" host
     int rank = -1;                   // "[rank3]:", "[default3]:", srun "3: ", "[Rank 3]"
     bool rankIsLocal = false;        // only torchrun's "[default3]:" (a local rank) was seen
+    int localRank = -1;              // torchrun "[default3]:" / "[trainer3]:": the rank on its node
+    int task = -1;                   // srun --label "3: ": the Slurm task id
+    int pid = -1;                    // NCCL "host:pid:tid", Ray "(pid=N, ip=...)"
+    bool rankFromLabel = false;      // `rank` is a prefix label (mpirun, srun, "[rank3]:"), not "[Rank 3]" in the message
     int device = -1;                 // NCCL "[dev]"
     std::optional<Severity> severity;// glog letter, NCCL WARN/INFO, "ERROR"/"WARNING" level words
     size_t messageStart = 0;         // where the message starts after all recognised prefixes

@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <filesystem>
+#include <fstream>
 #include <system_error>
 
 namespace fl::synth {
@@ -70,7 +71,8 @@ std::string truthJson(const Options& opt, const Truth& t)
                       {"missing_sources", opt.missingSources},
                       {"iterations", opt.iterations},
                       {"noise_level", opt.noiseLevel},
-                      {"start", opt.startIso}};
+                      {"start", opt.startIso},
+                      {"layout", opt.layout}};
     return j.dump(2) + "\n";
 }
 
@@ -126,7 +128,42 @@ void honestForSources(const Options& opt, Truth& t)
     }
 }
 
+// Rewrites the per-rank files of `ranks` into one file, each line behind its
+// launcher prefix, and removes them. Streams one line at a time.
+bool combineRankLogs(const std::vector<std::pair<std::string, std::string>>& rankFiles, const std::string& path,
+                     std::string* error)
+{
+    OutFile out;
+    if (!out.open(path, error))
+        return false;
+    for (const auto& [file, prefix] : rankFiles) {
+        std::ifstream in(file, std::ios::binary);
+        if (!in) {
+            if (error)
+                *error = file + ": cannot read back";
+            return false;
+        }
+        std::string line;
+        while (std::getline(in, line)) {
+            out.buf() += prefix;
+            out.buf() += line;
+            out.buf() += '\n';
+            out.commit();
+        }
+        in.close();
+        std::error_code ec;
+        std::filesystem::remove(file, ec);
+    }
+    return out.close(error);
+}
+
 } // namespace
+
+const std::vector<std::string>& layoutNames()
+{
+    static const std::vector<std::string> names{"per-rank", "per-node", "srun"};
+    return names;
+}
 
 Truth generate(const Options& opt, const std::string& dir, std::string* error)
 {
@@ -134,6 +171,11 @@ Truth generate(const Options& opt, const std::string& dir, std::string* error)
     if (!setupWorld(opt, w, error))
         return {};
     Plan p;
+    if (std::find(layoutNames().begin(), layoutNames().end(), opt.layout) == layoutNames().end()) {
+        if (error)
+            *error = "unknown layout '" + opt.layout + "' (per-rank, per-node, srun)";
+        return {};
+    }
     Truth truth = buildScenario(w, p);
     honestForSources(opt, truth);
 
@@ -154,12 +196,25 @@ Truth generate(const Options& opt, const std::string& dir, std::string* error)
     if (!writeText(dir + "/workload.json", manifestJson(w, p), error)
         || !writeText(dir + "/truth.json", truthJson(opt, truth), error))
         return failed();
-    if (want("applog"))
+    if (want("applog")) {
+        std::vector<std::vector<std::pair<std::string, std::string>>> byNode(size_t(w.nodes));
+        std::vector<std::pair<std::string, std::string>> all;
         for (int r = 0; r < w.ranks; ++r) {
             const std::string path = dir + "/applog-" + w.node[size_t(w.nodeOf(r))].name + "-rank" + std::to_string(r) + ".log";
             if (!writeRankLog(w, p, r, path, error))
                 return failed();
+            byNode[size_t(w.nodeOf(r))].emplace_back(path, "[default" + std::to_string(w.localOf(r)) + "]:");
+            all.emplace_back(path, std::to_string(r) + ": ");
         }
+        if (opt.layout == "per-node") {
+            for (int n = 0; n < w.nodes; ++n)
+                if (!combineRankLogs(byNode[size_t(n)], dir + "/applog-" + w.node[size_t(n)].name + ".log", error))
+                    return failed();
+        } else if (opt.layout == "srun") {
+            if (!combineRankLogs(all, dir + "/slurm-" + std::to_string(w.jobId) + ".out.tasks", error))
+                return failed();
+        }
+    }
     for (int n = 0; n < w.nodes; ++n) {
         const std::string& name = w.node[size_t(n)].name;
         if (want("syslog") && !writeSyslog(w, p, n, dir + "/syslog-" + name + ".log", error))
@@ -171,6 +226,27 @@ Truth generate(const Options& opt, const std::string& dir, std::string* error)
     }
     if (want("scheduler") && !writeScheduler(w, p, dir, error))
         return failed();
+    if (want("applog") && opt.layout == "srun") {
+        // srun's own messages ("srun: error: ... task 17: Exited") end the same stdout file.
+        const std::string out = dir + "/slurm-" + std::to_string(w.jobId) + ".out";
+        ec.clear();
+        if (std::filesystem::exists(out, ec)) {
+            std::ifstream in(out, std::ios::binary);
+            std::ofstream app(out + ".tasks", std::ios::binary | std::ios::app);
+            app << in.rdbuf();
+            if (!app) {
+                if (error)
+                    *error = out + ": write failed (disk full?)";
+                return failed();
+            }
+        }
+        std::filesystem::rename(out + ".tasks", out, ec);
+        if (ec) {
+            if (error)
+                *error = out + ": cannot rename: " + ec.message();
+            return failed();
+        }
+    }
     return truth;
 }
 

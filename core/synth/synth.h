@@ -20,7 +20,15 @@ struct Options {
     int iterations = 200;        // training steps before the fault (size knob)
     int noiseLevel = 1;          // 0 none, 1 realistic, 2 heavy (benign XID 63, INFO chatter, corrected errors)
     std::string startIso = "2026-03-14T10:00:00Z";
+    // How the ranks' output is laid out (the same lines, only the launcher prefix differs):
+    // "per-rank" one file per rank; "per-node" one torchrun console per node, lines
+    // prefixed "[default<local rank>]:"; "srun" one slurm-<job>.out, lines prefixed
+    // "<task id>: " (srun --label, one task per GPU).
+    std::string layout = "per-rank";
 };
+
+// Layouts accepted in Options::layout.
+const std::vector<std::string>& layoutNames();
 
 struct FaultKind {
     std::string id, title, domain, subDomain, description;

@@ -95,8 +95,9 @@ struct IncidentRow {
 const IncidentRow kIncidentRows[] = {
     {"case04/applog-job-array-attempt1-rank-unknown.log", "applog", "", -1},
     {"case04/applog-job-array-attempt2-rank0.log", "applog", "", 0},
-    {"case05/applog-rank-default3.log", "applog", "", 3},
-    {"case06/applog-rank-default7-throughput.log", "applog", "", 7},
+    // torchrun's default<N> is a local rank (issue #15): no global rank from the name
+    {"case05/applog-rank-default3.log", "applog", "", -1},
+    {"case06/applog-rank-default7-throughput.log", "applog", "", -1},
     {"case07/pyspy-stuck-process.txt", "applog", "", -1}, // py-spy stacks full of torch frames
     {"case07/pyspy-summary-all-nodes.txt", "unknown", "", -1},
     {"case08/applog-node-2-rank0.log", "applog", "node-2", 0},
@@ -925,7 +926,7 @@ private slots:
     void classifyRanks()
     {
         const std::vector<std::pair<std::string, int>> cases = {
-            {"applog-rank-3.log", 3}, {"rank_12/stdout", 12}, {"app-default0.log", 0}, {"ranking.log", -1},
+            {"applog-rank-3.log", 3}, {"rank_12/stdout", 12}, {"app-default0.log", -1 /* torchrun local rank */}, {"ranking.log", -1},
             {"applog-rank-unknown.log", -1}};
         for (const auto& [path, rank] : cases) {
             SourceFile f;

@@ -1,0 +1,95 @@
+// PLACEMENT: one map node <-> GPU index <-> PCI address <-> local rank <->
+// global rank, built from every source in the bundle (file names, launcher
+// prefixes, PyTorch's own rank labels, NCCL's init lines, kernel Xid lines
+// that name a pid, the manifest), each entry with the evidence that
+// established it. Disagreements are kept as conflicts, never silently merged.
+// Qt-free; runs between EXTRACT and the rule phases.
+#pragma once
+
+#include "bundle/bundle.h"
+#include "model.h"
+
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace fl {
+
+// One line (or manifest field) that established a fact.
+struct PlacementSource {
+    uint32_t file = 0;         // index into the files; kManifest for workload.json
+    uint32_t line = 0;         // 1-based; 0 for facts from a file name or the manifest
+    std::string fact;          // "global rank 13", "busId 86000 -> PCI 0000:86:00", ...
+    std::string how;           // "NCCL init line", "torchrun prefix [default5]", "file name", ...
+    static constexpr uint32_t kManifest = UINT32_MAX;
+    friend bool operator==(const PlacementSource&, const PlacementSource&) = default;
+};
+
+struct PlacementEntry {
+    std::string node;
+    int globalRank = -1;
+    int localRank = -1;
+    int gpu = -1;              // CUDA device / nvmlDev index on the node
+    std::string pci;           // "0000:86:00"
+    std::vector<int> pids;     // processes that logged as this rank (sorted)
+    std::vector<PlacementSource> evidence;
+};
+
+struct PlacementConflict {
+    std::string message;       // "rank 3: node node-02 (NCCL host prefix) vs node-03 (manifest)"
+    std::vector<PlacementSource> evidence;
+};
+
+// A node name as the bundle spells it in different places, reconciled to one.
+struct NodeIdentity {
+    std::string name;                  // the name used everywhere after placement
+    std::vector<std::string> aliases;  // other spellings mapped to it (sorted)
+    std::string reason;
+};
+
+// A launcher stream: the lines of one rank inside one file.
+struct PlacementStream {
+    uint32_t file = 0;
+    int task = -1;             // srun --label task id
+    int localRank = -1;        // torchrun label
+    int globalRank = -1;       // resolved
+    std::string node;
+    uint64_t lines = 0;
+};
+
+struct Placement {
+    std::vector<PlacementEntry> entries;       // sorted by node, global rank, local rank
+    std::vector<PlacementConflict> conflicts;
+    std::vector<NodeIdentity> nodes;           // only names with aliases, sorted
+    std::vector<PlacementStream> streams;      // sorted by file, task, local rank
+    int worldSize = -1;                        // from NCCL nranks / PyTorch "size:" / manifest
+
+    const PlacementEntry* byRank(int globalRank) const;
+    const PlacementEntry* byNodePci(std::string_view node, std::string_view pci) const;
+    const PlacementEntry* byNodePid(std::string_view node, int pid) const;
+    const PlacementEntry* byNodeLocal(std::string_view node, int localRank) const;
+    const PlacementStream* stream(uint32_t file, int task, int localRank) const;
+    std::string canonicalNode(std::string_view name) const;
+};
+
+// "PCI:0000:91:00", "00000000:86:00.0", "0000:91:00.0", NCCL's busId "86000"
+// (printed with %lx by init.cc) -> "0000:91:00"; empty when it is not a PCI address
+// (a redacted "PCI:..." stays empty).
+std::string normalizePciAddress(std::string_view s);
+std::string pciFromNcclBusId(std::string_view hex);
+
+// Reads the launcher streams and placement lines of the given files (app logs
+// are read whole, other kinds not at all), the pid/PCI pairs of kernel lines
+// among `observations`, and the manifest.
+Placement buildPlacement(const std::vector<SourceFile>& files, const std::vector<Observation>& observations,
+                         const std::optional<Manifest>& manifest);
+
+// Fills node, global rank, GPU and PCI of observations and events from the map
+// (never overwrites what a line says itself), and rewrites node aliases.
+void applyPlacement(const Placement& placement, std::vector<Observation>& observations,
+                    std::vector<SymptomEvent>& events, std::vector<SourceFile>& files);
+
+// Human-readable table for `inspect` (one place for the text).
+std::string describePlacement(const Placement& placement, const std::vector<SourceFile>& files);
+
+} // namespace fl
