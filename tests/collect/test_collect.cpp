@@ -510,7 +510,7 @@ void CollectTest::archiveAndHistory()
     QCOMPARE(sqlite3_column_int(st, 0), 2);
     QCOMPARE(std::string(reinterpret_cast<const char*>(sqlite3_column_text(st, 1))), std::string("4242"));
     QCOMPARE(sqlite3_column_int(st, 2), 1);
-    QCOMPARE(std::string(reinterpret_cast<const char*>(sqlite3_column_text(st, 3))), a.result.status);
+    QCOMPARE(std::string(reinterpret_cast<const char*>(sqlite3_column_text(st, 3))), std::string(toString(a.result.status)));
     if (a.result.rootCause) {
         QCOMPARE(std::string(reinterpret_cast<const char*>(sqlite3_column_text(st, 4))), std::string("gpu-node-02"));
         QVERIFY(sqlite3_column_text(st, 5) != nullptr);
