@@ -177,7 +177,7 @@ void TestSignatures::corpusScore()
         ++all.total;
         std::string verdict;
         if (r.domain == "none") {
-            bool ok = !failureEvent && a.result.status != "attributed";
+            bool ok = !failureEvent && a.result.status != fl::ResultStatus::Attributed;
             verdict = ok ? "ok" : "wrong";
         } else if (domains.count(r.domain)) {
             verdict = "ok";
