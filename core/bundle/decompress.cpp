@@ -30,6 +30,14 @@ constexpr std::array<Magic, 5> kMagic{{
     {std::string_view("\x04\x22\x4d\x18", 4), "lz4", ".lz4"},
 }};
 
+// libarchive returns NULL when it has no message (fuzz finding: a gzip magic
+// with nothing after it made std::string(nullptr) crash).
+std::string errorOf(archive* a)
+{
+    const char* msg = archive_error_string(a);
+    return msg && *msg ? msg : "unknown error";
+}
+
 struct ArchiveFree {
     void operator()(archive* a) const { archive_read_free(a); }
 };
@@ -71,10 +79,10 @@ Decompressed decompressFile(const std::string& src, const std::string& dst, uint
     archive_read_support_filter_all(a.get());
     archive_read_support_format_raw(a.get());
     if (archive_read_open_filename(a.get(), src.c_str(), 64 * 1024) != ARCHIVE_OK)
-        return fail(std::string("cannot decompress: ") + archive_error_string(a.get()));
+        return fail("cannot decompress: " + errorOf(a.get()));
     archive_entry* entry = nullptr;
     if (archive_read_next_header(a.get(), &entry) != ARCHIVE_OK)
-        return fail(std::string("cannot decompress: ") + (archive_error_string(a.get()) ? archive_error_string(a.get()) : "no data"));
+        return fail("cannot decompress: " + errorOf(a.get()));
     const int fd = ::open(dst.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
     if (fd < 0)
         return fail(std::string("cannot create the decompressed copy: ") + std::strerror(errno));
@@ -89,7 +97,7 @@ Decompressed decompressFile(const std::string& src, const std::string& dst, uint
             break;
         if (n < 0)
             return fail("truncated or corrupt compressed data after " + std::to_string(out.size) + " bytes: "
-                        + (archive_error_string(a.get()) ? archive_error_string(a.get()) : "unknown error"));
+                        + errorOf(a.get()));
         if (out.size + uint64_t(n) > maxBytes)
             return fail("expands past the per-file limit of " + std::to_string(maxBytes) + " bytes: not read");
         const char* p = buf.data();
