@@ -128,6 +128,10 @@ Manifest parseManifest(std::string_view text, const std::string& fileName)
         doc = json::parse(text.begin(), text.end());
     } catch (const json::parse_error& e) {
         throw BundleError(fileName, locate(text, e.byte) + ": " + bareMessage(e.what()));
+    } catch (const json::exception& e) {
+        // fuzz finding: a number too large for a double ("4444…e4444…") is
+        // out_of_range 406, not a parse_error, and escaped as a crash
+        throw BundleError(fileName, bareMessage(e.what()));
     }
     const Reader r(fileName);
     if (!doc.is_object())
