@@ -5,7 +5,7 @@ replicas sharing it, and kill -9 + restart.
 usage: test_postgres.py SERVICE CLI SOURCE_DIR WORK_DIR
 """
 import glob
-import os
+import atexit, os, tempfile
 import shutil
 import socket
 import subprocess
@@ -23,8 +23,10 @@ if not bins:
 pgbin = os.path.dirname(bins[-1])
 shutil.rmtree(WORK, ignore_errors=True)
 os.makedirs(WORK)
-pgdir = os.path.join(WORK, "pg")
-os.makedirs(pgdir)
+# The cluster lives under /tmp, not in the build tree: the postgres user must be able to reach
+# its folder, and a checkout under a 0700 folder (mktemp -d) is closed to it.
+pgdir = tempfile.mkdtemp(prefix="faultline-pg-")
+atexit.register(shutil.rmtree, pgdir, True)
 as_pg = []
 if os.geteuid() == 0:
     shutil.chown(WORK, "postgres")
