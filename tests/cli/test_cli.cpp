@@ -1,28 +1,15 @@
 // faultline-cli as a user runs it: exit codes, messages that name the file,
 // the text diagnosis, inspect, validate-rules and synth -> analyze round trip.
+#include "cli_run.h"
+
 #include <QProcess>
 #include <QTemporaryDir>
 #include <QtTest>
 
 namespace {
 
-struct Run {
-    int code = -1;
-    QString out;
-    QString err;
-};
-
-Run cli(const QStringList& args)
-{
-    QProcess p;
-    QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
-    env.insert("XDG_CONFIG_HOME", "/nonexistent-faultline-test"); // no user rules
-    p.setProcessEnvironment(env);
-    p.start(QStringLiteral(FAULTLINE_CLI), args);
-    if (!p.waitForFinished(300000))
-        return {};
-    return {p.exitCode(), QString::fromUtf8(p.readAllStandardOutput()), QString::fromUtf8(p.readAllStandardError())};
-}
+using Run = fl::test::CliRun;
+using fl::test::cli;
 
 const QString kSamples = QStringLiteral(FAULTLINE_SOURCE_DIR "/samples/");
 
@@ -119,6 +106,8 @@ private slots:
         QTest::newRow("synth") << QStringList{"--fault", "--nodes", "--gpus", "--seed", "--skew", "--iterations",
                                               "--noise", "--app-logs-only", "--missing", "--start", "--list-faults"};
         QTest::newRow("eval") << QStringList{"--json", "--rules", "DIR"};
+        QTest::newRow("report") << QStringList{"--format", "--output", "--notes", "--no-notes", "--rules",
+                                               "--no-user-rules", "INPUT"};
     }
     void everyCommandHasHelpNamingEveryOption()
     {

@@ -1,0 +1,281 @@
+// `faultline-cli report BUNDLE|RESULT.json --format md|html [-o FILE] [--notes FILE]`: the diagnosis as a
+// report for a ticket or a postmortem (docs/report.md). The prose and layout come from core/present/report*;
+// here: reading the input, the reviewer's notes (the workbench's SQLite notes file, read with SQLite itself),
+// and laying out the chain graph with Graphviz.
+#include "commands.h"
+
+#include "engine/engine.h"
+#include "engine/result_json.h"
+#include "present/report.h"
+
+#include <CLI/CLI.hpp>
+#include <graphviz/gvc.h>
+#include <sqlite3.h>
+
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <memory>
+#include <sstream>
+
+namespace fl::cli {
+
+namespace {
+
+struct ReportArgs {
+    std::string input, output, format, notes;
+    bool noNotes = false, noUserRules = false;
+    std::vector<std::string> ruleDirs;
+};
+
+int fail(const std::string& message)
+{
+    std::fprintf(stderr, "faultline-cli report: %s\n", message.c_str());
+    return 2;
+}
+
+std::optional<std::string> readFile(const std::string& path)
+{
+    std::ifstream in(path, std::ios::binary);
+    if (!in)
+        return std::nullopt;
+    std::ostringstream os;
+    os << in.rdbuf();
+    return os.str();
+}
+
+// A result document, when `path` is one: a .json file whose top level has "schema_version" and "status".
+std::optional<nlohmann::json> resultDocument(const std::string& path, std::string& error)
+{
+    std::error_code ec;
+    if (!std::filesystem::is_regular_file(path, ec) || std::filesystem::path(path).extension() != ".json")
+        return std::nullopt;
+    const auto text = readFile(path);
+    if (!text) {
+        error = path + ": cannot read";
+        return std::nullopt;
+    }
+    nlohmann::json j = nlohmann::json::parse(*text, nullptr, false);
+    if (j.is_discarded()) {
+        error = path + ": not valid JSON";
+        return std::nullopt;
+    }
+    if (!j.is_object() || !j.contains("schema_version") || !j.contains("status")) {
+        error = path + ": not a Faultline result document (no \"schema_version\" or \"status\")";
+        return std::nullopt;
+    }
+    return j;
+}
+
+// The workbench's notes file (views/notesstore.cpp, schema 1-2), read-only.
+struct Db {
+    sqlite3* db = nullptr;
+    ~Db() { sqlite3_close(db); }
+};
+
+std::string column(sqlite3_stmt* s, int i)
+{
+    const unsigned char* t = sqlite3_column_text(s, i);
+    return t ? reinterpret_cast<const char*>(t) : std::string();
+}
+
+bool hasTable(sqlite3* db, const char* name)
+{
+    sqlite3_stmt* s = nullptr;
+    if (sqlite3_prepare_v2(db, "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?", -1, &s, nullptr) != SQLITE_OK)
+        return false;
+    sqlite3_bind_text(s, 1, name, -1, SQLITE_STATIC);
+    const bool found = sqlite3_step(s) == SQLITE_ROW;
+    sqlite3_finalize(s);
+    return found;
+}
+
+template <typename F>
+bool eachRow(sqlite3* db, const char* sql, F row)
+{
+    sqlite3_stmt* s = nullptr;
+    if (sqlite3_prepare_v2(db, sql, -1, &s, nullptr) != SQLITE_OK)
+        return false;
+    int rc;
+    while ((rc = sqlite3_step(s)) == SQLITE_ROW)
+        row(s);
+    sqlite3_finalize(s);
+    return rc == SQLITE_DONE;
+}
+
+bool readNotes(const std::string& path, present::ReviewNotes& out, std::string& error)
+{
+    Db d;
+    if (sqlite3_open_v2(path.c_str(), &d.db, SQLITE_OPEN_READONLY, nullptr) != SQLITE_OK) {
+        error = path + ": cannot open the notes file: " + (d.db ? sqlite3_errmsg(d.db) : "out of memory");
+        return false;
+    }
+    if (!hasTable(d.db, "meta") || !hasTable(d.db, "notes") || !hasTable(d.db, "bookmarks")) {
+        error = path + ": not a Faultline notes file" + (d.db ? std::string(" (") + sqlite3_errmsg(d.db) + ")" : "");
+        return false;
+    }
+    bool ok = eachRow(d.db, "SELECT kind, target, text, file, line, updated FROM notes ORDER BY kind, target",
+                      [&](sqlite3_stmt* s) {
+                          out.notes.push_back({column(s, 0), column(s, 1), column(s, 3),
+                                               static_cast<uint64_t>(std::max<sqlite3_int64>(0, sqlite3_column_int64(s, 4))),
+                                               column(s, 2), column(s, 5)});
+                      });
+    ok = ok && eachRow(d.db, "SELECT file, line, note, created FROM bookmarks ORDER BY file, line", [&](sqlite3_stmt* s) {
+        out.bookmarks.push_back({column(s, 0), static_cast<uint64_t>(std::max<sqlite3_int64>(0, sqlite3_column_int64(s, 1))),
+                                 column(s, 2), column(s, 3)});
+    });
+    if (ok && hasTable(d.db, "verdict_override"))
+        ok = eachRow(d.db, "SELECT status, domain, sub_domain, root_node, reason, created FROM verdict_override",
+                     [&](sqlite3_stmt* s) {
+                         out.verdictOverride = present::ReviewOverride{column(s, 0), column(s, 1), column(s, 2),
+                                                                      column(s, 3), column(s, 4), column(s, 5)};
+                     });
+    if (!ok)
+        error = path + ": cannot read the notes: " + sqlite3_errmsg(d.db);
+    return ok;
+}
+
+// `<bundle>.faultline-notes.sqlite` beside the bundle, as the workbench keeps it (NotesStore::besidePath).
+std::string notesBeside(const std::string& bundle)
+{
+    std::string abs = std::filesystem::absolute(bundle).lexically_normal().string();
+    while (abs.size() > 1 && abs.back() == '/')
+        abs.pop_back();
+    return abs + ".faultline-notes.sqlite";
+}
+
+// Graphviz's dot layout as SVG; empty (with a warning) when Graphviz cannot.
+std::string renderDot(const std::string& dot)
+{
+    struct Ctx {
+        GVC_t* gvc = gvContext();
+        graph_t* g = nullptr;
+        ~Ctx()
+        {
+            if (g) {
+                gvFreeLayout(gvc, g);
+                agclose(g);
+            }
+            gvFreeContext(gvc);
+        }
+    } ctx;
+    ctx.g = agmemread(dot.c_str());
+    if (!ctx.g || gvLayout(ctx.gvc, ctx.g, "dot") != 0)
+        return {};
+    char* data = nullptr;
+    unsigned int length = 0;  // Debian 12's Graphviz 2.42 takes unsigned int*
+    if (gvRenderData(ctx.gvc, ctx.g, "svg", &data, &length) != 0 || !data)
+        return {};
+    std::string svg(data, length);
+    gvFreeRenderData(data);
+    return svg;
+}
+
+bool writeFile(const std::string& path, const std::string& bytes)
+{
+    std::ofstream out(path, std::ios::binary);
+    out << bytes;
+    return static_cast<bool>(out.flush());
+}
+
+int reportCommand(const ReportArgs& a)
+{
+    std::string format = a.format;
+    if (format.empty()) {
+        const std::string ext = std::filesystem::path(a.output).extension().string();
+        format = ext == ".html" || ext == ".htm" ? "html" : "md";
+    }
+
+    std::string error;
+    std::optional<nlohmann::json> result = resultDocument(a.input, error);
+    if (!error.empty())
+        return fail(error);
+    const bool fromBundle = !result;
+    if (fromBundle) {
+        AnalyzeOptions options;
+        options.keepMetricSamples = false;
+        options.userConfigRules = !a.noUserRules;
+        options.ruleDirs = a.ruleDirs;
+        try {
+            result = resultToJson(analyze(a.input, options).result);
+        } catch (const std::exception& e) {
+            return fail(e.what());
+        }
+    }
+
+    present::ReviewNotes notes;
+    std::string notesPath = a.notes;
+    std::error_code ec;
+    if (notesPath.empty() && fromBundle && !a.noNotes && std::filesystem::exists(notesBeside(a.input), ec))
+        notesPath = notesBeside(a.input);
+    if (!notesPath.empty() && !a.noNotes) {
+        if (!std::filesystem::is_regular_file(notesPath, ec))
+            return fail(notesPath + ": no such notes file");
+        if (!readNotes(notesPath, notes, error))
+            return fail(error);
+    }
+
+    present::Report report;
+    try {
+        report = present::buildReport(*result, notes, a.input);
+    } catch (const std::exception& e) {
+        return fail(a.input + ": " + e.what());
+    }
+
+    // Markdown links its pictures: they are written beside -o FILE (and left out on standard output).
+    const bool pictures = format == "html" || !a.output.empty();
+    std::vector<present::ReportImage> images;
+    if (pictures) {
+        const std::filesystem::path out(a.output);
+        const std::string stem = out.stem().string();
+        std::string chain = renderDot(present::chainDot(*result));
+        if (chain.empty())
+            std::fprintf(stderr, "faultline-cli report: warning: Graphviz could not lay out the chain graph\n");
+        else
+            images.push_back({"chain", "The symptom chain, summarised: symptoms grouped by what led to them",
+                              "image/svg+xml", std::move(chain), stem + "-chain.svg"});
+        if (std::string timeline = present::timelineSvg(*result); !timeline.empty())
+            images.push_back({"timeline", "Timeline: one lane per node", "image/svg+xml", std::move(timeline),
+                              stem + "-timeline.svg"});
+        if (format == "md")
+            for (const auto& img : images) {
+                const std::string path = (out.parent_path() / img.fileName).string();
+                if (!writeFile(path, img.bytes))
+                    return fail(path + ": cannot write");
+            }
+    }
+
+    const std::string text = format == "html" ? present::reportHtml(report, images) : present::reportMarkdown(report, images);
+    if (a.output.empty()) {
+        std::fwrite(text.data(), 1, text.size(), stdout);
+        return 0;
+    }
+    if (!writeFile(a.output, text))
+        return fail(a.output + ": cannot write");
+    return 0;
+}
+
+} // namespace
+
+Command addReportCommand(CLI::App& cli)
+{
+    auto a = std::make_shared<ReportArgs>();
+    CLI::App* cmd = cli.add_subcommand("report", "write the diagnosis as a Markdown or self-contained HTML report "
+                                                 "(verdict, root cause with its raw lines, chain, timeline, "
+                                                 "candidates, reviewer's notes)");
+    cmd->add_option("INPUT", a->input, "a bundle (analysed first) or a result document (RESULT.json)")->required();
+    cmd->add_option("--format", a->format, "md or html (default: from -o's extension, else md)")
+        ->check(CLI::IsMember({"md", "html"}));
+    cmd->add_option("-o,--output", a->output,
+                    "write to FILE instead of standard output (Markdown: the pictures go beside it as SVG files)")
+        ->type_name("FILE");
+    auto* notes = cmd->add_option("--notes", a->notes, "the workbench's notes file (default for a bundle: "
+                                                       "BUNDLE.faultline-notes.sqlite beside it, when there is one)")
+                      ->type_name("FILE");
+    cmd->add_flag("--no-notes", a->noNotes, "leave the reviewer's notes out")->excludes(notes);
+    addRulesOption(cmd, a->ruleDirs);
+    cmd->add_flag("--no-user-rules", a->noUserRules, "skip $XDG_CONFIG_HOME/faultline/rules");
+    return {cmd, [a] { return reportCommand(*a); }};
+}
+
+} // namespace fl::cli

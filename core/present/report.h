@@ -1,0 +1,110 @@
+// A report of one diagnosis for tickets and postmortems (docs/report.md): built
+// from the versioned result document (so a RESULT.json from the CLI or the
+// service, and a fresh analysis, give the same report) plus the reviewer's notes.
+// buildReport() writes every sentence; the Markdown and HTML renderers only lay
+// the typed Report out and escape it. Everything from logs is hostile text.
+#pragma once
+
+#include <nlohmann/json.hpp>
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace fl::present {
+
+// The reviewer's side, as the workbench's notes store keeps it (views/notesstore.h).
+struct ReviewNote {
+    std::string kind;    // "evidence" | "lane"
+    std::string target;  // evidence id or lane key
+    std::string file;    // evidence notes: the raw file it points at
+    uint64_t line = 0;
+    std::string text;
+    std::string when;    // ISO 8601 as stored
+};
+struct ReviewBookmark {
+    std::string file;
+    uint64_t line = 0;
+    std::string note;
+    std::string when;
+};
+struct ReviewOverride {
+    std::string status, domain, subDomain, rootNode, reason, when;
+};
+struct ReviewNotes {
+    std::vector<ReviewNote> notes;
+    std::vector<ReviewBookmark> bookmarks;
+    std::optional<ReviewOverride> verdictOverride;
+};
+
+// A picture for the report: SVG or PNG bytes.
+struct ReportImage {
+    std::string section;   // where it goes: "chain" | "timeline"
+    std::string caption;
+    std::string mime;      // image/svg+xml | image/png
+    std::string bytes;
+    std::string fileName;  // Markdown: written beside the report under this name
+};
+
+struct ReportFact {
+    std::string label, value;
+};
+struct ReportRawLine {
+    std::string where;  // "syslog-node-02.log:17"
+    std::string text;   // the raw excerpt, verbatim
+};
+struct ReportChainGroup {
+    std::string from;                 // "nvlink.fatal @ node-02 GPU 0 rank 2, 2026-03-14T10:00:41Z"
+    std::vector<std::string> leadsTo; // "nccl.watchdog_timeout on 4 nodes (12 events)"
+};
+struct ReportCandidate {
+    bool chosen = false;
+    std::string title, place, time, verdict;
+};
+struct ReportNoteLine {
+    std::string about;  // "evidence ev-00019 (syslog-node-02.log:17)", "lane node-03", "bookmark syslog:12"
+    std::string text;
+    std::string when;
+};
+
+struct Report {
+    std::string title;                // "Faultline report: workload gpt-8b, attempt 1"
+    std::string status;               // attributed | ambiguous | unattributed (CSS class, badge)
+    std::string headline;             // "ATTRIBUTED: nvlink / nvlink_error"
+    std::string summary;
+    std::vector<ReportFact> facts;    // outcome, workload, window, source, engine, rules
+    std::optional<std::vector<ReportFact>> verdictOverride;  // reviewer's override, reason included
+    std::string rootTitle;            // empty without a root cause
+    std::vector<ReportFact> rootFacts;
+    std::vector<ReportRawLine> rootLines;
+    std::string missingHeading;
+    std::vector<std::string> missing;
+    std::vector<ReportChainGroup> chain;
+    size_t chainGroupsLeftOut = 0;
+    std::vector<ReportCandidate> candidates;
+    std::vector<ReportNoteLine> notes;
+    std::vector<std::string> coverage;  // "12 files: 10 ok, 2 skipped", then problem files
+    std::vector<std::string> warnings;
+};
+
+// Throws std::invalid_argument naming what is missing when `result` is not a result document.
+Report buildReport(const nlohmann::json& result, const ReviewNotes& notes, const std::string& source);
+
+// Markdown; each image is linked by its fileName (the caller writes the files beside the report).
+std::string reportMarkdown(const Report& report, const std::vector<ReportImage>& images);
+// One self-contained HTML page: images as data: URIs, no script, no external resource.
+std::string reportHtml(const Report& report, const std::vector<ReportImage>& images);
+
+// The timeline drawn as SVG (nodes as lanes, events as marks; the root cause, the
+// other candidates and the downstream symptoms told apart). Empty when no event has a date.
+std::string timelineSvg(const nlohmann::json& result);
+// The chain summarised for Graphviz: the root cause and the candidates, and the
+// symptoms they led to grouped by symptom id with their counts.
+std::string chainDot(const nlohmann::json& result);
+
+// Escapers, exposed for tests.
+std::string htmlEscape(const std::string& text);
+std::string base64(const std::string& bytes);
+
+} // namespace fl::present
