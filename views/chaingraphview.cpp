@@ -2,6 +2,7 @@
 #include "chaingraphview.h"
 
 #include "chainlayout.h"
+#include "nameranges.h"
 #include "viewstyle.h"
 
 #include <QFontMetrics>
@@ -12,12 +13,16 @@
 #include <QPainter>
 #include <QWheelEvent>
 
+#include <algorithm>
+#include <tuple>
+#include <unordered_map>
+
 namespace fl {
 
 namespace {
-constexpr int kEventData = 0;
+constexpr int kBoxData = 0;  // index into m_boxes
 
-QString nodeText(const SymptomEvent& e)
+QString eventText(const SymptomEvent& e)
 {
     QString where = style::q(e.node);
     if (e.rank >= 0)
@@ -25,6 +30,21 @@ QString nodeText(const SymptomEvent& e)
     if (e.gpuIndex >= 0)
         where += QStringLiteral(" · GPU %1").arg(e.gpuIndex);
     return style::q(e.symptom) + QLatin1Char('\n') + where + QLatin1Char('\n') + style::utc(e.timeNs, false);
+}
+
+QString familyText(const ChainFamily& f, size_t shownElsewhere)
+{
+    const size_t n = f.events.size() - shownElsewhere;
+    QString head = familyTitle(f);
+    if (shownElsewhere > 0)
+        head = QStringLiteral("+%1 more %2").arg(n).arg(style::q(f.symptom));
+    QString where = nameRanges(f.nodes, 2);
+    if (!f.ranks.empty())
+        where += QStringLiteral(" · r") + numberRanges(f.ranks, 2);
+    QString when = style::utc(f.firstNs, false);
+    if (f.lastNs != f.firstNs)
+        when += QStringLiteral(" – ") + style::utc(f.lastNs, false);
+    return head + QLatin1Char('\n') + where + QLatin1Char('\n') + when;
 }
 } // namespace
 
@@ -44,12 +64,13 @@ ChainGraphView::ChainGraphView(FocusState* focus, QWidget* parent)
 void ChainGraphView::onHighlight()
 {
     // With a highlight, the step's events get a thick purple ring and the
-    // rest fade, so the eye finds what this phase did.
+    // rest fade, so the eye finds what this phase did. A family box rings
+    // when any of its events is highlighted.
     const bool any = !m_focus->highlight().empty();
-    for (const auto& [id, item] : m_items) {
-        auto* box = static_cast<QGraphicsRectItem*>(item);
-        const bool on = m_focus->isHighlighted(id);
-        box->setPen(on ? QPen(QColor(0x6a, 0x1b, 0x9a), 4) : m_basePens[id]);
+    for (const Box& b : m_boxes) {
+        auto* box = static_cast<QGraphicsRectItem*>(b.item);
+        const bool on = std::any_of(b.events.begin(), b.events.end(), [this](uint32_t id) { return m_focus->isHighlighted(id); });
+        box->setPen(on ? QPen(QColor(0x6a, 0x1b, 0x9a), 4) : b.basePen);
         box->setOpacity(any && !on ? 0.35 : 1.0);
     }
 }
@@ -57,47 +78,123 @@ void ChainGraphView::onHighlight()
 int ChainGraphView::highlightedItemCount() const
 {
     int n = 0;
-    for (const auto& [id, item] : m_items)
-        n += m_focus->isHighlighted(id) && item->opacity() == 1.0 ? 1 : 0;
+    for (const Box& b : m_boxes)
+        n += b.item->opacity() == 1.0 && std::any_of(b.events.begin(), b.events.end(), [this](uint32_t id) { return m_focus->isHighlighted(id); })
+            ? 1 : 0;
     return n;
 }
 
 QGraphicsItem* ChainGraphView::itemForEvent(uint32_t event) const
 {
-    auto it = m_items.find(event);
-    return it == m_items.end() ? nullptr : it->second;
+    auto it = m_boxOfEvent.find(event);
+    return it == m_boxOfEvent.end() ? nullptr : m_boxes[it->second].item;
 }
 
 void ChainGraphView::setAnalysis(std::shared_ptr<const Analysis> analysis)
 {
+    m_analysis = std::move(analysis);
+    m_families = m_analysis ? groupChain(m_analysis->result) : ChainFamilies();
+    m_expanded.clear();
+    size_t events = 0;
+    for (const ChainFamily& f : m_families.families)
+        events += f.events.size();
+    if (events <= kExpandAllUpTo)
+        for (size_t i = 0; i < m_families.families.size(); ++i)
+            m_expanded.insert(i);
+    m_userZoomed = false;
+    rebuild();
+}
+
+void ChainGraphView::setExpanded(size_t family, bool on)
+{
+    if (family >= m_families.families.size() || isExpanded(family) == on)
+        return;
+    if (on)
+        m_expanded.insert(family);
+    else
+        m_expanded.erase(family);
+    rebuild();
+}
+
+void ChainGraphView::rebuild()
+{
     const QSignalBlocker block(scene());
     scene()->clear();
-    m_items.clear();
-    m_basePens.clear();
+    m_boxes.clear();
+    m_boxOfEvent.clear();
     m_error.clear();
-    m_userZoomed = false;
-    m_analysis = std::move(analysis);
+    m_truncated = false;
     if (!m_analysis)
         return;
     const Result& r = m_analysis->result;
-    std::map<uint32_t, const SymptomEvent*> byId;
+    std::unordered_map<uint32_t, const SymptomEvent*> byId;
     for (const auto& e : r.events)
-        byId[e.id] = &e;
+        byId.emplace(e.id, &e);
 
     QFont f = font();
     f.setPointSizeF(f.pointSizeF() * 0.9);
     const QFontMetrics fm(f);
-    const std::vector<uint32_t> ids = chainEvents(r);
+    const style::EventLevels levels(r);
+    // Boxes in family order (root family first), so the cap never drops the root.
+    struct Planned {
+        QString text;
+        style::Level level;
+    };
+    std::vector<Planned> planned;
+    auto addBox = [&](std::vector<uint32_t> events, size_t family, bool collapsed, QString text, style::Level level) {
+        for (uint32_t id : events)
+            m_boxOfEvent[id] = m_boxes.size();
+        m_boxes.push_back({nullptr, std::move(events), family, collapsed, {}});
+        planned.push_back({std::move(text), level});
+    };
+    for (size_t fi = 0; fi < m_families.families.size(); ++fi) {
+        if (m_boxes.size() >= kMaxChainNodes) {
+            m_truncated = true;
+            break;
+        }
+        const ChainFamily& fam = m_families.families[fi];
+        if (fam.events.size() > 1 && !isExpanded(fi)) {
+            addBox(fam.events, fi, true, familyText(fam, 0), fam.level);
+            continue;
+        }
+        std::vector<uint32_t> members = fam.events;
+        auto timeOf = [&](uint32_t id) {
+            auto it = byId.find(id);
+            return it == byId.end() || it->second->timeNs == kNoTime ? INT64_MAX : it->second->timeNs;
+        };
+        std::stable_sort(members.begin(), members.end(), [&](uint32_t a, uint32_t b) { return timeOf(a) < timeOf(b); });
+        const size_t shown = std::min(members.size(), kMaxExpanded);
+        for (size_t i = 0; i < shown; ++i) {
+            auto it = byId.find(members[i]);
+            addBox({members[i]}, fi, false, it == byId.end() ? QString::number(members[i]) : eventText(*it->second),
+                   it == byId.end() ? fam.level : levels(*it->second));
+        }
+        if (shown < members.size())
+            addBox(std::vector<uint32_t>(members.begin() + static_cast<std::ptrdiff_t>(shown), members.end()), fi, true,
+                   familyText(fam, shown), fam.level);
+    }
+
     std::vector<QSizeF> sizes;
-    for (uint32_t id : ids) {
-        auto it = byId.find(id);
-        const QRect br = fm.boundingRect(QRect(0, 0, 400, 200), Qt::AlignLeft, it == byId.end() ? QString() : nodeText(*it->second));
+    for (const Planned& p : planned) {
+        const QRect br = fm.boundingRect(QRect(0, 0, 400, 200), Qt::AlignLeft, p.text);
         sizes.emplace_back(br.width() + 16, br.height() + 10);
     }
-    const ChainLayout layout = layoutChain(r, sizes);
-    const style::EventLevels levels(r);
+    // Event links folded onto boxes: one arrow per (box, box, rule), with its count.
+    std::map<std::tuple<size_t, size_t, std::string>, uint32_t> folded;
+    for (const auto& e : r.edges) {
+        auto a = m_boxOfEvent.find(e.from), b = m_boxOfEvent.find(e.to);
+        if (a != m_boxOfEvent.end() && b != m_boxOfEvent.end() && a->second != b->second)
+            ++folded[{a->second, b->second, e.rule}];
+    }
+    std::vector<GraphEdge> edges;
+    for (const auto& [k, n] : folded)
+        edges.push_back({std::get<0>(k), std::get<1>(k),
+                         style::q(std::get<2>(k)) + (n > 1 ? QStringLiteral(" ×%1").arg(n) : QString())});
+    const ChainLayout layout = layoutGraph(sizes, edges);
     m_error = layout.error;
-    if (ids.empty() || !layout.error.isEmpty()) {
+    if (planned.empty() || !layout.error.isEmpty()) {
+        m_boxes.clear();
+        m_boxOfEvent.clear();
         auto* t = scene()->addSimpleText(layout.error.isEmpty() ? tr("No symptom chain in this result") : layout.error);
         t->setBrush(palette().placeholderText());
         return;
@@ -129,23 +226,28 @@ void ChainGraphView::setAnalysis(std::shared_ptr<const Analysis> analysis)
         label->setZValue(-0.5);
     }
     for (const auto& n : layout.nodes) {
-        auto it = byId.find(n.event);
-        const style::Level level = it == byId.end() ? style::Interesting : levels(*it->second);
-        const QColor c = style::levelColor(level);
+        Box& b = m_boxes[n.event];
+        const Planned& p = planned[n.event];
+        const QColor c = style::levelColor(p.level);
         const QRectF rect(n.centre.x() - n.size.width() / 2, n.centre.y() - n.size.height() / 2, n.size.width(), n.size.height());
-        auto* box = scene()->addRect(rect, QPen(c.darker(130), level == style::Root ? 3 : 1.5), c.lighter(level == style::Suppressed ? 130 : 175));
+        auto* box = scene()->addRect(rect, QPen(c.darker(130), p.level == style::Root ? 3 : 1.5), c.lighter(p.level == style::Suppressed ? 130 : 175));
         box->setFlag(QGraphicsItem::ItemIsSelectable);
-        box->setData(kEventData, static_cast<qint64>(n.event));
-        box->setToolTip(it == byId.end() ? QString() : nodeText(*it->second));
-        auto* text = new QGraphicsSimpleTextItem(it == byId.end() ? QString::number(n.event) : nodeText(*it->second), box);
+        box->setData(kBoxData, static_cast<qulonglong>(n.event));
+        box->setToolTip(p.text + (b.collapsed ? tr("\nDouble-click to show its events") : m_families.families[b.family].events.size() > 1
+                                                                                          ? tr("\nDouble-click to fold its family")
+                                                                                          : QString()));
+        if (b.collapsed)  // a stack of cards: this box stands for many
+            scene()->addRect(rect.translated(4, 4), QPen(c.darker(130), 1), c.lighter(190))->setZValue(-0.2);
+        auto* text = new QGraphicsSimpleTextItem(p.text, box);
         text->setFont(f);
         text->setPos(rect.topLeft() + QPointF(8, 5));
-        m_items[n.event] = box;
-        m_basePens[n.event] = box->pen();
+        b.item = box;
+        b.basePen = box->pen();
     }
     scene()->setSceneRect(scene()->itemsBoundingRect().adjusted(-20, -20, 20, 20));
-    if (layout.truncated)
-        scene()->addSimpleText(tr("Chain truncated to %1 events").arg(kMaxChainNodes))->setPos(scene()->sceneRect().bottomLeft());
+    if (m_truncated)
+        scene()->addSimpleText(tr("Chain truncated to %1 boxes; the root cause's family is always shown").arg(kMaxChainNodes))
+            ->setPos(scene()->sceneRect().bottomLeft());
     onEventSelected(m_focus->current().event);
     onHighlight();
     fitScene();
@@ -180,8 +282,20 @@ void ChainGraphView::onSceneSelection()
     if (m_syncing)
         return;
     const auto sel = scene()->selectedItems();
-    if (sel.size() == 1)
-        m_focus->selectEvent(sel.front()->data(kEventData).toLongLong());
+    if (sel.size() != 1)
+        return;
+    const size_t b = sel.front()->data(kBoxData).toULongLong();
+    if (b >= m_boxes.size() || m_boxes[b].events.empty())
+        return;
+    // A family box selects its earliest event, or keeps the selection when it
+    // is already one of the family's.
+    const qint64 current = m_focus->current().event;
+    const auto& ev = m_boxes[b].events;
+    if (current >= 0 && std::find(ev.begin(), ev.end(), static_cast<uint32_t>(current)) != ev.end())
+        return;
+    const ChainFamily& fam = m_families.families[m_boxes[b].family];
+    const bool repHere = std::find(ev.begin(), ev.end(), fam.representative) != ev.end();
+    m_focus->selectEvent(repHere ? fam.representative : ev.front());
 }
 
 void ChainGraphView::onEventSelected(qint64 event)
@@ -195,6 +309,23 @@ void ChainGraphView::onEventSelected(qint64 event)
         }
     }
     m_syncing = false;
+}
+
+void ChainGraphView::mouseDoubleClickEvent(QMouseEvent* e)
+{
+    for (QGraphicsItem* it = itemAt(e->pos()); it; it = it->parentItem()) {
+        const QVariant v = it->data(kBoxData);
+        if (!v.isValid())
+            continue;
+        const size_t b = v.toULongLong();
+        if (b < m_boxes.size()) {
+            const size_t family = m_boxes[b].family;
+            setExpanded(family, !isExpanded(family));
+            e->accept();
+            return;
+        }
+    }
+    QGraphicsView::mouseDoubleClickEvent(e);
 }
 
 void ChainGraphView::wheelEvent(QWheelEvent* e)

@@ -1,9 +1,12 @@
 // SPDX-License-Identifier: MIT
 // The symptom chain as a layered graph (Graphviz dot layout, QGraphicsView
-// drawing). Nodes are coloured by role, edges labelled with their rule.
+// drawing). One box per symptom family (chainfamilies.h), expanded into its
+// events on double-click; small chains start expanded. Boxes are coloured by
+// role, edges labelled with their rule and how many event links they fold.
 // Selection goes both ways through FocusState.
 #pragma once
 
+#include "chainfamilies.h"
 #include "engine/engine.h"
 #include "focusstate.h"
 
@@ -11,6 +14,7 @@
 
 #include <map>
 #include <memory>
+#include <set>
 
 namespace fl {
 
@@ -21,17 +25,36 @@ public:
     explicit ChainGraphView(FocusState* focus, QWidget* parent = nullptr);
     void setAnalysis(std::shared_ptr<const Analysis> analysis);
 
-    int nodeItemCount() const { return static_cast<int>(m_items.size()); }
+    // Chains with at most this many events start with every family expanded.
+    static constexpr size_t kExpandAllUpTo = 24;
+    // An expanded family shows at most this many of its events, then "+N more".
+    static constexpr size_t kMaxExpanded = 60;
+
+    int nodeItemCount() const { return static_cast<int>(m_boxes.size()); }
+    // The box that shows the event: its own, or its collapsed family's.
     QGraphicsItem* itemForEvent(uint32_t event) const;
+    const ChainFamilies& families() const { return m_families; }
+    bool isExpanded(size_t family) const { return m_expanded.count(family) > 0; }
+    void setExpanded(size_t family, bool on);
+    bool truncated() const { return m_truncated; }
     QString layoutError() const { return m_error; }
     // Boxes of the phase stepper's current events, drawn with a thick ring.
     int highlightedItemCount() const;
 
 protected:
     void wheelEvent(QWheelEvent*) override;
+    void mouseDoubleClickEvent(QMouseEvent*) override;
     void resizeEvent(QResizeEvent*) override;
 
 private:
+    struct Box {
+        QGraphicsItem* item = nullptr;
+        std::vector<uint32_t> events;  // what it stands for
+        size_t family = 0;
+        bool collapsed = false;        // a whole family, or the "+N more" of an expanded one
+        QPen basePen;
+    };
+    void rebuild();
     void onSceneSelection();
     void onEventSelected(qint64 event);
     void fitScene();
@@ -39,9 +62,12 @@ private:
 
     FocusState* m_focus;
     std::shared_ptr<const Analysis> m_analysis;
-    std::map<uint32_t, QGraphicsItem*> m_items;
-    std::map<uint32_t, QPen> m_basePens;
+    ChainFamilies m_families;
+    std::set<size_t> m_expanded;
+    std::vector<Box> m_boxes;
+    std::map<uint32_t, size_t> m_boxOfEvent;
     QString m_error;
+    bool m_truncated = false;
     bool m_syncing = false;
     bool m_userZoomed = false;
 };

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "chainlayout.h"
 
+#include "viewstyle.h"
+
 #include <graphviz/cgraph.h>
 #include <graphviz/gvc.h>
 
@@ -9,10 +11,12 @@
 #include <memory>
 #include <set>
 #include <string>
+#include <tuple>
+#include <unordered_map>
 
 namespace fl {
 
-std::vector<uint32_t> chainEvents(const Result& result)
+std::vector<uint32_t> chainMembers(const Result& result)
 {
     std::set<uint32_t> ids;
     for (const auto& e : result.edges) {
@@ -25,9 +29,44 @@ std::vector<uint32_t> chainEvents(const Result& result)
     if (ids.empty())
         for (const auto& c : result.candidates)
             ids.insert(c.event);
-    std::vector<uint32_t> out(ids.begin(), ids.end());
-    if (out.size() > kMaxChainNodes)
-        out.resize(kMaxChainNodes);
+    return {ids.begin(), ids.end()};
+}
+
+std::vector<uint32_t> chainEvents(const Result& result)
+{
+    std::vector<uint32_t> out = chainMembers(result);
+    if (out.size() <= kMaxChainNodes)
+        return out;
+    std::set<uint32_t> must;
+    if (result.rootCause)
+        must.insert(result.rootCause->event);
+    for (const auto& c : result.candidates)
+        must.insert(c.event);
+    std::unordered_map<uint32_t, const SymptomEvent*> byId;
+    for (const auto& e : result.events)
+        byId.emplace(e.id, &e);
+    const style::EventLevels levels(result);
+    struct Rank {
+        bool must;
+        int level;
+        int64_t time;
+        uint32_t id;
+    };
+    std::vector<Rank> ranked;
+    ranked.reserve(out.size());
+    for (uint32_t id : out) {
+        auto it = byId.find(id);
+        const int level = it == byId.end() ? -1 : levels(*it->second);
+        const int64_t t = it == byId.end() || it->second->timeNs == kNoTime ? INT64_MAX : it->second->timeNs;
+        ranked.push_back({must.count(id) > 0, level, t, id});
+    }
+    std::partial_sort(ranked.begin(), ranked.begin() + kMaxChainNodes, ranked.end(), [](const Rank& a, const Rank& b) {
+        return std::tie(b.must, b.level, a.time, a.id) < std::tie(a.must, a.level, b.time, b.id);
+    });
+    out.clear();
+    for (size_t i = 0; i < kMaxChainNodes; ++i)
+        out.push_back(ranked[i].id);
+    std::sort(out.begin(), out.end());
     return out;
 }
 
@@ -44,12 +83,10 @@ struct GvcDeleter {
 };
 } // namespace
 
-ChainLayout layoutChain(const Result& result, const std::vector<QSizeF>& nodeSizes)
+ChainLayout layoutGraph(const std::vector<QSizeF>& sizes, const std::vector<GraphEdge>& graphEdges)
 {
     ChainLayout out;
-    const std::vector<uint32_t> events = chainEvents(result);
-    out.truncated = events.size() >= kMaxChainNodes;
-    if (events.empty())
+    if (sizes.empty())
         return out;
 
     // One context per layout: gvContext is cheap next to dot itself and
@@ -62,25 +99,23 @@ ChainLayout layoutChain(const Result& result, const std::vector<QSizeF>& nodeSiz
     setAttr(g, "rankdir", "LR");
     setAttr(g, "nodesep", "0.25");
     setAttr(g, "ranksep", "2.4");  // room for the rule label between ranks
-    std::map<uint32_t, Agnode_t*> nodes;
-    for (size_t i = 0; i < events.size(); ++i) {
-        std::string id = "e" + std::to_string(events[i]);
+    std::vector<Agnode_t*> nodes;
+    for (size_t i = 0; i < sizes.size(); ++i) {
+        std::string id = "n" + std::to_string(i);
         Agnode_t* n = agnode(g, id.data(), 1);
-        const QSizeF s = i < nodeSizes.size() ? nodeSizes[i] : QSizeF(120, 36);
         setAttr(n, "shape", "box");
         setAttr(n, "fixedsize", "true");
-        setAttr(n, "width", std::to_string(s.width() / 72.0));   // inches
-        setAttr(n, "height", std::to_string(s.height() / 72.0));
+        setAttr(n, "width", std::to_string(sizes[i].width() / 72.0));   // inches
+        setAttr(n, "height", std::to_string(sizes[i].height() / 72.0));
         setAttr(n, "label", "");
-        nodes[events[i]] = n;
+        nodes.push_back(n);
     }
-    std::vector<std::pair<Agedge_t*, const ChainEdge*>> edges;
-    for (const auto& e : result.edges) {
-        auto a = nodes.find(e.from), b = nodes.find(e.to);
-        if (a == nodes.end() || b == nodes.end() || e.from == e.to)
+    std::vector<std::pair<Agedge_t*, const GraphEdge*>> edges;
+    for (const auto& e : graphEdges) {
+        if (e.from >= nodes.size() || e.to >= nodes.size() || e.from == e.to)
             continue;
         std::string ename = "x" + std::to_string(edges.size());
-        Agedge_t* ed = agedge(g, a->second, b->second, ename.data(), 1);
+        Agedge_t* ed = agedge(g, nodes[e.from], nodes[e.to], ename.data(), 1);
         edges.emplace_back(ed, &e);
     }
     if (gvLayout(gvc.get(), g, "dot") != 0) {
@@ -93,15 +128,15 @@ ChainLayout layoutChain(const Result& result, const std::vector<QSizeF>& nodeSiz
     out.size = QSizeF(bb.UR.x - bb.LL.x, bb.UR.y - bb.LL.y);
     // Graphviz has y up; the scene has y down.
     auto flip = [&](pointf p) { return QPointF(p.x - bb.LL.x, height - p.y); };
-    for (uint32_t id : events) {
-        Agnode_t* n = nodes[id];
-        out.nodes.push_back({id, flip(ND_coord(n)), QSizeF(ND_width(n) * 72.0, ND_height(n) * 72.0)});
+    for (size_t i = 0; i < nodes.size(); ++i) {
+        Agnode_t* n = nodes[i];
+        out.nodes.push_back({static_cast<uint32_t>(i), flip(ND_coord(n)), QSizeF(ND_width(n) * 72.0, ND_height(n) * 72.0)});
     }
-    for (const auto& [ed, ce] : edges) {
+    for (const auto& [ed, ge] : edges) {
         ChainLayout::Edge e;
-        e.from = ce->from;
-        e.to = ce->to;
-        e.rule = QString::fromStdString(ce->rule);
+        e.from = static_cast<uint32_t>(ge->from);
+        e.to = static_cast<uint32_t>(ge->to);
+        e.rule = ge->label;
         const splines* spl = ED_spl(ed);
         if (spl && spl->size > 0) {
             const bezier& bz = spl->list[0];
@@ -120,6 +155,32 @@ ChainLayout layoutChain(const Result& result, const std::vector<QSizeF>& nodeSiz
     }
     gvFreeLayout(gvc.get(), g);
     agclose(g);
+    return out;
+}
+
+ChainLayout layoutChain(const Result& result, const std::vector<QSizeF>& nodeSizes)
+{
+    const std::vector<uint32_t> events = chainEvents(result);
+    std::unordered_map<uint32_t, size_t> index;
+    std::vector<QSizeF> sizes;
+    for (size_t i = 0; i < events.size(); ++i) {
+        index.emplace(events[i], i);
+        sizes.push_back(i < nodeSizes.size() ? nodeSizes[i] : QSizeF(120, 36));
+    }
+    std::vector<GraphEdge> edges;
+    for (const auto& e : result.edges) {
+        auto a = index.find(e.from), b = index.find(e.to);
+        if (a != index.end() && b != index.end())
+            edges.push_back({a->second, b->second, QString::fromStdString(e.rule)});
+    }
+    ChainLayout out = layoutGraph(sizes, edges);
+    out.truncated = events.size() >= kMaxChainNodes;
+    for (auto& n : out.nodes)
+        n.event = events[n.event];
+    for (auto& e : out.edges) {
+        e.from = events[e.from];
+        e.to = events[e.to];
+    }
     return out;
 }
 

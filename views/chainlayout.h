@@ -15,7 +15,7 @@ namespace fl {
 
 struct ChainLayout {
     struct Node {
-        uint32_t event = 0;
+        uint32_t event = 0;   // layoutChain: the event; layoutGraph: the node's index
         QPointF centre;
         QSizeF size;
     };
@@ -37,7 +37,21 @@ inline constexpr size_t kMaxChainNodes = 400;  // dot is super-linear; beyond th
 // nodeSizes[i] is the box, in points, of the i-th event of chainEvents().
 ChainLayout layoutChain(const Result& result, const std::vector<QSizeF>& nodeSizes);
 
-// Events that take part in the chain (an end of some edge, or the root), in id order.
+// Any graph: node i has box sizes[i]; an edge joins node indexes. Node::event
+// and Edge::from/to hold indexes.
+struct GraphEdge {
+    size_t from = 0, to = 0;
+    QString label;
+};
+ChainLayout layoutGraph(const std::vector<QSizeF>& sizes, const std::vector<GraphEdge>& edges);
+
+// Every event that takes part in the chain (an end of some edge, or the root;
+// the candidates when there is no edge), in id order, uncapped.
+std::vector<uint32_t> chainMembers(const Result& result);
+
+// chainMembers() capped for an event-per-box layout. Past kMaxChainNodes it keeps the root and the candidates, then the
+// worst-levelled and earliest events: never the lowest ids, which follow file
+// path order and would drop the root on a wide bundle.
 std::vector<uint32_t> chainEvents(const Result& result);
 
 } // namespace fl

@@ -81,7 +81,9 @@ void TimelineLanes::add(const std::string& node, int rank, int64_t timeNs, Level
         Lane& lane = m_lanes[static_cast<size_t>(l)];
         lane.times[level].push_back(timeNs);
         lane.events[level].push_back(event);
-        if (level != style::Suppressed && (lane.firstAnomaly == kNoTime || timeNs < lane.firstAnomaly))
+        // An informational mark (an old Xid 63, a start-up warning) is on
+        // every node of a wide job: counting it would sort by start-up time.
+        if (level >= style::Symptom && (lane.firstAnomaly == kNoTime || timeNs < lane.firstAnomaly))
             lane.firstAnomaly = timeNs;
         if (level == style::Root)
             lane.root = true;
@@ -100,6 +102,17 @@ void TimelineLanes::build(const Result& result, const std::vector<std::string>& 
     const style::EventLevels levels(result);
     for (const auto& e : result.events)
         add(e.node, e.rank, e.timeNs, levels(e), e.id);
+    // The lanes a reader came for stay on top: the root cause's and every candidate's.
+    auto pin = [this](const std::string& node, int rank) {
+        const QString nodeKey = node.empty() ? QStringLiteral("(unknown node)") : style::q(node);
+        for (const QString& key : {nodeKey, nodeKey + QLatin1Char('/') + QString::number(rank)})
+            if (const int l = laneOfKey(key); l >= 0)
+                m_lanes[static_cast<size_t>(l)].pinned = true;
+    };
+    if (result.rootCause)
+        pin(result.rootCause->node, result.rootCause->rank);
+    for (const Candidate& c : result.candidates)
+        pin(c.node, c.rank);
     if (result.windowStartNs != kNoTime && result.windowEndNs > result.windowStartNs) {
         m_min = m_min == kNoTime ? result.windowStartNs : std::min(m_min, result.windowStartNs);
         m_max = m_max == kNoTime ? result.windowEndNs : std::max(m_max, result.windowEndNs);
@@ -201,6 +214,10 @@ void TimelineLanes::rebuildRows()
     auto before = [this](int a, int b) {
         const Lane& la = m_lanes[static_cast<size_t>(a)];
         const Lane& lb = m_lanes[static_cast<size_t>(b)];
+        if (la.pinned != lb.pinned)
+            return la.pinned;
+        if (la.root != lb.root)
+            return la.root;
         if (m_sortByAnomaly && la.firstAnomaly != lb.firstAnomaly) {
             if (la.firstAnomaly == kNoTime || lb.firstAnomaly == kNoTime)
                 return lb.firstAnomaly == kNoTime;  // quiet lanes last

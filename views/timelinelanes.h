@@ -25,7 +25,8 @@ struct Lane {
     int parent = -1;          // node lane index for rank lanes
     std::vector<int> children;
     bool root = false;        // holds the root-cause event
-    int64_t firstAnomaly = kNoTime;  // earliest non-suppressed event
+    bool pinned = false;      // holds the root cause or a candidate: listed first, whatever the sort
+    int64_t firstAnomaly = kNoTime;  // earliest symptom or root event (informational marks do not count)
     std::array<std::vector<int64_t>, style::LevelCount> times;   // sorted
     std::array<std::vector<uint32_t>, style::LevelCount> events; // parallel to times
     size_t eventCount() const;

@@ -1,13 +1,17 @@
 // SPDX-License-Identifier: MIT
 #include "verdictpanel.h"
 
+#include "nameranges.h"
 #include "viewstyle.h"
 #include "present/verdict.h"
 
+#include <QComboBox>
 #include <QHeaderView>
 #include <QLabel>
+#include <QLineEdit>
+#include <QLocale>
 #include <QSplitter>
-#include <QTableWidget>
+#include <QTableView>
 #include <QTextBrowser>
 #include <QTextDocument>
 #include <QToolButton>
@@ -52,7 +56,11 @@ VerdictPanel::VerdictPanel(FocusState* focus, QWidget* parent)
     , m_override(new QLabel(this))
     , m_overrideButton(new QToolButton(this))
     , m_body(new QTextBrowser(this))
-    , m_coverage(new QTableWidget(this))
+    , m_coverage(new QTableView(this))
+    , m_coverageModel(new CoverageModel(this))
+    , m_coverageProxy(new CoverageFilterProxy(this))
+    , m_coverageText(new QLineEdit(this))
+    , m_coverageStatus(new QComboBox(this))
 {
     m_banner->setMargin(6);
     QFont bf = m_banner->font();
@@ -61,8 +69,10 @@ VerdictPanel::VerdictPanel(FocusState* focus, QWidget* parent)
     m_banner->setFont(bf);
     m_banner->setText(tr("No analysis loaded"));
     m_body->setOpenLinks(false);
-    m_coverage->setColumnCount(6);
-    m_coverage->setHorizontalHeaderLabels({tr("File"), tr("Kind"), tr("Status"), tr("Obs."), tr("Node"), tr("Reason")});
+    m_coverageProxy->setSourceModel(m_coverageModel);
+    m_coverage->setModel(m_coverageProxy);
+    m_coverage->setSortingEnabled(true);
+    m_coverage->sortByColumn(-1, Qt::AscendingOrder);  // bundle order until the reader sorts
     m_coverage->verticalHeader()->hide();
     m_coverage->verticalHeader()->setDefaultSectionSize(m_coverage->fontMetrics().height() + 6);
     m_coverage->horizontalHeader()->setStretchLastSection(true);
@@ -76,7 +86,19 @@ VerdictPanel::VerdictPanel(FocusState* focus, QWidget* parent)
     auto* covLayout = new QVBoxLayout(cov);
     covLayout->setContentsMargins(0, 4, 0, 0);
     covLayout->addWidget(new QLabel(tr("<b>Coverage</b> — what each file contributed"), cov));
+    auto* covBar = new QHBoxLayout;
+    m_coverageStatus->addItem(tr("All files"), -1);
+    for (FileStatus st : {FileStatus::Ok, FileStatus::Error, FileStatus::Unrecognized, FileStatus::Empty, FileStatus::Skipped})
+        m_coverageStatus->addItem(style::q(toString(st)), static_cast<int>(st));
+    covBar->addWidget(m_coverageStatus);
+    m_coverageText->setPlaceholderText(tr("Filter files…"));
+    m_coverageText->setClearButtonEnabled(true);
+    covBar->addWidget(m_coverageText, 1);
+    covLayout->addLayout(covBar);
     covLayout->addWidget(m_coverage);
+    connect(m_coverageText, &QLineEdit::textChanged, m_coverageProxy, &CoverageFilterProxy::setText);
+    connect(m_coverageStatus, &QComboBox::currentIndexChanged, this,
+            [this](int i) { m_coverageProxy->setStatus(m_coverageStatus->itemData(i).toInt()); });
     split->addWidget(cov);
     split->setStretchFactor(0, 3);
     split->setStretchFactor(1, 2);
@@ -109,6 +131,10 @@ VerdictPanel::VerdictPanel(FocusState* focus, QWidget* parent)
 
     // Links in the verdict jump to the event they name.
     connect(m_body, &QTextBrowser::anchorClicked, this, [this](const QUrl& url) {
+        if (url.scheme() == QLatin1String("nodes")) {
+            setShowAllNodes(url.path() == QLatin1String("all"));
+            return;
+        }
         bool ok = false;
         const qint64 ev = url.path().toLongLong(&ok);
         if (url.scheme() == QLatin1String("event") && ok)
@@ -119,19 +145,50 @@ VerdictPanel::VerdictPanel(FocusState* focus, QWidget* parent)
 void VerdictPanel::setAnalysis(std::shared_ptr<const Analysis> analysis)
 {
     m_analysis = std::move(analysis);
+    m_showAllNodes = false;
     m_overrideButton->setEnabled(m_analysis != nullptr);
     setOverride(std::nullopt);
     if (!m_analysis) {
         m_banner->setText(tr("No analysis loaded"));
         m_body->clear();
-        m_coverage->setRowCount(0);
+        m_coverageModel->setReports({});
         return;
     }
     const Banner b = bannerFor(m_analysis->result, m_analysis->cancelled);
     m_banner->setText(b.text);
     m_banner->setStyleSheet(QStringLiteral("QLabel { background:%1; color:white; }").arg(b.colour));
     m_body->setHtml(verdictHtml(*m_analysis));
-    fillCoverage(*m_analysis);
+    m_coverageModel->setReports(m_analysis->result.connectors);
+    m_coverage->resizeColumnsToContents();
+    m_coverage->setColumnWidth(CoverageModel::FileColumn, std::min(m_coverage->columnWidth(CoverageModel::FileColumn), 260));
+}
+
+void VerdictPanel::setShowAllNodes(bool on)
+{
+    if (on == m_showAllNodes || !m_analysis)
+        return;
+    m_showAllNodes = on;
+    m_body->setHtml(verdictHtml(*m_analysis));
+}
+
+QString VerdictPanel::affectedNodesHtml(const Result& r) const
+{
+    const size_t n = r.affectedNodes.size();
+    if (n == 0)
+        return {};
+    QString list;
+    if (n <= kNodesInline || m_showAllNodes) {
+        QStringList nodes;
+        for (const auto& node : r.affectedNodes)
+            nodes << esc(node);
+        list = nodes.join(QStringLiteral(", "));
+        if (n > kNodesInline)
+            list += QStringLiteral(" <a href='nodes:ranges'>%1</a>").arg(tr("(fold)"));
+    } else {
+        list = nameRanges(r.affectedNodes).toHtmlEscaped()
+            + QStringLiteral(" <a href='nodes:all'>%1</a>").arg(tr("show all %1").arg(n));
+    }
+    return QStringLiteral("<p><b>Affected nodes (%1):</b> %2</p>").arg(QLocale(QLocale::English).toString(static_cast<qulonglong>(n)), list);
 }
 
 void VerdictPanel::setOverride(const std::optional<VerdictOverride>& o)
@@ -219,12 +276,7 @@ QString VerdictPanel::verdictHtml(const Analysis& a) const
     }
     if (!r.summary.empty())
         h += QStringLiteral("<p>%1</p>").arg(esc(r.summary));
-    if (!r.affectedNodes.empty()) {
-        QStringList nodes;
-        for (const auto& n : r.affectedNodes)
-            nodes << esc(n);
-        h += QStringLiteral("<p><b>Affected nodes (%1):</b> %2</p>").arg(nodes.size()).arg(nodes.join(QStringLiteral(", ")));
-    }
+    h += affectedNodesHtml(r);
     if (!r.missing.empty()) {
         h += QStringLiteral("<p><b>What is missing:</b></p><ul>");
         for (const auto& m : r.missing)
@@ -238,36 +290,6 @@ QString VerdictPanel::verdictHtml(const Analysis& a) const
         h += QStringLiteral("</ul>");
     }
     return h;
-}
-
-void VerdictPanel::fillCoverage(const Analysis& a)
-{
-    const auto& reports = a.result.connectors;
-    m_coverage->setSortingEnabled(false);
-    m_coverage->setRowCount(static_cast<int>(reports.size()));
-    for (int i = 0; i < static_cast<int>(reports.size()); ++i) {
-        const ConnectorReport& c = reports[static_cast<size_t>(i)];
-        auto set = [&](int col, const QString& text) {
-            auto* it = new QTableWidgetItem(text);
-            if (c.status == FileStatus::Error)
-                it->setForeground(QColor(0xb0, 0x00, 0x20));
-            else if (c.status != FileStatus::Ok)
-                it->setForeground(QColor(0x77, 0x77, 0x77));
-            m_coverage->setItem(i, col, it);
-        };
-        set(0, style::q(c.file));
-        set(1, style::q(toString(c.kind)));
-        set(2, style::q(toString(c.status)));
-        auto* obs = new QTableWidgetItem;
-        obs->setData(Qt::DisplayRole, static_cast<qulonglong>(c.observations));
-        m_coverage->setItem(i, 3, obs);
-        set(4, style::q(c.node) + (c.rank >= 0 ? QStringLiteral(" r%1").arg(c.rank) : QString()));
-        set(5, style::q(c.reason.empty() ? c.kindReason : c.reason));
-        m_coverage->item(i, 5)->setToolTip(style::q(c.kindReason) + QLatin1Char('\n') + style::q(c.reason));
-    }
-    m_coverage->setSortingEnabled(true);
-    m_coverage->resizeColumnsToContents();
-    m_coverage->setColumnWidth(0, std::min(m_coverage->columnWidth(0), 260));
 }
 
 } // namespace fl

@@ -3,6 +3,7 @@
 // affected nodes, what is missing, and the coverage of every bundle file.
 #pragma once
 
+#include "coveragemodel.h"
 #include "engine/engine.h"
 #include "focusstate.h"
 #include "notesstore.h"
@@ -12,8 +13,10 @@
 #include <memory>
 
 class QAbstractButton;
+class QComboBox;
 class QLabel;
-class QTableWidget;
+class QLineEdit;
+class QTableView;
 class QTextBrowser;
 
 namespace fl {
@@ -27,7 +30,14 @@ public:
 
     QString statusText() const;     // the banner, e.g. "AMBIGUOUS"
     QString verdictText() const;    // plain text of the verdict body
-    QTableWidget* coverage() const { return m_coverage; }
+    QTableView* coverage() const { return m_coverage; }
+    CoverageModel* coverageModel() const { return m_coverageModel; }
+    CoverageFilterProxy* coverageProxy() const { return m_coverageProxy; }
+    QLineEdit* coverageFilter() const { return m_coverageText; }
+    QComboBox* coverageStatus() const { return m_coverageStatus; }
+    // Affected nodes past kNodesInline are summarised as ranges; "show all" lists them.
+    static constexpr size_t kNodesInline = 12;
+    void setShowAllNodes(bool on);
 
     // The reviewer's verdict, shown beside the engine's (which stays as it is).
     void setOverride(const std::optional<VerdictOverride>& o);
@@ -40,7 +50,7 @@ signals:
 
 private:
     QString verdictHtml(const Analysis& a) const;
-    void fillCoverage(const Analysis& a);
+    QString affectedNodesHtml(const Result& r) const;
 
     FocusState* m_focus;
     std::shared_ptr<const Analysis> m_analysis;
@@ -48,7 +58,12 @@ private:
     QLabel* m_override;
     QAbstractButton* m_overrideButton;
     QTextBrowser* m_body;
-    QTableWidget* m_coverage;
+    QTableView* m_coverage;
+    CoverageModel* m_coverageModel;
+    CoverageFilterProxy* m_coverageProxy;
+    QLineEdit* m_coverageText;
+    QComboBox* m_coverageStatus;
+    bool m_showAllNodes = false;
 };
 
 } // namespace fl

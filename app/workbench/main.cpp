@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 // faultline [BUNDLE]                      open the workbench (on BUNDLE)
-// faultline --screenshot FILE [--notes] [BUNDLE]
+// faultline --screenshot FILE [--notes] [--tab timeline|chain|metrics] [BUNDLE]
 //                                         analyse, render the window to FILE, exit; with --notes, fail
 //                                         (exit 1) when the bundle's notes cannot be stored or shown
 #include "mainwindow.h"
@@ -10,6 +10,7 @@
 #include <QApplication>
 #include <QDir>
 #include <QFileInfo>
+#include <QTabWidget>
 #include <QTimer>
 
 #include <cstdio>
@@ -21,7 +22,7 @@ int main(int argc, char** argv)
     CLI::App cli{"Faultline workbench: root cause of failed distributed GPU jobs, from their logs.", "faultline"};
     fl::cli::applyConventions(cli);
     cli.set_version_flag("--version", std::string("faultline ") + FAULTLINE_VERSION);
-    std::string bundleArg, shotArg;
+    std::string bundleArg, shotArg, tabArg = "timeline";
     bool notesWanted = false;
     cli.add_option("BUNDLE", bundleArg, "bundle folder or archive to open");
     auto* shotOption = cli.add_option("--screenshot", shotArg,
@@ -30,6 +31,9 @@ int main(int argc, char** argv)
     cli.add_flag("--notes", notesWanted,
                  "with --screenshot: the bundle's notes are wanted; exit 1 if they cannot be stored (SQLite driver "
                  "missing, no writable folder, unusable file)")
+        ->needs(shotOption);
+    cli.add_option("--tab", tabArg, "with --screenshot: the centre tab to show")
+        ->check(CLI::IsMember({"timeline", "chain", "metrics"}))
         ->needs(shotOption);
     cli.footer("Qt's own settings come from the environment (QT_QPA_PLATFORM=offscreen, QT_SCALE_FACTOR, ...).");
     if (const int code = fl::cli::parseCommandLine(cli, argc, argv); code >= 0)
@@ -56,7 +60,11 @@ int main(int argc, char** argv)
     const QString out = QString::fromLocal8Bit(shotArg.c_str());
     window.setProperty("headless", true);
     window.show();
-    auto save = [&window, out, notesWanted](bool ok) {
+    auto save = [&window, out, notesWanted, tabArg](bool ok) {
+        fl::WorkbenchView* w = window.workbench();
+        w->centreTabs()->setCurrentWidget(tabArg == "chain"     ? static_cast<QWidget*>(w->chain())
+                                          : tabArg == "metrics" ? static_cast<QWidget*>(w->metrics())
+                                                                : static_cast<QWidget*>(w->timeline()));
         // Let queued layout and replots settle before grabbing.
         QTimer::singleShot(200, &window, [&window, out, ok, notesWanted] {
             QDir().mkpath(QFileInfo(out).absolutePath());

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "viewfixture.h"
 #include "views/chaingraphview.h"
+#include "views/chainfamilies.h"
 #include "views/chainlayout.h"
 #include "views/timelineview.h"
 
@@ -81,6 +82,21 @@ private slots:
         QVERIFY(g.itemForEvent(5)->isSelected());
     }
 
+    // Wide bundles: event ids follow file path order (applog-* before
+    // syslog-*), so the root's id can be above every symptom's.
+    void truncationKeepsTheRoot()
+    {
+        Result r;
+        r.rootCause = RootCause{};
+        r.rootCause->event = 5000;
+        for (uint32_t i = 0; i < 1000; ++i)
+            r.edges.push_back({5000, i, "r", ""});
+        const auto ids = chainEvents(r);
+        QCOMPARE(ids.size(), kMaxChainNodes);
+        QVERIFY(std::is_sorted(ids.begin(), ids.end()));
+        QVERIFY(std::binary_search(ids.begin(), ids.end(), uint32_t(5000)));
+    }
+
     void emptyAndHostileChains()
     {
         FocusState focus;
@@ -88,12 +104,91 @@ private slots:
         auto a = std::make_shared<Analysis>();
         g.setAnalysis(a);
         QCOMPARE(g.nodeItemCount(), 0);
-        // Edges naming events that do not exist, self loops, a huge fan-out: no crash, capped.
+        // Edges naming events that do not exist, self loops: no crash, no box.
         for (uint32_t i = 0; i < 1000; ++i)
             a->result.edges.push_back({0, i, "r", ""});
         a->result.edges.push_back({7, 7, "loop", ""});
         g.setAnalysis(a);
+        QCOMPARE(g.nodeItemCount(), 0);
+        // 1,000 distinct symptoms: 1,000 families, capped, the root's kept
+        // although its id is the highest.
+        for (uint32_t i = 0; i < 1000; ++i) {
+            SymptomEvent e;
+            e.id = i;
+            e.symptom = "s" + std::to_string(i);
+            e.node = "n";
+            e.timeNs = test::kRootTimeNs + i;
+            a->result.events.push_back(e);
+        }
+        a->result.rootCause = RootCause{};
+        a->result.rootCause->event = 999;
+        for (auto& e : a->result.edges)
+            e.from = 999;
+        g.setAnalysis(a);
         QCOMPARE(g.nodeItemCount(), int(kMaxChainNodes));
+        QVERIFY(g.truncated());
+        QVERIFY(g.itemForEvent(999));
+    }
+
+    // 10,000 ranks on 1,250 nodes time out on the same collective after one
+    // Xid: three boxes, the timeouts one family that expands on demand.
+    void wideChainIsFamilies()
+    {
+        auto a = std::make_shared<Analysis>();
+        Result& r = a->result;
+        auto add = [&r](std::string symptom, std::string node, int rank, int64_t t, EventKind kind = EventKind::BadNode) {
+            SymptomEvent e;
+            e.id = static_cast<uint32_t>(r.events.size());
+            e.symptom = std::move(symptom);
+            e.node = std::move(node);
+            e.rank = rank;
+            e.timeNs = t;
+            e.kind = kind;
+            e.fields["seq"] = "4711";
+            r.events.push_back(e);
+            return e.id;
+        };
+        std::vector<uint32_t> timeouts;
+        for (int n = 0; n < 1250; ++n) {
+            char node[32];
+            std::snprintf(node, sizeof node, "node-%04d", n + 1);
+            for (int g = 0; g < 8; ++g)
+                if (!(n == 978 && g == 3))
+                    timeouts.push_back(add("nccl.watchdog_timeout", node, n * 8 + g, test::kRootTimeNs + 600'000'000'000 + n));
+        }
+        const uint32_t root = add("gpu.xid.79", "node-0979", 978 * 8 + 3, test::kRootTimeNs);
+        const uint32_t exit = add("workload.child_failed", "node-0001", -1, test::kRootTimeNs + 700'000'000'000);
+        r.rootCause = RootCause{};
+        r.rootCause->event = root;
+        for (uint32_t t : timeouts)
+            r.edges.push_back({root, t, "gpu_fault_explains_nccl", ""});
+        r.edges.push_back({timeouts.front(), exit, "timeout_kills_job", ""});
+
+        const ChainFamilies fam = groupChain(r);
+        QCOMPARE(fam.families.size(), size_t(3));
+        QCOMPARE(fam.families.front().representative, root);  // root first
+        const ChainFamily& t = fam.families[size_t(fam.familyOfEvent(timeouts.front()))];
+        QCOMPARE(t.events.size(), size_t(9999));
+        QCOMPARE(t.nodes.size(), size_t(1250));
+        QCOMPARE(familyTitle(t), QStringLiteral("nccl.watchdog_timeout · 1,250 nodes · 9,999 ranks · 9,999 events"));
+
+        FocusState focus;
+        ChainGraphView g(&focus);
+        g.setAnalysis(a);
+        QCOMPARE(g.nodeItemCount(), 3);
+        QVERIFY(!g.truncated());
+        QCOMPARE(g.itemForEvent(timeouts[0]), g.itemForEvent(timeouts[5000]));
+        // Selecting the family box selects its earliest event.
+        g.itemForEvent(timeouts[7])->setSelected(true);
+        QCOMPARE(focus.current().event, qint64(timeouts.front()));
+        // Expanded: the first kMaxExpanded events and one "+N more" box.
+        const size_t ti = size_t(fam.familyOfEvent(timeouts.front()));
+        g.setExpanded(ti, true);
+        QCOMPARE(g.nodeItemCount(), int(3 - 1 + ChainGraphView::kMaxExpanded + 1));
+        QVERIFY(g.itemForEvent(timeouts[0]) != g.itemForEvent(timeouts[5000]));
+        QVERIFY(g.itemForEvent(root));
+        g.setExpanded(ti, false);
+        QCOMPARE(g.nodeItemCount(), 3);
     }
 };
 

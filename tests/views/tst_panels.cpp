@@ -4,7 +4,9 @@
 #include "views/metricspanel.h"
 #include "views/verdictpanel.h"
 
-#include <QTableWidget>
+#include <QComboBox>
+#include <QLineEdit>
+#include <QTableView>
 #include <QTemporaryDir>
 #include <QTest>
 #include <QTreeWidget>
@@ -34,12 +36,55 @@ private slots:
         QVERIFY(text.contains(QStringLiteral("Fabric Manager log for node02")));
         QVERIFY(!text.contains(QStringLiteral("ambiguous")));
         // Coverage: one row per connector report, unrecognised files say why.
-        QCOMPARE(v.coverage()->rowCount(), int(a->result.connectors.size()));
+        QAbstractItemModel* cov = v.coverage()->model();
+        QCOMPARE(cov->rowCount(), int(a->result.connectors.size()));
         bool sawUnrecognized = false;
-        for (int r = 0; r < v.coverage()->rowCount(); ++r)
-            if (v.coverage()->item(r, 2)->text() == QStringLiteral("unrecognized"))
-                sawUnrecognized = v.coverage()->item(r, 5)->text().contains(QStringLiteral("no known log shape"));
+        for (int r = 0; r < cov->rowCount(); ++r)
+            if (cov->index(r, CoverageModel::StatusColumn).data().toString() == QStringLiteral("unrecognized"))
+                sawUnrecognized = cov->index(r, CoverageModel::ReasonColumn).data().toString().contains(QStringLiteral("no known log shape"));
         QVERIFY(sawUnrecognized);
+        // Filter by status, then by text; sort by observations.
+        v.coverageStatus()->setCurrentIndex(v.coverageStatus()->findData(int(FileStatus::Unrecognized)));
+        QVERIFY(cov->rowCount() >= 1);
+        for (int r = 0; r < cov->rowCount(); ++r)
+            QCOMPARE(cov->index(r, CoverageModel::StatusColumn).data().toString(), QStringLiteral("unrecognized"));
+        v.coverageStatus()->setCurrentIndex(0);
+        v.coverageFilter()->setText(QStringLiteral("NODE02"));
+        QVERIFY(cov->rowCount() >= 1 && cov->rowCount() < int(a->result.connectors.size()));
+        for (int r = 0; r < cov->rowCount(); ++r)
+            QVERIFY(cov->index(r, CoverageModel::FileColumn).data().toString().contains(QStringLiteral("node02"))
+                    || cov->index(r, CoverageModel::NodeColumn).data().toString().contains(QStringLiteral("node02")));
+        v.coverageFilter()->clear();
+        v.coverage()->sortByColumn(CoverageModel::ObservationsColumn, Qt::DescendingOrder);
+        for (int r = 1; r < cov->rowCount(); ++r)
+            QVERIFY(cov->index(r - 1, CoverageModel::ObservationsColumn).data().toULongLong()
+                    >= cov->index(r, CoverageModel::ObservationsColumn).data().toULongLong());
+    }
+
+    // 1,250 affected nodes: a count and ranges, the names only on "show all".
+    void affectedNodesSummarised()
+    {
+        auto a = test::makeIncident(m_dir.filePath(QStringLiteral("f")));
+        a->result.affectedNodes.clear();
+        for (int n = 1; n <= 1250; ++n)
+            if (n != 979) {
+                char name[32];
+                std::snprintf(name, sizeof name, "node-%04d", n);
+                a->result.affectedNodes.push_back(name);
+            }
+        a->result.affectedNodes.push_back("gpu-login");
+        FocusState focus;
+        VerdictPanel v(&focus);
+        v.setAnalysis(a);
+        QString text = v.verdictText();
+        QVERIFY2(text.contains(QStringLiteral("Affected nodes (1,250): node-[0001-0978,0980-1250],gpu-login show all 1250")),
+                 qPrintable(text));
+        QVERIFY(!text.contains(QStringLiteral("node-0500")));
+        v.setShowAllNodes(true);
+        text = v.verdictText();
+        QVERIFY(text.contains(QStringLiteral("node-0500, node-0501")));
+        v.setShowAllNodes(false);
+        QVERIFY(!v.verdictText().contains(QStringLiteral("node-0500")));
     }
 
     void verdictAmbiguous()

@@ -49,16 +49,63 @@ private slots:
     {
         TimelineLanes l;
         l.build(m_analysis->result, {"node05-quiet"});
-        // node03's Xid 63 (t0-20s) precedes the root on node02; node01's first timeout precedes node04's;
-        // the quiet node comes last.
-        QCOMPARE(rowOf(l, "node03"), 0);
-        QCOMPARE(rowOf(l, "node02"), 1);
+        // The root's node is pinned on top, then node03 that holds the losing
+        // candidate (its Xid 63); then node01's first timeout precedes
+        // node04's; the quiet node comes last.
+        QCOMPARE(rowOf(l, "node02"), 0);
+        QCOMPARE(rowOf(l, "node03"), 1);
         QCOMPARE(rowOf(l, "node01"), 2);
         QCOMPARE(rowOf(l, "node04"), 3);
         QCOMPARE(rowOf(l, "node05-quiet"), 4);
         l.setSortByFirstAnomaly(false);
-        QCOMPARE(rowOf(l, "node01"), 0);
+        QCOMPARE(rowOf(l, "node02"), 0);  // pinned whatever the sort
+        QCOMPARE(rowOf(l, "node03"), 1);
+        QCOMPARE(rowOf(l, "node01"), 2);
         QCOMPARE(rowOf(l, "node05-quiet"), 4);
+    }
+
+    // 2,000 nodes that all log an early informational mark, the culprit's
+    // only mark its root cause late in the list: it must still be row 0, and
+    // a candidate's node row 1.
+    void wideJobPinsCulprit()
+    {
+        Result r;
+        auto ev = [&r](uint32_t id, std::string node, int rank, int64_t t, EventKind kind, bool suppressed = false) {
+            SymptomEvent e;
+            e.id = id;
+            e.symptom = "x";
+            e.node = std::move(node);
+            e.rank = rank;
+            e.timeNs = t;
+            e.kind = kind;
+            e.suppressed = suppressed;
+            r.events.push_back(e);
+        };
+        uint32_t id = 0;
+        for (int n = 0; n < 2000; ++n) {
+            char name[32];
+            std::snprintf(name, sizeof name, "n%04d", n);
+            ev(id++, name, n * 8, test::kRootTimeNs - 3600'000'000'000, EventKind::InterestingNode);
+            ev(id++, name, n * 8 + 1, test::kRootTimeNs + 5'000'000'000 + n, EventKind::BadNode);
+        }
+        ev(id, "n1979", 1979 * 8 + 3, test::kRootTimeNs, EventKind::BadNode);
+        r.rootCause = RootCause{};
+        r.rootCause->event = id;
+        r.rootCause->node = "n1979";
+        r.rootCause->rank = 1979 * 8 + 3;
+        Candidate c;
+        c.event = 3;
+        c.node = "n0001";
+        c.rank = 9;
+        r.candidates.push_back(c);
+        TimelineLanes l;
+        l.build(r);
+        QCOMPARE(rowOf(l, "n1979"), 0);
+        QCOMPARE(rowOf(l, "n0001"), 1);
+        QCOMPARE(rowOf(l, "n0000"), 2);  // then by first symptom, not by the informational marks
+        QCOMPARE(l.lane(l.laneOfKey(QStringLiteral("n0000"))).firstAnomaly, test::kRootTimeNs + 5'000'000'000);
+        l.setExpanded(l.laneOfKey(QStringLiteral("n1979")), true);
+        QCOMPARE(l.lane(l.laneAtRow(1)).key, QStringLiteral("n1979/15835"));  // the root's rank first
     }
 
     void filterAndExpand()
