@@ -2,6 +2,8 @@
 #include "mainwindow.h"
 
 #include "commandpalette.h"
+#include "views/reportexport.h"
+#include "views/servicebrowser.h"
 #include "views/viewstyle.h"
 
 #include <QAction>
@@ -119,6 +121,15 @@ void MainWindow::buildActions()
     rebuildRecentMenu();
     file->addSeparator();
     file->addAction(tr("&Save notes as…"), this, &MainWindow::saveNotesAsDialog);
+    file->addAction(tr("&Export report…"), QKeySequence(Qt::CTRL | Qt::Key_E), this,
+                    [this] { exportReportDialog(this, *m_workbench, m_path); });
+    file->addAction(tr("&Connect to service…"), this, [this] {
+        auto* browser = findChild<ServiceBrowser*>();  // one window, kept with what it showed
+        if (!browser)
+            browser = new ServiceBrowser(m_path, this);
+        browser->show();
+        browser->raise();
+    });
     file->addSeparator();
     file->addAction(tr("&Quit"), QKeySequence::Quit, this, &QWidget::close);
 

@@ -1,0 +1,92 @@
+// SPDX-License-Identifier: MIT
+// File → Connect to service…: a window onto a faultline-service. Connect (URL and
+// an optional token file), browse and filter its sessions, open a session's latest
+// result (verdict, root cause, evidence; the raw lines of an evidence item fetched
+// from the service), re-run attribution, submit a bundle, export the result as a
+// report. Every request is asynchronous; the window says what it is waiting for
+// and, on failure, the HTTP status with the service's {error, detail}.
+#pragma once
+
+#include "views/serviceclient.h"
+
+#include <nlohmann/json.hpp>
+
+#include <QDialog>
+
+class QComboBox;
+class QLabel;
+class QLineEdit;
+class QListWidget;
+class QPlainTextEdit;
+class QProgressBar;
+class QPushButton;
+class QTableView;
+
+namespace fl {
+
+class SessionListModel;
+
+class ServiceBrowser : public QDialog
+{
+    Q_OBJECT
+public:
+    // `openBundle`: the bundle open in the workbench, offered by "Submit bundle…" (may be empty).
+    explicit ServiceBrowser(const QString& openBundle, QWidget* parent = nullptr);
+
+    ServiceClient* client() const { return m_client; }
+    SessionListModel* sessions() const { return m_model; }
+    QTableView* sessionView() const { return m_table; }
+    QString statusText() const;
+    bool busy() const { return m_pending > 0; }
+    const nlohmann::json& result() const { return m_result; }  // the open result document (null if none)
+    QString openSession() const { return m_openSession; }
+    QString rawText() const;
+    QListWidget* evidenceList() const { return m_evidence; }
+
+public slots:
+    // Reads the fields (URL, token file) and lists the sessions. False when the fields are unusable.
+    bool connectToService();
+    void refresh();
+    void openSelected();
+    void rerunSelected();
+    // Submits `path` (an archive, or a folder packed with tar first).
+    void submit(const QString& path);
+    void setUrl(const QString& url);
+    void setTokenFile(const QString& path);
+    void setFilter(const SessionFilter& filter);
+
+signals:
+    void idle();  // no request is pending any more
+
+private:
+    void begin(const QString& what);
+    void end(const ServiceReply& reply, const QString& done);
+    void openSession(const QString& id);
+    void showResult(const QString& sessionId, const nlohmann::json& result);
+    void showEvidence(int row);
+    void upload(const QString& archive, const QString& shownName);
+    void exportReport();
+    QString selectedSession() const;
+
+    ServiceClient* m_client;
+    SessionListModel* m_model;
+    QString m_openBundle;
+    QLineEdit* m_url;
+    QLineEdit* m_tokenFile;
+    QLineEdit* m_workload;
+    QComboBox* m_status;
+    QLineEdit* m_domain;
+    QLineEdit* m_node;
+    QTableView* m_table;
+    QLabel* m_verdict;
+    QListWidget* m_evidence;
+    QPlainTextEdit* m_raw;
+    QLabel* m_state;
+    QProgressBar* m_progress;
+    QPushButton* m_exportButton;
+    nlohmann::json m_result;
+    QString m_openSession;
+    int m_pending = 0;
+};
+
+} // namespace fl

@@ -1,0 +1,178 @@
+// SPDX-License-Identifier: MIT
+#include "views/serviceclient.h"
+
+#include <QFile>
+#include <QFileInfo>
+#include <QNetworkAccessManager>
+#include <QNetworkReply>
+#include <QNetworkRequest>
+#include <QUrlQuery>
+
+namespace fl {
+
+namespace {
+// A session id or evidence id as one path segment, whatever it holds.
+QString segment(const QString& s)
+{
+    return QString::fromLatin1(QUrl::toPercentEncoding(s));
+}
+} // namespace
+
+ServiceClient::ServiceClient(QObject* parent)
+    : QObject(parent)
+    , m_net(new QNetworkAccessManager(this))
+{
+    // A result of a big bundle takes a while to arrive; a dead service does not keep us waiting forever.
+    m_net->setTransferTimeout(120000);
+}
+
+bool ServiceClient::setBaseUrl(const QString& text, QString* error)
+{
+    QUrl url = QUrl::fromUserInput(text.trimmed());
+    if (!url.isValid() || (url.scheme() != QLatin1String("http") && url.scheme() != QLatin1String("https")) ||
+        url.host().isEmpty()) {
+        if (error)
+            *error = tr("'%1' is not an http:// or https:// address of a faultline-service").arg(text);
+        return false;
+    }
+    QString path = url.path();
+    while (path.endsWith(QLatin1Char('/')))
+        path.chop(1);
+    url.setPath(path);
+    url.setQuery(QString());
+    url.setFragment(QString());
+    m_base = url;
+    return true;
+}
+
+std::optional<QByteArray> ServiceClient::readTokenFile(const QString& path, QString* error)
+{
+    QFile f(path);
+    if (!f.open(QIODevice::ReadOnly)) {
+        if (error)
+            *error = tr("Cannot read the token file %1: %2").arg(path, f.errorString());
+        return std::nullopt;
+    }
+    const QByteArray token = f.read(4096).split('\n').value(0).trimmed();
+    if (token.isEmpty()) {
+        if (error)
+            *error = tr("The token file %1 is empty").arg(path);
+        return std::nullopt;
+    }
+    return token;
+}
+
+QUrl ServiceClient::url(const QString& path) const
+{
+    QUrl u = m_base;
+    u.setPath(m_base.path() + path, QUrl::TolerantMode);
+    return u;
+}
+
+QString ServiceClient::describeError(int status, const nlohmann::json& body, const QString& networkError)
+{
+    if (status == 0)
+        return networkError.isEmpty() ? tr("No answer from the service") : networkError;
+    QString text = tr("HTTP %1").arg(status);
+    if (body.is_object()) {
+        const auto code = body.find("error"), detail = body.find("detail");
+        if (code != body.end() && code->is_string())
+            text += QLatin1Char(' ') + QString::fromStdString(code->get<std::string>());
+        if (detail != body.end() && detail->is_string())
+            text += QStringLiteral(": ") + QString::fromStdString(detail->get<std::string>());
+    } else if (!networkError.isEmpty()) {
+        text += QStringLiteral(": ") + networkError;
+    }
+    return text;
+}
+
+QNetworkReply* ServiceClient::send(QNetworkReply* reply, Handler done)
+{
+    connect(reply, &QNetworkReply::finished, this, [reply, done = std::move(done)] {
+        reply->deleteLater();
+        ServiceReply r;
+        r.status = reply->attribute(QNetworkRequest::HttpStatusCodeAttribute).toInt();
+        const QByteArray bytes = reply->readAll();
+        r.body = nlohmann::json::parse(bytes.constData(), bytes.constData() + bytes.size(), nullptr, false);
+        if (r.body.is_discarded())
+            r.body = nullptr;
+        if (reply->error() != QNetworkReply::NoError || r.status < 200 || r.status >= 300)
+            r.error = describeError(r.status, r.body, reply->error() == QNetworkReply::NoError ? QString() : reply->errorString());
+        else if (r.body.is_null())
+            r.error = tr("HTTP %1 but the answer is not JSON").arg(r.status);
+        if (done)
+            done(r);
+    });
+    return reply;
+}
+
+namespace {
+QNetworkRequest request(const QUrl& url, const QByteArray& token)
+{
+    QNetworkRequest req(url);
+    req.setRawHeader("Accept", "application/json");
+    if (!token.isEmpty())
+        req.setRawHeader("Authorization", "Bearer " + token);
+    return req;
+}
+} // namespace
+
+QNetworkReply* ServiceClient::health(Handler done)
+{
+    return send(m_net->get(request(url(QStringLiteral("/v2/healthz")), m_token)), std::move(done));
+}
+
+QNetworkReply* ServiceClient::sessions(const SessionFilter& f, Handler done)
+{
+    QUrl u = url(QStringLiteral("/v2/sessions"));
+    QUrlQuery q;
+    const std::pair<const char*, QString> params[] = {
+        {"workload_id", f.workloadId}, {"status", f.status}, {"domain", f.domain}, {"node", f.node}};
+    for (const auto& [name, value] : params)
+        if (!value.trimmed().isEmpty())
+            q.addQueryItem(QString::fromLatin1(name), value.trimmed());
+    q.addQueryItem(QStringLiteral("limit"), QString::number(f.limit));
+    u.setQuery(q);
+    return send(m_net->get(request(u, m_token)), std::move(done));
+}
+
+QNetworkReply* ServiceClient::latestResult(const QString& id, Handler done)
+{
+    return send(m_net->get(request(url(QStringLiteral("/v2/sessions/") + segment(id) + QStringLiteral("/result")), m_token)),
+                std::move(done));
+}
+
+QNetworkReply* ServiceClient::evidence(const QString& id, const QString& evidenceId, int context, Handler done)
+{
+    QUrl u = url(QStringLiteral("/v2/sessions/") + segment(id) + QStringLiteral("/evidence/") + segment(evidenceId));
+    u.setQuery(QStringLiteral("context=") + QString::number(context));
+    return send(m_net->get(request(u, m_token)), std::move(done));
+}
+
+QNetworkReply* ServiceClient::attribute(const QString& id, Handler done)
+{
+    QNetworkRequest req = request(url(QStringLiteral("/v2/sessions/") + segment(id) + QStringLiteral("/attribute")), m_token);
+    req.setHeader(QNetworkRequest::ContentTypeHeader, QStringLiteral("application/json"));
+    return send(m_net->post(req, QByteArray("{}")), std::move(done));
+}
+
+QNetworkReply* ServiceClient::submitBundle(const QString& path, Handler done)
+{
+    auto* file = new QFile(path);
+    if (!file->open(QIODevice::ReadOnly)) {
+        ServiceReply r;
+        r.error = tr("Cannot read %1: %2").arg(path, file->errorString());
+        delete file;
+        if (done)
+            done(r);
+        return nullptr;
+    }
+    QNetworkRequest req = request(url(QStringLiteral("/v2/bundles")), m_token);
+    req.setHeader(QNetworkRequest::ContentTypeHeader, QStringLiteral("application/octet-stream"));
+    QNetworkReply* reply = m_net->post(req, file);
+    file->setParent(reply);  // lives as long as the upload
+    connect(reply, &QNetworkReply::uploadProgress, this, &ServiceClient::uploadProgress);
+    return send(reply, std::move(done));
+}
+
+} // namespace fl

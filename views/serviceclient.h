@@ -1,0 +1,75 @@
+// SPDX-License-Identifier: MIT
+// The workbench's side of faultline-service (docs/service.md, docs/openapi.json):
+// asynchronous requests on Qt Network, never blocking the GUI thread. Every
+// answer comes back as a ServiceReply on the GUI thread; an error says the HTTP
+// status and the service's {error, detail}, or what the network said.
+#pragma once
+
+#include <nlohmann/json.hpp>
+
+#include <QObject>
+#include <QPointer>
+#include <QString>
+#include <QUrl>
+
+#include <functional>
+#include <optional>
+
+class QNetworkAccessManager;
+class QNetworkReply;
+
+namespace fl {
+
+struct ServiceReply {
+    int status = 0;              // HTTP status; 0 when no answer came
+    nlohmann::json body;         // the parsed JSON body (null when none or not JSON)
+    QString error;               // empty on success: "HTTP 404 not_found: session 'x' …" or the network's words
+    bool ok() const { return error.isEmpty(); }
+};
+
+// What GET /v2/sessions filters on; empty fields are left out.
+struct SessionFilter {
+    QString workloadId, status, domain, node;
+    int limit = 200;
+};
+
+class ServiceClient : public QObject
+{
+    Q_OBJECT
+public:
+    using Handler = std::function<void(const ServiceReply&)>;
+
+    explicit ServiceClient(QObject* parent = nullptr);
+
+    // "http://127.0.0.1:8000" (a trailing slash or path is kept as the API's prefix). False with a reason
+    // when the URL is not http(s).
+    bool setBaseUrl(const QString& url, QString* error = nullptr);
+    QUrl baseUrl() const { return m_base; }
+    void setToken(const QByteArray& token) { m_token = token; }
+    // The bearer token from a file (its first line, as the service reads it), or an error naming the file.
+    static std::optional<QByteArray> readTokenFile(const QString& path, QString* error);
+
+    QNetworkReply* health(Handler done);
+    QNetworkReply* sessions(const SessionFilter& filter, Handler done);
+    QNetworkReply* latestResult(const QString& sessionId, Handler done);
+    QNetworkReply* evidence(const QString& sessionId, const QString& evidenceId, int context, Handler done);
+    QNetworkReply* attribute(const QString& sessionId, Handler done);
+    // Streams the archive from disk (not read into memory); progress through uploadProgress.
+    QNetworkReply* submitBundle(const QString& archivePath, Handler done);
+
+    // The error text of a reply: HTTP status and the service's {error, detail}, else the network's error.
+    static QString describeError(int status, const nlohmann::json& body, const QString& networkError);
+
+signals:
+    void uploadProgress(qint64 sent, qint64 total);
+
+private:
+    QUrl url(const QString& path) const;
+    QNetworkReply* send(QNetworkReply* reply, Handler done);
+
+    QNetworkAccessManager* m_net;
+    QUrl m_base;
+    QByteArray m_token;
+};
+
+} // namespace fl
