@@ -57,22 +57,13 @@ bool RawFileView::open(const QString& diskPath, const QString& displayName)
     close();
     m_path = diskPath;
     m_name = displayName.isEmpty() ? diskPath : displayName;
-    m_file.setFileName(diskPath);
-    if (!m_file.open(QIODevice::ReadOnly)) {
-        m_error = tr("Cannot open %1: %2").arg(m_name, m_file.errorString());
+    std::string error;
+    if (!m_file.open(QFile::encodeName(diskPath).toStdString(), &error)) {
+        m_error = tr("%1: %2").arg(m_name, QString::fromStdString(error));
         viewport()->update();
         return false;
     }
-    if (m_file.size() > 0) {
-        uchar* p = m_file.map(0, m_file.size());
-        if (!p) {
-            m_error = tr("Cannot map %1: %2").arg(m_name, m_file.errorString());
-            m_file.close();
-            viewport()->update();
-            return false;
-        }
-        m_data = {reinterpret_cast<const char*>(p), static_cast<size_t>(m_file.size())};
-    }
+    m_data = m_file.data();
     m_index.reset(m_data);
     m_index.indexMore(kIndexSlice);
     if (!m_index.complete())
@@ -91,7 +82,7 @@ void RawFileView::close()
     m_indexTimer = 0;
     m_data = {};
     m_index.reset({});
-    m_file.close();  // unmaps
+    m_file = MappedFile();  // unmaps
     m_path.clear();
     m_name.clear();
     m_error.clear();
@@ -272,6 +263,9 @@ void RawFileView::paintEvent(QPaintEvent*)
     p.fillRect(viewport()->rect(), palette().base());
     const int gw = gutterWidth();
     p.fillRect(QRect(0, 0, gw, viewport()->height()), palette().window());
+    // Truncated or replaced on disk while shown: the mapped bytes are zeros now, not the file.
+    if (m_error.isEmpty() && m_file.isOpen() && m_file.changed())
+        m_error = tr("%1 changed on disk while shown (%2); open it again").arg(m_name, QString::fromStdString(m_file.changeReason()));
     if (!m_error.isEmpty() || m_path.isEmpty()) {
         p.setPen(m_error.isEmpty() ? palette().placeholderText().color() : QColor(0xb0, 0x00, 0x20));
         p.drawText(viewport()->rect().adjusted(gw + kMargin, 0, 0, 0), Qt::AlignCenter | Qt::TextWordWrap,

@@ -1,10 +1,11 @@
 // SPDX-License-Identifier: MIT
-// Raw evidence viewer: memory-maps the file, indexes newlines in slices on
+// Raw evidence viewer: maps the file (core's MappedFile), indexes newlines in slices on
 // the GUI thread's idle time and paints only the visible lines, so a GB log
 // opens at once. Shows a RawRef's lines highlighted and searches with
 // next/previous.
 #pragma once
 
+#include "bundle/mapped_file.h"
 #include "lineindex.h"
 #include "model.h"
 
@@ -77,7 +78,7 @@ private:
     int visibleLines() const;
     void setCurrentLine(uint64_t line0);
 
-    QFile m_file;
+    MappedFile m_file;  // read() or mapped under core's SIGBUS guard: a file truncated while shown cannot crash
     std::string_view m_data;
     LineIndex m_index;
     QString m_path, m_name, m_error;
