@@ -15,18 +15,6 @@ namespace fl::cli {
 
 namespace {
 
-std::string where(const std::string& node, int gpu, int rank, const std::string& pci = {})
-{
-    std::string s = node.empty() ? "unknown node" : node;
-    if (gpu >= 0)
-        s += " GPU " + std::to_string(gpu);
-    if (!pci.empty())
-        s += " (PCI " + pci + ")";
-    if (rank >= 0)
-        s += ", rank " + std::to_string(rank);
-    return s;
-}
-
 std::string upper(std::string s)
 {
     for (auto& c : s)
@@ -75,7 +63,7 @@ std::string formatDiagnosis(const Analysis& a)
     if (r.rootCause) {
         const RootCause& rc = *r.rootCause;
         os << "  Root cause  " << rc.title << "\n";
-        os << "              " << where(rc.node, rc.gpuIndex, rc.rank, rc.pciBus) << " at " << shortTime(rc.timeNs, rc.timeBasis)
+        os << "              " << present::place(rc.node, rc.gpuIndex, rc.pciBus, rc.rank, present::BusDetail::Always) << " at " << shortTime(rc.timeNs, rc.timeBasis)
            << "\n";
         for (const auto& id : rc.evidence) {
             if (const EvidenceItem* ev = evidenceById(r, id))
@@ -98,7 +86,7 @@ std::string formatDiagnosis(const Analysis& a)
     if (!r.candidates.empty()) {
         os << "\nCandidates considered\n";
         for (const auto& c : r.candidates)
-            os << "  " << (c.chosen ? "*" : "-") << " " << c.title << " on " << where(c.node, c.gpuIndex, c.rank)
+            os << "  " << (c.chosen ? "*" : "-") << " " << c.title << " on " << present::place(c.node, c.gpuIndex, c.pciBus, c.rank)
                << " at " << shortTime(c.timeNs, c.timeBasis) << "\n      " << present::candidateVerdict(c, r) << "\n";
     }
 
@@ -114,7 +102,7 @@ std::string formatDiagnosis(const Analysis& a)
         }
         for (const auto& [from, kids] : children) {
             const SymptomEvent& f = r.events[from];
-            os << "  " << f.symptom << " @ " << where(f.node, f.gpuIndex, f.rank) << "  " << shortTime(f.timeNs, f.timeBasis) << "\n";
+            os << "  " << f.symptom << " @ " << present::place(f.node, f.gpuIndex, f.pciBus, f.rank) << "  " << shortTime(f.timeNs, f.timeBasis) << "\n";
             for (const auto& [sym, info] : kids)
                 os << "    -> " << sym << " on " << info.first.size() << " node" << (info.first.size() == 1 ? "" : "s")
                    << "   (rule " << info.second << ")\n";
@@ -181,7 +169,7 @@ std::string formatExplanation(const Analysis& a)
     if (r.candidates.empty())
         os << "  No event with an initiating role survived filtering.\n";
     for (const auto& c : r.candidates)
-        os << "  " << (c.chosen ? "*" : "-") << " " << c.symptom << " on " << where(c.node, c.gpuIndex, c.rank) << ": "
+        os << "  " << (c.chosen ? "*" : "-") << " " << c.symptom << " on " << present::place(c.node, c.gpuIndex, c.pciBus, c.rank) << ": "
            << present::candidateVerdict(c, r) << " (supports " << c.support << " downstream events)\n";
     return os.str();
 }

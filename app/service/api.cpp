@@ -1,6 +1,6 @@
 #include "api.h"
 
-#include "engine/timefmt.h"
+#include "present/timefmt.h"
 #include "bundle/iso_time.h"
 
 #include <cstdio>

@@ -1,7 +1,7 @@
 #include "collect/collect.h"
 
 #include "collect/sources.h"
-#include "engine/timefmt.h"
+#include "present/timefmt.h"
 
 #include <nlohmann/json.hpp>
 

@@ -1,6 +1,6 @@
 // Converters from recorded API answers to files the loader reads.
 #include "collect/collect.h"
-#include "engine/timefmt.h"
+#include "present/timefmt.h"
 
 #include <nlohmann/json.hpp>
 

@@ -1,7 +1,7 @@
 #include "collect/upload.h"
 
 #include "collect/http.h"
-#include "engine/timefmt.h"
+#include "present/timefmt.h"
 
 #include <archive.h>
 #include <archive_entry.h>

@@ -161,7 +161,7 @@ void computeOutcome(const State& state, const std::vector<SymptomEvent>& events,
         result.rootCause = rc;
         if (trace)
             trace->push_back({"outcome", "engine", TraceAction::Chose, {winner->id},
-                              winner->symptom + " on " + place(*winner) + " at " + formatTimeUtc(winner->timeNs), {}});
+                              winner->symptom + " on " + place(*winner) + " at " + formatTime(winner->timeNs, winner->timeBasis), {}});
     } else if (winner) {
         std::set<std::string> domains;
         domains.insert(def(*winner) ? def(*winner)->domain : "unknown");

@@ -3,7 +3,9 @@
 // missing, and a one-sentence summary.
 #include "bundle/mapped_file.h"
 #include "engine/internal.h"
+#include "present/role.h"
 #include "present/timefmt.h"
+#include "present/verdict.h"
 
 #include <algorithm>
 #include <charconv>
@@ -16,17 +18,6 @@ namespace fl::detail {
 namespace {
 
 constexpr size_t kExcerptBytes = 2048;
-
-int priority(EvidenceRole r)
-{
-    switch (r) {
-    case EvidenceRole::Root: return 3;
-    case EvidenceRole::Symptom: return 2;
-    case EvidenceRole::Interesting: return 1;
-    case EvidenceRole::Context: return 0;
-    }
-    return 0;
-}
 
 std::string excerptOf(const State& state, const Observation& o, std::map<uint32_t, MappedFile>& maps)
 {
@@ -48,16 +39,6 @@ std::string excerptOf(const State& state, const Observation& o, std::map<uint32_
     return out;
 }
 
-std::string place(const std::string& node, int gpu, int rank)
-{
-    std::string s = node.empty() ? "an unknown node" : node;
-    if (gpu >= 0)
-        s += " GPU " + std::to_string(gpu);
-    if (rank >= 0)
-        s += " (rank " + std::to_string(rank) + ")";
-    return s;
-}
-
 } // namespace
 
 void buildReport(const State& state, std::vector<SymptomEvent>& events, const std::vector<ChainEdge>& edges,
@@ -67,39 +48,9 @@ void buildReport(const State& state, std::vector<SymptomEvent>& events, const st
     const RuleSet& rules = *state.rules;
 
     // Events downstream of the root (or of the tied candidates) are its symptoms.
-    std::set<uint32_t> roots;
-    if (result.rootCause)
-        roots.insert(result.rootCause->event);
-    if (result.status == ResultStatus::Ambiguous)
-        for (const auto& c : result.candidates)
-            if (c.outcome.tied())
-                roots.insert(c.event);
-    std::set<uint32_t> downstream;
-    {
-        std::map<uint32_t, std::vector<uint32_t>> children;
-        for (const auto& e : edges)
-            children[e.from].push_back(e.to);
-        std::vector<uint32_t> stack(roots.begin(), roots.end());
-        while (!stack.empty()) {
-            uint32_t id = stack.back();
-            stack.pop_back();
-            if (auto it = children.find(id); it != children.end())
-                for (uint32_t to : it->second)
-                    if (!roots.count(to) && downstream.insert(to).second)
-                        stack.push_back(to);
-        }
-    }
-    auto roleOf = [&](const SymptomEvent& e) {
-        if (e.evidenceRole)
-            return *e.evidenceRole;
-        if (roots.count(e.id))
-            return EvidenceRole::Root;
-        if (e.suppressed)
-            return EvidenceRole::Context;
-        if (downstream.count(e.id))
-            return EvidenceRole::Symptom;
-        return EvidenceRole::Interesting;
-    };
+    const present::EventRoles roleOf(result, edges);
+    const std::set<uint32_t>& roots = roleOf.roots();
+    const std::set<uint32_t>& downstream = roleOf.downstream();
 
     // One evidence item per observation, with the strongest role of the events it backs.
     struct Pick {
@@ -115,7 +66,7 @@ void buildReport(const State& state, std::vector<SymptomEvent>& events, const st
             bySymptom[e.symptom].push_back({&e, obs});
     for (auto& [symptom, list] : bySymptom) {
         std::sort(list.begin(), list.end(), [&](const auto& a, const auto& b) {
-            int pa = priority(roleOf(*a.first)), pb = priority(roleOf(*b.first));
+            int pa = present::rolePriority(roleOf(*a.first)), pb = present::rolePriority(roleOf(*b.first));
             if (pa != pb)
                 return pa > pb;
             return std::tie(state.observations[a.second].timeNs, a.second) <
@@ -133,7 +84,7 @@ void buildReport(const State& state, std::vector<SymptomEvent>& events, const st
             }
             ++kept;
             Pick& p = picks[obs];
-            if (!p.set || priority(role) > priority(p.role)) {
+            if (!p.set || present::rolePriority(role) > present::rolePriority(p.role)) {
                 p.role = role;
                 p.event = e->id;
                 p.set = true;
@@ -336,7 +287,7 @@ void buildReport(const State& state, std::vector<SymptomEvent>& events, const st
     };
     if (result.status == ResultStatus::Attributed && result.rootCause) {
         const RootCause& rc = *result.rootCause;
-        result.summary = rc.title + " on " + place(rc.node, rc.gpuIndex, rc.rank) + " at " + (rc.timeNs == kNoTime ? std::string("an unknown time") : formatTime(rc.timeNs, rc.timeBasis)) +
+        result.summary = rc.title + " on " + present::place(rc.node, rc.gpuIndex, rc.pciBus, rc.rank) + " at " + (rc.timeNs == kNoTime ? std::string("an unknown time") : formatTime(rc.timeNs, rc.timeBasis)) +
                          (symptomCount ? "; " + plural(symptomCount, "downstream symptom") + " on " + plural(symptomNodes.size(), "node")
                                        : std::string("; no downstream symptom linked to it"));
         if (otherBad)
@@ -350,7 +301,7 @@ void buildReport(const State& state, std::vector<SymptomEvent>& events, const st
         for (const auto& c : result.candidates) {
             if (!c.outcome.tied() && !roots.count(c.event))
                 continue;
-            s += (n++ ? " and " : "") + c.title + " on " + place(c.node, c.gpuIndex, c.rank);
+            s += (n++ ? " and " : "") + c.title + " on " + present::place(c.node, c.gpuIndex, c.pciBus, c.rank);
         }
         result.summary = s + " cannot be ordered or told apart.";
     } else {

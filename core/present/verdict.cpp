@@ -5,12 +5,14 @@
 
 namespace fl::present {
 
-std::string place(const std::string& node, int gpu, const std::string& pciBus, int rank)
+std::string place(const std::string& node, int gpu, const std::string& pciBus, int rank, BusDetail bus)
 {
     std::string s = node.empty() ? std::string("unknown node") : node;
-    if (gpu >= 0)
+    if (gpu >= 0) {
         s += " GPU " + std::to_string(gpu);
-    else if (!pciBus.empty())
+        if (bus == BusDetail::Always && !pciBus.empty())
+            s += " (PCI " + pciBus + ")";
+    } else if (!pciBus.empty())
         s += " GPU " + pciBus;
     if (rank >= 0)
         s += " rank " + std::to_string(rank);

@@ -9,8 +9,14 @@
 
 namespace fl::present {
 
-// "node07 GPU 3 rank 25"; the PCI bus stands in for an unknown GPU index.
-std::string place(const std::string& node, int gpu, const std::string& pciBus, int rank);
+// Whether place() names the PCI bus of a GPU whose index is known too.
+enum class BusDetail { IfNoIndex, Always };
+
+// "node07 GPU 3 rank 25"; the PCI bus stands in for an unknown GPU index
+// ("node07 GPU 0000:91:00"), or, with BusDetail::Always, follows a known one
+// ("node07 GPU 3 (PCI 0000:91:00) rank 25"). The one way every text names a place.
+std::string place(const std::string& node, int gpu, const std::string& pciBus, int rank,
+                  BusDetail bus = BusDetail::IfNoIndex);
 
 // "3.250 s"
 std::string seconds(int64_t ns);

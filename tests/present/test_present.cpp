@@ -1,0 +1,102 @@
+// core/present: the role rule the report and the views share, place and time
+// text; and the rules digest's SHA-256 (core/rules/sha256, Qt-free).
+#include "present/role.h"
+#include "present/timefmt.h"
+#include "present/verdict.h"
+#include "rules/sha256.h"
+
+#include <QtTest>
+
+using namespace fl;
+
+namespace {
+
+SymptomEvent eventNo(uint32_t id)
+{
+    SymptomEvent e;
+    e.id = id;
+    return e;
+}
+
+Result chain(ResultStatus status)
+{
+    // 0 -> 1 -> 2, 3 stands alone, 4 -> 0 (upstream of the root: not downstream of it)
+    Result r;
+    r.status = status;
+    r.edges = {{0, 1, "r", ""}, {1, 2, "r", ""}, {4, 0, "r", ""}};
+    return r;
+}
+
+} // namespace
+
+class TestPresent : public QObject {
+    Q_OBJECT
+private slots:
+    void rolesFollowTheChainFromTheRoot()
+    {
+        Result r = chain(ResultStatus::Attributed);
+        r.rootCause = RootCause{};
+        r.rootCause->event = 0;
+        const present::EventRoles roles(r);
+        QVERIFY(roles(eventNo(0)) == EvidenceRole::Root);
+        QVERIFY(roles(eventNo(1)) == EvidenceRole::Symptom);
+        QVERIFY(roles(eventNo(2)) == EvidenceRole::Symptom);
+        QVERIFY(roles(eventNo(3)) == EvidenceRole::Interesting);
+        QVERIFY(roles(eventNo(4)) == EvidenceRole::Interesting);
+        SymptomEvent suppressed = eventNo(1);
+        suppressed.suppressed = true;
+        QVERIFY(roles(suppressed) == EvidenceRole::Context); // a suppressed symptom is context
+    }
+
+    void ruleRoleAndSuppressionComeFirst()
+    {
+        Result r = chain(ResultStatus::Attributed);
+        r.rootCause = RootCause{};
+        r.rootCause->event = 0;
+        const present::EventRoles roles(r);
+        SymptomEvent lone = eventNo(3);
+        lone.suppressed = true;
+        QVERIFY(roles(lone) == EvidenceRole::Context);
+        SymptomEvent set = eventNo(2);
+        set.evidenceRole = EvidenceRole::Context;
+        QVERIFY(roles(set) == EvidenceRole::Context);
+    }
+
+    void ambiguousResultsHaveSeveralRoots()
+    {
+        Result r = chain(ResultStatus::Ambiguous);
+        Candidate a, b, c;
+        a.event = 0;
+        a.outcome.reason = CandidateReason::TiedWinner;
+        b.event = 3;
+        b.outcome.reason = CandidateReason::TiedWith;
+        c.event = 4;
+        c.outcome.reason = CandidateReason::Later;
+        r.candidates = {a, b, c};
+        const present::EventRoles roles(r);
+        QVERIFY(roles.isRoot(0));
+        QVERIFY(roles.isRoot(3));
+        QVERIFY(!roles.isRoot(4));
+        QVERIFY(roles(eventNo(1)) == EvidenceRole::Symptom);
+        QCOMPARE(roles.downstream().size(), size_t(2));
+    }
+
+    void rolePriorityOrdersRootFirst()
+    {
+        QVERIFY(present::rolePriority(EvidenceRole::Root) > present::rolePriority(EvidenceRole::Symptom));
+        QVERIFY(present::rolePriority(EvidenceRole::Symptom) > present::rolePriority(EvidenceRole::Interesting));
+        QVERIFY(present::rolePriority(EvidenceRole::Interesting) > present::rolePriority(EvidenceRole::Context));
+    }
+
+    void sha256KnownVectors()
+    {
+        // FIPS 180-2 examples
+        QCOMPARE(sha256Hex(""), std::string("e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855"));
+        QCOMPARE(sha256Hex("abc"), std::string("ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad"));
+        QCOMPARE(sha256Hex("abcdbcdecdefdefgefghfghighijhijkijkljklmklmnlmnomnopnopq"),
+                 std::string("248d6a61d20638b8e5c026930c3e6039a33ce45964ff2167f6ecedd419db06c1"));
+    }
+};
+
+QTEST_GUILESS_MAIN(TestPresent)
+#include "test_present.moc"
