@@ -111,6 +111,21 @@ void checkFieldNames(const Ctx& ctx, const std::map<std::string, std::string>& f
     }
 }
 
+// Whether `key` names a place of an event or one of its fields: node, gpu,
+// rank, pci or field:<name>. A field key naming a reserved ('_') field is
+// refused, not just unknown: it would read nothing on every event, so a
+// group_by or join on it would silently lump all events together.
+bool eventKey(const Ctx& ctx, const std::string& key, std::string_view where)
+{
+    if (key == "node" || key == "gpu" || key == "rank" || key == "pci")
+        return true;
+    if (key.rfind("field:", 0) != 0 || key.size() <= 6)
+        return false;
+    if (key[6] == '_')
+        ctx.fail("'" + key + "' in " + std::string(where) + ": names starting with '_' are reserved for the engine");
+    return true;
+}
+
 std::string str(const Ctx& ctx, const json& obj, const char* key, bool required = false)
 {
     auto it = obj.find(key);
@@ -214,23 +229,20 @@ Relation parseRelation(const Ctx& ctx, const json& j)
     r.other = parseSelector(ctx, sel);
     r.same = strList(ctx, j, "same");
     r.different = strList(ctx, j, "different");
-    auto placeKey = [](const std::string& s) {
-        return s == "node" || s == "gpu" || s == "rank" || s == "pci" || (s.rfind("field:", 0) == 0 && s.size() > 6);
-    };
     for (const auto& s : r.same)
-        if (!placeKey(s))
+        if (!eventKey(ctx, s, "same"))
             ctx.fail("'same' accepts node, gpu, rank, pci or field:<name>, not '" + s + "'");
     for (const auto& s : r.different)
-        if (!placeKey(s))
+        if (!eventKey(ctx, s, "different"))
             ctx.fail("'different' accepts node, gpu, rank, pci or field:<name>, not '" + s + "'");
     r.greater = strList(ctx, j, "greater");
     r.less = strList(ctx, j, "less");
     for (const auto* list : {&r.greater, &r.less})
         for (const auto& s : *list)
-            if (!placeKey(s))
+            if (!eventKey(ctx, s, "greater / less"))
                 ctx.fail("'greater' / 'less' accept node, gpu, rank, pci or field:<name>, not '" + s + "'");
     for (const auto& [mine, theirs] : strMap(ctx, j, "join")) {
-        if (!placeKey(mine) || !placeKey(theirs))
+        if (!eventKey(ctx, mine, "join") || !eventKey(ctx, theirs, "join"))
             ctx.fail("'join' maps a key of this event to a key of the other (node, gpu, rank, pci, field:<name>), not '" +
                      mine + "': '" + theirs + "'");
         r.join.push_back({mine, theirs});
@@ -260,7 +272,7 @@ Relation parseRelation(const Ctx& ctx, const json& j)
         r.atLeast = it->get<int>();
     }
     r.countDistinct = str(ctx, j, "count_distinct");
-    if (!r.countDistinct.empty() && !placeKey(r.countDistinct))
+    if (!r.countDistinct.empty() && !eventKey(ctx, r.countDistinct, "count_distinct"))
         ctx.fail("'count_distinct' accepts node, rank, gpu, pci or field:<name>");
     return r;
 }
@@ -458,7 +470,7 @@ Rule parseRule(std::string_view text, const std::string& file, const json& j)
         AbsentRanks ar;
         ar.groupBy = strList(ctx, *it, "group_by");
         for (const auto& g : ar.groupBy)
-            if (!(g == "node" || g == "gpu" || g == "rank" || g == "pci" || (g.rfind("field:", 0) == 0 && g.size() > 6)))
+            if (!eventKey(ctx, g, "absent_ranks 'group_by'"))
                 ctx.fail("'group_by' accepts node, gpu, rank, pci or field:<name>, not '" + g + "'");
         if (ar.groupBy.empty())
             ctx.fail("'absent_ranks' needs 'group_by' (what identifies one collective, e.g. field:seq)");

@@ -61,6 +61,7 @@ private slots:
     void moveToRankAndFieldRelations();
     void reservedFieldNamesAreRefused();
     void engineNotesStayOutOfFields();
+    void choseStepWritesTheTimeInItsBasis();
 };
 
 void TestRulesLanguage::parserAcceptsAndRefuses()
@@ -221,6 +222,11 @@ void TestRulesLanguage::reservedFieldNamesAreRefused()
         report + R"("if": {"symptom": "b", "fields": {"_file": "1"}}, "suppress": "x"}]})",
         extract + R"J("pattern": "x(?P<_file>\\d+)", "emit": {"symptom": "s"}}]})J",
         extract + R"("pattern": "x", "emit": {"symptom": "s", "fields": {"gpu": "1"}}}]})",
+        // keys that read a reserved field: they would match nothing on every event and lump all together
+        filter + R"("absent_ranks": {"group_by": ["field:seq", "field:_file"], "symptom": "s"}}]})",
+        report + R"("if": {"symptom": "b", "same": ["field:_file"]}, "suppress": "x"}]})",
+        report + R"("if": {"symptom": "b", "join": {"field:_absent_file": "node"}}, "suppress": "x"}]})",
+        report + R"("if": {"symptom": "b", "count_distinct": "field:_max_evidence"}, "suppress": "x"}]})",
     };
     for (const auto& text : refused) {
         const std::string e = ruleError(text);
@@ -271,6 +277,27 @@ void TestRulesLanguage::engineNotesStayOutOfFields()
             QVERIFY2(k.empty() || k[0] != '_', (e.symptom + " has field " + k).c_str());
     }
     QVERIFY(nodeless);
+}
+
+// A dmesg without a boot time has only boot-relative seconds: the trace's
+// "chose" step must say boot+Ns like every other text, not a 1970 date.
+void TestRulesLanguage::choseStepWritesTheTimeInItsBasis()
+{
+    QTemporaryDir dir;
+    const fs::path b = fs::path(dir.path().toStdString()) / "bundle";
+    writeFile(b / "dmesg-node-0001.log",
+              "[6781741.548779] NVRM: Xid (PCI:0000:91:00): 79, pid='<unknown>', name=<unknown>, GPU has fallen off "
+              "the bus.\n");
+    Analysis a = run(b, kSource + "/rules");
+    QVERIFY(a.result.rootCause);
+    QVERIFY(a.result.rootCause->timeBasis == TimeBasis::BootRelative);
+    const TraceStep* chose = nullptr;
+    for (const auto& step : a.trace)
+        if (step.action == TraceAction::Chose)
+            chose = &step;
+    QVERIFY(chose);
+    QVERIFY2(chose->detail.find("at boot+6781741.548779s") != std::string::npos, chose->detail.c_str());
+    QVERIFY2(chose->detail.find("1970") == std::string::npos, chose->detail.c_str());
 }
 
 QTEST_GUILESS_MAIN(TestRulesLanguage)
