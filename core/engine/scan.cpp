@@ -15,6 +15,7 @@
 #include <atomic>
 #include <charconv>
 #include <cstring>
+#include <mutex>
 #include <thread>
 
 #include <sys/stat.h>
@@ -517,14 +518,18 @@ void scanBundle(State& state, const Bundle& bundle, const Progress& progress)
 
     Scanner scanner{state, progress, years};
     std::atomic<size_t> next{0};
-    std::atomic<uint64_t> doneBytes{0};
+    // Progress from the scan threads one call at a time, `done` only growing (core/progress.h).
+    std::mutex progressMutex;
+    uint64_t doneBytes = 0;
     auto worker = [&] {
         while (true) {
             size_t i = next.fetch_add(1);
             if (i >= outputs.size() || progress.cancelled())
                 return;
             scanner.scanFile(outputs[i]);
-            progress("scan", doneBytes.fetch_add(outputs[i].file.size) + outputs[i].file.size, totalBytes);
+            const std::lock_guard lock(progressMutex);
+            doneBytes += outputs[i].file.size;
+            progress("scan", doneBytes, totalBytes);
         }
     };
     unsigned threads = std::clamp(std::thread::hardware_concurrency(), 1u, 8u);
