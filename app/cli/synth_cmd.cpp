@@ -63,6 +63,13 @@ Command addSynthCommand(CLI::App& cli)
     cmd->add_option("--seed", o.seed, "random seed: same seed, same bundle")->type_name("S")->capture_default_str();
     cmd->add_option("--skew", o.clockSkewSec, "largest clock offset between nodes")->type_name("SECONDS")
         ->capture_default_str();
+    cmd->add_option("--culprit-ahead", o.culpritAheadSec, "the culprit node's clock runs this far ahead of true "
+                                                           "time (0: seeded like the others)")
+        ->type_name("SECONDS")->check(CLI::Range(0.0, 86400.0))->capture_default_str();
+    cmd->add_flag("--peer-reports", o.peerReports, "a rank killed by its GPU makes its ring neighbours on other nodes "
+                                                   "report NCCL error 12 naming its node's address");
+    cmd->add_flag("--rotated", o.rotatedSyslog, "the culprit node's syslog was rotated during the episode: its first "
+                                                "lines are lost (R590 driver: Xid 45 names the earlier Xid)");
     cmd->add_option("--iterations", o.iterations, "training iterations logged before the fault")->type_name("N")
         ->capture_default_str();
     cmd->add_option("--noise", o.noiseLevel, "benign noise: 0 none, 1 some, 2 a lot")->type_name("0|1|2")

@@ -52,6 +52,25 @@ bool anchor(const SymptomEvent& e, std::string& key, int64_t& t)
     return true;
 }
 
+// A node without anchors (its ranks died first, so none timed out) is as
+// uncertain as the clocks that were measured: it may sit anywhere in their
+// spread. clock_skew_tolerance_s stays the floor; the measured spread plus the
+// worst residual raises it (±5 s clocks spread over ~10 s, more than 2 s).
+void widenUnknownFromEstimates(ClockModel& m)
+{
+    if (m.offsets.size() < 2)
+        return;
+    int64_t lo = 0, hi = 0, residual = 0;
+    bool first = true;
+    for (const auto& [node, c] : m.offsets) {
+        lo = first ? c.offsetNs : std::min(lo, c.offsetNs);
+        hi = first ? c.offsetNs : std::max(hi, c.offsetNs);
+        residual = std::max(residual, c.residualNs);
+        first = false;
+    }
+    m.unknownNs = std::max(m.unknownNs, hi - lo + residual);
+}
+
 } // namespace
 
 TimeInterval ownInterval(const SymptomEvent& e)
@@ -132,6 +151,7 @@ ClockModel estimateClockOffsets(const State& state, const std::vector<SymptomEve
                   firstKey[node] + ")";
         m.offsets.emplace(node, std::move(c));
     }
+    widenUnknownFromEstimates(m);
     return m;
 }
 

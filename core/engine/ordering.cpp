@@ -4,6 +4,10 @@
 
 namespace fl::detail {
 
+namespace {
+bool secondHand(const SymptomEvent& e) { return !e.clockNode.empty() && e.clockNode != e.node; }
+} // namespace
+
 Precedence precedes(const OrderingInputs& in, const SymptomEvent& a, const SymptomEvent& b)
 {
     if (&a == &b)
@@ -19,6 +23,13 @@ Precedence precedes(const OrderingInputs& in, const SymptomEvent& a, const Sympt
         return Precedence::Explains;
     if (ba)
         return Precedence::None;
+    // A fault seen on a node itself explains what other nodes report about
+    // that node ("Got completion from peer <its address>", "remote process
+    // exited"): the report was moved there by a rule and is printed on the
+    // reporter's clock. Second-hand never outranks first-hand, whatever the
+    // weights: the victim only saw its peer vanish.
+    if (!a.node.empty() && a.node == b.node && secondHand(a) != secondHand(b))
+        return secondHand(b) ? Precedence::Explains : Precedence::None;
     // An event without a node (a rank log that never names its host) cannot
     // be said to be elsewhere: it is weighed as on the same node, never tied.
     const bool sameNode = a.node == b.node || a.node.empty() || b.node.empty();

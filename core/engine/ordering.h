@@ -1,7 +1,8 @@
 // Which initiating candidate came first, when every time is an interval.
 // "A before B" only when A's interval (after its node's clock offset) ends
 // before B's begins. Where intervals overlap, causal knowledge decides: a
-// causal edge the rules drew (A explains B), or, on one node, the heavier
+// causal edge the rules drew (A explains B); a fault seen on a node itself
+// explains a report other nodes made about that node; or, on one node, the heavier
 // cause (a GPU fault explains the CUDA/NCCL errors of the ranks on it; a
 // fault on the node a victim names explains the report the rules moved onto
 // that node). Candidates on different nodes that nothing orders are tied:

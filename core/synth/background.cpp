@@ -410,6 +410,11 @@ bool writeSyslog(const World& w, Plan& p, int n, const std::string& path, std::s
         lines.push_back(std::move(l));
     }
     std::vector<Line>().swap(p.sys[size_t(n)]);
+    // A rotated file begins where logrotate cut it; the older file is not in the bundle.
+    const int64_t rotated = p.rotatedAt[size_t(n)];
+    if (rotated != kNever)
+        lines.erase(std::remove_if(lines.begin(), lines.end(), [&](const Line& l) { return l.t < rotated; }),
+                    lines.end());
     sortLines(lines);
     // The driver prints a GPU's identity before its first Xid since boot.
     std::vector<Line> out;

@@ -143,6 +143,27 @@ public:
         rank(r, t + 40, Pfx::Rank, "terminate called after throwing an instance of 'c10::DistBackendError'");
         rank(r, t + 40, Pfx::Rank, "  what():  " + what);
         die(r, t + jitter(50 * kMs, 400 * kMs), -6);
+        if (w.opt.peerReports)
+            peerReports(r);
+    }
+
+    // The ring neighbours of a rank that died (the same local rank on the
+    // previous and the next node) lose their IB peer: NCCL prints "Got
+    // completion from peer <its address> with error 12" (untimed) and the
+    // watchdog "remote process exited or there was a network error"
+    // (ncclRemoteError, stamped) on their own clocks.
+    void peerReports(int r)
+    {
+        const int n = w.nodeOf(r);
+        const int64_t dead = p.rs[size_t(r)].end;
+        const int64_t seq = w.seqAt(w.tFault) + 1;
+        const int prevNode = (n + w.nodes - 1) % w.nodes, nextNode = (n + 1) % w.nodes;
+        for (int m : {prevNode, nextNode}) {
+            const int v = w.rankOf(m, w.localOf(r));
+            if (m == n || (m == nextNode && nextNode == prevNode) || !alive(v, dead))
+                continue;
+            ibError(v, n, dead + jitter(300 * kMs, 2 * kSec), m == prevNode, seq);
+        }
     }
 
     // An NCCL async error (network) ending the process, with the NCCL WARN
@@ -479,9 +500,12 @@ public:
                 if (s.end == kNever || s.exitCode == 0 || fx.gpu[size_t(l)].lostAt <= s.end)
                     continue;
                 const int channels = w.opt.noiseLevel >= 2 ? 3 : 1;
+                // R590+ drivers name the Xid that caused the teardown (NVIDIA/open-gpu-kernel-modules#1150).
+                const int cause = fx.gpu[size_t(l)].xid;
+                const std::string tail = w.opt.rotatedSyslog && cause ? " caused by previous Xid " + str(cause) : "";
                 for (int c = 0; c < channels; ++c)
                     kern(n, s.end + nr.range(30 * kMs, 400 * kMs),
-                         xid(l) + "45, pid=" + str(w.pidOf(r)) + ", name=pt_main_thread, Ch " + hex(uint64_t(8 + c * 8), 8));
+                         xid(l) + "45, pid=" + str(w.pidOf(r)) + ", name=pt_main_thread, Ch " + hex(uint64_t(8 + c * 8), 8) + tail);
             }
         }
     }
@@ -494,6 +518,7 @@ public:
         kern(n, t + 7, std::string("NVRM: GPU ") + gpuBus(g) + ".0: GPU has fallen off the bus.");
         kern(n, t + 10, std::string("NVRM: GPU ") + gpuBus(g) + ".0: GPU serial number is " + str(int64_t(nd(n).serial[size_t(g)])) + ".");
         p.fx[size_t(n)].gpu[size_t(g)].lostAt = t;
+        p.fx[size_t(n)].gpu[size_t(g)].xid = 79;
         if (w.gpus == 8) {
             // NVSwitch ports facing the lost GPU go down ~12 s later (case27).
             const int64_t ts = t + jitter(11 * kSec, 13 * kSec);
@@ -525,6 +550,7 @@ public:
         kern(n, t + jitter(200 * kMs, 900 * kMs),
              xid(g) + "63, pid=" + str(w.pidOf(r)) + ", Row Remapper: New row marked for remapping, reset gpu to activate");
         p.fx[size_t(n)].gpu[size_t(g)].dbeAt = t;
+        p.fx[size_t(n)].gpu[size_t(g)].xid = 48;
     }
 
     // The hung-task report the kernel prints every 120 s for a D-state task.
@@ -596,6 +622,10 @@ Truth buildScenario(World& w, Plan& p)
     // The collective the victims are stuck in: enqueued right after the fault.
     const int64_t seq = w.seqAt(tF) + 1;
     const int64_t opStart = tF + s.jitter(50 * kMs, 900 * kMs);
+    // The culprit's clock runs ahead (set before anything is printed).
+    const int64_t ahead = int64_t(w.opt.culpritAheadSec * double(kSec));
+    if (ahead > 0)
+        w.node[size_t(c)].skew = ahead;
     static const char* const kJobLevel[] = {"checkpoint_enospc", "missing_data", "preemption", "time_limit",
                                             "user_cancel", "nan_loss", "collective_mismatch", "tiny_timeout",
                                             "rendezvous", "none"};
@@ -641,6 +671,7 @@ Truth buildScenario(World& w, Plan& p)
         s.kern(c, tF, s.xid(g) + "64, pid=" + str(w.pidOf(r)) + ", Row Remapper Error: (0x0000000" + hex(uint64_t(s.rng.range(0x10000000, 0x5fffffff)), 9)
                           + "a0) - All reserved rows for bank are remapped");
         p.fx[size_t(c)].gpu[size_t(g)].dbeAt = tF;
+        p.fx[size_t(c)].gpu[size_t(g)].xid = 64;
         s.cudaWatchdog(r, tF + s.jitter(100 * kMs, 700 * kMs), "CUDA error: uncorrectable ECC error encountered");
         standardEnd(opStart, seq, "ALLREDUCE", s.numel);
         truth = truthFor(w, c, r, g, "Xid 64 remap failure");
@@ -668,6 +699,7 @@ Truth buildScenario(World& w, Plan& p)
             }
         }
         s.hang(r, tF);
+        p.fx[size_t(c)].gpu[size_t(g)].xid = 119;
         const int64_t th = tF + 480 * kSec + s.jitter(1 * kSec, 8 * kSec);
         s.rank(r, th, Pfx::RankGlog, "ProcessGroupNCCL.cpp:1423] " + s.pg(r) + " Heartbeat monitor timed out! Process "
                                       "will be terminated after dumping debug info. workMetaList_.size()=1");
@@ -697,6 +729,7 @@ Truth buildScenario(World& w, Plan& p)
         s.kern(c, tF + 20, s.xid(g) + "13, pid=" + str(pid) + ", name=pt_main_thread, Graphics SM Global Exception on " + loc + ": Multiple Warp Errors");
         s.kern(c, tF + 40, s.xid(g) + "13, pid=" + str(pid) + ", name=pt_main_thread, Graphics Exception: ESR 0x524648=0x102000e 0x524650=0x20 0x524644=0xd3eff2 0x52464c=0x17f");
         s.kern(c, tF + s.jitter(200 * kMs, 400 * kMs), s.xid(g) + "43, pid=" + str(pid) + ", name=pt_main_thread, Ch 00000008");
+        p.fx[size_t(c)].gpu[size_t(g)].xid = 13;
         s.cudaWatchdog(r, tF + s.jitter(50 * kMs, 300 * kMs), "CUDA error: an illegal memory access was encountered");
         standardEnd(opStart, seq, "ALLREDUCE", s.numel);
         truth = truthFor(w, c, r, g, "Xid 13 + CUDA 700 on one GPU; Xid 43 is its consequence");
@@ -710,6 +743,7 @@ Truth buildScenario(World& w, Plan& p)
                    s.xid(g2) + "74, pid=" + str(w.pidOf(w.rankOf(c, g2))) + ", name=pt_main_thread, NVLink: fatal error "
                    "detected on link " + str((link + 5) % 18) + "(0x2, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0)");
         p.fx[size_t(c)].gpu[size_t(g)].nvlinkAt = tF - 40 * kSec;
+        p.fx[size_t(c)].gpu[size_t(g)].xid = 74;
         s.cudaWatchdog(r, tF + s.jitter(200 * kMs, 600 * kMs), "CUDA error: uncorrectable NVLink error was detected during the execution");
         standardEnd(opStart, seq, "ALLREDUCE", s.numel);
         truth = truthFor(w, c, r, g, "Xid 74 with register bit 16 (hardware); the peer's bit-1 Xid 74 is sympathetic");
@@ -726,6 +760,7 @@ Truth buildScenario(World& w, Plan& p)
         s.kern(c, tF + s.jitter(5 * kMs, 30 * kMs),
                s.xid(g) + "154, GPU recovery action changed from 0x0 (None) to 0x1 (GPU Reset Required)");
         p.fx[size_t(c)].gpu[size_t(g)].nvlinkAt = tF - 200 * kSec;
+        p.fx[size_t(c)].gpu[size_t(g)].xid = 149;
         s.cudaWatchdog(r, tF + s.jitter(200 * kMs, 800 * kMs), "CUDA error: uncorrectable NVLink error was detected during the execution");
         s.kern(c, p.rs[size_t(r)].end + s.jitter(50 * kMs, 200 * kMs),
                s.xid(g) + "45, pid=" + str(w.pidOf(r)) + ", name=pt_main_thread, Ch 00000001 caused by previous Xid 149");
@@ -963,6 +998,8 @@ Truth buildScenario(World& w, Plan& p)
         const int cn = w.nodes > 1 ? 1 + int(pick.range(0, w.nodes - 2)) : 0;
         s.faultNode[size_t(c)] = 0;
         s.faultNode[size_t(cn)] = 1;
+        if (ahead > 0)
+            std::swap(w.node[size_t(c)].skew, w.node[size_t(cn)].skew);
         p.fx[size_t(cn)].deadAt = tF;
         for (int l = 0; l < w.gpus; ++l) {
             auto& st = p.rs[size_t(w.rankOf(cn, l))];
@@ -1143,6 +1180,33 @@ Truth buildScenario(World& w, Plan& p)
         standardEnd(opStart, seq, "ALLREDUCE", s.numel);
         truth = truthFor(w, c, -1, -1, "Xid 79 on " + s.nd(c).name + " GPU " + str(g) + " and Xid 48 on " + s.nd(other).name
                                            + " GPU " + str(go) + " within 1 s");
+        truth.status = "ambiguous";
+        if (other != c)
+            truth.alsoAcceptableNodes.push_back(s.nd(other).name);
+    } else if (f == "ambiguous_domains") {
+        // An uncorrectable ECC error on one node and a bad IB cable on another,
+        // both inside one true second (one syslog second when clocks agree);
+        // which prints first is a coin toss. Nothing orders or links them.
+        const int64_t sec0 = tF / kSec * kSec;
+        int64_t tEcc = sec0 + s.jitter(50 * kMs, 450 * kMs), tIb = sec0 + s.jitter(500 * kMs, 900 * kMs);
+        if (pick.chance(0.5))
+            std::swap(tEcc, tIb);
+        s.xid48Lines(c, g, tEcc);
+        s.cudaWatchdog(r, tEcc + s.jitter(100 * kMs, 400 * kMs), "CUDA error: uncorrectable ECC error encountered");
+        s.faultNode[size_t(other)] = 1;
+        const int k = int(pick.range(0, w.gpus - 1));
+        p.fx[size_t(other)].gpu[size_t(k)].ibAt = tIb;
+        s.kern(other, tIb, std::string("mlx5_core ") + hcaBus(k) + ": mlx5_port_module_event:1131:(pid 0): Port module "
+                                                              "event[error]: module " + str(k) + ", Cable error, Bad or shorted cable/module");
+        for (int l = 0; l < w.gpus; ++l) {
+            const int rr = w.rankOf(other, l);
+            s.rank(rr, tIb + s.jitter(0, 4 * kMs), Pfx::Raw, s.ncclHead(rr, 11) + " transport/net_ib.cc:93 NCCL WARN NET/IB : Got async event : port error");
+        }
+        const int peerOfOther = (other + 1) % w.nodes;
+        s.ibError(w.rankOf(other, k), peerOfOther, tIb + s.jitter(15 * kSec, 30 * kSec), false, seq);
+        standardEnd(opStart, seq, "ALLREDUCE", s.numel);
+        truth = truthFor(w, c, -1, -1, "Xid 48 on " + s.nd(c).name + " GPU " + str(g) + " and an IB cable fault on "
+                                           + s.nd(other).name + " mlx5_" + str(k) + " within one second");
         truth.status = "ambiguous";
         if (other != c)
             truth.alsoAcceptableNodes.push_back(s.nd(other).name);

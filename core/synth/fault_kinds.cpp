@@ -93,6 +93,10 @@ const std::vector<FaultKind>& faultKinds()
         {"ambiguous", "Two independent GPU faults", "gpu", "",
          "Xid 79 on one node and Xid 48 on another within 1 s; both ranks fail, the rest time out. Truth is "
          "ambiguous."},
+        {"ambiguous_domains", "Two independent faults in different domains", "gpu", "",
+         "Xid 48 (uncorrectable ECC) on one node and an IB cable fault (mlx5 'Cable error', NCCL port error on every "
+         "rank of that host) on another, inside the same second; both ranks fail, the rest time out. Truth is "
+         "ambiguous."},
         {"none", "Timeouts without an initiator", "unknown", "",
          "Every rank reports the same NCCL watchdog timeout and nothing else: no initiating evidence. Truth is "
          "unattributed."},

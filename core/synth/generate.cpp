@@ -67,6 +67,9 @@ std::string truthJson(const Options& opt, const Truth& t)
                       {"nodes", opt.nodes},
                       {"gpus_per_node", opt.gpusPerNode},
                       {"clock_skew_sec", opt.clockSkewSec},
+                      {"culprit_ahead_sec", opt.culpritAheadSec},
+                      {"peer_reports", opt.peerReports},
+                      {"rotated_syslog", opt.rotatedSyslog},
                       {"app_logs_only", opt.appLogsOnly},
                       {"missing_sources", opt.missingSources},
                       {"iterations", opt.iterations},
@@ -97,6 +100,10 @@ void honestForSources(const Options& opt, Truth& t)
         t.culpritGpu = -1;
         t.alsoAcceptableNodes.clear();
     };
+    // A rotated kernel log lost the episode's first lines: what only they said
+    // is gone, what the kernel repeats later (hung tasks, Xid 45 naming its
+    // cause, SXids) is kept.
+    const bool lostFirst = opt.rotatedSyslog && !missing("syslog");
     const bool noKernel = missing("syslog");
     const bool noScheduler = missing("scheduler");
     // A killed or hung rank stops logging while every other rank times out on
@@ -114,17 +121,40 @@ void honestForSources(const Options& opt, Truth& t)
         t.domain = "host";
         t.subDomain = "unresponsive";
     };
-    if (noKernel && noScheduler && f == "oom")
+    if (lostFirst && noScheduler && f == "oom")
+        silentNode(1, "the oom-killer lines were rotated away and there are no scheduler records");
+    else if (noKernel && noScheduler && f == "oom")
         silentNode(1, "the app logs show only exit code -9 (SIGKILL), not who killed the rank");
     else if (noKernel && (f == "hung_task" || f == "nfs_hang"))
         silentNode(f == "nfs_hang" ? opt.gpusPerNode : 1, "the culprit rank just stops logging; only the kernel log says why");
     else if (noScheduler && (f == "preemption" || f == "time_limit" || f == "user_cancel"))
         unattributable("every rank gets SIGTERM; only the scheduler says why");
-    else if (noKernel && f == "pcie_aer") {
+    else if ((noKernel || lostFirst) && f == "pcie_aer") {
         // The rank still reports CUDA 'unknown error': a lost GPU on that node is derivable, the AER is not.
         t.notes += " [no kernel log: the app logs show a lost GPU (CUDA 'unknown error'), not the PCIe error]";
         t.domain = "gpu";
         t.subDomain = "gpu_lost";
+    }
+}
+
+// The culprit node's syslog was cut by logrotate 100 ms after the episode's
+// first kernel line (the first one at most 1 s before the fault, else its
+// first one at all): that line and the burst printed with it are lost.
+void planRotation(const World& w, const Truth& truth, Plan& p)
+{
+    for (int n = 0; n < w.nodes; ++n) {
+        if (w.node[size_t(n)].name != truth.culpritNode)
+            continue;
+        int64_t first = kNever, any = kNever;
+        for (const Line& l : p.sys[size_t(n)]) {
+            any = std::min(any, l.t);
+            if (l.t >= w.tFault - kSec)
+                first = std::min(first, l.t);
+        }
+        if (first == kNever)
+            first = any;
+        if (first != kNever)
+            p.rotatedAt[size_t(n)] = first + 100 * kMs;
     }
 }
 
@@ -177,6 +207,8 @@ Truth generate(const Options& opt, const std::string& dir, std::string* error)
         return {};
     }
     Truth truth = buildScenario(w, p);
+    if (opt.rotatedSyslog)
+        planRotation(w, truth, p);
     honestForSources(opt, truth);
 
     std::error_code ec;

@@ -15,6 +15,19 @@ struct Options {
     int gpusPerNode = 8;         // up to 8
     std::string fault = "xid79"; // one of faultKinds(), or "none"
     double clockSkewSec = 0;     // max per-node skew, each node gets a seeded offset in [-skew, +skew]
+    // The culprit node's clock runs this far AHEAD of true time (0: seeded like
+    // the others). With peerReports its peers' reports then print earlier
+    // than its own fault line.
+    double culpritAheadSec = 0;
+    // A rank killed by its GPU makes its ring neighbours on the previous and
+    // next node report NCCL error 12 naming its node's address and the
+    // watchdog's "remote process exited" (ncclRemoteError).
+    bool peerReports = false;
+    // The culprit node's syslog was rotated during the episode: the lines up to
+    // just after the episode's first kernel line are lost (the older file is
+    // not in the bundle). The driver is R590+, whose teardown Xid 45 says
+    // "caused by previous Xid N", so the later lines still name the fault.
+    bool rotatedSyslog = false;
     bool appLogsOnly = false;    // drop syslog, FM, scheduler, metrics
     std::vector<std::string> missingSources; // e.g. {"syslog"} on all nodes
     int iterations = 200;        // training steps before the fault (size knob)

@@ -71,6 +71,8 @@ bool setupWorld(const Options& opt, World& w, std::string* error)
         return fail("noiseLevel must be 0, 1 or 2");
     if (!(opt.clockSkewSec >= 0 && opt.clockSkewSec <= 86400))
         return fail("clockSkewSec must be between 0 and 86400");
+    if (!(opt.culpritAheadSec >= 0 && opt.culpritAheadSec <= 86400))
+        return fail("culpritAheadSec must be between 0 and 86400");
     bool known = false;
     for (const auto& k : faultKinds())
         known = known || k.id == opt.fault;
@@ -145,6 +147,7 @@ void setupPlan(const World& w, Plan& p)
     p.teardown.assign(size_t(w.nodes), kNever);
     p.taskExit.assign(size_t(w.nodes), kNever);
     p.taskCode.assign(size_t(w.nodes), 0);
+    p.rotatedAt.assign(size_t(w.nodes), kNever);
 }
 
 } // namespace fl::synth

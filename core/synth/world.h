@@ -67,6 +67,7 @@ struct GpuFx {
     int64_t nvlinkAt = kNever;   // nvlink_crc_errors start climbing
     int64_t ibAt = kNever;       // rail HCA counters jump
     int sbe = 0;                 // corrected errors (noise)
+    int xid = 0;                 // the fault's Xid on this GPU (R590 Xid 45 "caused by previous Xid N")
 };
 
 struct NodeFx {
@@ -86,6 +87,7 @@ struct Plan {
     std::vector<int64_t> teardown;         // per node: agent noticed a failure (kNever if not)
     std::vector<int64_t> taskExit;         // per node: torchrun exit
     std::vector<int> taskCode;             // per node: torchrun exit code
+    std::vector<int64_t> rotatedAt;        // per node: syslog lines before this true time were rotated away
     int64_t jobEnd = 0;
     std::string jobState = "FAILED";       // sacct
     std::string jobExit = "1:0";

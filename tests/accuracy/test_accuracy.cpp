@@ -1,9 +1,12 @@
 #include "testutil.h"
 // Scores the shipped rules against a seeded matrix of synthetic bundles:
 // every fault kind x {8, 64 nodes} x {no skew, 2 s skew} x {all sources,
-// application logs only}. Fails below 95 % culprit accuracy, and on any
-// attributed verdict where the truth is ambiguous. The table it prints is the
-// one docs/accuracy.md quotes.
+// application logs only}, and the realities of issue #8 on 8 nodes: every kind
+// with ±5 s clocks, the culprit's 5 s ahead and its peers reporting it; the
+// culprit's syslog rotated mid-episode; more cross-domain and same-domain
+// double faults under ±5 s. Fails below 98 % culprit accuracy, below 95 % in
+// any slice, and on any attributed verdict where the truth is ambiguous. The
+// table it prints is the one docs/accuracy.md quotes.
 //
 // FAULTLINE_ACCURACY_KEEP=<dir> keeps the generated bundles there (for
 // `faultline-cli eval` and --explain); FAULTLINE_ACCURACY_FAULTS=a,b limits the
@@ -33,13 +36,38 @@ struct Cell {
     double skew = 0;
     bool appOnly = false;
     uint64_t seed = 1;
+    double ahead = 0;     // the culprit's clock runs this far ahead, its peers report it
+    bool rotated = false; // the culprit's syslog lost the episode's first lines
     std::string name() const
     {
         std::ostringstream os;
-        os << fault << "-n" << nodes << "-skew" << skew << (appOnly ? "-applogs" : "-all") << "-s" << seed;
+        os << fault << "-n" << nodes << "-skew" << skew << (ahead > 0 ? "-ahead" : "") << (rotated ? "-rotated" : "")
+           << (appOnly ? "-applogs" : "-all") << "-s" << seed;
         return os.str();
     }
+    std::vector<std::string> slices() const
+    {
+        std::vector<std::string> out{std::to_string(nodes) + " nodes", appOnly ? "app logs only" : "all sources"};
+        out.push_back(skew == 0 ? "no skew" : skew <= 2 ? "2 s skew" : "5 s skew");
+        if (ahead > 0)
+            out.push_back("culprit clock 5 s ahead + peer reports");
+        if (rotated)
+            out.push_back("rotated syslog");
+        if (fault == "ambiguous_domains")
+            out.push_back("cross-domain double fault");
+        return out;
+    }
 };
+
+// Kinds with a culprit node whose kernel log has the episode's lines.
+bool rotatable(const std::string& kind)
+{
+    static const std::set<std::string> kinds{"xid79",  "xid48",         "xid64",     "xid119",   "xid13",
+                                             "xid74",  "xid149",        "sxid20034", "pcie_aer", "ib_port_error",
+                                             "nic_fatal", "oom",        "segfault",  "hung_task", "nfs_hang",
+                                             "ambiguous", "ambiguous_domains"};
+    return kinds.count(kind) > 0;
+}
 
 std::vector<Cell> matrix()
 {
@@ -60,6 +88,20 @@ std::vector<Cell> matrix()
                     if (only.empty() || only.count(k.id))
                         cells.push_back({k.id, nodes, skew, appOnly, seed});
                 }
+    // The realities of issue #8 (8 nodes keep the run short).
+    auto add = [&](Cell c) {
+        c.seed = ++seed;
+        if (only.empty() || only.count(c.fault))
+            cells.push_back(c);
+    };
+    for (const auto& k : synth::faultKinds())
+        add({k.id, 8, 5.0, false, 0, 5.0, false});
+    for (const auto& k : synth::faultKinds())
+        if (rotatable(k.id))
+            add({k.id, 8, 2.0, false, 0, 0, true});
+    for (int i = 0; i < 4; ++i)
+        for (const char* kind : {"ambiguous_domains", "ambiguous"})
+            add({kind, 8, 5.0, false, 0, 0, false});
     return cells;
 }
 
@@ -143,6 +185,9 @@ void TestAccuracy::matrixMeetsTheBar()
         o.nodes = cell.nodes;
         o.clockSkewSec = cell.skew;
         o.appLogsOnly = cell.appOnly;
+        o.culpritAheadSec = cell.ahead;
+        o.peerReports = cell.ahead > 0;
+        o.rotatedSyslog = cell.rotated;
         o.iterations = 24;
         const std::string dir = root + "/" + cell.name();
         std::string error;
@@ -155,9 +200,7 @@ void TestAccuracy::matrixMeetsTheBar()
         const std::string domain = c.truth.status == "attributed" ? c.truth.domain : c.truth.status;
         perDomain[domain].second++;
         perDomain[domain].first += c.culpritCorrect ? 1 : 0;
-        for (const std::string& slice : {std::to_string(cell.nodes) + " nodes",
-                                         std::string(cell.skew > 0 ? "2 s skew" : "no skew"),
-                                         std::string(cell.appOnly ? "app logs only" : "all sources")}) {
+        for (const std::string& slice : cell.slices()) {
             perSlice[slice].second++;
             perSlice[slice].first += c.culpritCorrect ? 1 : 0;
         }
@@ -177,8 +220,14 @@ void TestAccuracy::matrixMeetsTheBar()
 
     QVERIFY(!report.cases.empty());
     QVERIFY2(report.confidentlyWrongOnAmbiguous == 0, "an attributed verdict where the truth is ambiguous");
-    QVERIFY2(report.culpritAccuracy() >= 0.95,
-             qPrintable(QStringLiteral("culprit accuracy %1 % is below 95 %").arg(100.0 * report.culpritAccuracy())));
+    QVERIFY2(report.culpritAccuracy() >= 0.98,
+             qPrintable(QStringLiteral("culprit accuracy %1 % is below 98 %").arg(100.0 * report.culpritAccuracy())));
+    // A slice is small next to the whole: one reality the engine cannot read
+    // must not hide behind the others.
+    for (const auto& [slice, v] : perSlice)
+        QVERIFY2(v.second == 0 || 100 * v.first >= 95 * v.second,
+                 qPrintable(QStringLiteral("slice '%1': culprit right in %2 of %3, below 95 %")
+                                .arg(QString::fromStdString(slice)).arg(v.first).arg(v.second)));
 }
 
 QTEST_GUILESS_MAIN(TestAccuracy)

@@ -61,6 +61,8 @@ private slots:
     void independentFaultsInOneSecondAreAmbiguousAcrossDomains();
     void aPeerReportDoesNotPrecedeTheFaultThatCausedIt();
     void aClearlyEarlierFaultWinsAcrossNodes();
+    void anUnmeasuredClockIsAsUncertainAsTheMeasuredOnes();
+    void aFaultOnTheNamedNodeExplainsThePeersReportWhateverItsWeight();
 };
 
 void TestTimeOrder::aStampIsItsResolutionWide()
@@ -154,6 +156,16 @@ std::string linkDown(const std::string& hms)
     return "Mar 14 " + hms + " node-02 kernel: [1700.000100] mlx5_core 0000:41:00.0 ibp65s0: Link down\n";
 }
 
+// node-02's rank 3: a stamped line, NCCL's untimed error 12 naming 10.1.2.3, the stamped watchdog exception.
+std::string peerReport(const std::string& before, const std::string& after)
+{
+    return "[rank3]:[I314 " + before + " ProcessGroupNCCL.cpp:900] [Rank 3] ProcessGroupNCCL initialization\n"
+           "node-02:1234:1300 [3] transport/net_ib.cc:1696 NCCL WARN NET/IB : Got completion from peer "
+           "10.1.2.3<41240> with status=12 opcode=0 len=0 vendor err 129 (Recv)\n"
+           "[rank3]:[E314 " + after + " ProcessGroupNCCL.cpp:1595] [Rank 3] Process group watchdog thread "
+           "terminated with exception\n";
+}
+
 } // namespace
 
 void TestTimeOrder::independentFaultsInOneSecondAreAmbiguousAcrossDomains()
@@ -190,15 +202,57 @@ void TestTimeOrder::aPeerReportDoesNotPrecedeTheFaultThatCausedIt()
     QTemporaryDir tmp;
     const fs::path dir = bundleWithYear(tmp);
     writeFile(dir / "syslog-node-01.log", kXid48);
-    writeFile(dir / "applog-node-02-rank3.log",
-              "[rank3]:[I314 09:40:00.000001 ProcessGroupNCCL.cpp:900] [Rank 3] ProcessGroupNCCL initialization\n"
-              "node-02:1234:1300 [3] transport/net_ib.cc:1696 NCCL WARN NET/IB : Got completion from peer "
-              "10.1.2.3<41240> with status=12 opcode=0 len=0 vendor err 129 (Recv)\n"
-              "[rank3]:[E314 10:00:43.250000 ProcessGroupNCCL.cpp:1595] [Rank 3] Process group watchdog thread "
-              "terminated with exception\n");
+    writeFile(dir / "applog-node-02-rank3.log", peerReport("09:40:00.000001", "10:00:43.250000"));
     Analysis a = analyze(dir.string(), shippedOnly());
     QVERIFY(a.result.status == ResultStatus::Attributed);
     QCOMPARE(QString::fromStdString(a.result.rootCause->symptom), QStringLiteral("gpu.xid.48"));
+}
+
+void TestTimeOrder::anUnmeasuredClockIsAsUncertainAsTheMeasuredOnes()
+{
+    // node-01..03 share a watchdog moment: offsets 0, +4.5 s, -4.5 s. node-04
+    // has no anchor (its rank died first). Its Xid 48 prints 6 s after
+    // node-01's link down; with clocks measured 9 s apart, a 2 s tolerance
+    // would call the link down first. Its clock may sit anywhere in the
+    // measured spread: the two overlap and stay unordered.
+    QTemporaryDir tmp;
+    const fs::path dir = bundleWithYear(tmp);
+    const char* printed[3] = {"10:10:41.005", "10:10:45.505", "10:10:36.505"};
+    for (int n = 0; n < 3; ++n)
+        for (int r = 2 * n; r < 2 * n + 2; ++r)
+            writeFile(dir / ("applog-node-0" + std::to_string(n + 1) + "-rank" + std::to_string(r) + ".log"),
+                      watchdog(r, std::string(printed[n]) + (r % 2 ? "001" : "000"), 600005));
+    writeFile(dir / "syslog-node-01.log", "Mar 14 10:00:42 node-01 kernel: [1700.000100] mlx5_core 0000:41:00.0 ibp65s0: Link down\n");
+    writeFile(dir / "syslog-node-04.log", "Mar 14 10:00:48 node-04 kernel: [1692.101100] NVRM: Xid (PCI:0000:1b:00): 48, "
+                                          "pid=43004, name=python3, An uncorrectable double bit error (DBE) has been "
+                                          "detected on GPU in the framebuffer at partition 6, subpartition 0.\n");
+    Analysis a = analyze(dir.string(), shippedOnly());
+    QVERIFY(offsetOf(a.result, "node-02") && !offsetOf(a.result, "node-04"));
+    QCOMPARE(offsetOf(a.result, "node-02")->offsetNs, int64_t(4'500'000'000));
+    QVERIFY2(a.result.status == ResultStatus::Ambiguous,
+             a.result.rootCause ? a.result.rootCause->symptom.c_str() : "no root cause");
+    QCOMPARE(a.result.candidates.size(), size_t(2));
+}
+
+void TestTimeOrder::aFaultOnTheNamedNodeExplainsThePeersReportWhateverItsWeight()
+{
+    // node-02 reports error 12 from node-01's address, printed 1.5 s before
+    // node-01's Xid 13 (weight 40, lighter than error 12's 55): within the
+    // clocks' uncertainty. The report is second-hand (moved onto node-01,
+    // printed on node-02's clock); the fault seen on node-01 itself explains it.
+    QTemporaryDir tmp;
+    const fs::path dir = bundleWithYear(tmp);
+    writeFile(dir / "applog-node-01-rank0.log",
+              "node-01:4000:4000 [0] NCCL INFO NET/IB : Using [0]mlx5_0:1/IB [1]mlx5_1:1/IB [RO]; OOB eth0:10.1.2.3<0>\n");
+    writeFile(dir / "syslog-node-01.log",
+              "Mar 14 10:00:42 node-01 kernel: [1692.101100] NVRM: Xid (PCI:0000:1b:00): 13, pid=43004, name=python3, "
+              "Graphics SM Warp Exception on (GPC 1, TPC 2, SM 0): Out Of Range Address\n");
+    writeFile(dir / "applog-node-02-rank3.log", peerReport("10:00:40.100000", "10:00:40.500000"));
+    Analysis a = analyze(dir.string(), shippedOnly());
+    QVERIFY(a.result.status == ResultStatus::Attributed);
+    QVERIFY(a.result.rootCause);
+    QCOMPARE(QString::fromStdString(a.result.rootCause->symptom), QStringLiteral("gpu.xid.13"));
+    QCOMPARE(QString::fromStdString(a.result.rootCause->node), QStringLiteral("node-01"));
 }
 
 QTEST_GUILESS_MAIN(TestTimeOrder)

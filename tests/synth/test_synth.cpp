@@ -119,7 +119,7 @@ private slots:
             QCOMPARE(t.fault, k.id);
             if (k.id == "none") {
                 QCOMPARE(t.status, std::string("unattributed"));
-            } else if (k.id == "ambiguous") {
+            } else if (k.id == "ambiguous" || k.id == "ambiguous_domains") {
                 QCOMPARE(t.status, std::string("ambiguous"));
                 QVERIFY(!t.alsoAcceptableNodes.empty());
                 QVERIFY(t.alsoAcceptableNodes[0] != t.culpritNode);
@@ -326,6 +326,100 @@ private slots:
         QCOMPARE(metrics, 4);
     }
 
+    // The case: the culprit's clock runs ahead, so its peers' stamped
+    // "remote process exited" reports print EARLIER than its own Xid 79, and
+    // their untimed NCCL WARN names its address.
+    void culpritClockAheadAndPeerReports()
+    {
+        QTemporaryDir d;
+        const fs::path dir = d.path().toStdString();
+        Options o = small("xid79");
+        o.culpritAheadSec = 6;
+        o.peerReports = true;
+        const Truth t = gen(o, dir);
+        QVERIFY(!t.culpritNode.empty());
+        const std::string ip = "10.64.0." + std::to_string(std::stoi(t.culpritNode.substr(5)));
+        std::string xidAt;
+        for (const auto& l : lines(readAll(dir / ("syslog-" + t.culpritNode + ".log"))))
+            if (l.find("): 79, ") != std::string::npos && xidAt.empty())
+                xidAt = l.substr(7, 8); // Mar 14 HH:MM:SS
+        QVERIFY(!xidAt.empty());
+        int reports = 0;
+        for (const auto& e : fs::directory_iterator(dir)) {
+            const std::string name = e.path().filename().string();
+            if (name.rfind("applog-", 0) != 0 || name.find(t.culpritNode) != std::string::npos)
+                continue;
+            const std::string text = readAll(e.path());
+            if (text.find("Got completion from peer " + ip + "<") == std::string::npos)
+                continue;
+            ++reports;
+            const auto remote = text.find("remote process exited or there was a network error");
+            QVERIFY(remote != std::string::npos);
+            const auto stamp = text.rfind("[E314 ", remote);
+            QVERIFY(stamp != std::string::npos);
+            const std::string peerAt = text.substr(stamp + 6, 8);
+            QVERIFY2(peerAt < xidAt, (name + ": " + peerAt + " vs Xid 79 at " + xidAt).c_str());
+        }
+        QCOMPARE(reports, 2); // the previous and the next node on the ring
+        const auto tj = nlohmann::json::parse(readAll(dir / "truth.json"));
+        QCOMPARE(tj.at("generator").at("culprit_ahead_sec").get<double>(), 6.0);
+    }
+
+    // logrotate cut the culprit's kernel log just after the episode began: the
+    // fault's own Xid line is gone, the R590 Xid 45 naming it is kept, other
+    // nodes' logs are whole.
+    void rotatedSyslogKeepsOnlyTheLaterLines()
+    {
+        for (const auto& [fault, xid] : std::vector<std::pair<std::string, std::string>>{{"xid149", "149"}, {"xid48", "48"}}) {
+            QTemporaryDir d;
+            const fs::path dir = d.path().toStdString();
+            Options o = small(fault);
+            o.rotatedSyslog = true;
+            const Truth t = gen(o, dir);
+            QCOMPARE(t.status, std::string("attributed"));
+            const std::string sys = readAll(dir / ("syslog-" + t.culpritNode + ".log"));
+            const std::string lost = fault == "xid149" ? "149, NETIR_LINK_EVT Fatal" : "48, pid=";
+            QVERIFY2(sys.find(lost) == std::string::npos, fault.c_str());
+            QVERIFY2(sys.find("caused by previous Xid " + xid) != std::string::npos, fault.c_str());
+            // The same bundle unrotated has the lost line and more lines before it.
+            QTemporaryDir whole;
+            o.rotatedSyslog = false;
+            gen(o, whole.path().toStdString());
+            const std::string full = readAll(fs::path(whole.path().toStdString()) / ("syslog-" + t.culpritNode + ".log"));
+            QVERIFY2(full.find(lost) != std::string::npos, fault.c_str());
+            QVERIFY(lines(full).size() > lines(sys).size());
+        }
+        // Without the option the Xid 45 carries no cause (pre-R590 text): the matrix is unchanged.
+        QTemporaryDir d;
+        gen(small("xid48"), d.path().toStdString());
+        bool caused = false;
+        for (const auto& e : fs::directory_iterator(d.path().toStdString()))
+            caused = caused || readAll(e.path()).find("caused by previous Xid") != std::string::npos;
+        QVERIFY(!caused);
+    }
+
+    // Two independent faults in different domains inside one second: the
+    // truth is ambiguous and names both nodes.
+    void crossDomainDoubleFault()
+    {
+        QTemporaryDir d;
+        const fs::path dir = d.path().toStdString();
+        const Truth t = gen(small("ambiguous_domains"), dir);
+        QCOMPARE(t.status, std::string("ambiguous"));
+        QCOMPARE(t.alsoAcceptableNodes.size(), size_t(1));
+        const std::string other = t.alsoAcceptableNodes[0];
+        QVERIFY(other != t.culpritNode);
+        auto secondOf = [&](const std::string& node, const std::string& needle) {
+            for (const auto& l : lines(readAll(dir / ("syslog-" + node + ".log"))))
+                if (l.find(needle) != std::string::npos)
+                    return l.substr(0, 15);
+            return std::string();
+        };
+        const std::string ecc = secondOf(t.culpritNode, "): 48, "), cable = secondOf(other, "Cable error");
+        QVERIFY(!ecc.empty());
+        QCOMPARE(cable, ecc); // the same syslog second (no skew)
+    }
+
     void rejectsBadOptions()
     {
         QTemporaryDir d;
@@ -351,6 +445,9 @@ private slots:
         o = Options{};
         o.missingSources = {"dmesg"};
         bad(o, "dmesg");
+        o = Options{};
+        o.culpritAheadSec = -1;
+        bad(o, "culpritAheadSec");
         QVERIFY(!fs::exists(dir));
     }
 
