@@ -70,6 +70,8 @@ Command addSynthCommand(CLI::App& cli)
                                                    "report NCCL error 12 naming its node's address");
     cmd->add_flag("--rotated", o.rotatedSyslog, "the culprit node's syslog was rotated during the episode: its first "
                                                 "lines are lost (R590 driver: Xid 45 names the earlier Xid)");
+    cmd->add_flag("--last-rank-iterations", o.iterationsOnLastRank, "iteration lines only on the last rank "
+                                                                "(Megatron's print_rank_last)");
     cmd->add_option("--iterations", o.iterations, "training iterations logged before the fault")->type_name("N")
         ->capture_default_str();
     cmd->add_option("--noise", o.noiseLevel, "benign noise: 0 none, 1 some, 2 a lot")->type_name("0|1|2")

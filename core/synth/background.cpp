@@ -298,6 +298,8 @@ void rankBackground(const World& w, const Plan& p, int r, Bg& bg)
         const int64_t t = w.iterEnd[i] + offset;
         if (w.iterEnd[i] >= limit)
             break;
+        if (w.opt.iterationsOnLastRank && r != w.ranks - 1 && !(r == 0 && int(i) % w.saveInterval == 0))
+            continue;
         bg.add(t, Pfx::RankStamp, iterationText(w, int(i)));
         if (level >= 2 && i % 10 == 0) {
             bg.add(t, Pfx::Rank, "(min, max) time across ranks (ms):");

@@ -70,6 +70,7 @@ std::string truthJson(const Options& opt, const Truth& t)
                       {"culprit_ahead_sec", opt.culpritAheadSec},
                       {"peer_reports", opt.peerReports},
                       {"rotated_syslog", opt.rotatedSyslog},
+                      {"iterations_on_last_rank", opt.iterationsOnLastRank},
                       {"app_logs_only", opt.appLogsOnly},
                       {"missing_sources", opt.missingSources},
                       {"iterations", opt.iterations},

@@ -28,6 +28,10 @@ struct Options {
     // not in the bundle). The driver is R590+, whose teardown Xid 45 says
     // "caused by previous Xid N", so the later lines still name the fault.
     bool rotatedSyslog = false;
+    // Iteration lines only on the last rank, as Megatron's training_log prints
+    // them (print_rank_last, megatron/training/training.py): the other ranks'
+    // untimed NCCL lines then lie between their start-up lines and the failure.
+    bool iterationsOnLastRank = false;
     bool appLogsOnly = false;    // drop syslog, FM, scheduler, metrics
     std::vector<std::string> missingSources; // e.g. {"syslog"} on all nodes
     int iterations = 200;        // training steps before the fault (size knob)

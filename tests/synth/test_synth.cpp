@@ -398,6 +398,21 @@ private slots:
         QVERIFY(!caused);
     }
 
+    // Megatron prints iteration lines on the last rank only.
+    void iterationLinesOnTheLastRank()
+    {
+        QTemporaryDir d;
+        const fs::path dir = d.path().toStdString();
+        Options o = small("xid48");
+        o.iterationsOnLastRank = true;
+        QVERIFY(!gen(o, dir).status.empty());
+        const std::string last = readAll(dir / "applog-node-0004-rank15.log");
+        const std::string other = readAll(dir / "applog-node-0002-rank5.log");
+        QVERIFY(last.find("] iteration        1/") != std::string::npos);
+        QVERIFY(!other.empty());
+        QVERIFY(other.find("] iteration ") == std::string::npos);
+    }
+
     // Two independent faults in different domains inside one second: the
     // truth is ambiguous and names both nodes.
     void crossDomainDoubleFault()
