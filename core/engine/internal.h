@@ -5,6 +5,7 @@
 #include "engine/engine.h"
 #include "placement/placement.h"
 #include "rules/rule.h"
+#include "rules/template.h" // expandTemplate
 
 #include <map>
 #include <memory>
@@ -55,6 +56,5 @@ void buildReport(const State& state, std::vector<SymptomEvent>& events, const st
 
 SymptomRole effectiveRole(const State& state, const SymptomEvent& e);
 bool globMatch(std::string_view pattern, std::string_view text);
-std::string expandTemplate(std::string_view tmpl, const std::map<std::string, std::string>& values);
 
 } // namespace fl::detail

@@ -12,6 +12,8 @@
 #include <charconv>
 #include <cstdint>
 #include <cstdlib>
+#include <map>
+#include <optional>
 #include <set>
 
 namespace fl::detail {
@@ -37,26 +39,6 @@ bool globMatch(std::string_view pattern, std::string_view text)
     while (p < pattern.size() && pattern[p] == '*')
         ++p;
     return p == pattern.size();
-}
-
-std::string expandTemplate(std::string_view tmpl, const std::map<std::string, std::string>& values)
-{
-    std::string out;
-    out.reserve(tmpl.size());
-    for (size_t i = 0; i < tmpl.size(); ++i) {
-        if (tmpl[i] == '{') {
-            size_t close = tmpl.find('}', i);
-            if (close != std::string_view::npos) {
-                std::string key(tmpl.substr(i + 1, close - i - 1));
-                if (auto it = values.find(key); it != values.end())
-                    out += it->second;
-                i = close;
-                continue;
-            }
-        }
-        out += tmpl[i];
-    }
-    return out;
 }
 
 SymptomRole effectiveRole(const State& state, const SymptomEvent& e)
@@ -558,6 +540,203 @@ uint32_t emitAbsentRanks(const State& state, const Rule& rule, const std::vector
 
 } // namespace
 
+namespace {
+
+// What one rule decided for one matched event, before anything is applied.
+struct Decision {
+    uint32_t id = 0;
+    std::vector<uint32_t> causes;               // link_from
+    int64_t mergeInto = -1;                     // merge_into
+    std::map<std::string, std::string> copied;  // copy_fields
+};
+
+// The events each relation of a rule may pair with, taken when the rule starts.
+struct RulePools {
+    std::vector<Pool> ifExists, ifNotExists;
+    std::optional<Pool> link, merge, move, copy;
+};
+
+RulePools poolsFor(const State& state, const Rule& rule, const std::vector<SymptomEvent>& events)
+{
+    RulePools p;
+    for (const auto& rel : rule.ifExists)
+        p.ifExists.push_back(candidates(state, events, rel));
+    for (const auto& rel : rule.ifNotExists)
+        p.ifNotExists.push_back(candidates(state, events, rel));
+    if (rule.copyFields)
+        p.copy = candidates(state, events, rule.copyFields->from);
+    if (rule.linkFrom)
+        p.link = candidates(state, events, *rule.linkFrom);
+    if (rule.moveTo && rule.moveTo->related)
+        p.move = candidates(state, events, *rule.moveTo->related);
+    if (rule.mergeWith)
+        p.merge = candidates(state, events, *rule.mergeWith);
+    return p;
+}
+
+// Whether the rule applies to `e` and with what: nullopt when its match, its
+// if / unless relations or its copy_fields source rule it out.
+std::optional<Decision> decide(const State& state, const Rule& rule, const RulePools& pools, const SymptomEvent& e)
+{
+    if (!selects(state, rule.match, e))
+        return std::nullopt;
+    for (size_t i = 0; i < rule.ifExists.size(); ++i)
+        if (!satisfied(e, pools.ifExists[i], rule.ifExists[i]))
+            return std::nullopt;
+    for (size_t i = 0; i < rule.ifNotExists.size(); ++i)
+        if (satisfied(e, pools.ifNotExists[i], rule.ifNotExists[i]))
+            return std::nullopt;
+    Decision d;
+    d.id = e.id;
+    if (rule.linkFrom)
+        for (const SymptomEvent* cause : relatedIn(e, *pools.link, *rule.linkFrom))
+            d.causes.push_back(cause->id);
+    if (rule.copyFields) {
+        // The related event nearest in time (then the lowest id) lends its values.
+        const SymptomEvent* src = nullptr;
+        auto dist = [&](const SymptomEvent* o) {
+            return (o->timeNs == kNoTime || e.timeNs == kNoTime) ? INT64_MAX : std::llabs(o->timeNs - e.timeNs);
+        };
+        for (const auto* o : relatedIn(e, *pools.copy, rule.copyFields->from))
+            if (!src || dist(o) < dist(src) || (dist(o) == dist(src) && o->id < src->id))
+                src = o;
+        if (!src)
+            return std::nullopt; // nothing to copy from: the rule does not apply
+        for (const auto& [k, t] : rule.copyFields->fields)
+            d.copied[k] = expandTemplate(t, src->fields);
+    }
+    if (rule.mergeWith) {
+        const SymptomEvent* into = nullptr;
+        for (const auto* o : relatedIn(e, *pools.merge, *rule.mergeWith))
+            if (earlier(o, &e) && (!into || earlier(o, into)))
+                into = o;
+        if (into)
+            d.mergeInto = into->id;
+    }
+    return d;
+}
+
+// decode: a number field shifted, masked and mapped into another field.
+std::optional<std::string> decodeField(const Decode& decode, SymptomEvent& target)
+{
+    auto it = target.fields.find(decode.field);
+    uint64_t v = 0;
+    if (it == target.fields.end() || !parseNumber(it->second, v))
+        return std::nullopt;
+    uint64_t decoded = (decode.shift >= 64 ? 0 : (v >> decode.shift)) & decode.mask;
+    std::string value = std::to_string(decoded);
+    if (!decode.map.empty()) {
+        auto m = decode.map.find(value);
+        if (m == decode.map.end())
+            m = decode.map.find("*");
+        if (m != decode.map.end())
+            value = m->second;
+    }
+    target.fields[decode.into] = value;
+    return decode.field + " -> " + decode.into + "=" + value;
+}
+
+using Effects = std::vector<std::pair<TraceAction, std::string>>;
+
+// Applies every action of the rule to one decided event; returns each effect
+// it had, in the order applied.
+Effects apply(const State& state, const Rule& rule, const RulePools& pools, const Decision& dec,
+              std::vector<SymptomEvent>& events, std::vector<ChainEdge>& edges,
+              std::set<std::pair<uint32_t, uint32_t>>& existingEdges)
+{
+    SymptomEvent& target = events[dec.id];
+    Effects effects;
+    auto did = [&](TraceAction a, std::string change = {}) { effects.emplace_back(a, std::move(change)); };
+    if (rule.moveTo) {
+        // move_to reads the event as it was when the rule started.
+        const SymptomEvent before = target;
+        std::string change;
+        if (moveEvent(state, *rule.moveTo, pools.move ? &*pools.move : nullptr, before, target, change))
+            did(TraceAction::Moved, std::move(change));
+    }
+    if (rule.decode)
+        if (auto change = decodeField(*rule.decode, target))
+            did(TraceAction::Decoded, std::move(*change));
+    if (!rule.setFields.empty()) {
+        for (const auto& [k, v] : rule.setFields)
+            target.fields[k] = expandTemplate(v, target.fields);
+        did(TraceAction::SetFields);
+    }
+    if (!dec.copied.empty()) {
+        for (const auto& [k, v] : dec.copied)
+            target.fields[k] = v;
+        did(TraceAction::CopiedFields);
+    }
+    if (rule.setSymptom) {
+        std::map<std::string, std::string> vals = target.fields;
+        vals["symptom"] = target.symptom;
+        std::string s = expandTemplate(*rule.setSymptom, vals);
+        if (s != target.symptom) {
+            did(TraceAction::Rewrote, target.symptom + " -> " + s);
+            target.symptom = s;
+        }
+    }
+    if (rule.setRole) {
+        target.roleOverride = rule.setRole;
+        target.roleOverrideBy = rule.id;
+        did(TraceAction::Role, std::string(toString(*rule.setRole)));
+    }
+    if (rule.setKind) {
+        target.kind = *rule.setKind;
+        did(TraceAction::Kind, *rule.setKind == EventKind::BadNode ? "bad_node" : "interesting_node");
+    }
+    if (rule.linkFrom) {
+        for (uint32_t cause : dec.causes) {
+            if (!existingEdges.insert({cause, dec.id}).second)
+                continue;
+            edges.push_back({cause, dec.id, rule.id, rule.linkLabel});
+            did(TraceAction::Linked, events[cause].symptom);
+        }
+    }
+    if (rule.mergeWith && dec.mergeInto >= 0 && !target.suppressed) {
+        SymptomEvent& dst = events[static_cast<size_t>(dec.mergeInto)];
+        dst.count += target.count;
+        for (uint32_t obs : target.observations)
+            if (dst.observations.size() < 64)
+                dst.observations.push_back(obs);
+        target.suppressed = true;
+        target.suppressedBy = rule.id;
+        target.suppressReason = "merged into event " + std::to_string(dec.mergeInto);
+        did(TraceAction::Merged);
+    }
+    if (rule.suppress) {
+        target.suppressed = true;
+        target.suppressedBy = rule.id;
+        target.suppressReason = *rule.suppress;
+        did(TraceAction::Suppressed, *rule.suppress);
+    }
+    if (rule.maxEvidence >= 0) {
+        target.maxEvidence = rule.maxEvidence;
+        did(TraceAction::EvidenceCap, std::to_string(rule.maxEvidence));
+    }
+    if (rule.evidenceRole) {
+        target.evidenceRole = rule.evidenceRole;
+        did(TraceAction::EvidenceRole);
+    }
+    return effects;
+}
+
+// The rules-fired line: the rule's main action, else its last effect.
+std::string firingSummary(const Rule& rule, std::string lastEffect)
+{
+    if (rule.mergeWith)
+        return "merged";
+    if (rule.suppress)
+        return "suppressed";
+    if (rule.linkFrom)
+        return "linked";
+    if (rule.setSymptom)
+        return "rewrote symptom";
+    return lastEffect;
+}
+
+} // namespace
+
 void runPhase(const State& state, Phase phase, std::vector<SymptomEvent>& events, std::vector<ChainEdge>& edges,
               std::vector<RuleFiring>& fired, std::vector<TraceStep>* trace)
 {
@@ -565,78 +744,18 @@ void runPhase(const State& state, Phase phase, std::vector<SymptomEvent>& events
     for (const auto& e : edges)
         existingEdges.insert({e.from, e.to});
 
-    struct Decision {
-        uint32_t id = 0;
-        std::vector<uint32_t> causes;  // link_from
-        int64_t mergeInto = -1;        // merge_into
-        std::map<std::string, std::string> copied; // copy_fields
-    };
-
     for (const Rule& rule : state.rules->rules()) {
         if (rule.phase != phase)
             continue;
         // 1. Decide on the events as they are when the rule starts: a rule's
         //    effect does not depend on the order in which it visits events.
-        std::vector<Pool> ifPools, unlessPools;
-        for (const auto& rel : rule.ifExists)
-            ifPools.push_back(candidates(state, events, rel));
-        for (const auto& rel : rule.ifNotExists)
-            unlessPools.push_back(candidates(state, events, rel));
-        std::optional<Pool> linkPool, mergePool, movePool, copyPool;
-        if (rule.copyFields)
-            copyPool = candidates(state, events, rule.copyFields->from);
-        if (rule.linkFrom)
-            linkPool = candidates(state, events, *rule.linkFrom);
-        if (rule.moveTo && rule.moveTo->related)
-            movePool = candidates(state, events, *rule.moveTo->related);
-        if (rule.mergeWith)
-            mergePool = candidates(state, events, *rule.mergeWith);
-
+        const RulePools pools = poolsFor(state, rule, events);
         std::vector<Decision> decisions;
-        for (const SymptomEvent& e : events) {
-            if (!selects(state, rule.match, e))
-                continue;
-            bool ok = true;
-            for (size_t i = 0; ok && i < rule.ifExists.size(); ++i)
-                ok = satisfied(e, ifPools[i], rule.ifExists[i]);
-            for (size_t i = 0; ok && i < rule.ifNotExists.size(); ++i)
-                ok = !satisfied(e, unlessPools[i], rule.ifNotExists[i]);
-            if (!ok)
-                continue;
-            Decision d;
-            d.id = e.id;
-            if (rule.linkFrom)
-                for (const SymptomEvent* cause : relatedIn(e, *linkPool, *rule.linkFrom))
-                    d.causes.push_back(cause->id);
-            if (rule.copyFields) {
-                // The related event nearest in time (then the lowest id) lends its values.
-                const SymptomEvent* src = nullptr;
-                auto dist = [&](const SymptomEvent* o) {
-                    return (o->timeNs == kNoTime || e.timeNs == kNoTime) ? INT64_MAX
-                                                                         : std::llabs(o->timeNs - e.timeNs);
-                };
-                for (const auto* o : relatedIn(e, *copyPool, rule.copyFields->from))
-                    if (!src || dist(o) < dist(src) || (dist(o) == dist(src) && o->id < src->id))
-                        src = o;
-                if (!src)
-                    continue; // nothing to copy from: the rule does not apply
-                for (const auto& [k, t] : rule.copyFields->fields)
-                    d.copied[k] = expandTemplate(t, src->fields);
-            }
-            if (rule.mergeWith) {
-                const SymptomEvent* into = nullptr;
-                for (const auto* o : relatedIn(e, *mergePool, *rule.mergeWith))
-                    if (earlier(o, &e) && (!into || earlier(o, into)))
-                        into = o;
-                if (into)
-                    d.mergeInto = into->id;
-            }
-            decisions.push_back(std::move(d));
-        }
+        for (const SymptomEvent& e : events)
+            if (auto d = decide(state, rule, pools, e))
+                decisions.push_back(std::move(*d));
 
         // 2. Apply.
-        uint32_t count = 0;
-        std::string lastEffect;
         if (rule.absentRanks) {
             std::vector<uint32_t> matched;
             for (const Decision& dec : decisions)
@@ -645,119 +764,23 @@ void runPhase(const State& state, Phase phase, std::vector<SymptomEvent>& events
                 fired.push_back({rule.id, std::string(toString(phase)), "emitted absent ranks", n});
             continue;
         }
+        uint32_t count = 0;
+        std::string lastEffect;
         for (const Decision& dec : decisions) {
-            SymptomEvent& target = events[dec.id];
-            const std::string symptomBefore = target.symptom;
-            // Every effect the rule had on this event, in the order applied.
-            std::vector<std::pair<TraceAction, std::string>> effects;
-            auto did = [&](TraceAction a, std::string change = {}) { effects.emplace_back(a, std::move(change)); };
-            if (rule.moveTo) {
-                // move_to reads the event as it was when the rule started.
-                const SymptomEvent before = target;
-                std::string change;
-                if (moveEvent(state, *rule.moveTo, movePool ? &*movePool : nullptr, before, target, change))
-                    did(TraceAction::Moved, std::move(change));
-            }
-            if (rule.decode) {
-                auto it = target.fields.find(rule.decode->field);
-                uint64_t v = 0;
-                if (it != target.fields.end() && parseNumber(it->second, v)) {
-                    uint64_t decoded = (rule.decode->shift >= 64 ? 0 : (v >> rule.decode->shift)) & rule.decode->mask;
-                    std::string value = std::to_string(decoded);
-                    if (!rule.decode->map.empty()) {
-                        auto m = rule.decode->map.find(value);
-                        if (m == rule.decode->map.end())
-                            m = rule.decode->map.find("*");
-                        if (m != rule.decode->map.end())
-                            value = m->second;
-                    }
-                    target.fields[rule.decode->into] = value;
-                    did(TraceAction::Decoded, rule.decode->field + " -> " + rule.decode->into + "=" + value);
-                }
-            }
-            if (!rule.setFields.empty()) {
-                for (const auto& [k, v] : rule.setFields)
-                    target.fields[k] = expandTemplate(v, target.fields);
-                did(TraceAction::SetFields);
-            }
-            if (!dec.copied.empty()) {
-                for (const auto& [k, v] : dec.copied)
-                    target.fields[k] = v;
-                did(TraceAction::CopiedFields);
-            }
-            if (rule.setSymptom) {
-                std::map<std::string, std::string> vals = target.fields;
-                vals["symptom"] = target.symptom;
-                std::string s = expandTemplate(*rule.setSymptom, vals);
-                if (s != target.symptom) {
-                    did(TraceAction::Rewrote, target.symptom + " -> " + s);
-                    target.symptom = s;
-                }
-            }
-            if (rule.setRole) {
-                target.roleOverride = rule.setRole;
-                target.roleOverrideBy = rule.id;
-                did(TraceAction::Role, std::string(toString(*rule.setRole)));
-            }
-            if (rule.setKind) {
-                target.kind = *rule.setKind;
-                did(TraceAction::Kind, *rule.setKind == EventKind::BadNode ? "bad_node" : "interesting_node");
-            }
-            if (rule.linkFrom) {
-                for (uint32_t cause : dec.causes) {
-                    if (!existingEdges.insert({cause, dec.id}).second)
-                        continue;
-                    edges.push_back({cause, dec.id, rule.id, rule.linkLabel});
-                    did(TraceAction::Linked, events[cause].symptom);
-                }
-            }
-            if (rule.mergeWith && dec.mergeInto >= 0 && !target.suppressed) {
-                SymptomEvent& dst = events[static_cast<size_t>(dec.mergeInto)];
-                dst.count += target.count;
-                for (uint32_t obs : target.observations)
-                    if (dst.observations.size() < 64)
-                        dst.observations.push_back(obs);
-                target.suppressed = true;
-                target.suppressedBy = rule.id;
-                target.suppressReason = "merged into event " + std::to_string(dec.mergeInto);
-                did(TraceAction::Merged);
-            }
-            if (rule.suppress) {
-                target.suppressed = true;
-                target.suppressedBy = rule.id;
-                target.suppressReason = *rule.suppress;
-                did(TraceAction::Suppressed, *rule.suppress);
-            }
-            if (rule.maxEvidence >= 0) {
-                target.maxEvidence = rule.maxEvidence;
-                did(TraceAction::EvidenceCap, std::to_string(rule.maxEvidence));
-            }
-            if (rule.evidenceRole) {
-                target.evidenceRole = rule.evidenceRole;
-                did(TraceAction::EvidenceRole);
-            }
-            if (!effects.empty()) {
-                ++count;
-                const auto& [lastAction, lastChange] = effects.back();
-                lastEffect = present::traceAction({{}, {}, lastAction, {}, {}, lastChange});
-                if (trace && count <= 200)
-                    for (auto& [action, change] : effects)
-                        trace->push_back({std::string(toString(phase)), rule.id, action, {dec.id},
-                                          symptomBefore + " @ " + target.node, std::move(change)});
-            }
+            const std::string symptomBefore = events[dec.id].symptom;
+            Effects effects = apply(state, rule, pools, dec, events, edges, existingEdges);
+            if (effects.empty())
+                continue;
+            ++count;
+            const auto& [lastAction, lastChange] = effects.back();
+            lastEffect = present::traceAction({{}, {}, lastAction, {}, {}, lastChange});
+            if (trace && count <= 200)
+                for (auto& [action, change] : effects)
+                    trace->push_back({std::string(toString(phase)), rule.id, action, {dec.id},
+                                      symptomBefore + " @ " + events[dec.id].node, std::move(change)});
         }
-        if (count > 0) {
-            std::string summary = lastEffect;
-            if (rule.setSymptom)
-                summary = "rewrote symptom";
-            if (rule.linkFrom)
-                summary = "linked";
-            if (rule.suppress)
-                summary = "suppressed";
-            if (rule.mergeWith)
-                summary = "merged";
-            fired.push_back({rule.id, std::string(toString(phase)), summary, count});
-        }
+        if (count > 0)
+            fired.push_back({rule.id, std::string(toString(phase)), firingSummary(rule, lastEffect), count});
     }
 }
 

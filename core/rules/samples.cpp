@@ -2,6 +2,7 @@
 
 #include "rules/matcher.h"
 #include "rules/rule.h"
+#include "rules/template.h"
 
 #include <nlohmann/json.hpp>
 
@@ -39,24 +40,10 @@ std::vector<std::string> stringOrList(const json& j, const char* key)
 std::map<std::string, std::string> emitted(const Rule& rule, const ExtractMatch& m, std::string& symptom)
 {
     std::map<std::string, std::string> vals(m.groups.begin(), m.groups.end());
-    auto expand = [&](std::string_view tmpl) {
-        std::string out;
-        for (size_t i = 0; i < tmpl.size(); ++i) {
-            size_t close = tmpl[i] == '{' ? tmpl.find('}', i) : std::string_view::npos;
-            if (close == std::string_view::npos) {
-                out += tmpl[i];
-                continue;
-            }
-            if (auto it = vals.find(std::string(tmpl.substr(i + 1, close - i - 1))); it != vals.end())
-                out += it->second;
-            i = close;
-        }
-        return out;
-    };
-    symptom = expand(rule.emitSymptom);
+    symptom = expandTemplate(rule.emitSymptom, vals);
     std::map<std::string, std::string> fields = vals;
     for (const auto& [k, tmpl] : rule.emitFields)
-        fields[k] = expand(tmpl);
+        fields[k] = expandTemplate(tmpl, vals);
     return fields;
 }
 

@@ -1,9 +1,11 @@
 // core/present: the role rule the report and the views share, place and time
-// text; and the rules digest's SHA-256 (core/rules/sha256, Qt-free).
+// text; the rules digest's SHA-256 (core/rules/sha256, Qt-free) and rule
+// template expansion (core/rules/template, shared by the scan and the sample checker).
 #include "present/role.h"
 #include "present/timefmt.h"
 #include "present/verdict.h"
 #include "rules/sha256.h"
+#include "rules/template.h"
 
 #include <QtTest>
 
@@ -86,6 +88,15 @@ private slots:
         QVERIFY(present::rolePriority(EvidenceRole::Root) > present::rolePriority(EvidenceRole::Symptom));
         QVERIFY(present::rolePriority(EvidenceRole::Symptom) > present::rolePriority(EvidenceRole::Interesting));
         QVERIFY(present::rolePriority(EvidenceRole::Interesting) > present::rolePriority(EvidenceRole::Context));
+    }
+
+    void templatesExpandOnce()
+    {
+        const std::map<std::string, std::string> v = {{"xid", "79"}, {"empty", ""}};
+        QCOMPARE(expandTemplate("gpu.xid.{xid}", v), std::string("gpu.xid.79"));
+        QCOMPARE(expandTemplate("{missing}x{empty}y", v), std::string("xy"));
+        QCOMPARE(expandTemplate("open {xid", v), std::string("open {xid"));
+        QCOMPARE(expandTemplate("{xid}{xid}", v), std::string("7979"));
     }
 
     void sha256KnownVectors()

@@ -1,0 +1,16 @@
+// Rule templates: "{name}" in a rule's symptom, title, fields, move_to ... is
+// replaced by that capture or field. One expansion for the engine and for the
+// rule-sample checker, so a sample is checked the way the scan emits it.
+#pragma once
+
+#include <map>
+#include <string>
+#include <string_view>
+
+namespace fl {
+
+// "{name}" -> values[name]; a name with no value expands to nothing; a '{'
+// with no closing '}' is kept as written.
+[[nodiscard]] std::string expandTemplate(std::string_view tmpl, const std::map<std::string, std::string>& values);
+
+} // namespace fl
