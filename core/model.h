@@ -129,6 +129,17 @@ struct Observation {
     std::string text;          // the message without timestamp/host/rank prefixes (capped)
 };
 
+// A cause that no line states but a symptom names: "Xid 45 ... caused by
+// previous Xid 149" on a GPU whose Xid 149 line was rotated away, a peer's
+// "Got completion from peer <ip>" that puts a link fault on the node owning
+// <ip>. The event stands for that cause; its evidence is the naming lines. It
+// weighs less than a directly observed cause (setting inferred_weight_penalty).
+struct Inference {
+    std::string fromSymptom;   // what the cited lines themselves are ("gpu.xid.45")
+    std::string rule;          // the rule that drew the inference
+    friend bool operator==(const Inference&, const Inference&) = default;
+};
+
 // Static description of a symptom id, from the rule files.
 enum class SymptomRole : uint8_t {
     Initiator,     // can start a failure (hardware fault, OOM kill, node failure ...)
@@ -184,6 +195,7 @@ struct SymptomEvent {
                                              // node-less events of one file share a machine
     std::optional<uint32_t> absentFile;      // absent_ranks with no observation: the file that shows the absence
     std::optional<int> maxEvidence;          // report rules' max_evidence: evidence items kept for its symptom
+    std::optional<Inference> inferred;       // set by an `infer` rule: the cause is named, not observed
 };
 
 // ---------------------------------------------------------------- result
@@ -231,6 +243,7 @@ struct Candidate {
     bool chosen = false;
     CandidateOutcome outcome;  // why it won or lost; present::candidateVerdict() says it in words
     std::vector<std::string> evidence; // evidence ids
+    std::optional<Inference> inferred; // named by symptoms, not observed: weighs less
 };
 
 struct ChainEdge {
@@ -292,6 +305,7 @@ struct RootCause {
     TimeInterval interval;             // after clock-offset correction
     std::vector<std::string> evidence; // evidence ids
     std::string advice;
+    std::optional<Inference> inferred; // named by symptoms (its evidence), not observed itself
 };
 
 enum class ResultStatus : uint8_t { Attributed, Ambiguous, Unattributed };

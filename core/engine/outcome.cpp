@@ -46,9 +46,12 @@ void computeOutcome(const State& state, const std::vector<SymptomEvent>& events,
         result.clockOffsets.push_back(off);
 
     auto def = [&](const SymptomEvent& e) { return rules.symptom(e.symptom); };
+    // A cause that symptoms name but no line shows (an `infer` rule) weighs
+    // less than one observed: at the same place and time the observed one wins.
+    const int inferredPenalty = static_cast<int>(rules.setting("inferred_weight_penalty", 25.0));
     auto weight = [&](const SymptomEvent& e) {
         const SymptomDef* d = def(e);
-        return d ? d->weight : 0;
+        return (d ? d->weight : 0) - (e.inferred ? inferredPenalty : 0);
     };
 
     // Episode end: the manifest's detection time, else the last bad event.
@@ -108,6 +111,7 @@ void computeOutcome(const State& state, const std::vector<SymptomEvent>& events,
         cand.interval = clocks.corrected(*c);
         cand.support = supportOf(c->id);
         cand.pciBus = c->pciBus;
+        cand.inferred = c->inferred;
         CandidateOutcome& o = cand.outcome;
         if (winner && c != winner)
             o.other = winner->id;
@@ -154,6 +158,7 @@ void computeOutcome(const State& state, const std::vector<SymptomEvent>& events,
         rc.timeBasis = winner->timeBasis;
         rc.interval = clocks.corrected(*winner);
         rc.advice = d ? d->advice : "";
+        rc.inferred = winner->inferred;
         // A rule may set the event's own advice (Xid 154's required recovery
         // action overrides the catalogue's); the catalogue's follows it.
         if (auto it = winner->fields.find("advice"); it != winner->fields.end() && !it->second.empty())

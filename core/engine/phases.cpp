@@ -676,6 +676,22 @@ Effects apply(const State& state, const Rule& rule, const RulePools& pools, cons
             target.symptom = s;
         }
     }
+    if (rule.infer) {
+        // The event now stands for the cause its lines name; what the lines
+        // themselves are is kept, and the cause came before them.
+        std::map<std::string, std::string> vals = target.fields;
+        vals["symptom"] = target.symptom;
+        const std::string s = expandTemplate(rule.infer->symptom, vals);
+        if (!target.inferred)
+            target.inferred = Inference{target.symptom, rule.id};
+        else
+            target.inferred->rule = rule.id;
+        const auto before = static_cast<int64_t>(rule.infer->beforeS * 1e9);
+        if (before > 0 && target.interval.earliestNs != kNoTime)
+            target.interval.earliestNs -= before;
+        did(TraceAction::Rewrote, target.symptom + " -> " + s + " (inferred)");
+        target.symptom = s;
+    }
     if (rule.setRole) {
         target.roleOverride = rule.setRole;
         target.roleOverrideBy = rule.id;
@@ -732,6 +748,8 @@ std::string firingSummary(const Rule& rule, std::string lastEffect)
         return "linked";
     if (rule.setSymptom)
         return "rewrote symptom";
+    if (rule.infer)
+        return "inferred the cause it names";
     return lastEffect;
 }
 

@@ -294,6 +294,8 @@ void buildReport(const State& state, std::vector<SymptomEvent>& events, const st
             result.summary += "; " + plural(otherBad, "other error") +
                               (otherNodes.empty() ? std::string() : " on " + plural(otherNodes.size(), "node")) +
                               " kept as interesting evidence";
+        if (rc.inferred)
+            result.summary += "; inferred: no line shows it, " + rc.inferred->fromSymptom + " names it";
         result.summary += ".";
     } else if (result.status == ResultStatus::Ambiguous) {
         std::string s = "Ambiguous: ";

@@ -41,9 +41,17 @@ json intervalJson(const TimeInterval& iv)
     return {{"earliest", timeJson(iv.earliestNs)}, {"latest", timeJson(iv.latestNs)}};
 }
 
+// null for a cause seen on a line; {from, rule} for one only named by symptoms.
+json inferenceJson(const std::optional<Inference>& inf)
+{
+    if (!inf)
+        return nullptr;
+    return {{"from_symptom", inf->fromSymptom}, {"rule", inf->rule}};
+}
+
 json candidateJson(const Candidate& c, const Result& r)
 {
-    return {{"event", c.event},         {"symptom", c.symptom},       {"title", c.title},
+    return {{"inferred", inferenceJson(c.inferred)},{"event", c.event},         {"symptom", c.symptom},       {"title", c.title},
             {"domain", c.domain},       {"sub_domain", optStr(c.subDomain)}, {"node", optStr(c.node)},
             {"rank", optInt(c.rank)},   {"gpu", optInt(c.gpuIndex)},  {"time", timeJson(c.timeNs, c.timeBasis)},
             {"time_basis", std::string(toString(c.timeBasis))}, {"time_interval", intervalJson(c.interval)},
@@ -72,6 +80,8 @@ json eventJson(const SymptomEvent& e)
               {"extracted_by", e.extractedBy},
               {"count", e.count},
               {"suppressed", e.suppressed}};
+    if (e.inferred)
+        n["inferred"] = inferenceJson(e.inferred);
     if (e.suppressed)
         n["suppressed_by"] = {{"rule", e.suppressedBy}, {"reason", e.suppressReason}};
     if (e.roleOverride)
@@ -136,7 +146,7 @@ json resultHead(const Result& r)
                            {"rank", optInt(rc.rank)},   {"time", timeJson(rc.timeNs, rc.timeBasis)},
                            {"time_basis", std::string(toString(rc.timeBasis))},
                            {"time_interval", intervalJson(rc.interval)}, {"evidence", rc.evidence},
-                           {"advice", optStr(rc.advice)}};
+                           {"advice", optStr(rc.advice)}, {"inferred", inferenceJson(rc.inferred)}};
     } else {
         j["root_cause"] = nullptr;
     }

@@ -93,6 +93,14 @@ struct MoveTo {
     std::optional<Relation> related;       // the place of the earliest related event
 };
 
+// "this symptom names its cause": the event becomes that cause, marked
+// inferred (SymptomEvent::inferred), its interval reaching `beforeS` earlier
+// (the cause came before the line that names it). Docs: docs/rules.md.
+struct Infer {
+    std::string symptom;                   // template, e.g. "gpu.xid.{caused_by}" or "{symptom}"
+    double beforeS = 0;
+};
+
 struct Decode {
     std::string field;                     // hex or decimal text
     int shift = 0;
@@ -136,6 +144,7 @@ struct Rule {
     // actions (one or more)
     std::optional<std::string> suppress;   // reason
     std::optional<std::string> setSymptom; // template with {field}
+    std::optional<Infer> infer;            // infer: the event stands for the cause it names
     std::optional<SymptomRole> setRole;
     std::optional<EventKind> setKind;
     std::map<std::string, std::string> setFields;

@@ -348,7 +348,7 @@ Rule parseRule(std::string_view text, const std::string& file, const json& j)
     checkKeys(ctx, j,
               {"id", "description", "phase", "match", "if", "unless", "suppress", "set_symptom", "set_role", "set_kind",
                "set_fields", "decode", "link_from", "label", "merge_into", "move_to", "copy_fields", "absent_ranks",
-               "evidence_role", "max_evidence", "source"},
+               "evidence_role", "max_evidence", "source", "infer"},
               "rule");
     try {
         parseRuleSamples(j, r);
@@ -380,6 +380,22 @@ Rule parseRule(std::string_view text, const std::string& file, const json& j)
     }
     if (j.contains("set_symptom")) {
         r.setSymptom = str(ctx, j, "set_symptom");
+        ++actions;
+    }
+    if (auto it = j.find("infer"); it != j.end()) {
+        if (!it->is_object())
+            ctx.fail("'infer' must be an object {\"symptom\": template, \"before_s\": seconds}");
+        checkKeys(ctx, *it, {"symptom", "before_s"}, "infer");
+        Infer inf;
+        inf.symptom = str(ctx, *it, "symptom", true);
+        if (auto b = it->find("before_s"); b != it->end()) {
+            if (!b->is_number() || b->get<double>() < 0 || b->get<double>() > 86400)
+                ctx.fail("infer 'before_s' must be a number of seconds in [0, 86400]");
+            inf.beforeS = b->get<double>();
+        }
+        if (r.setSymptom)
+            ctx.fail("'infer' names the symptom itself: do not also give set_symptom");
+        r.infer = inf;
         ++actions;
     }
     if (auto v = str(ctx, j, "set_role"); !v.empty()) {
@@ -509,9 +525,11 @@ Rule parseRule(std::string_view text, const std::string& file, const json& j)
     }
     if (actions == 0)
         ctx.fail("the rule does nothing: give one of suppress, set_symptom, set_role, set_kind, set_fields, decode, "
-                 "link_from, merge_into, move_to, copy_fields, absent_ranks, evidence_role, max_evidence");
+                 "link_from, merge_into, move_to, copy_fields, absent_ranks, infer, evidence_role, max_evidence");
     if (r.absentRanks && actions > 1)
         ctx.fail("'absent_ranks' emits new events and takes no other action");
+    if (r.infer && (r.phase < Phase::FilterEarly || r.phase > Phase::RefineFinal))
+        ctx.fail("infer needs a filter or refine phase");
     if ((r.absentRanks || r.copyFields) && (r.phase < Phase::FilterEarly || r.phase > Phase::RefineFinal))
         ctx.fail("copy_fields / absent_ranks need a filter or refine phase");
     if ((r.linkFrom || r.mergeWith || r.moveTo) && (r.phase < Phase::FilterEarly || r.phase > Phase::RefineFinal))
@@ -659,7 +677,8 @@ void RuleSet::loadText(std::string_view text, const std::string& fileName)
         if (!it->is_object())
             throw RuleError(fileName, 1, 1, "", "'settings' must be an object");
         static const std::set<std::string> known{"clock_skew_tolerance_s", "episode_window_s",
-                                                 "max_evidence_per_symptom", "ambiguity_weight_margin"};
+                                                 "max_evidence_per_symptom", "ambiguity_weight_margin",
+                                                 "inferred_weight_penalty"};
         for (const auto& [k, v] : it->items()) {
             if (!known.count(k))
                 throw RuleError(fileName, 1, 1, "", "unknown setting '" + k + "'");
@@ -788,6 +807,8 @@ std::string RuleSet::digest() const
                                   : json());
         j.push_back(r.evidenceRole ? static_cast<int>(*r.evidenceRole) : -1);
         j.push_back(r.maxEvidence);
+        if (r.infer) // appended only when used: digests of rule sets without it do not change
+            j.push_back(json{"infer", r.infer->symptom, r.infer->beforeS});
         rules.push_back(j);
     }
     canon["rules"] = rules;
