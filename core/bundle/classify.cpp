@@ -254,8 +254,45 @@ KindGuess kindFromName(std::string_view base, const std::vector<std::string_view
     return {};
 }
 
+// journalctl -o json: one object per line carrying __REALTIME_TIMESTAMP and
+// MESSAGE (systemd.journal-fields(7); https://systemd.io/JOURNAL_EXPORT_FORMATS/).
+// The journal holds the kernel's and the services' lines: a system log. Its
+// node is _HOSTNAME when every sampled record names the same one.
+bool journalJson(std::string_view head)
+{
+    const size_t first = head.find_first_not_of(" \t\r\n");
+    if (first == std::string_view::npos || head[first] != '{')
+        return false;
+    const std::string_view line = head.substr(first, head.find('\n', first) - first);
+    return line.find("\"__REALTIME_TIMESTAMP\"") != std::string_view::npos &&
+           line.find("\"MESSAGE\"") != std::string_view::npos;
+}
+
+std::string journalHost(std::string_view head, std::string& reason)
+{
+    constexpr std::string_view key = "\"_HOSTNAME\":\"";
+    std::string host;
+    size_t records = 0;
+    for (size_t at = head.find(key); at != std::string_view::npos; at = head.find(key, at + 1)) {
+        const size_t b = at + key.size();
+        const size_t e = head.find('"', b);
+        if (e == std::string_view::npos || e - b > 255)
+            break;
+        const std::string_view h = head.substr(b, e - b);
+        if (!host.empty() && h != host)
+            return {}; // several hosts: a merged journal, no single node
+        host = std::string(h);
+        ++records;
+    }
+    if (!host.empty())
+        reason = "content: journal JSON _HOSTNAME (" + std::to_string(records) + " records)";
+    return host;
+}
+
 KindGuess kindFromContent(std::string_view head)
 {
+    if (journalJson(head))
+        return {SourceKind::SysLog, "content: journal JSON export (__REALTIME_TIMESTAMP, MESSAGE)"};
     const ContentShape shape = sniffContent(head);
     if (shape.kind == SourceKind::Unknown)
         return {};
@@ -315,6 +352,8 @@ void classifyFile(SourceFile& file, std::string_view head)
             }
         }
     }
+    if (file.node.empty() && journalJson(head))
+        file.node = journalHost(head, file.nodeReason);
     if (file.node.empty()) {
         const ContentHost host = hostFromContent(head);
         file.node = host.host;

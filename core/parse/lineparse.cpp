@@ -222,6 +222,63 @@ const LevelWord* levelAt(std::string_view s, size_t q)
     return nullptr;
 }
 
+// A field a person redacted before pasting the log: "<hostname>", "<redacted>",
+// "[REDACTED]", "[HOST]". Consumed so the rest of the line still parses; its
+// value is unknown, never the placeholder.
+bool tryRedaction(std::string_view s, size_t& p)
+{
+    size_t q = p;
+    if (q >= s.size() || (s[q] != '<' && s[q] != '['))
+        return false;
+    const char close = s[q] == '<' ? '>' : ']';
+    const bool upperOnly = s[q] == '[';
+    ++q;
+    const size_t b = q;
+    if (upperOnly && levelAt(s, b))
+        return false; // "[ERROR]" is a level, not a redaction
+    while (q < s.size() && q - b < 40 && s[q] != close) {
+        const char ch = s[q];
+        const bool upper = ch >= 'A' && ch <= 'Z';
+        if (upperOnly ? !(upper || ch == '_' || ch == '-') : !(isAlnum(ch) || ch == '_' || ch == '-' || ch == '.'))
+            return false;
+        ++q;
+    }
+    if (q == b || q >= s.size() || s[q] != close)
+        return false;
+    p = q + 1;
+    return true;
+}
+
+// Where a host name token starting at q ends: letters, digits, '.', '-', '_' (at most 255).
+size_t hostTokenEnd(std::string_view s, size_t q)
+{
+    const size_t b = q;
+    while (q < s.size() && (isAlnum(s[q]) || s[q] == '.' || s[q] == '-' || s[q] == '_') && q - b < 255)
+        ++q;
+    return q;
+}
+
+// " host [12345.678901]": a kernel line a forwarder wrote without its "kernel:"
+// tag. The host is taken; the uptime is left for the dmesg prefix.
+bool parseHostBeforeUptime(std::string_view s, size_t& p, LineInfo& info)
+{
+    size_t q = p;
+    if (q >= s.size() || s[q] != ' ')
+        return false;
+    q = skipSpaces(s, q);
+    const size_t hb = q;
+    const size_t he = q = hostTokenEnd(s, q);
+    if (he == hb || !isAlpha(s[hb]) || !lit(s, q, " ["))
+        return false;
+    size_t r = skipSpaces(s, q);
+    int64_t secs = 0;
+    if (!digitsUpTo(s, r, 10, secs) || !lit(s, r, "."))
+        return false;
+    info.host = s.substr(hb, he - hb);
+    p = q - 1;
+    return true;
+}
+
 // host tag[pid]: ' after a syslog / ISO time. Returns false (p untouched) when the shape is not there.
 bool parseHostTag(std::string_view s, size_t& p, LineInfo& info)
 {
@@ -230,11 +287,12 @@ bool parseHostTag(std::string_view s, size_t& p, LineInfo& info)
         return false;
     q = skipSpaces(s, q);
     const size_t hb = q;
-    if (q >= s.size() || !isAlnum(s[q]))
+    const bool redacted = tryRedaction(s, q);
+    if (!redacted && (q >= s.size() || !isAlnum(s[q])))
         return false;
-    while (q < s.size() && (isAlnum(s[q]) || s[q] == '.' || s[q] == '-' || s[q] == '_') && q - hb < 255)
-        ++q;
-    const size_t he = q;
+    if (!redacted)
+        q = hostTokenEnd(s, q);
+    const size_t he = redacted ? hb : q;
     if (q >= s.size() || s[q] != ' ')
         return false;
     if (levelAt(s, hb))
@@ -332,6 +390,20 @@ bool parseSyslogClock(std::string_view s, size_t& p, Clock& c, const TimeContext
     return true;
 }
 
+// dmesg -d appends the time since the previous message: " <    0.000123>".
+bool skipDmesgDelta(std::string_view s, size_t& p)
+{
+    size_t q = p;
+    if (!lit(s, q, " <"))
+        return false;
+    q = skipSpaces(s, q);
+    int64_t secs = 0, ns = 0;
+    if (!digitsUpTo(s, q, 12, secs) || !lit(s, q, ".") || !fractionNs(s, q, ns) || !lit(s, q, ">"))
+        return false;
+    p = q;
+    return true;
+}
+
 bool tryDmesgSeconds(std::string_view s, size_t& p, LineInfo& info, const TimeContext& ctx)
 {
     size_t q = p;
@@ -340,7 +412,10 @@ bool tryDmesgSeconds(std::string_view s, size_t& p, LineInfo& info, const TimeCo
     q = skipSpaces(s, q);
     int64_t secs = 0, ns = 0;
     size_t f = 0;
-    if (!digitsUpTo(s, q, 10, secs) || !lit(s, q, ".") || (f = q, !fractionNs(s, q, ns)) || !lit(s, q, "]"))
+    if (!digitsUpTo(s, q, 10, secs) || !lit(s, q, ".") || (f = q, !fractionNs(s, q, ns)))
+        return false;
+    const size_t fracEnd = q;
+    if (!lit(s, q, "]") && !(skipDmesgDelta(s, q) && lit(s, q, "]")))
         return false;
     // Ten digits of seconds (317 years of uptime) need not fit int64 ns: such a
     // bracket is not an uptime (issue #13, "[9999999999.0]").
@@ -359,7 +434,7 @@ bool tryDmesgSeconds(std::string_view s, size_t& p, LineInfo& info, const TimeCo
             info.timeNs = *offset;
             info.basis = TimeBasis::BootRelative;
         }
-        info.resolutionNs = resolutionOf(int(q - 1 - f));
+        info.resolutionNs = resolutionOf(int(fracEnd - f));
     }
     p = q;
     return true;
@@ -377,12 +452,64 @@ bool tryDmesgHuman(std::string_view s, size_t& p, LineInfo& info, const TimeCont
     Clock c;
     if (!parseSyslogClock(s, q, c, ctx))
         return false;
-    if (!lit(s, q, " ") || !digitsN(s, q, 4, c.year) || !lit(s, q, "]"))
+    if (!lit(s, q, " ") || !digitsN(s, q, 4, c.year))
+        return false;
+    skipDmesgDelta(s, q); // dmesg -T -d
+    if (!lit(s, q, "]"))
         return false;
     c.yearAssumed = false;
     if (!validClock(c))
         return false;
     setClock(info, c, ctx);
+    p = q;
+    return true;
+}
+
+// dmesg --reltime / -H (util-linux sys-utils/dmesg.c): the first message of a
+// minute gets "[%b%e %H:%M] " ("[Dec 3 10:01]", "[Dec13 10:01]"), local time,
+// to the minute; the others "[  %+8.06f] ", seconds since the previous
+// message, which give no time of their own (the line inherits one).
+bool tryDmesgReltime(std::string_view s, size_t& p, LineInfo& info, const TimeContext& ctx)
+{
+    size_t q = p;
+    if (!lit(s, q, "["))
+        return false;
+    Clock c;
+    c.month = monthFromAbbrev(s, q);
+    if (c.month == 0)
+        return false;
+    q = skipSpaces(s, q + 3);
+    int64_t d = 0;
+    if (!digitsUpTo(s, q, 2, d) || !lit(s, q, " ") || !digitsN(s, q, 2, c.hour) || !lit(s, q, ":")
+        || !digitsN(s, q, 2, c.minute) || !lit(s, q, "]"))
+        return false;
+    c.day = int(d);
+    c.second = 0;
+    c.year = assumedYear(ctx, c);
+    c.yearAssumed = true;
+    if (!validClock(c))
+        return false;
+    if (const auto ns = clockNs(c, ctx)) {
+        setTime(info, *ns, TimeBasis::AssumedYear, 0);
+        if (info.timeNs == *ns)
+            info.resolutionNs = 60 * kNsPerSec;
+    }
+    p = q;
+    return true;
+}
+
+bool tryDmesgRelDelta(std::string_view s, size_t& p)
+{
+    size_t q = p;
+    if (!lit(s, q, "["))
+        return false;
+    q = skipSpaces(s, q);
+    if (q >= s.size() || (s[q] != '+' && s[q] != '-'))
+        return false;
+    ++q;
+    int64_t secs = 0, ns = 0;
+    if (!digitsUpTo(s, q, 12, secs) || !lit(s, q, ".") || !fractionNs(s, q, ns) || !lit(s, q, "]"))
+        return false;
     p = q;
     return true;
 }
@@ -612,11 +739,12 @@ bool tryNccl(std::string_view s, size_t& p, LineInfo& info)
 {
     size_t q = p;
     const size_t hb = q;
-    while (q < s.size() && (isAlnum(s[q]) || s[q] == '.' || s[q] == '-' || s[q] == '_') && q - hb < 255)
-        ++q;
-    const size_t he = q;
+    const bool redacted = tryRedaction(s, q);
+    if (!redacted)
+        q = hostTokenEnd(s, q);
+    const size_t he = redacted ? hb : q;
     int64_t pid = 0, tid = 0, dev = 0;
-    if (he == hb || !lit(s, q, ":") || !digitsUpTo(s, q, 10, pid) || !lit(s, q, ":") || !digitsUpTo(s, q, 10, tid)
+    if ((he == hb && !redacted) || !lit(s, q, ":") || !digitsUpTo(s, q, 10, pid) || !lit(s, q, ":") || !digitsUpTo(s, q, 10, tid)
         || !lit(s, q, " [") || !digitsUpTo(s, q, 4, dev) || !lit(s, q, "]"))
         return false;
     if (q < s.size() && s[q] != ' ')
@@ -668,6 +796,21 @@ bool tryLevel(std::string_view s, size_t& p, LineInfo& info, bool afterTime, boo
         return false;
     }
     info.severity = lw->sev;
+    p = q;
+    return true;
+}
+
+// CRI container log files (what kubectl logs reads): "<time> stdout|stderr P|F "
+// (kubernetes pkg/kubelet/kuberuntime/logs/logs.go, parseCRILog).
+bool tryCriStream(std::string_view s, size_t& p)
+{
+    size_t q = p;
+    if (!lit(s, q, "stdout ") && !lit(s, q, "stderr "))
+        return false;
+    if (!lit(s, q, "F") && !lit(s, q, "P"))
+        return false;
+    if (q < s.size() && s[q] != ' ')
+        return false;
     p = q;
     return true;
 }
@@ -724,13 +867,86 @@ int rankInMessage(std::string_view s, size_t from)
     return -1;
 }
 
+// The string value of "key":"..." in a one-line JSON object, searched in the
+// first `limit` bytes; `at` receives where the value starts. Escapes are left
+// as they are (the value is text to match, not to decode).
+std::optional<std::string_view> jsonStringField(std::string_view line, std::string_view quotedKey, size_t limit,
+                                                size_t* at = nullptr)
+{
+    const std::string_view head = line.substr(0, std::min(line.size(), limit));
+    size_t k = head.find(quotedKey);
+    while (k != std::string_view::npos) {
+        size_t q = k + quotedKey.size();
+        while (q < head.size() && head[q] == ' ')
+            ++q;
+        if (q < head.size() && head[q] == ':') {
+            ++q;
+            while (q < head.size() && head[q] == ' ')
+                ++q;
+            if (q >= head.size() || head[q] != '"')
+                return std::nullopt;
+            const size_t b = ++q;
+            while (q < head.size() && head[q] != '"')
+                q += head[q] == '\\' ? 2 : 1;
+            if (at)
+                *at = b;
+            return head.substr(b, std::min(q, head.size()) - b);
+        }
+        k = head.find(quotedKey, k + 1);
+    }
+    return std::nullopt;
+}
+
+// journalctl -o json: one object per line (systemd.journal-fields(7),
+// https://systemd.io/JOURNAL_EXPORT_FORMATS/). __REALTIME_TIMESTAMP is the
+// receive time in usec since the epoch, UTC, as a decimal string; MESSAGE the
+// text (an array of bytes when it is not UTF-8: then there is none);
+// _HOSTNAME the host; PRIORITY the syslog level 0-7. Returns where MESSAGE's
+// text starts, or npos when the line is not such an object.
+size_t parseJournalJson(std::string_view line, LineInfo& info)
+{
+    constexpr size_t kJsonLimit = 64 * 1024;
+    if (line.empty() || line[0] != '{')
+        return std::string_view::npos;
+    const auto rt = jsonStringField(line, "\"__REALTIME_TIMESTAMP\"", kJsonLimit);
+    size_t msgAt = 0;
+    const auto msg = jsonStringField(line, "\"MESSAGE\"", kJsonLimit, &msgAt);
+    if (!rt || !msg)
+        return std::string_view::npos;
+    size_t q = 0;
+    int64_t usec = 0;
+    if (digitsUpTo(*rt, q, 19, usec) && q == rt->size() && usec >= 946684800LL * 1000000 &&
+        usec <= 7258118400LL * 1000000)
+        setTime(info, usec * 1000, TimeBasis::Absolute, 6);
+    if (const auto host = jsonStringField(line, "\"_HOSTNAME\"", kJsonLimit); host && !host->empty())
+        info.host = *host;
+    if (const auto pri = jsonStringField(line, "\"PRIORITY\"", kJsonLimit); pri && pri->size() == 1) {
+        const char c = (*pri)[0];
+        if (c >= '0' && c <= '2')
+            info.severity = Severity::Fatal;
+        else if (c == '3')
+            info.severity = Severity::Error;
+        else if (c == '4')
+            info.severity = Severity::Warning;
+        else if (c == '5' || c == '6')
+            info.severity = Severity::Info;
+        else if (c == '7')
+            info.severity = Severity::Debug;
+    }
+    return msgAt;
+}
+
 } // namespace
 
 LineInfo parseLine(std::string_view line, SourceKind kind, const TimeContext& ctx)
 {
     (void)kind; // shapes are recognised by content: files are often misnamed
     LineInfo info;
-    const std::string_view s = line.substr(0, std::min(line.size(), kHead));
+    // A journal JSON record: its own fields give time, host and level; the
+    // prefixes are then read from the start of its MESSAGE.
+    const size_t jsonMessage = parseJournalJson(line, info);
+    const size_t base = jsonMessage == std::string_view::npos ? 0 : jsonMessage;
+    std::string_view s = line.substr(base, std::min(line.size() - base, kHead));
     int globalRank = -1, localRank = -1, task = -1;
     bool ncclPrefix = false;
     size_t p = 0;
@@ -764,11 +980,14 @@ LineInfo parseLine(std::string_view line, SourceKind kind, const TimeContext& ct
             } else if (tryDmesgHuman(s, q, info, ctx)) {
             } else if (tryFabricManagerClock(s, q, info, ctx) || tryBracketIso(s, q, info, ctx)) {
                 timed = true;
+            } else if (tryDmesgReltime(s, q, info, ctx) || tryDmesgRelDelta(s, q)) {
+            } else if (afterTime && tryCriStream(s, q)) {
             } else if (parseIso(s, q, c)) {
                 setClock(info, c, ctx);
                 timed = true;
                 size_t r = q;
-                if (rfc5424 ? parseRfc5424Rest(s, r, info) : parseHostTag(s, r, info)) {
+                if (rfc5424 ? parseRfc5424Rest(s, r, info)
+                            : (parseHostTag(s, r, info) || parseHostBeforeUptime(s, r, info))) {
                     q = r;
                     timed = false;
                 }
@@ -776,7 +995,7 @@ LineInfo parseLine(std::string_view line, SourceKind kind, const TimeContext& ct
                 setClock(info, c, ctx);
                 timed = true;
                 size_t r = q;
-                if (parseHostTag(s, r, info)) {
+                if (parseHostTag(s, r, info) || parseHostBeforeUptime(s, r, info)) {
                     q = r;
                     timed = false;
                 }
@@ -836,7 +1055,7 @@ LineInfo parseLine(std::string_view line, SourceKind kind, const TimeContext& ct
     info.localRank = localRank;
     info.rank = globalRank >= 0 ? globalRank : localRank;
     info.rankIsLocal = globalRank < 0 && localRank >= 0;
-    info.messageStart = std::min(p, line.size());
+    info.messageStart = std::min(base + p, line.size());
     return info;
 }
 

@@ -150,6 +150,74 @@ void LineParseTest::prefixes_data()
         {kNoTime, TimeBasis::None, -1, "", -1, -1, kErr, "level=error msg="});
     row("crlf", "2024-07-23T07:53:55Z node7 kernel: x\r", year(0),
         {utc(2024, 7, 23, 7, 53, 55), TimeBasis::Absolute, -1, "node7", -1, -1, -1, "x\r"});
+
+    // ---- Wrappers and formats real bundles carry (issue #8 item 5), each from its upstream source.
+    // kubectl logs --timestamps: RFC 3339 with nanoseconds before every line
+    // (kubernetes/kubectl logs.go "--timestamps"; kubelet writes RFC3339Nano).
+    const std::string watchdog3 = "[rank3]:[E314 10:00:41.338000 88412 ProcessGroupNCCL.cpp:607] [Rank 3] Watchdog caught collective operation timeout";
+    row("kubectl --timestamps + c10 watchdog", "2026-03-14T10:00:41.338871123Z " + watchdog3, year(0),
+        {utc(2026, 3, 14, 10, 0, 41, 338871123), TimeBasis::Absolute, -1, "", 3, -1, kErr, "[Rank 3] Watchdog"});
+    row("kubectl --timestamps + NCCL", "2026-03-14T10:00:41.338871123Z gpu-a17:88412:88602 [3] transport/net_ib.cc:1909 NCCL WARN NET/IB : Got completion from peer 10.10.3.14<36752> with status=12",
+        year(0), {utc(2026, 3, 14, 10, 0, 41, 338871123), TimeBasis::Absolute, -1, "gpu-a17", -1, 3, kWarn, "transport/net_ib.cc:1909"});
+    row("kubectl --timestamps + torchrun label", "2026-03-14T10:00:41.338871123Z [default3]:terminate called after throwing an instance of 'c10::Error'",
+        year(0), {utc(2026, 3, 14, 10, 0, 41, 338871123), TimeBasis::Absolute, -1, "", 3, -1, -1, "terminate called"});
+    // CRI log files (/var/log/pods/.../0.log, what `kubectl logs` reads): "<RFC3339Nano> <stream> <P|F> <text>"
+    // (kubernetes/kubernetes pkg/kubelet/kuberuntime/logs/logs.go, parseCRILog).
+    row("CRI log line, full", "2026-03-14T10:00:41.338871123Z stderr F [default3]:terminate called after throwing", year(0),
+        {utc(2026, 3, 14, 10, 0, 41, 338871123), TimeBasis::Absolute, -1, "", 3, -1, -1, "terminate called"});
+    row("CRI log line, partial + NCCL", "2026-03-14T10:00:41.338871123Z stdout P gpu-a17:88412:88602 [3] NCCL INFO Channel 00/32 :    0   1",
+        year(0), {utc(2026, 3, 14, 10, 0, 41, 338871123), TimeBasis::Absolute, -1, "gpu-a17", -1, 3, kInfo, "NCCL INFO Channel"});
+    // journalctl -o json: one object per line; __REALTIME_TIMESTAMP is usec since the epoch (UTC) as a
+    // decimal string, MESSAGE the text, _HOSTNAME the host, PRIORITY the syslog level
+    // (systemd.journal-fields(7); https://systemd.io/JOURNAL_EXPORT_FORMATS/).
+    row("journald JSON export", R"({"__CURSOR":"s=6ad9f8c1;i=1a2b;b=1d2e;m=cfa2;t=64d7;x=9c1","__REALTIME_TIMESTAMP":"1773482441338871","__MONOTONIC_TIMESTAMP":"883201445102","_BOOT_ID":"1d2e","PRIORITY":"4","_TRANSPORT":"kernel","SYSLOG_IDENTIFIER":"kernel","MESSAGE":"NVRM: Xid (PCI:0000:ab:00): 79, pid='<unknown>', name=<unknown>, GPU has fallen off the bus.","_HOSTNAME":"gpu-a17"})",
+        year(0), {utc(2026, 3, 14, 10, 0, 41, 338871000), TimeBasis::Absolute, -1, "gpu-a17", -1, -1, kWarn, "NVRM: Xid (PCI:0000:ab:00): 79"});
+    row("journald JSON, hostname first, priority 3", R"({"_HOSTNAME":"gpu-b04","PRIORITY":"3","MESSAGE":"mlx5_core 0000:0c:00.0: mlx5_cmd_out_err:838: ACCESS_REG(0x805) op_mod(0x1) failed","__REALTIME_TIMESTAMP":"1773482441000000"})",
+        year(0), {utc(2026, 3, 14, 10, 0, 41), TimeBasis::Absolute, -1, "gpu-b04", -1, -1, kErr, "mlx5_core 0000:0c:00.0"});
+    // NCCL >= 2.26 prefixes WARN lines with NCCL_DEBUG_TIMESTAMP_FORMAT, default "[%F %T] " in local time
+    // (NVIDIA/nccl docs/env: NCCL_DEBUG_TIMESTAMP_FORMAT, NCCL_DEBUG_TIMESTAMP_LEVELS).
+    row("NCCL timestamp prefix", "[2025-11-30 12:02:58] gpu-a03:61722:61760 [4] transport/net_ib.cc:199 NCCL WARN NET/IB : mlx5_0:1 Got async error event: port error",
+        year(0), {utc(2025, 11, 30, 12, 2, 58), TimeBasis::AssumedUtc, -1, "gpu-a03", -1, 4, kWarn, "transport/net_ib.cc:199"});
+    row("NCCL timestamp prefix with fraction", "[2025-11-30 12:02:58.123456] gpu-a03:61722:61760 [4] NCCL INFO Init COMPLETE",
+        year(0), {utc(2025, 11, 30, 12, 2, 58, 123456000), TimeBasis::AssumedUtc, -1, "gpu-a03", -1, 4, kInfo, "NCCL INFO Init"});
+    // util-linux dmesg: -T "[%a %b %e %H:%M:%S %Y] ", --reltime/-H "[%b%e %H:%M] " at each new minute then
+    // "[  %+8.06f] " deltas, -d "[%5ld.%06ld <%12.06f>] ", --time-format iso (sys-utils/dmesg.c print_record).
+    row("dmesg -H minute line", "[Dec 3 10:01] NVRM: Xid (PCI:0000:ab:00): 79, pid='<unknown>', name=<unknown>, GPU has fallen off the bus.",
+        year(2026), {utc(2026, 12, 3, 10, 1, 0), TimeBasis::AssumedYear, -1, "", -1, -1, -1, "NVRM: Xid"});
+    row("dmesg -H minute line, two-digit day", "[Dec13 10:01] mlx5_core 0000:0c:00.0: Port module event: module 0, Cable unplugged",
+        year(2026), {utc(2026, 12, 13, 10, 1, 0), TimeBasis::AssumedYear, -1, "", -1, -1, -1, "mlx5_core"});
+    row("dmesg -H delta", "[  +0.000123] NVRM: GPU 0000:ab:00.0: GPU has fallen off the bus.", year(2026),
+        {kNoTime, TimeBasis::None, -1, "", -1, -1, -1, "NVRM: GPU"});
+    row("dmesg -H delta >= 10 s", "[ +12.000123] nvidia-nvswitch1: SXid (PCI:0000:06:00.0): 20034, Fatal, Link 48 LTSSM Fault Up",
+        year(2026), {kNoTime, TimeBasis::None, -1, "", -1, -1, -1, "nvidia-nvswitch1"});
+    row("dmesg -d", "[  123.456789 <    0.000123>] NVRM: Xid (PCI:0000:ab:00): 48, pid=1, name=python3", year(2026),
+        {123456789000LL, TimeBasis::BootRelative, 123.456789, "", -1, -1, -1, "NVRM: Xid"});
+    row("dmesg -T -d", "[Thu Dec  3 10:01:02 2026 <    0.000123>] NVRM: Xid (PCI:0000:ab:00): 48, pid=1", year(0),
+        {utc(2026, 12, 3, 10, 1, 2), TimeBasis::AssumedUtc, -1, "", -1, -1, -1, "NVRM: Xid"});
+    row("dmesg --time-format iso", "2026-12-03T10:01:02,123456+00:00 NVRM: Xid (PCI:0000:ab:00): 79, pid='<unknown>'", year(0),
+        {utc(2026, 12, 3, 10, 1, 2, 123456000), TimeBasis::Absolute, -1, "", -1, -1, -1, "NVRM: Xid"});
+    // journalctl -o short-precise / short-iso-precise (journalctl(1) --output).
+    row("journalctl short-precise", "Dec 03 10:01:02.123456 gpu-a17 kernel: NVRM: Xid (PCI:0000:ab:00): 79", year(2026),
+        {utc(2026, 12, 3, 10, 1, 2, 123456000), TimeBasis::AssumedYear, -1, "gpu-a17", -1, -1, -1, "NVRM: Xid"});
+    row("journalctl short-iso-precise", "2026-12-03T10:01:02.123456+0000 gpu-a17 kernel: NVRM: Xid (PCI:0000:ab:00): 79", year(0),
+        {utc(2026, 12, 3, 10, 1, 2, 123456000), TimeBasis::Absolute, -1, "gpu-a17", -1, -1, -1, "NVRM: Xid"});
+    // A kernel line that a forwarder wrote without the "kernel:" tag: host, then the uptime.
+    row("kernel line without kernel: tag", "Dec  3 10:01:02 gpu-a17 [883201.445102] NVRM: Xid (PCI:0000:ab:00): 79, pid='<unknown>'", year(2026),
+        {utc(2026, 12, 3, 10, 1, 2), TimeBasis::AssumedYear, 883201.445102, "gpu-a17", -1, -1, -1, "NVRM: Xid"});
+    // Pasted logs with redactions: parse what remains, a redacted host is no host.
+    row("redacted syslog host", "Dec  3 10:01:02 <hostname> kernel: [883201.445102] NVRM: Xid (PCI:...): 79, pid='<unknown>'", year(2026),
+        {utc(2026, 12, 3, 10, 1, 2), TimeBasis::AssumedYear, 883201.445102, "", -1, -1, -1, "NVRM: Xid"});
+    row("[REDACTED] syslog host", "Dec  3 10:01:02 [REDACTED] kernel: NVRM: Xid (PCI:0000:ab:00): 79", year(2026),
+        {utc(2026, 12, 3, 10, 1, 2), TimeBasis::AssumedYear, -1, "", -1, -1, -1, "NVRM: Xid"});
+    row("redacted NCCL host", "<hostname>:88412:88602 [3] transport/net_ib.cc:1909 NCCL WARN NET/IB : Got completion from peer <ip><36752> with status=12",
+        year(0), {kNoTime, TimeBasis::None, -1, "", -1, 3, kWarn, "transport/net_ib.cc:1909"});
+    row("[REDACTED] NCCL host", "[REDACTED]:88412:88602 [3] misc/socket.cc:50 NCCL WARN socketProgress: Connection closed by remote peer [REDACTED]<48192>",
+        year(0), {kNoTime, TimeBasis::None, -1, "", -1, 3, kWarn, "misc/socket.cc:50"});
+    // nvidia-smi prints no prefixes: the whole line is the message.
+    row("nvidia-smi no handle", "Unable to determine the device handle for GPU0000:91:00.0: Unknown Error", year(0),
+        {kNoTime, TimeBasis::None, -1, "", -1, -1, -1, "Unable to determine"});
+    row("nvidia-smi ERR! row", "| N/A   ERR!  P0             ERR! / 700W |  81002MiB /  81559MiB |   ERR!      Default |", year(0),
+        {kNoTime, TimeBasis::None, -1, "", -1, -1, -1, "| N/A   ERR!"});
 }
 
 void LineParseTest::prefixes()

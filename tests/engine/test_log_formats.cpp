@@ -1,0 +1,106 @@
+// Real wrappers and formats end to end (issue #8 item 5): a bundle carrying only
+// that form still gives its verdict; tests/parse checks the prefixes one by one.
+#include "engine/engine.h"
+#include "testutil.h"
+
+#include <QTemporaryDir>
+#include <QtTest>
+
+#include <filesystem>
+
+using namespace fl;
+namespace fs = std::filesystem;
+using fltest::shippedOnly;
+using fltest::writeFile;
+
+namespace {
+
+QString str(std::string_view s) { return QString::fromUtf8(s.data(), qsizetype(s.size())); }
+
+Analysis analyzeOne(const QTemporaryDir& tmp, const std::string& name, const std::string& content)
+{
+    const fs::path dir = tmp.path().toStdString();
+    writeFile(dir / "workload.json", R"({"window": {"start": "2026-12-03T09:00:00Z"}})");
+    writeFile(dir / name, content);
+    return analyze(dir.string(), shippedOnly());
+}
+
+const ConnectorReport* connector(const Result& r, const std::string& file)
+{
+    for (const auto& c : r.connectors)
+        if (c.file == file)
+            return &c;
+    return nullptr;
+}
+
+} // namespace
+
+class TestLogFormats : public QObject {
+    Q_OBJECT
+private slots:
+    void journalJsonExport();
+    void dmesgReltime();
+    void redactedKernelLineIsKept();
+    void nvidiaSmiLostGpu();
+};
+
+void TestLogFormats::journalJsonExport()
+{
+    QTemporaryDir tmp;
+    const Analysis a = analyzeOne(
+        tmp, "gpu-a17.json",
+        R"({"__CURSOR":"s=1;i=1","__REALTIME_TIMESTAMP":"1796292062000000","PRIORITY":"6","_TRANSPORT":"kernel","MESSAGE":"nvidia-nvswitch: probe","_HOSTNAME":"gpu-a17"})"
+        "\n"
+        R"({"__CURSOR":"s=1;i=2","__REALTIME_TIMESTAMP":"1796292062338871","PRIORITY":"4","_TRANSPORT":"kernel","MESSAGE":"NVRM: Xid (PCI:0000:ab:00): 79, pid='<unknown>', name=<unknown>, GPU has fallen off the bus.","_HOSTNAME":"gpu-a17"})"
+        "\n");
+    const ConnectorReport* c = connector(a.result, "gpu-a17.json");
+    QVERIFY(c);
+    QCOMPARE(str(toString(c->kind)), QStringLiteral("syslog"));
+    QCOMPARE(str(toString(a.result.status)), QStringLiteral("attributed"));
+    QCOMPARE(str(a.result.rootCause->symptom), QStringLiteral("gpu.xid.79"));
+    QCOMPARE(str(a.result.rootCause->node), QStringLiteral("gpu-a17"));
+    QCOMPARE(str(toString(a.result.rootCause->timeBasis)), QStringLiteral("absolute"));
+    QCOMPARE(qint64(a.result.rootCause->timeNs), qint64(1796292062338871000LL));
+}
+
+void TestLogFormats::dmesgReltime()
+{
+    // dmesg -H: a minute stamp, then deltas that inherit it.
+    QTemporaryDir tmp;
+    const Analysis a = analyzeOne(tmp, "dmesg-gpu-a17.txt",
+                                  "[Dec 3 10:01] nvidia-nvswitch0: open\n"
+                                  "[  +0.000123] NVRM: Xid (PCI:0000:ab:00): 79, pid='<unknown>', name=<unknown>, "
+                                  "GPU has fallen off the bus.\n"
+                                  "[Dec 3 10:02] systemd[1]: Started Session 4.\n");
+    QCOMPARE(str(toString(a.result.status)), QStringLiteral("attributed"));
+    QCOMPARE(str(a.result.rootCause->symptom), QStringLiteral("gpu.xid.79"));
+    QCOMPARE(str(a.result.rootCause->node), QStringLiteral("gpu-a17"));
+    // Between its stamped neighbours: 10:01 to the end of 10:02.
+    QVERIFY(a.result.rootCause->interval.bounded());
+    QVERIFY(a.result.rootCause->interval.latestNs - a.result.rootCause->interval.earliestNs >= 60LL * 1'000'000'000);
+}
+
+void TestLogFormats::redactedKernelLineIsKept()
+{
+    QTemporaryDir tmp;
+    const Analysis a = analyzeOne(tmp, "syslog-pasted.log",
+                                  "Dec  3 10:01:02 <hostname> kernel: [883201.445102] NVRM: Xid (PCI:...): 79, "
+                                  "pid='<unknown>', name=<unknown>, GPU has fallen off the bus.\n");
+    QCOMPARE(str(toString(a.result.status)), QStringLiteral("attributed"));
+    QCOMPARE(str(a.result.rootCause->symptom), QStringLiteral("gpu.xid.79"));
+    QVERIFY(a.result.rootCause->pciBus.empty()); // redacted, never the placeholder
+}
+
+void TestLogFormats::nvidiaSmiLostGpu()
+{
+    QTemporaryDir tmp;
+    const Analysis a = analyzeOne(tmp, "nvidia-smi-gpu-a17.txt",
+                                  "Unable to determine the device handle for GPU0000:91:00.0: Unknown Error\n");
+    QCOMPARE(str(toString(a.result.status)), QStringLiteral("attributed"));
+    QCOMPARE(str(a.result.rootCause->symptom), QStringLiteral("gpu.smi_no_handle"));
+    QCOMPARE(str(a.result.rootCause->node), QStringLiteral("gpu-a17"));
+    QCOMPARE(str(a.result.rootCause->pciBus), QStringLiteral("0000:91:00"));
+}
+
+QTEST_GUILESS_MAIN(TestLogFormats)
+#include "test_log_formats.moc"
