@@ -38,9 +38,21 @@ int64_t field(const SymptomEvent& e, const char* name)
 // rank. Without "ran for", the timeout itself (same Timeout(ms) on every rank).
 const std::string& clockOf(const SymptomEvent& e) { return e.clockNode.empty() ? e.node : e.clockNode; }
 
+//
+// Other shared moments are named in rule data: an event whose extract rule
+// set the field `clock_anchor` is that moment on its node, and every event
+// with the same value (on other nodes) is the same moment: NCCL's "Init
+// COMPLETE" of one commId (rules/nccl.jsonc, nccl.extract.init-complete).
 bool anchor(const SymptomEvent& e, std::string& key, int64_t& t)
 {
-    if (e.symptom != "nccl.watchdog_timeout" || clockOf(e).empty() || !stamped(e.timeBasis) || e.timeNs == kNoTime)
+    if (clockOf(e).empty() || !stamped(e.timeBasis) || e.timeNs == kNoTime)
+        return false;
+    if (auto named = e.fields.find("clock_anchor"); named != e.fields.end() && !named->second.empty()) {
+        key = named->second;
+        t = e.timeNs;
+        return true;
+    }
+    if (e.symptom != "nccl.watchdog_timeout")
         return false;
     auto seq = e.fields.find("seq");
     if (seq == e.fields.end() || seq->second.empty())
@@ -147,8 +159,8 @@ ClockModel estimateClockOffsets(const State& state, const std::vector<SymptomEve
         // logging delay between the event and its line.
         c.residualNs = std::max({worst, d.spread, int64_t(1'000'000)});
         c.anchors = static_cast<uint32_t>(d.d.size());
-        c.basis = "nccl.watchdog_timeout (" + std::to_string(c.anchors) + " collective(s), first " +
-                  firstKey[node] + ")";
+        c.basis = std::to_string(c.anchors) + " shared moment(s) (watchdog SeqNum, NCCL init commId ...), first " +
+                  firstKey[node];
         m.offsets.emplace(node, std::move(c));
     }
     widenUnknownFromEstimates(m);

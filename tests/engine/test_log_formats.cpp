@@ -42,6 +42,7 @@ private slots:
     void dmesgReltime();
     void redactedKernelLineIsKept();
     void nvidiaSmiLostGpu();
+    void ncclInitCompleteAnchorsTheClocks();
 };
 
 void TestLogFormats::journalJsonExport()
@@ -100,6 +101,30 @@ void TestLogFormats::nvidiaSmiLostGpu()
     QCOMPARE(str(a.result.rootCause->symptom), QStringLiteral("gpu.smi_no_handle"));
     QCOMPARE(str(a.result.rootCause->node), QStringLiteral("gpu-a17"));
     QCOMPARE(str(a.result.rootCause->pciBus), QStringLiteral("0000:91:00"));
+}
+
+void TestLogFormats::ncclInitCompleteAnchorsTheClocks()
+{
+    // kubectl logs --timestamps stamps NCCL's INFO lines; every rank of one
+    // communicator prints Init COMPLETE with the same commId at the moment the
+    // init they did together ends. gpu-b04's clock runs 4 s ahead.
+    QTemporaryDir tmp;
+    const fs::path dir = tmp.path().toStdString();
+    writeFile(dir / "applog-gpu-a17-rank0.log",
+              "2026-12-03T10:00:41.100000000Z gpu-a17:88412:88412 [0] NCCL INFO comm 0x55d0 rank 0 nranks 2 cudaDev 0 "
+              "nvmlDev 0 busId 18000 commId 0x3f9f0e5c1a2b3c4d - Init COMPLETE\n");
+    writeFile(dir / "applog-gpu-b04-rank1.log",
+              "2026-12-03T10:00:45.150000000Z gpu-b04:33018:33018 [0] NCCL INFO comm 0x5612 rank 1 nranks 2 cudaDev 0 "
+              "nvmlDev 0 busId 18000 commId 0x3f9f0e5c1a2b3c4d - Init COMPLETE\n");
+    const Analysis a = analyze(dir.string(), shippedOnly());
+    const ClockOffset* b04 = nullptr;
+    for (const auto& c : a.result.clockOffsets)
+        if (c.node == "gpu-b04")
+            b04 = &c;
+    QVERIFY(b04);
+    QCOMPARE(qint64(b04->offsetNs), qint64(4'050'000'000LL));
+    QCOMPARE(b04->anchors, 1u);
+    QVERIFY2(QString::fromStdString(b04->basis).contains("NCCL init commId 0x3f9f0e5c1a2b3c4d"), b04->basis.c_str());
 }
 
 QTEST_GUILESS_MAIN(TestLogFormats)
