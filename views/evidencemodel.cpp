@@ -17,6 +17,16 @@ void EvidenceModel::setAnalysis(std::shared_ptr<const Analysis> analysis)
 {
     beginResetModel();
     m_analysis = std::move(analysis);
+    m_rowOfId.clear();
+    m_rowsOfEvent.clear();
+    if (m_analysis) {
+        const auto& ev = m_analysis->result.evidence;
+        m_rowOfId.reserve(static_cast<qsizetype>(ev.size()));
+        for (size_t i = 0; i < ev.size(); ++i) {
+            m_rowOfId.insert(style::q(ev[i].id), static_cast<int>(i));
+            m_rowsOfEvent[ev[i].event].append(static_cast<int>(i));
+        }
+    }
     endResetModel();
 }
 
@@ -37,14 +47,7 @@ const EvidenceItem* EvidenceModel::item(int row) const
 
 int EvidenceModel::rowOfId(const QString& id) const
 {
-    if (!m_analysis)
-        return -1;
-    const std::string key = id.toStdString();
-    const auto& ev = m_analysis->result.evidence;
-    for (size_t i = 0; i < ev.size(); ++i)
-        if (ev[i].id == key)
-            return static_cast<int>(i);
-    return -1;
+    return m_rowOfId.value(id, -1);
 }
 
 int EvidenceModel::rowCount(const QModelIndex& parent) const

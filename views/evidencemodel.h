@@ -24,7 +24,11 @@ public:
     explicit EvidenceModel(QObject* parent = nullptr);
     void setAnalysis(std::shared_ptr<const Analysis> analysis);
     const EvidenceItem* item(int row) const;
+    // O(1) through hashes built once per analysis (Wireshark's number_to_row_):
+    // views look evidence up by id and event on every selection.
     int rowOfId(const QString& id) const;
+    const EvidenceItem* itemById(const QString& id) const { return item(rowOfId(id)); }
+    QList<int> rowsOfEvent(uint32_t event) const { return m_rowsOfEvent.value(event); }
     // Reviewer notes by evidence id, and bookmarked raw lines as "file:line".
     void setNotes(QHash<QString, QString> notes, QSet<QString> bookmarkedLines);
     static QString lineKey(const QString& file, quint64 line) { return file + QLatin1Char(':') + QString::number(line); }
@@ -36,6 +40,8 @@ public:
 
 private:
     std::shared_ptr<const Analysis> m_analysis;
+    QHash<QString, int> m_rowOfId;
+    QHash<uint32_t, QList<int>> m_rowsOfEvent;  // rows in result (time) order
     QHash<QString, QString> m_notes;
     QSet<QString> m_bookmarks;
 };

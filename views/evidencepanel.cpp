@@ -174,16 +174,20 @@ void EvidencePanel::onEventSelected(qint64 event)
 {
     // Selecting an event elsewhere (timeline, graph) shows its first evidence
     // row here, without opening the raw viewer: that only follows an evidence pick.
-    for (int r = 0; r < m_proxy->rowCount(); ++r) {
-        const QModelIndex idx = m_proxy->index(r, 0);
-        if (idx.data(EvidenceModel::EventRole).toLongLong() == event) {
-            const QSignalBlocker block(m_table->selectionModel());
-            m_table->selectionModel()->setCurrentIndex(idx, QItemSelectionModel::ClearAndSelect | QItemSelectionModel::Rows);
-            m_table->scrollTo(idx);
-            m_table->viewport()->update();
-            return;
-        }
+    if (event < 0 || event > UINT32_MAX)
+        return;
+    QModelIndex best;
+    for (int row : m_model->rowsOfEvent(static_cast<uint32_t>(event))) {
+        const QModelIndex idx = m_proxy->mapFromSource(m_model->index(row, 0));
+        if (idx.isValid() && (!best.isValid() || idx.row() < best.row()))
+            best = idx;
     }
+    if (!best.isValid())
+        return;
+    const QSignalBlocker block(m_table->selectionModel());
+    m_table->selectionModel()->setCurrentIndex(best, QItemSelectionModel::ClearAndSelect | QItemSelectionModel::Rows);
+    m_table->scrollTo(best);
+    m_table->viewport()->update();
 }
 
 void EvidencePanel::step(int delta)

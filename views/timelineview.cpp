@@ -46,9 +46,8 @@ void TimelineView::onHighlight()
     // Resolved once per step, not per paint: a step can touch thousands of events.
     m_highlightTimes.clear();
     if (m_analysis) {
-        const auto& events = m_analysis->result.events;
         for (uint32_t id : m_focus->highlight()) {
-            const SymptomEvent* e = id < events.size() && events[id].id == id ? &events[id] : nullptr;
+            const SymptomEvent* e = eventById(id);
             if (!e || e->timeNs == kNoTime)
                 continue;
             const QString node = style::q(e->node);
@@ -95,8 +94,13 @@ QSize TimelineView::sizeHint() const
 void TimelineView::setAnalysis(std::shared_ptr<const Analysis> analysis)
 {
     m_analysis = std::move(analysis);
+    m_eventIndex.clear();
     TimelineLanes lanes;
     if (m_analysis) {
+        const auto& events = m_analysis->result.events;
+        m_eventIndex.reserve(events.size());
+        for (size_t i = 0; i < events.size(); ++i)
+            m_eventIndex.emplace(events[i].id, i);
         // Nodes that produced files but no event still get a (quiet) lane.
         std::set<std::string> nodes;
         for (const auto& f : m_analysis->bundle.files)
@@ -106,6 +110,14 @@ void TimelineView::setAnalysis(std::shared_ptr<const Analysis> analysis)
     }
     setLanes(std::move(lanes));
     onHighlight();
+}
+
+const SymptomEvent* TimelineView::eventById(int64_t id) const
+{
+    if (!m_analysis || id < 0 || id > UINT32_MAX)
+        return nullptr;
+    auto it = m_eventIndex.find(static_cast<uint32_t>(id));
+    return it == m_eventIndex.end() ? nullptr : &m_analysis->result.events[it->second];
 }
 
 void TimelineView::setLanes(TimelineLanes lanes)
@@ -647,14 +659,13 @@ bool TimelineView::event(QEvent* e)
             QToolTip::hideText();
         return true;
     }
-    const int64_t ev = eventAt(he->pos());
-    if (ev < 0 || !m_analysis) {
+    const SymptomEvent* found = eventById(eventAt(he->pos()));
+    if (!found) {
         QToolTip::hideText();
         return true;
     }
-    for (const auto& se : m_analysis->result.events) {
-        if (se.id != ev)
-            continue;
+    {
+        const SymptomEvent& se = *found;
         const auto level = m_lanes.levelOfEvent(se.id);
         QString tip = QStringLiteral("<b>%1</b><br>%2 · %3<br>%4 %5 %6")
                           .arg(style::q(se.symptom).toHtmlEscaped(), style::levelName(level), style::utc(se.timeNs),
@@ -664,7 +675,6 @@ bool TimelineView::event(QEvent* e)
         if (se.suppressed)
             tip += QStringLiteral("<br>suppressed by %1").arg(style::q(se.suppressedBy).toHtmlEscaped());
         QToolTip::showText(he->globalPos(), tip, this);
-        break;
     }
     return true;
 }

@@ -97,8 +97,11 @@ private:
     void paintHighlights(QPainter& p);
     void onHighlight();
 
+    const SymptomEvent* eventById(int64_t id) const;
+
     FocusState* m_focus;
     std::shared_ptr<const Analysis> m_analysis;
+    std::unordered_map<uint32_t, size_t> m_eventIndex;  // event id -> index in result.events
     TimelineLanes m_lanes;
     QScrollBar* m_vbar;
     timecoords::Range m_range;

@@ -84,13 +84,7 @@ WorkbenchView::~WorkbenchView() = default;
 
 const EvidenceItem* WorkbenchView::evidenceById(const QString& id) const
 {
-    if (!m_analysis)
-        return nullptr;
-    const std::string key = id.toStdString();
-    for (const EvidenceItem& e : m_analysis->result.evidence)
-        if (e.id == key)
-            return &e;
-    return nullptr;
+    return m_analysis ? m_evidence->model()->itemById(id) : nullptr;
 }
 
 QString WorkbenchView::openNotes(const QString& bundlePath)
@@ -313,17 +307,12 @@ void WorkbenchView::openEvidence(const QString& id)
 {
     if (!m_analysis || id.isEmpty())
         return;
-    const std::string key = id.toStdString();
-    for (const EvidenceItem& e : m_analysis->result.evidence) {
-        if (e.id != key)
-            continue;
-        if (e.ref.file >= m_analysis->bundle.files.size())
-            return;
-        const SourceFile& f = m_analysis->bundle.files[e.ref.file];
-        if (m_raw->view()->open(style::q(f.diskPath), style::q(f.path)))
-            m_raw->view()->showRef(e.ref);
+    const EvidenceItem* e = evidenceById(id);
+    if (!e || e->ref.file >= m_analysis->bundle.files.size())
         return;
-    }
+    const SourceFile& f = m_analysis->bundle.files[e->ref.file];
+    if (m_raw->view()->open(style::q(f.diskPath), style::q(f.path)))
+        m_raw->view()->showRef(e->ref);
 }
 
 } // namespace fl

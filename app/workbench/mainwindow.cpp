@@ -2,6 +2,7 @@
 #include "mainwindow.h"
 
 #include "commandpalette.h"
+#include "progressgate.h"
 #include "views/reportexport.h"
 #include "views/servicebrowser.h"
 #include "views/viewstyle.h"
@@ -10,7 +11,6 @@
 #include <QApplication>
 #include <QCloseEvent>
 #include <QDragEnterEvent>
-#include <QElapsedTimer>
 #include <QFileDialog>
 #include <QFileInfo>
 #include <QLabel>
@@ -35,13 +35,14 @@ AnalysisOutcome runAnalysis(const QString& path, std::shared_ptr<std::atomic<boo
 {
     Progress progress;
     progress.cancel = cancel.get();
-    // The engine may report per file; post at most every 50 ms so the event
-    // queue never floods. The window outlives the worker (its destructor waits).
-    auto last = std::make_shared<QElapsedTimer>();
-    progress.report = [window, last](std::string_view stage, uint64_t done, uint64_t total) {
-        if (last->isValid() && last->elapsed() < 50 && done < total)
+    // Scan threads call `report` concurrently. It posts at most every 50 ms
+    // so the event queue never floods; the throttle is one atomic (the time
+    // of the last post), claimed by compare-exchange, so two threads never
+    // write shared state unsynchronised. The window outlives the worker (its
+    // destructor waits).
+    progress.report = [window, gate = std::make_shared<ProgressGate>()](std::string_view stage, uint64_t done, uint64_t total) {
+        if (!gate->claim(done >= total))
             return;
-        last->start();
         const QString s = QString::fromUtf8(stage.data(), static_cast<qsizetype>(stage.size()));
         QMetaObject::invokeMethod(
             window.data(), [window, s, done, total] {

@@ -4,6 +4,7 @@
 #include "qtplugins.h"
 #include "commandpalette.h"
 #include "mainwindow.h"
+#include "progressgate.h"
 #include "synth/synth.h"
 
 #include <QLineEdit>
@@ -20,6 +21,8 @@
 #include <QSignalSpy>
 #include <QTest>
 
+#include <thread>
+
 using namespace fl;
 
 class TestMainWindow : public QObject
@@ -33,6 +36,28 @@ private slots:
         QCoreApplication::setApplicationName(QStringLiteral("tst_views_mainwindow"));
         QStandardPaths::setTestModeEnabled(true);
         QFile::remove(HistoryStore::defaultPath());
+    }
+
+    // Scan threads report concurrently: the gate must let about one report
+    // per interval through, whatever the number of threads, and always the last.
+    void progressGateThrottlesAcrossThreads()
+    {
+        ProgressGate gate(20);
+        std::atomic<int> passed{0};
+        QElapsedTimer clock;
+        clock.start();
+        std::vector<std::thread> threads;
+        for (int t = 0; t < 8; ++t)
+            threads.emplace_back([&] {
+                while (clock.elapsed() < 300)
+                    if (gate.claim(false))
+                        ++passed;
+            });
+        for (auto& th : threads)
+            th.join();
+        const qint64 ms = clock.elapsed();
+        QVERIFY2(passed >= 2 && passed <= ms / 20 + 2, qPrintable(QString::number(passed.load())));
+        QVERIFY(gate.claim(true));
     }
 
     void cancelShowsCancelledAndStaysResponsive()
