@@ -80,7 +80,12 @@ ChainFamilies groupChain(const Result& r)
             f.nodes.push_back(e.node);
         if (e.rank >= 0)
             f.ranks.push_back(e.rank);
-        if (e.timeNs != kNoTime) {
+        const bool boot = e.timeBasis == TimeBasis::BootRelative;
+        if (e.timeNs != kNoTime && !boot && f.basis == TimeBasis::BootRelative)
+            f.firstNs = f.lastNs = kNoTime;  // a wall-clock time replaces boot-relative ones
+        if (e.timeNs != kNoTime && (!boot || f.firstNs == kNoTime || f.basis == TimeBasis::BootRelative)) {
+            if (f.firstNs == kNoTime)
+                f.basis = e.timeBasis;
             if (f.firstNs == kNoTime || e.timeNs < f.firstNs) {
                 f.firstNs = e.timeNs;
                 f.representative = id;

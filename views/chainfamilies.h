@@ -24,7 +24,10 @@ struct ChainFamily {
     std::vector<uint32_t> events;   // ascending id
     std::vector<std::string> nodes; // sorted, unique
     std::vector<int> ranks;         // sorted, unique
+    // Over the wall-clock times; over the boot-relative ones only when the
+    // family has nothing else (then `basis` says so): the two do not mix.
     int64_t firstNs = kNoTime, lastNs = kNoTime;
+    TimeBasis basis = TimeBasis::None;
     uint32_t representative = 0;    // the event a click selects: the earliest (then lowest id)
 };
 

@@ -29,7 +29,7 @@ QString eventText(const SymptomEvent& e)
         where += QStringLiteral(" · r%1").arg(e.rank);
     if (e.gpuIndex >= 0)
         where += QStringLiteral(" · GPU %1").arg(e.gpuIndex);
-    return style::q(e.symptom) + QLatin1Char('\n') + where + QLatin1Char('\n') + style::utc(e.timeNs, false);
+    return style::q(e.symptom) + QLatin1Char('\n') + where + QLatin1Char('\n') + style::timeText(e.timeNs, e.timeBasis, false);
 }
 
 QString familyText(const ChainFamily& f, size_t shownElsewhere)
@@ -41,9 +41,9 @@ QString familyText(const ChainFamily& f, size_t shownElsewhere)
     QString where = nameRanges(f.nodes, 2);
     if (!f.ranks.empty())
         where += QStringLiteral(" · r") + numberRanges(f.ranks, 2);
-    QString when = style::utc(f.firstNs, false);
+    QString when = style::timeText(f.firstNs, f.basis, false);
     if (f.lastNs != f.firstNs)
-        when += QStringLiteral(" – ") + style::utc(f.lastNs, false);
+        when += QStringLiteral(" – ") + style::timeText(f.lastNs, f.basis, false);
     return head + QLatin1Char('\n') + where + QLatin1Char('\n') + when;
 }
 } // namespace

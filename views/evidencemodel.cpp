@@ -68,7 +68,7 @@ QVariant EvidenceModel::data(const QModelIndex& index, int role) const
     switch (role) {
     case Qt::DisplayRole:
         switch (index.column()) {
-        case TimeColumn: return style::utc(it->timeNs, false);
+        case TimeColumn: return style::timeText(it->timeNs, it->timeBasis, false);
         case RoleColumn: return style::q(toString(it->role));
         case NodeColumn: return style::q(it->node);
         case RankColumn: return it->rank < 0 ? QVariant() : QVariant(it->rank);
@@ -87,7 +87,7 @@ QVariant EvidenceModel::data(const QModelIndex& index, int role) const
         if (index.column() == NoteColumn && m_notes.contains(style::q(it->id)))
             return m_notes.value(style::q(it->id));
         return QStringLiteral("%1 · %2\n%3\n%4:%5 (%6)")
-            .arg(style::q(it->id), style::q(it->symptom), style::utc(it->timeNs), style::q(it->file))
+            .arg(style::q(it->id), style::q(it->symptom), style::timeText(it->timeNs, it->timeBasis), style::q(it->file))
             .arg(it->ref.line)
             .arg(style::q(toString(it->timeBasis)));
     case Qt::BackgroundRole:
@@ -111,6 +111,7 @@ QVariant EvidenceModel::data(const QModelIndex& index, int role) const
     case NodeRole: return style::q(it->node);
     case SourceRole: return static_cast<int>(it->source);
     case TimeRole: return static_cast<qint64>(it->timeNs);
+    case BootRelativeRole: return it->timeBasis == TimeBasis::BootRelative;
     case SearchTextRole:
         // Notes are searchable: "find the lines I marked 'driver bug'".
         return style::q(it->excerpt) + QLatin1Char(' ') + style::q(it->symptom) + QLatin1Char(' ') + style::q(it->file)
@@ -182,8 +183,19 @@ bool EvidenceFilterProxy::filterAcceptsRow(int row, const QModelIndex& parent) c
 bool EvidenceFilterProxy::lessThan(const QModelIndex& left, const QModelIndex& right) const
 {
     // Time sorts by the number, not by the text (which drops the date).
-    if (left.column() == EvidenceModel::TimeColumn)
+    // Boot-relative times are ordered only within their node: after every
+    // wall-clock time, node by node, never interleaved with 1970.
+    if (left.column() == EvidenceModel::TimeColumn) {
+        const bool lb = left.data(EvidenceModel::BootRelativeRole).toBool(), rb = right.data(EvidenceModel::BootRelativeRole).toBool();
+        if (lb != rb)
+            return rb;
+        if (lb) {
+            const QString ln = left.data(EvidenceModel::NodeRole).toString(), rn = right.data(EvidenceModel::NodeRole).toString();
+            if (ln != rn)
+                return ln < rn;
+        }
         return left.data(EvidenceModel::TimeRole).toLongLong() < right.data(EvidenceModel::TimeRole).toLongLong();
+    }
     if (left.column() == EvidenceModel::RoleColumn)
         return left.data(EvidenceModel::RoleRole).toInt() < right.data(EvidenceModel::RoleRole).toInt();
     return QSortFilterProxyModel::lessThan(left, right);

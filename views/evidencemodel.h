@@ -19,7 +19,7 @@ class EvidenceModel : public QAbstractTableModel
     Q_OBJECT
 public:
     enum Columns { TimeColumn, RoleColumn, NodeColumn, RankColumn, SourceColumn, LocationColumn, NoteColumn, ExcerptColumn, NUM_COLUMNS };
-    enum Roles { IdRole = Qt::UserRole + 1, EventRole, RoleRole, NodeRole, SourceRole, TimeRole, SearchTextRole, NoteRole, BookmarkedRole };
+    enum Roles { IdRole = Qt::UserRole + 1, EventRole, RoleRole, NodeRole, SourceRole, TimeRole, SearchTextRole, NoteRole, BookmarkedRole, BootRelativeRole };
 
     explicit EvidenceModel(QObject* parent = nullptr);
     void setAnalysis(std::shared_ptr<const Analysis> analysis);

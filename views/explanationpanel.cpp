@@ -87,7 +87,7 @@ void ExplanationPanel::fillCandidates(const Result& r)
         auto* it = new QTreeWidgetItem(m_candidates);
         it->setText(0, style::q(c.title.empty() ? c.symptom : c.title));
         it->setText(1, style::q(c.node) + (c.rank >= 0 ? QStringLiteral(" r%1").arg(c.rank) : QString()));
-        it->setText(2, style::utc(c.timeNs, false));
+        it->setText(2, style::timeText(c.timeNs, c.timeBasis, false));
         it->setData(3, Qt::DisplayRole, c.support);
         it->setData(0, kEventRole, static_cast<qint64>(c.event));
         // Why it won or lost, on its own full-width line: the panel is narrow
@@ -130,7 +130,7 @@ void ExplanationPanel::fillSideBySide(const Result& r)
         auto* box = new QGroupBox(style::q(c.title.empty() ? c.symptom : c.title), m_side);
         auto* l = new QLabel(QStringLiteral("<b>%1</b> / %2<br>%3 %4<br>%5<br>support: %6<br><i>%7</i>")
                                  .arg(style::q(c.domain).toHtmlEscaped(), style::q(c.subDomain).toHtmlEscaped(),
-                                      style::q(c.node).toHtmlEscaped(), style::gpuText(c.gpuIndex), style::utc(c.timeNs))
+                                      style::q(c.node).toHtmlEscaped(), style::gpuText(c.gpuIndex), style::timeText(c.timeNs, c.timeBasis))
                                  .arg(c.support)
                                  .arg(style::q(present::candidateVerdict(c, r)).toHtmlEscaped()),
                              box);

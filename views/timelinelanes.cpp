@@ -58,7 +58,8 @@ int TimelineLanes::laneOfKey(const QString& key) const
     return m_index.value(key, -1);
 }
 
-void TimelineLanes::add(const std::string& node, int rank, int64_t timeNs, Level level, uint32_t event)
+void TimelineLanes::add(const std::string& node, int rank, int64_t timeNs, Level level, uint32_t event,
+                        TimeInterval interval, TimeBasis basis)
 {
     const int rankLane = laneFor(node, rank);
     const int parent = m_lanes[static_cast<size_t>(rankLane)].parent;
@@ -71,6 +72,17 @@ void TimelineLanes::add(const std::string& node, int rank, int64_t timeNs, Level
     // keeping them out bounds every span so time arithmetic cannot overflow.
     if (timeNs < 0 || timeNs > kMaxTimeNs)
         timeNs = kNoTime;
+    // Seconds since an unknown boot are not dates: on a wall-clock axis they
+    // would sit in January 1970 and stretch "show all" over decades.
+    const bool offAxis = timeNs != kNoTime && basis == TimeBasis::BootRelative && !m_bootAxis;
+    if (offAxis) {
+        timeNs = kNoTime;
+        ++m_lanes[static_cast<size_t>(rankLane)].bootRelative;
+        if (nodeLane != rankLane)
+            ++m_lanes[static_cast<size_t>(nodeLane)].bootRelative;
+    }
+    const bool uncertain = timeNs != kNoTime && interval.bounded() && interval.latestNs > interval.earliestNs
+        && interval.earliestNs >= 0 && interval.latestNs <= kMaxTimeNs;
     m_eventTime[event] = timeNs;
     m_eventLevel[event] = level;
     if (level == style::Root && (m_rootEvent == UINT32_MAX || event < m_rootEvent))
@@ -81,6 +93,10 @@ void TimelineLanes::add(const std::string& node, int rank, int64_t timeNs, Level
         Lane& lane = m_lanes[static_cast<size_t>(l)];
         lane.times[level].push_back(timeNs);
         lane.events[level].push_back(event);
+        if (uncertain) {
+            lane.spans[level].emplace_back(interval.earliestNs, interval.latestNs);
+            lane.widestSpan = std::max(lane.widestSpan, interval.latestNs - interval.earliestNs);
+        }
         // An informational mark (an old Xid 63, a start-up warning) is on
         // every node of a wide job: counting it would sort by start-up time.
         if (level >= style::Symptom && (lane.firstAnomaly == kNoTime || timeNs < lane.firstAnomaly))
@@ -100,8 +116,15 @@ void TimelineLanes::build(const Result& result, const std::vector<std::string>& 
     for (const auto& n : quietNodes)
         laneFor(n, -1);
     const style::EventLevels levels(result);
+    bool anyWall = false, anyBoot = false;
+    for (const auto& e : result.events) {
+        if (e.timeNs == kNoTime)
+            continue;
+        (e.timeBasis == TimeBasis::BootRelative ? anyBoot : anyWall) = true;
+    }
+    m_bootAxis = anyBoot && !anyWall;
     for (const auto& e : result.events)
-        add(e.node, e.rank, e.timeNs, levels(e), e.id);
+        add(e.node, e.rank, e.timeNs, levels(e), e.id, e.interval, e.timeBasis);
     // The lanes a reader came for stay on top: the root cause's and every candidate's.
     auto pin = [this](const std::string& node, int rank) {
         const QString nodeKey = node.empty() ? QStringLiteral("(unknown node)") : style::q(node);
@@ -113,7 +136,7 @@ void TimelineLanes::build(const Result& result, const std::vector<std::string>& 
         pin(result.rootCause->node, result.rootCause->rank);
     for (const Candidate& c : result.candidates)
         pin(c.node, c.rank);
-    if (result.windowStartNs != kNoTime && result.windowEndNs > result.windowStartNs) {
+    if (!m_bootAxis && result.windowStartNs != kNoTime && result.windowEndNs > result.windowStartNs) {
         m_min = m_min == kNoTime ? result.windowStartNs : std::min(m_min, result.windowStartNs);
         m_max = m_max == kNoTime ? result.windowEndNs : std::max(m_max, result.windowEndNs);
     }
@@ -123,6 +146,8 @@ void TimelineLanes::build(const Result& result, const std::vector<std::string>& 
 void TimelineLanes::finish()
 {
     for (Lane& lane : m_lanes) {
+        for (auto& s : lane.spans)
+            std::sort(s.begin(), s.end());
         for (size_t lv = 0; lv < style::LevelCount; ++lv) {
             auto& t = lane.times[lv];
             auto& ev = lane.events[lv];
@@ -301,6 +326,30 @@ void TimelineLanes::marks(int laneIndex, int64_t start, int64_t end, int width, 
                 break;
             const auto next = static_cast<int64_t>(std::ceil(nextPixelStart));
             it = std::lower_bound(it + 1, t.end(), next);
+        }
+    }
+}
+
+void TimelineLanes::spanMarks(int laneIndex, int64_t start, int64_t end, int width, std::vector<uint8_t>& out) const
+{
+    out.assign(static_cast<size_t>(std::max(width, 0)), 0);
+    if (laneIndex < 0 || laneIndex >= laneCount() || width <= 0 || end <= start)
+        return;
+    const Lane& lane = m_lanes[static_cast<size_t>(laneIndex)];
+    const long double nsPerPixel = (static_cast<long double>(end) - start) / width;
+    auto column = [&](int64_t t) {
+        return static_cast<size_t>(std::clamp<long double>(std::floor((t - static_cast<long double>(start)) / nsPerPixel), 0, width - 1));
+    };
+    for (size_t lv = 0; lv < style::LevelCount; ++lv) {
+        const auto& s = lane.spans[lv];
+        // Sorted by start: nothing that starts before start - widestSpan can reach the window.
+        auto it = std::lower_bound(s.begin(), s.end(), std::make_pair(start - lane.widestSpan, INT64_MIN));
+        for (; it != s.end() && it->first < end; ++it) {
+            if (it->second < start)
+                continue;
+            for (size_t x = column(it->first), x1 = column(it->second); x <= x1; ++x)
+                if (out[x] < lv + 1)
+                    out[x] = static_cast<uint8_t>(lv + 1);
         }
     }
 }

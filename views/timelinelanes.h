@@ -29,6 +29,12 @@ struct Lane {
     int64_t firstAnomaly = kNoTime;  // earliest symptom or root event (informational marks do not count)
     std::array<std::vector<int64_t>, style::LevelCount> times;   // sorted
     std::array<std::vector<uint32_t>, style::LevelCount> events; // parallel to times
+    // Uncertain times ([earliest, latest] wider than a point), sorted by start:
+    // drawn as bars so that a line that only lies "between 10:00:01 and
+    // 10:03:40" does not look like a precise moment.
+    std::array<std::vector<std::pair<int64_t, int64_t>>, style::LevelCount> spans;
+    int64_t widestSpan = 0;
+    uint32_t bootRelative = 0; // events kept off the wall-clock axis (boot time unknown)
     size_t eventCount() const;
 };
 
@@ -40,7 +46,10 @@ public:
     // files but no event), so a healthy node is visibly healthy.
     void build(const Result& result, const std::vector<std::string>& quietNodes = {});
     // Adds one event; for synthetic loads (tests, benchmarks). Call finish() after.
-    void add(const std::string& node, int rank, int64_t timeNs, style::Level level, uint32_t event);
+    // `interval` (when wider than a point) is drawn as a bar. A boot-relative
+    // time is put on the axis only when the whole timeline is boot-relative.
+    void add(const std::string& node, int rank, int64_t timeNs, style::Level level, uint32_t event,
+             TimeInterval interval = {}, TimeBasis basis = TimeBasis::Absolute);
     void finish();
 
     void setFilter(const QString& text);
@@ -73,6 +82,12 @@ public:
     // pixel column x of [start, end) over `width` pixels, 0 for none. Costs
     // O(min(events in range, width * log events)) per level.
     void marks(int lane, int64_t start, int64_t end, int width, std::vector<uint8_t>& out) const;
+    // The same for the uncertain times' bars: out[x] = 1 + worst level of the
+    // intervals that cover pixel column x.
+    void spanMarks(int lane, int64_t start, int64_t end, int width, std::vector<uint8_t>& out) const;
+    // True when every timed event is boot-relative (no boot time known): the
+    // axis is then seconds since each node's own boot.
+    bool bootAxis() const { return m_bootAxis; }
     // Worst (then earliest) event of the lane within [t0, t1], -1 if none.
     int64_t eventNear(int lane, int64_t t0, int64_t t1) const;
     int64_t eventTime(uint32_t event) const;
@@ -90,6 +105,7 @@ private:
     QString m_filter;
     bool m_sortByAnomaly = true;
     int m_rootLane = -1;
+    bool m_bootAxis = false;
     uint32_t m_rootEvent = UINT32_MAX;
     uint64_t m_rowsVersion = 0;
     int64_t m_min = kNoTime, m_max = kNoTime;

@@ -289,7 +289,7 @@ int64_t TimelineView::eventAt(QPoint pos) const
     return m_lanes.eventNear(lane, timeAtX(pos.x() - 3), timeAtX(pos.x() + 3));
 }
 
-const std::vector<uint8_t>& TimelineView::cachedMarks(int lane)
+const TimelineView::LaneGeometry& TimelineView::cachedGeometry(int lane)
 {
     const int w = plotWidth();
     if (m_cacheRange != m_range || m_cacheWidth != w) {
@@ -299,8 +299,9 @@ const std::vector<uint8_t>& TimelineView::cachedMarks(int lane)
     }
     auto it = m_markCache.find(lane);
     if (it == m_markCache.end()) {
-        it = m_markCache.emplace(lane, std::vector<uint8_t>()).first;
-        m_lanes.marks(lane, m_range.start, m_range.end, w, it->second);
+        it = m_markCache.emplace(lane, LaneGeometry()).first;
+        m_lanes.marks(lane, m_range.start, m_range.end, w, it->second.marks);
+        m_lanes.spanMarks(lane, m_range.start, m_range.end, w, it->second.spans);
     }
     return it->second;
 }
@@ -359,7 +360,7 @@ void TimelineView::paintAxis(QPainter& p)
     f.setBold(true);
     p.setFont(f);
     p.drawText(QRect(6, 0, kLabelWidth - 8, kAxisHeight), Qt::AlignVCenter | Qt::AlignLeft,
-               style::utc(m_range.start).left(10) + QStringLiteral(" UTC"));
+               m_lanes.bootAxis() ? tr("since each boot") : style::utc(m_range.start).left(10) + QStringLiteral(" UTC"));
     p.setFont(font());
     const int w = plotWidth();
     const int64_t step = tickStep(m_range.end - m_range.start, w, 110);
@@ -369,7 +370,7 @@ void TimelineView::paintAxis(QPainter& p)
         p.setPen(palette().mid().color());
         p.drawLine(QPointF(x, kAxisHeight - 6), QPointF(x, kAxisHeight - 1));
         p.setPen(palette().text().color());
-        const QString label = style::tickLabel(t, step);
+        const QString label = m_lanes.bootAxis() ? style::bootTickLabel(t, step) : style::tickLabel(t, step);
         // A label cut by the right edge reads as a different time: leave it out.
         if (x + 3 + p.fontMetrics().horizontalAdvance(label) <= kLabelWidth + w)
             p.drawText(QRectF(x + 3, 0, 150, kAxisHeight - 4), Qt::AlignVCenter | Qt::AlignLeft, label);
@@ -432,8 +433,11 @@ void TimelineView::paintLane(QPainter& p, int row, int laneIndex, int y)
     QFont f = font();
     f.setBold(lane.root);
     p.setFont(f);
-    const QString label = lane.label
+    QString label = lane.label
         + (lane.children.empty() ? QString() : QStringLiteral("  (%1)").arg(lane.children.size()));
+    // Events whose boot time is unknown are listed, not placed: say how many.
+    if (lane.bootRelative > 0)
+        label += QStringLiteral("  +%1 boot").arg(lane.bootRelative);
     p.drawText(QRect(indent + (lane.children.empty() ? 0 : 12), y, kLabelWidth - indent - 14, kRowHeight),
                Qt::AlignVCenter | Qt::AlignLeft,
                p.fontMetrics().elidedText(label, Qt::ElideMiddle, kLabelWidth - indent - 14));
@@ -449,8 +453,24 @@ void TimelineView::paintLane(QPainter& p, int row, int laneIndex, int y)
     p.drawLine(kLabelWidth - 1, y, kLabelWidth - 1, y + kRowHeight);
 
     // Marks: low levels first so the worst colour ends on top where they touch.
-    const auto& marks = cachedMarks(laneIndex);
+    const LaneGeometry& geo = cachedGeometry(laneIndex);
+    const auto& marks = geo.marks;
     p.setClipRect(kLabelWidth, y, w, kRowHeight);
+    // Uncertain times first: a thin translucent bar over [earliest, latest],
+    // one rectangle per run of equal level, under the marks.
+    const int barH = 6;
+    for (int x = 0; x < static_cast<int>(geo.spans.size());) {
+        const uint8_t v = geo.spans[static_cast<size_t>(x)];
+        int x1 = x + 1;
+        while (x1 < static_cast<int>(geo.spans.size()) && geo.spans[static_cast<size_t>(x1)] == v)
+            ++x1;
+        if (v > 0) {
+            QColor c = style::levelColor(static_cast<style::Level>(v - 1));
+            c.setAlpha(110);
+            p.fillRect(QRect(kLabelWidth + x, y + (kRowHeight - barH) / 2, x1 - x, barH), c);
+        }
+        x = x1;
+    }
     for (int lv = style::Suppressed; lv < style::LevelCount; ++lv) {
         const QColor c = style::levelColor(static_cast<style::Level>(lv));
         const int h = lv == style::Suppressed ? kRowHeight / 3 : kRowHeight - 8;
@@ -668,8 +688,10 @@ bool TimelineView::event(QEvent* e)
         const SymptomEvent& se = *found;
         const auto level = m_lanes.levelOfEvent(se.id);
         QString tip = QStringLiteral("<b>%1</b><br>%2 · %3<br>%4 %5 %6")
-                          .arg(style::q(se.symptom).toHtmlEscaped(), style::levelName(level), style::utc(se.timeNs),
+                          .arg(style::q(se.symptom).toHtmlEscaped(), style::levelName(level), style::timeText(se.timeNs, se.timeBasis),
                                style::q(se.node).toHtmlEscaped(), style::rankText(se.rank), style::gpuText(se.gpuIndex));
+        if (const QString iv = style::intervalText(se.interval, se.timeBasis); !iv.isEmpty())
+            tip += QStringLiteral("<br>between %1 (%2)").arg(iv.toHtmlEscaped(), style::q(toString(se.timeBasis)));
         if (se.count > 1)
             tip += QStringLiteral("<br>×%1 merged").arg(se.count);
         if (se.suppressed)

@@ -89,7 +89,10 @@ private:
     int64_t timeAtX(double x) const;
     double xOfTime(int64_t t) const;
     int64_t eventAt(QPoint pos) const;
-    const std::vector<uint8_t>& cachedMarks(int lane);
+    struct LaneGeometry {
+        std::vector<uint8_t> marks, spans;  // TimelineLanes::marks / spanMarks
+    };
+    const LaneGeometry& cachedGeometry(int lane);
     void paintAxis(QPainter& p);
     void paintLanes(QPainter& p);
     void paintLane(QPainter& p, int row, int lane, int y);
@@ -107,7 +110,7 @@ private:
     timecoords::Range m_range;
 
     // Geometry cache (Qt Creator's trackpainter): valid for one range and width.
-    std::unordered_map<int, std::vector<uint8_t>> m_markCache;
+    std::unordered_map<int, LaneGeometry> m_markCache;
     timecoords::Range m_cacheRange;
     int m_cacheWidth = -1;
 

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "viewstyle.h"
 
+#include "present/timefmt.h"
+
 #include <QDateTime>
 
 #include <algorithm>
@@ -94,6 +96,23 @@ QString utc(int64_t ns, bool withDate)
         + (withDate ? QStringLiteral(" UTC") : QString());
 }
 
+QString timeText(int64_t ns, TimeBasis basis, bool withDate)
+{
+    if (ns != kNoTime && basis == TimeBasis::BootRelative)
+        return q(formatTime(ns, basis));
+    return utc(ns, withDate);
+}
+
+QString intervalText(const TimeInterval& iv, TimeBasis basis)
+{
+    if (!iv.bounded() || iv.latestNs <= iv.earliestNs)
+        return {};
+    const double halfS = static_cast<double>(iv.latestNs - iv.earliestNs) / 2e9;
+    return QStringLiteral("%1 … %2 (±%3 s)")
+        .arg(timeText(iv.earliestNs, basis, false), timeText(iv.latestNs, basis, false))
+        .arg(halfS, 0, 'g', 3);
+}
+
 QString tickLabel(int64_t ns, int64_t stepNs)
 {
     const QDateTime dt = toDateTime(ns);
@@ -108,6 +127,12 @@ QString tickLabel(int64_t ns, int64_t stepNs)
     // Below a millisecond the wall clock is the same for every tick: show the fraction.
     const int64_t sub = ((ns % 1'000'000'000) + 1'000'000'000) % 1'000'000'000;
     return dt.toString(QStringLiteral("ss")) + QStringLiteral(".%1").arg(sub, 9, 10, QLatin1Char('0'));
+}
+
+QString bootTickLabel(int64_t ns, int64_t stepNs)
+{
+    const int decimals = stepNs >= 1'000'000'000 ? 0 : stepNs >= 100'000'000 ? 1 : stepNs >= 10'000'000 ? 2 : 3;
+    return QStringLiteral("boot+%1s").arg(static_cast<double>(ns) / 1e9, 0, 'f', decimals);
 }
 
 QString rankText(int rank)

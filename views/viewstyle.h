@@ -39,8 +39,17 @@ QString levelName(Level);
 
 // "2024-05-01 12:34:56.789 UTC"; "—" for kNoTime.
 QString utc(int64_t ns, bool withDate = true);
+// A time in its basis: a boot-relative one (dmesg seconds, boot time unknown)
+// is not a date and is written as core/present writes it, "boot+6781741.548779s";
+// every other basis as utc().
+QString timeText(int64_t ns, TimeBasis basis, bool withDate = true);
+// "12:00:01.000 … 12:00:02.000 (±0.5 s)" when the interval is wider than the
+// time itself says; empty for a point or an unbounded interval.
+QString intervalText(const TimeInterval& iv, TimeBasis basis);
 // Label for a tick of the given step: drops the date and sub-second digits it does not need.
 QString tickLabel(int64_t ns, int64_t stepNs);
+// The same on a boot-relative axis: "boot+120s", "boot+120.5s".
+QString bootTickLabel(int64_t ns, int64_t stepNs);
 
 inline QString q(std::string_view s) { return QString::fromUtf8(s.data(), static_cast<qsizetype>(s.size())); }
 inline QString q(const std::string& s) { return QString::fromStdString(s); }

@@ -125,6 +125,68 @@ private slots:
         QCOMPARE(l.rowCount(), 0);
     }
 
+    // dmesg seconds with no known boot time: not dates. Beside wall-clock
+    // events they stay off the axis (counted on their lane); alone, the axis
+    // is "since each boot".
+    void bootRelativeOffTheWallClock()
+    {
+        Result r;
+        auto ev = [&r](uint32_t id, std::string node, int64_t t, TimeBasis b) {
+            SymptomEvent e;
+            e.id = id;
+            e.symptom = "x";
+            e.node = std::move(node);
+            e.timeNs = t;
+            e.timeBasis = b;
+            r.events.push_back(e);
+        };
+        ev(0, "a", test::kRootTimeNs, TimeBasis::Absolute);
+        ev(1, "a", 6781741'548779000, TimeBasis::BootRelative);
+        ev(2, "b", 12'000'000'000, TimeBasis::BootRelative);
+        TimelineLanes l;
+        l.build(r);
+        QVERIFY(!l.bootAxis());
+        QCOMPARE(l.minTime(), test::kRootTimeNs);  // not 1970: "show all" stays on the incident
+        QCOMPARE(l.maxTime(), test::kRootTimeNs);
+        QCOMPARE(l.lane(l.laneOfKey(QStringLiteral("a"))).bootRelative, 1u);
+        QCOMPARE(l.lane(l.laneOfKey(QStringLiteral("b"))).bootRelative, 1u);
+        QCOMPARE(l.eventTime(2), kNoTime);
+        QCOMPARE(style::timeText(6781741'548779000, TimeBasis::BootRelative), QStringLiteral("boot+6781741.548779s"));
+        QCOMPARE(style::timeText(test::kRootTimeNs, TimeBasis::AssumedYear), QStringLiteral("2024-05-01 12:34:56.000 UTC"));
+
+        r.events.erase(r.events.begin());
+        l.build(r);
+        QVERIFY(l.bootAxis());
+        QCOMPARE(l.minTime(), int64_t(12'000'000'000));
+        QCOMPARE(l.lane(l.laneOfKey(QStringLiteral("b"))).bootRelative, 0u);
+        QCOMPARE(style::bootTickLabel(120'000'000'000, 10'000'000'000), QStringLiteral("boot+120s"));
+    }
+
+    // An untimed NCCL line lies between the stamped lines around it: its
+    // interval is a bar over every pixel it covers, under the point mark.
+    void uncertainTimeIsABar()
+    {
+        TimelineLanes l;
+        l.add("n", -1, 300, style::Symptom, 0, TimeInterval{200, 600});
+        l.add("n", -1, 800, style::Root, 1, TimeInterval{800, 800});  // a point: no bar
+        l.add("n", -1, 50, style::Interesting, 2, TimeInterval{0, 100});
+        l.finish();
+        std::vector<uint8_t> bars;
+        l.spanMarks(0, 0, 1000, 10, bars);
+        QCOMPARE(bars.size(), size_t(10));
+        QCOMPARE(int(bars[0]), style::Interesting + 1);
+        QCOMPARE(int(bars[1]), style::Interesting + 1);  // 100 is inclusive
+        for (int x = 2; x <= 6; ++x)
+            QCOMPARE(int(bars[size_t(x)]), style::Symptom + 1);
+        QCOMPARE(int(bars[7]), 0);
+        QCOMPARE(int(bars[8]), 0);
+        // Zoomed in past the bar's start: still drawn from the left edge.
+        l.spanMarks(0, 500, 700, 4, bars);
+        QCOMPARE(int(bars[0]), style::Symptom + 1);
+        QCOMPARE(int(bars[2]), style::Symptom + 1);
+        QCOMPARE(int(bars[3]), 0);
+    }
+
     void perPixelKeepsWorst()
     {
         TimelineLanes l;
