@@ -160,12 +160,26 @@ Bundle loadBundle(const std::string& path, const LoadOptions& options, const Pro
     Bundle bundle;
     bundle.root = path;
     EntryList list;
+    bool bareCompressed = false;
     if (fs::is_directory(st)) {
         list = walkFolder(path, options, progress);
     } else if (fs::is_regular_file(st)) {
         bundle.isArchive = true;
         bundle.extraction = std::make_shared<ExtractionDir>(path);
-        list = extractArchive(path, bundle.extraction->path(), options, progress);
+        try {
+            list = extractArchive(path, bundle.extraction->path(), options, progress);
+        } catch (const BundleError&) {
+            // A bare compressed log ("syslog.gz", "kern.log.xz") is a bundle of that one file, expanded
+            // below as a rotated log inside a bundle is; its time is the file's (the year of syslog clocks).
+            if (compressionOf(headOf(path)).empty())
+                throw;
+            list = {};
+            bareCompressed = true;
+            list.add(fs::path(path).filename().string(), path, fs::file_size(path, ec), FileStatus::Ok, {});
+            struct stat fst {};
+            if (::stat(path.c_str(), &fst) == 0)
+                list.entries.back().mtimeNs = int64_t(fst.st_mtim.tv_sec) * 1'000'000'000 + fst.st_mtim.tv_nsec;
+        }
         stripCommonTop(list.entries);
         if (list.entries.empty())
             list.warnings.push_back(path + ": the archive holds no files");
@@ -219,6 +233,9 @@ Bundle loadBundle(const std::string& path, const LoadOptions& options, const Pro
         }
         bundle.files.push_back(std::move(f));
     }
+    // A lone compressed stream that does not expand is unusable input, not a bundle with one bad file.
+    if (bareCompressed && bundle.files.size() == 1 && bundle.files[0].status == FileStatus::Error)
+        throw BundleError(path, "neither an archive nor a readable compressed log: " + bundle.files[0].statusReason);
     markSuperseded(bundle.files);
     if (bundle.isArchive)
         progress("load", total, total);
