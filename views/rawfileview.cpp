@@ -10,6 +10,7 @@
 #include <QScrollBar>
 
 #include <algorithm>
+#include <cstring>
 #include <climits>
 #include <functional>
 
@@ -64,6 +65,7 @@ bool RawFileView::open(const QString& diskPath, const QString& displayName)
         return false;
     }
     m_data = m_file.data();
+    m_checkpoints.start(m_data);
     m_index.reset(m_data);
     m_index.indexMore(kIndexSlice);
     if (!m_index.complete())
@@ -80,6 +82,8 @@ void RawFileView::close()
     if (m_indexTimer)
         killTimer(m_indexTimer);
     m_indexTimer = 0;
+    m_checkpoints.stop();  // before the unmap: it reads the mapping
+    m_pendingLine.reset();
     m_data = {};
     m_index.reset({});
     m_file = MappedFile();  // unmaps
@@ -96,6 +100,8 @@ void RawFileView::timerEvent(QTimerEvent* e)
 {
     if (e->timerId() != m_indexTimer)
         return QAbstractScrollArea::timerEvent(e);
+    if (m_pendingLine && jumpByCheckpoint(*m_pendingLine))
+        m_pendingLine.reset();
     if (m_index.indexMore(kIndexSlice)) {
         killTimer(m_indexTimer);
         m_indexTimer = 0;
@@ -187,12 +193,48 @@ void RawFileView::goToLine(uint64_t line)
     if (m_data.empty())
         return;
     const uint64_t target = line > 0 ? line - 1 : 0;
-    // Index far enough to know where that line is (or that it does not exist).
-    while (!m_index.known(target) && !m_index.complete())
-        m_index.indexMore(kIndexSlice);
+    m_pendingLine.reset();
+    // Beyond the indexed prefix: from the nearest background checkpoint, or
+    // once the checkpoints get there (the index timer polls). Never a
+    // synchronous index of the prefix here: on a 1 GB log that froze the window.
+    if (!m_index.known(target) && !m_index.complete()) {
+        if (!jumpByCheckpoint(target)) {
+            m_pendingLine = target;
+            if (!m_indexTimer)
+                m_indexTimer = startTimer(0);
+        }
+        return;
+    }
     const uint64_t l = std::min<uint64_t>(target, m_index.lineCount() - 1);
     setCurrentLine(l);
     scrollToLine(l);
+}
+
+bool RawFileView::jumpByCheckpoint(uint64_t target)
+{
+    const auto [cpLine, cpOffset] = m_checkpoints.nearest(target);
+    const bool done = m_checkpoints.complete();
+    if (!done && target - cpLine >= LineCheckpoints::kEvery)
+        return false;  // the scan has not reached it yet
+    // At most kEvery lines from the checkpoint (a line past the end stops at the last).
+    uint64_t pos = cpOffset, l = cpLine;
+    while (l < target) {
+        const void* nl = std::memchr(m_data.data() + pos, '\n', m_data.size() - pos);
+        if (!nl)
+            break;
+        const uint64_t next = static_cast<uint64_t>(static_cast<const char*>(nl) - m_data.data()) + 1;
+        if (next >= m_data.size())
+            break;
+        pos = next;
+        ++l;
+    }
+    if (!m_index.known(l)) {
+        m_index.setWindow(pos, l, static_cast<uint64_t>(visibleLines()) * 4 + 64);
+        updateScrollBars();
+    }
+    setCurrentLine(l);
+    scrollToLine(l);
+    return true;
 }
 
 void RawFileView::showRef(const RawRef& ref)

@@ -6,6 +6,7 @@
 #pragma once
 
 #include "bundle/mapped_file.h"
+#include "linecheckpoints.h"
 #include "lineindex.h"
 #include "model.h"
 
@@ -13,6 +14,7 @@
 #include <QFile>
 
 #include <map>
+#include <optional>
 
 namespace fl {
 
@@ -29,6 +31,9 @@ public:
     QString displayName() const { return m_name; }
     QString errorString() const { return m_error; }
     bool indexComplete() const { return m_index.complete(); }
+    bool checkpointsComplete() const { return m_checkpoints.complete(); }
+    // A go-to-line asked for before the checkpoints reached it is done when they do.
+    bool goToLinePending() const { return m_pendingLine.has_value(); }
     uint64_t lineCount() const { return m_index.lineCount(); }
 
     // 1-based, like RawRef::line and what people type.
@@ -77,10 +82,13 @@ private:
     int lineHeight() const;
     int visibleLines() const;
     void setCurrentLine(uint64_t line0);
+    bool jumpByCheckpoint(uint64_t line0);
 
     MappedFile m_file;  // read() or mapped under core's SIGBUS guard: a file truncated while shown cannot crash
     std::string_view m_data;
     LineIndex m_index;
+    LineCheckpoints m_checkpoints;   // background: go-to-line never indexes the prefix on this thread
+    std::optional<uint64_t> m_pendingLine;  // a go-to-line waiting for the checkpoints to reach it
     QString m_path, m_name, m_error;
     int m_indexTimer = 0;
     uint64_t m_currentLine = 0;  // 0-based

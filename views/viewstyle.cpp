@@ -21,36 +21,15 @@ QColor levelColor(Level l)
     return QColor(0xa0, 0xa0, 0xa0);
 }
 
-EventLevels::EventLevels(const Result& r)
-    : m_result(r)
-{
-    if (r.rootCause)
-        return;
-    for (const EvidenceItem& it : r.evidence)
-        if (it.role == EvidenceRole::Root)
-            m_rootEvidenceEvents.push_back(it.event);
-    std::sort(m_rootEvidenceEvents.begin(), m_rootEvidenceEvents.end());
-}
-
 Level EventLevels::operator()(const SymptomEvent& e) const
 {
-    const Result& r = m_result;
-    if (r.rootCause && r.rootCause->event == e.id)
-        return Root;
-    if (std::binary_search(m_rootEvidenceEvents.begin(), m_rootEvidenceEvents.end(), e.id))
-        return Root;
-    if (e.evidenceRole) {
-        switch (*e.evidenceRole) {
-        // A second "root" beside a chosen root cause cannot be; only ambiguous results have several.
-        case EvidenceRole::Root: return r.rootCause ? Symptom : Root;
-        case EvidenceRole::Symptom: return e.suppressed ? Suppressed : Symptom;
-        case EvidenceRole::Interesting: return e.suppressed ? Suppressed : Interesting;
-        case EvidenceRole::Context: return Suppressed;
-        }
+    switch (m_roles(e)) {
+    case EvidenceRole::Root: return Root;
+    case EvidenceRole::Symptom: return Symptom;
+    case EvidenceRole::Interesting: return Interesting;
+    case EvidenceRole::Context: break;
     }
-    if (e.suppressed)
-        return Suppressed;
-    return e.kind == EventKind::BadNode ? Symptom : Interesting;
+    return Suppressed;
 }
 
 QColor roleColor(EvidenceRole r)

@@ -4,6 +4,7 @@
 #pragma once
 
 #include "model.h"
+#include "present/role.h"
 
 #include <QColor>
 #include <QString>
@@ -19,19 +20,16 @@ namespace fl::style {
 enum Level : uint8_t { Suppressed = 0, Interesting = 1, Symptom = 2, Root = 3, LevelCount = 4 };
 
 QColor levelColor(Level);
-// How an event is drawn everywhere: the verdict's root cause is Root; then
-// the report rules' evidence role when set (so timeline, graph and evidence
-// list agree); else suppressed / bad node / interesting node.
-// Evidence items with the root role also mark their event as a contender
-// when there is no single root cause (the engine may set either).
+// How an event is drawn everywhere: the engine's own role rule
+// (core/present/role.h, the one the evidence list's roles come from), so the
+// timeline, the chain and the evidence list cannot disagree about an event.
 class EventLevels {
 public:
-    explicit EventLevels(const Result& r);
+    explicit EventLevels(const Result& r) : m_roles(r) {}
     Level operator()(const SymptomEvent& e) const;
 
 private:
-    const Result& m_result;
-    std::vector<uint32_t> m_rootEvidenceEvents;  // sorted
+    present::EventRoles m_roles;
 };
 inline Level eventLevel(const SymptomEvent& e, const Result& r) { return EventLevels(r)(e); }
 QColor roleColor(EvidenceRole);

@@ -167,6 +167,40 @@ private slots:
         QCOMPARE(v.currentLine(), uint64_t(1'499'999));
     }
 
+    // Go-to-line deep in a big file: from the background checkpoints, without
+    // indexing the prefix on the GUI thread.
+    void goToLineFromCheckpoints()
+    {
+        const QString path = m_dir.filePath(QStringLiteral("numbered.log"));
+        {
+            QFile f(path);
+            QVERIFY(f.open(QIODevice::WriteOnly));
+            QByteArray block;
+            for (int i = 1; i <= 1'500'000; ++i) {
+                block += "line " + QByteArray::number(i).rightJustified(8, '0') + " of a log long enough to need checkpoints\n";
+                if (block.size() > (8 << 20)) {
+                    f.write(block);
+                    block.clear();
+                }
+            }
+            f.write(block);
+        }
+        RawFileView v;
+        v.resize(600, 300);
+        QVERIFY(v.open(path));
+        v.goToLine(1'400'321);
+        QVERIFY(!v.indexComplete());  // the prefix was not indexed to get there
+        QTRY_VERIFY_WITH_TIMEOUT(!v.goToLinePending(), 20000);
+        QCOMPARE(v.currentLine(), uint64_t(1'400'321));
+        QVERIFY(v.lineText(1'400'321).startsWith(QStringLiteral("line 01400321 ")));
+        QVERIFY(v.lineText(1'400'300).startsWith(QStringLiteral("line 01400300 ")));
+        QTRY_VERIFY_WITH_TIMEOUT(v.checkpointsComplete(), 20000);
+        v.goToLine(99'999'999);  // past the end: the last line
+        QCOMPARE(v.currentLine(), uint64_t(1'500'000));
+        v.goToLine(1'023);  // within the first checkpoint
+        QVERIFY(v.lineText(1'023).startsWith(QStringLiteral("line 00001023 ")));
+    }
+
     void jumpToEvidenceBeyondTheIndexedPrefix()
     {
         // Numbered lines, ~80 MB: the evidence at line 900,000 is far past
