@@ -89,6 +89,14 @@ private slots:
             ev(id++, name, n * 8 + 1, test::kRootTimeNs + 5'000'000'000 + n, EventKind::BadNode);
         }
         ev(id, "n1979", 1979 * 8 + 3, test::kRootTimeNs, EventKind::BadNode);
+        // The later marks are the root's downstream symptoms (one role rule, core/present/role.cpp):
+        // without chain edges they would only be "interesting", like the informational ones.
+        for (uint32_t n = 0; n < 2000; ++n) {
+            ChainEdge e;
+            e.from = id;
+            e.to = 2 * n + 1;
+            r.edges.push_back(e);
+        }
         r.rootCause = RootCause{};
         r.rootCause->event = id;
         r.rootCause->node = "n1979";
