@@ -253,6 +253,47 @@ struct ChainEdge {
     std::string label;
 };
 
+// A run of consecutive integers, both ends inclusive ("0-1249").
+struct IndexRange {
+    int first = 0;
+    int last = 0;
+    friend bool operator==(const IndexRange&, const IndexRange&) = default;
+};
+
+// One node of the compact chain: the events that share a symptom, a role in the
+// verdict, a cause and a collective (pg / SeqNum / op). At 10,000 ranks the
+// chain is a dozen families, not 60,000 events; the members stay reachable.
+struct SymptomFamily {
+    std::string symptom;
+    std::string title;
+    EvidenceRole role = EvidenceRole::Interesting;
+    EventKind kind = EventKind::BadNode;
+    std::string suppressedBy;                      // rule id when the members were suppressed
+    std::vector<uint32_t> causes;                  // families (Result::families indexes) of the roots upstream
+    std::map<std::string, std::string> collective; // pg / seq / op every member shares
+    std::vector<std::string> nodes;                // distinct, sorted
+    std::string nodeRanges;                        // the same, compressed: "node-[0001-0004,0006-1250]"
+    std::vector<IndexRange> ranks;                 // distinct global ranks, merged runs
+    uint32_t rankCount = 0;
+    uint32_t count = 0;                            // member events
+    uint32_t occurrences = 0;                      // lines behind them (merged repeats counted)
+    int64_t firstNs = kNoTime;                     // earliest member time, on its node's clock
+    TimeBasis firstBasis = TimeBasis::None;
+    int64_t lastNs = kNoTime;                      // latest member time
+    TimeBasis lastBasis = TimeBasis::None;
+    TimeInterval span;                             // earliest member's earliest .. latest member's latest
+    std::vector<uint32_t> events;                  // every member event id, ascending: the per-rank detail
+    std::vector<uint32_t> representatives;         // up to 3 member events: earliest, lowest rank, latest
+    std::vector<std::string> evidence;             // evidence ids of the representatives
+};
+
+struct FamilyEdge {
+    uint32_t from = 0;         // Result::families indexes
+    uint32_t to = 0;
+    std::string rule;
+    uint32_t count = 0;        // event edges it stands for
+};
+
 
 struct EvidenceItem {
     std::string id;            // "ev-0001", stable for the same bundle + rules
@@ -269,6 +310,7 @@ struct EvidenceItem {
     EvidenceRole role = EvidenceRole::Context;
     std::string symptom;
     uint32_t event = 0;
+    std::optional<uint32_t> family; // Result::families index of `event`
 };
 
 struct ConnectorReport {
@@ -313,7 +355,7 @@ std::string_view toString(ResultStatus);   // "attributed" | "ambiguous" | "unat
 std::optional<ResultStatus> resultStatusFromString(std::string_view);
 
 struct Result {
-    static constexpr const char* kSchemaVersion = "1.0";
+    static constexpr const char* kSchemaVersion = "2.0";
     ResultStatus status = ResultStatus::Unattributed;
     std::string outcome;                   // failed | hung | completed | unknown ...
     std::string domain = "unknown";
@@ -325,6 +367,8 @@ struct Result {
     std::vector<std::string> affectedNodes;
     std::vector<SymptomEvent> events;      // symptom_chain nodes
     std::vector<ChainEdge> edges;          // symptom_chain edges
+    std::vector<SymptomFamily> families;   // symptom_chain families: the compact chain, sorted (root first)
+    std::vector<FamilyEdge> familyEdges;   // symptom_chain family edges
     std::vector<EvidenceItem> evidence;
     std::map<std::string, uint32_t> evidenceOmitted; // symptom -> items left out by the per-symptom cap
     std::vector<ConnectorReport> connectors;

@@ -36,7 +36,7 @@ bool isatty_stderr()
 
 struct AnalyzeArgs {
     std::string bundle, output;
-    bool json = false, text = false, explain = false, timing = false, noUserRules = false;
+    bool json = false, text = false, explain = false, timing = false, noUserRules = false, detail = false;
     std::vector<std::string> ruleDirs;
 };
 
@@ -93,9 +93,9 @@ int analyzeCommand(const AnalyzeArgs& a)
     }
     std::string text;
     if (json)
-        text = resultToString(analysis.result);
+        text = resultToString(analysis.result, ResultJsonOptions{a.detail});
     else
-        text = formatDiagnosis(analysis);
+        text = formatDiagnosis(analysis, a.detail);
     if (explain)
         text += (json ? "" : "\n") + formatExplanation(analysis);
     if (!output.empty()) {
@@ -207,6 +207,9 @@ Command addAnalyzeCommand(CLI::App& cli)
     auto* json = cmd->add_flag("--json", a->json, "print the versioned result document (the default)");
     cmd->add_flag("--text", a->text, "print a readable diagnosis instead")->excludes(json);
     cmd->add_flag("--explain", a->explain, "add the phase-by-phase trace (text unless --json)");
+    cmd->add_flag("--detail", a->detail,
+                  "keep the per-event chain: every symptom event and edge (JSON symptom_chain.nodes/edges, "
+                  "family members), not only one node per symptom family");
     addRulesOption(cmd, a->ruleDirs);
     cmd->add_flag("--no-user-rules", a->noUserRules, "skip $XDG_CONFIG_HOME/faultline/rules");
     cmd->add_option("-o,--output", a->output, "write to FILE instead of standard output")->type_name("FILE");

@@ -2,6 +2,7 @@
 
 #include "present/timefmt.h"
 #include "present/verdict.h"
+#include "engine/families.h"
 
 #include <nlohmann/json.hpp>
 
@@ -46,9 +47,111 @@ std::string shortTime(int64_t ns, TimeBasis basis = TimeBasis::Absolute)
     return t.empty() ? "(no time)" : t;
 }
 
+// "1,249"
+std::string thousands(uint64_t n)
+{
+    std::string s = std::to_string(n);
+    for (int i = static_cast<int>(s.size()) - 3; i > 0; i -= 3)
+        s.insert(static_cast<size_t>(i), ",");
+    return s;
+}
+
+std::string counted(uint64_t n, const std::string& word, const std::string& plural = {})
+{
+    return thousands(n) + " " + (n == 1 ? word : plural.empty() ? word + "s" : plural);
+}
+
+// "NCCL collective timed out (watchdog) · ALLREDUCE seq 179 · 1,249 nodes · 9,992 ranks · 29,976 events · first … · last …"
+std::string familyLine(const SymptomFamily& f)
+{
+    std::string s = f.title.empty() ? f.symptom : f.title + " [" + f.symptom + "]";
+    if (!f.collective.empty()) {
+        std::string c;
+        for (const char* k : {"op", "pg", "seq"})
+            if (auto it = f.collective.find(k); it != f.collective.end())
+                c += (c.empty() ? "" : " ") + (std::string(k) == "op" ? it->second : std::string(k) + " " + it->second);
+        s += " · " + c;
+    }
+    // A short node list is worth reading; a long one is a count.
+    if (f.nodes.size() == 1)
+        s += " · " + f.nodes.front();
+    else if (!f.nodes.empty())
+        s += " · " + counted(f.nodes.size(), "node") + (f.nodeRanges.size() <= 40 ? " (" + f.nodeRanges + ")" : "");
+    if (f.rankCount == 1)
+        s += " · rank " + formatRanges(f.ranks);
+    else if (f.rankCount > 1) {
+        const std::string ranges = formatRanges(f.ranks);
+        s += " · " + counted(f.rankCount, "rank") + (ranges.size() <= 24 ? " (" + ranges + ")" : "");
+    }
+    if (f.count > 1)
+        s += " · " + counted(f.count, "event");
+    if (f.firstNs == kNoTime)
+        s += " · no time";
+    else if (f.lastNs == f.firstNs)
+        s += " · " + formatTime(f.firstNs, f.firstBasis);
+    else
+        s += " · first " + formatTime(f.firstNs, f.firstBasis) + " · last " + formatTime(f.lastNs, f.lastBasis);
+    if (!f.suppressedBy.empty())
+        s += " · suppressed by " + f.suppressedBy;
+    return s;
+}
+
+// The chain as families: each source family, then what the rules linked to it;
+// then the families nothing links, by role. One line each.
+std::string formatFamilies(const Result& r)
+{
+    constexpr size_t kMaxLines = 60;
+    std::ostringstream os;
+    std::map<uint32_t, std::vector<const FamilyEdge*>> out;
+    std::set<uint32_t> linked;
+    for (const auto& e : r.familyEdges) {
+        out[e.from].push_back(&e);
+        linked.insert(e.from);
+        linked.insert(e.to);
+    }
+    size_t lines = 0, left = 0;
+    auto emit = [&](const std::string& line) {
+        if (lines++ < kMaxLines)
+            os << line << "\n";
+        else
+            ++left;
+    };
+    auto tag = [](const SymptomFamily& f) {
+        return upper(std::string(toString(f.role)));
+    };
+    os << "\nSymptom chain (" << counted(r.families.size(), "family", "families") << " of " << counted(r.events.size(), "event")
+       << "; --detail lists every event)\n";
+    // Several candidates often link to the same families: said once.
+    std::map<std::vector<std::pair<uint32_t, std::string>>, uint32_t> printedTargets;
+    for (const auto& [from, edges] : out) {
+        const SymptomFamily& f = r.families[from];
+        emit("  " + tag(f) + "  " + familyLine(f));
+        std::vector<std::pair<uint32_t, std::string>> targets;
+        for (const FamilyEdge* e : edges)
+            targets.emplace_back(e->to, e->rule);
+        if (auto it = printedTargets.find(targets); it != printedTargets.end() && targets.size() > 1) {
+            emit("    -> the same " + std::to_string(targets.size()) + " families as " + r.families[it->second].symptom +
+                 " above");
+            continue;
+        }
+        printedTargets.emplace(targets, from);
+        for (const FamilyEdge* e : edges)
+            emit("    -> " + familyLine(r.families[e->to]) + "   (rule " + e->rule + ")");
+    }
+    for (EvidenceRole role : {EvidenceRole::Root, EvidenceRole::Symptom, EvidenceRole::Interesting, EvidenceRole::Context})
+        for (size_t i = 0; i < r.families.size(); ++i) {
+            const SymptomFamily& f = r.families[i];
+            if (f.role == role && !linked.count(static_cast<uint32_t>(i)))
+                emit("  " + tag(f) + "  " + familyLine(f));
+        }
+    if (left)
+        os << "  … " << counted(left, "more line") << " (--detail, or the JSON's symptom_chain.families)\n";
+    return os.str();
+}
+
 } // namespace
 
-std::string formatDiagnosis(const Analysis& a)
+std::string formatDiagnosis(const Analysis& a, bool detail)
 {
     const Result& r = a.result;
     std::ostringstream os;
@@ -90,9 +193,11 @@ std::string formatDiagnosis(const Analysis& a)
                << " at " << shortTime(c.timeNs, c.timeBasis) << "\n      " << present::candidateVerdict(c, r) << "\n";
     }
 
+    if (!detail && !r.families.empty())
+        os << formatFamilies(r);
     // Chain: root (or tied candidates) and what the rules linked to them, grouped by symptom.
-    if (!r.edges.empty()) {
-        os << "\nSymptom chain\n";
+    if (detail && !r.edges.empty()) {
+        os << "\nSymptom chain (every event)\n";
         std::map<uint32_t, std::map<std::string, std::pair<std::set<std::string>, std::string>>> children;
         for (const auto& e : r.edges) {
             const SymptomEvent& to = r.events[e.to];

@@ -8,7 +8,9 @@
 
 namespace fl::cli {
 
-std::string formatDiagnosis(const Analysis& analysis);
+// `detail`: the chain lists every event linked to each source event (grouped by
+// symptom); otherwise one line per symptom family.
+std::string formatDiagnosis(const Analysis& analysis, bool detail = false);
 std::string formatExplanation(const Analysis& analysis);
 std::string formatInspection(const Analysis& analysis, bool asJson);
 

@@ -2,6 +2,7 @@
 // roles and raw references, coverage per file, affected nodes, what is
 // missing, and a one-sentence summary.
 #include "bundle/mapped_file.h"
+#include "engine/families.h"
 #include "engine/internal.h"
 #include "present/role.h"
 #include "present/timefmt.h"
@@ -51,6 +52,45 @@ void buildReport(const State& state, std::vector<SymptomEvent>& events, const st
     const present::EventRoles roleOf(result, edges);
     const std::set<uint32_t>& roots = roleOf.roots();
     const std::set<uint32_t>& downstream = roleOf.downstream();
+    // Which roots each event is downstream of, for its family's cause.
+    FamilyInputs familyInputs;
+    familyInputs.rootsOf.resize(events.size());
+    {
+        std::map<uint32_t, std::vector<uint32_t>> children;
+        for (const auto& e : edges)
+            children[e.from].push_back(e.to);
+        for (uint32_t root : roots) {
+            std::set<uint32_t> reached;
+            std::vector<uint32_t> stack{root};
+            while (!stack.empty()) {
+                uint32_t id = stack.back();
+                stack.pop_back();
+                if (auto it = children.find(id); it != children.end())
+                    for (uint32_t to : it->second)
+                        if (!roots.count(to) && reached.insert(to).second)
+                            stack.push_back(to);
+            }
+            for (uint32_t id : reached)
+                if (id < familyInputs.rootsOf.size())
+                    familyInputs.rootsOf[id].push_back(root); // ascending: roots is a set
+        }
+    }
+
+    // The compact chain: one node per family. Its representatives' lines are
+    // always evidence, whatever the per-symptom cap.
+    familyInputs.roles.reserve(events.size());
+    familyInputs.titles.reserve(events.size());
+    for (const auto& e : events) {
+        familyInputs.roles.push_back(roleOf(e));
+        const SymptomDef* def = rules.symptom(e.symptom);
+        familyInputs.titles.push_back(def ? def->title : std::string());
+    }
+    buildFamilies(events, edges, familyInputs, result);
+    std::set<uint32_t> representativeObs;
+    for (const auto& f : result.families)
+        for (uint32_t id : f.representatives)
+            if (!events[id].observations.empty())
+                representativeObs.insert(events[id].observations.front());
 
     // One evidence item per observation, with the strongest role of the events it backs.
     struct Pick {
@@ -78,7 +118,7 @@ void buildReport(const State& state, std::vector<SymptomEvent>& events, const st
             if (e->maxEvidence)
                 cap = *e->maxEvidence;
             EvidenceRole role = roleOf(*e);
-            if (role != EvidenceRole::Root && static_cast<int>(kept) >= cap) {
+            if (role != EvidenceRole::Root && static_cast<int>(kept) >= cap && !representativeObs.count(obs)) {
                 ++omitted;
                 continue;
             }
@@ -178,8 +218,28 @@ void buildReport(const State& state, std::vector<SymptomEvent>& events, const st
         result.rootCause->evidence = evidenceOfEvent[result.rootCause->event];
     for (auto& c : result.candidates)
         c.evidence = evidenceOfEvent[c.event];
-    for (auto& [item, obs] : items)
+    for (auto& f : result.families)
+        for (uint32_t id : f.representatives) {
+            const auto& ids = evidenceOfEvent[id];
+            // An event's own primary line first; absences have their pseudo item.
+            std::string pick;
+            if (!events[id].observations.empty())
+                if (auto it = idOfObservation.find(events[id].observations.front()); it != idOfObservation.end())
+                    pick = it->second;
+            if (pick.empty() && !ids.empty())
+                pick = ids.front();
+            if (!pick.empty() && std::find(f.evidence.begin(), f.evidence.end(), pick) == f.evidence.end())
+                f.evidence.push_back(pick);
+        }
+    std::vector<uint32_t> familyOfEvent(events.size(), 0);
+    for (size_t i = 0; i < result.families.size(); ++i)
+        for (uint32_t id : result.families[i].events)
+            familyOfEvent[id] = static_cast<uint32_t>(i);
+    for (auto& [item, obs] : items) {
+        if (item.event < familyOfEvent.size() && !result.families.empty())
+            item.family = familyOfEvent[item.event];
         result.evidence.push_back(std::move(item));
+    }
 
     // Affected nodes: every node with a failure event (informational ones, like a
     // benign Xid 63, do not make a node affected).

@@ -2,6 +2,9 @@
 
 #include "present/timefmt.h"
 #include "present/verdict.h"
+#include "engine/families.h"
+
+#include <cstdio>
 
 namespace fl {
 
@@ -89,6 +92,42 @@ json eventJson(const SymptomEvent& e)
     return n;
 }
 
+json familyJson(const SymptomFamily& f, bool detail)
+{
+    json causes = json::array();
+    for (uint32_t c : f.causes)
+        causes.push_back(familyId(c));
+    json collective = json::object();
+    for (const auto& [k, v] : f.collective)
+        collective[k] = v;
+    json j = {{"symptom", f.symptom},
+              {"title", f.title},
+              {"role", std::string(toString(f.role))},
+              {"kind", f.kind == EventKind::BadNode ? "bad_node" : "interesting_node"},
+              {"suppressed_by", optStr(f.suppressedBy)},
+              {"causes", causes},
+              {"collective", collective},
+              {"nodes", optStr(f.nodeRanges)},
+              {"node_count", f.nodes.size()},
+              {"ranks", optStr(formatRanges(f.ranks))},
+              {"rank_count", f.rankCount},
+              {"count", f.count},
+              {"occurrences", f.occurrences},
+              {"first", timeJson(f.firstNs, f.firstBasis)},
+              {"last", timeJson(f.lastNs, f.lastBasis)},
+              {"time_interval", intervalJson(f.span)},
+              {"representatives", f.representatives},
+              {"evidence", f.evidence}};
+    if (detail)
+        j["events"] = f.events;
+    return j;
+}
+
+json familyEdgeJson(const FamilyEdge& e)
+{
+    return {{"from", familyId(e.from)}, {"to", familyId(e.to)}, {"rule", e.rule}, {"count", e.count}};
+}
+
 json edgeJson(const ChainEdge& e)
 {
     return {{"from", e.from}, {"to", e.to}, {"rule", e.rule}, {"label", optStr(e.label)}};
@@ -108,7 +147,8 @@ json evidenceJson(const EvidenceItem& e)
             {"excerpt", e.excerpt},
             {"role", std::string(toString(e.role))},
             {"symptom", e.symptom},
-            {"event", e.event}};
+            {"event", e.event},
+            {"family", e.family ? json(familyId(*e.family)) : json()}};
 }
 
 json connectorJson(const ConnectorReport& c)
@@ -175,16 +215,36 @@ json resultHead(const Result& r)
 
 } // namespace
 
-json resultToJson(const Result& r)
+std::string familyId(uint32_t index)
+{
+    char id[32];
+    std::snprintf(id, sizeof id, "fam-%04u", index + 1);
+    return id;
+}
+
+json resultToJson(const Result& r, const ResultJsonOptions& options)
 {
     json j = resultHead(r);
-    json nodes = json::array();
-    for (const auto& e : r.events)
-        nodes.push_back(eventJson(e));
-    json edges = json::array();
-    for (const auto& e : r.edges)
-        edges.push_back(edgeJson(e));
-    j["symptom_chain"] = {{"nodes", nodes}, {"edges", edges}};
+    json families = json::array();
+    for (size_t i = 0; i < r.families.size(); ++i) {
+        json f = familyJson(r.families[i], options.detail);
+        f["id"] = familyId(static_cast<uint32_t>(i));
+        families.push_back(std::move(f));
+    }
+    json familyEdges = json::array();
+    for (const auto& e : r.familyEdges)
+        familyEdges.push_back(familyEdgeJson(e));
+    j["symptom_chain"] = {{"families", families}, {"family_edges", familyEdges}};
+    if (options.detail) {
+        json nodes = json::array();
+        for (const auto& e : r.events)
+            nodes.push_back(eventJson(e));
+        json edges = json::array();
+        for (const auto& e : r.edges)
+            edges.push_back(edgeJson(e));
+        j["symptom_chain"]["nodes"] = nodes;
+        j["symptom_chain"]["edges"] = edges;
+    }
     json ev = json::array();
     for (const auto& e : r.evidence)
         ev.push_back(evidenceJson(e));
@@ -235,7 +295,7 @@ void writeArray(std::string& out, const std::vector<T>& items, int depth, F toJs
 
 } // namespace
 
-std::string resultToString(const Result& result)
+std::string resultToString(const Result& result, const ResultJsonOptions& options)
 {
     // Streams the document instead of building it whole: for a 10,000-rank
     // bundle the DOM of the chain alone took hundreds of MB. The bytes are the
@@ -250,14 +310,32 @@ std::string resultToString(const Result& result)
         indent(out, 1);
         out += json(it.key()).dump() + ": ";
         if (it.key() == "symptom_chain") {
+            // Keys in sorted order, as the DOM prints them.
             out += "{\n";
+            if (options.detail) {
+                indent(out, 2);
+                out += "\"edges\": ";
+                writeArray(out, result.edges, 2, edgeJson);
+                out += ",\n";
+            }
             indent(out, 2);
-            out += "\"edges\": ";
-            writeArray(out, result.edges, 2, edgeJson);
+            out += "\"families\": ";
+            uint32_t index = 0;
+            writeArray(out, result.families, 2, [&](const SymptomFamily& f) {
+                json j = familyJson(f, options.detail);
+                j["id"] = familyId(index++);
+                return j;
+            });
             out += ",\n";
             indent(out, 2);
-            out += "\"nodes\": ";
-            writeArray(out, result.events, 2, eventJson);
+            out += "\"family_edges\": ";
+            writeArray(out, result.familyEdges, 2, familyEdgeJson);
+            if (options.detail) {
+                out += ",\n";
+                indent(out, 2);
+                out += "\"nodes\": ";
+                writeArray(out, result.events, 2, eventJson);
+            }
             out += "\n";
             indent(out, 1);
             out += "}";

@@ -8,8 +8,17 @@
 
 namespace fl {
 
-nlohmann::json resultToJson(const Result& result);
+struct ResultJsonOptions {
+    // Also write every symptom event and event edge (symptom_chain.nodes / .edges)
+    // and each family's member ids. Off: the chain is its families only, which
+    // stays small at 10,000 ranks.
+    bool detail = false;
+};
+
+nlohmann::json resultToJson(const Result& result, const ResultJsonOptions& options = {});
 // Stable text: sorted keys, two-space indent, invalid UTF-8 replaced, trailing newline.
-std::string resultToString(const Result& result);
+std::string resultToString(const Result& result, const ResultJsonOptions& options = {});
+// "fam-0001" for Result::families[0].
+std::string familyId(uint32_t index);
 
 } // namespace fl

@@ -2,6 +2,7 @@
 
 #include "present/timefmt.h"
 #include "present/verdict.h"
+#include "engine/families.h"
 
 #include <map>
 #include <set>
@@ -34,6 +35,27 @@ json goldenOf(const fl::Result& r)
         arrows.insert(a.symptom + "@" + a.node + " -> " + b.symptom + "@" + b.node + " [" + e.rule + "]");
     }
     g["chain"] = arrows;
+    // The compact chain, one line per family, in the result's order.
+    json families = json::array();
+    for (const auto& f : r.families) {
+        std::string line = std::string(fl::toString(f.role)) + " " + f.symptom;
+        for (const auto& [k, v] : f.collective)
+            line += " " + k + "=" + v;
+        line += " · nodes " + (f.nodeRanges.empty() ? std::string("-") : f.nodeRanges) + " · ranks " +
+                (f.ranks.empty() ? std::string("-") : fl::formatRanges(f.ranks)) + " · " + std::to_string(f.count) +
+                " event" + (f.count == 1 ? "" : "s");
+        for (uint32_t c : f.causes)
+            line += " · caused by " + r.families[c].symptom + "@" + r.families[c].nodeRanges;
+        if (!f.suppressedBy.empty())
+            line += " · suppressed by " + f.suppressedBy;
+        families.push_back(line);
+    }
+    g["families"] = families;
+    std::set<std::string> familyEdges;
+    for (const auto& e : r.familyEdges)
+        familyEdges.insert(r.families[e.from].symptom + " -> " + r.families[e.to].symptom + " ×" +
+                           std::to_string(e.count) + " [" + e.rule + "]");
+    g["family_edges"] = familyEdges;
     std::map<std::string, std::map<std::string, int>> roles;
     for (const auto& e : r.evidence)
         ++roles[std::string(fl::toString(e.role))][e.symptom];

@@ -108,9 +108,10 @@ private slots:
         fl::AnalyzeOptions o;
         o.userConfigRules = false;
         o.shippedRulesDir = kSource + "/rules";
-        const json result = fl::resultToJson(fl::analyze(kSource + "/samples/" + sample.toStdString(), o).result);
+        const fl::Result r = fl::analyze(kSource + "/samples/" + sample.toStdString(), o).result;
         std::vector<std::string> errors;
-        validate(schema, schema, result, "$", errors);
+        for (bool detail : {false, true})
+            validate(schema, schema, fl::resultToJson(r, fl::ResultJsonOptions{detail}), "$", errors);
         for (const auto& e : errors)
             qWarning("%s", e.c_str());
         QVERIFY2(errors.empty(), errors.empty() ? "" : errors.front().c_str());
@@ -123,8 +124,12 @@ private slots:
         o.shippedRulesDir = kSource + "/rules";
         for (const char* s : {"xid149-nccl", "unattributed-timeouts", "ambiguous-two-faults"}) {
             const fl::Result r = fl::analyze(kSource + "/samples/" + s, o).result;
-            const std::string dom = fl::resultToJson(r).dump(2, ' ', false, json::error_handler_t::replace) + "\n";
-            QCOMPARE(fl::resultToString(r), dom);
+            for (bool detail : {false, true}) {
+                const fl::ResultJsonOptions opt{detail};
+                const std::string dom =
+                    fl::resultToJson(r, opt).dump(2, ' ', false, json::error_handler_t::replace) + "\n";
+                QCOMPARE(fl::resultToString(r, opt), dom);
+            }
         }
         fl::Result empty;
         QCOMPARE(fl::resultToString(empty), fl::resultToJson(empty).dump(2) + "\n");

@@ -1,0 +1,288 @@
+#include "engine/families.h"
+#include "engine/internal.h"
+#include "present/role.h"
+
+#include <algorithm>
+#include <map>
+#include <set>
+#include <tuple>
+
+namespace fl {
+
+std::vector<IndexRange> toRanges(std::vector<int> values)
+{
+    std::sort(values.begin(), values.end());
+    values.erase(std::unique(values.begin(), values.end()), values.end());
+    std::vector<IndexRange> out;
+    for (int v : values) {
+        if (!out.empty() && out.back().last + 1 == v)
+            out.back().last = v;
+        else
+            out.push_back({v, v});
+    }
+    return out;
+}
+
+std::string formatRanges(const std::vector<IndexRange>& ranges)
+{
+    std::string s;
+    for (const auto& r : ranges) {
+        if (!s.empty())
+            s += ',';
+        s += std::to_string(r.first);
+        if (r.last != r.first)
+            s += '-' + std::to_string(r.last);
+    }
+    return s;
+}
+
+namespace {
+
+std::string padded(long long v, size_t width)
+{
+    std::string s = std::to_string(v);
+    if (s.size() < width)
+        s.insert(0, width - s.size(), '0');
+    return s;
+}
+
+} // namespace
+
+std::string compressHostList(const std::vector<std::string>& hosts)
+{
+    // (prefix, width) -> numbers; width 0 = printed without padding.
+    std::map<std::pair<std::string, size_t>, std::vector<long long>> groups;
+    std::vector<std::pair<std::string, std::string>> entries; // sort key, text
+    auto digitsAt = [](const std::string& h) {
+        size_t pos = h.size();
+        while (pos > 0 && h[pos - 1] >= '0' && h[pos - 1] <= '9')
+            --pos;
+        return pos;
+    };
+    // Zero-padded widths in use per prefix: "node-1000" belongs with "node-0999".
+    std::set<std::pair<std::string, size_t>> paddedWidths;
+    for (const auto& h : hosts) {
+        const size_t pos = digitsAt(h);
+        if (h.size() - pos > 1 && h[pos] == '0')
+            paddedWidths.insert({h.substr(0, pos), h.size() - pos});
+    }
+    for (const auto& h : hosts) {
+        const size_t pos = digitsAt(h);
+        const size_t digits = h.size() - pos;
+        if (digits == 0 || digits > 18) {
+            entries.push_back({h, h});
+            continue;
+        }
+        std::string prefix = h.substr(0, pos);
+        const size_t width = paddedWidths.count({prefix, digits}) ? digits : 0;
+        groups[{std::move(prefix), width}].push_back(std::stoll(h.substr(pos)));
+    }
+    for (auto& [key, nums] : groups) {
+        const auto& [prefix, width] = key;
+        std::sort(nums.begin(), nums.end());
+        nums.erase(std::unique(nums.begin(), nums.end()), nums.end());
+        if (nums.size() == 1) {
+            entries.push_back({prefix + padded(nums.front(), width), prefix + padded(nums.front(), width)});
+            continue;
+        }
+        std::string runs;
+        for (size_t i = 0; i < nums.size();) {
+            size_t j = i;
+            while (j + 1 < nums.size() && nums[j + 1] == nums[j] + 1)
+                ++j;
+            runs += (runs.empty() ? "" : ",") + padded(nums[i], width);
+            if (j > i)
+                runs += "-" + padded(nums[j], width);
+            i = j + 1;
+        }
+        entries.push_back({prefix + padded(nums.front(), width), prefix + "[" + runs + "]"});
+    }
+    std::sort(entries.begin(), entries.end());
+    std::string out;
+    for (const auto& [k, text] : entries)
+        out += (out.empty() ? "" : ",") + text;
+    return out;
+}
+
+} // namespace fl
+
+namespace fl::detail {
+
+namespace {
+
+// The fields that name one collective: NCCL's process group, SeqNum and op.
+constexpr const char* kCollectiveFields[] = {"pg", "seq", "op"};
+
+struct Key {
+    int rolePriority = 0;
+    std::string symptom;
+    EventKind kind = EventKind::BadNode;
+    std::string suppressedBy;
+    int64_t rootEvent = -1; // a root stays its own family, so tied roots are never merged
+    std::vector<uint32_t> roots;
+    std::vector<std::pair<std::string, std::string>> collective;
+    auto tie() const { return std::tie(rolePriority, symptom, kind, suppressedBy, rootEvent, roots, collective); }
+    bool operator<(const Key& o) const { return tie() < o.tie(); }
+};
+
+// Untimed last.
+std::pair<bool, int64_t> timeOrder(const SymptomEvent& e)
+{
+    return {e.timeNs == kNoTime, e.timeNs};
+}
+
+void chooseRepresentatives(const std::vector<SymptomEvent>& events, SymptomFamily& f)
+{
+    const SymptomEvent* earliest = nullptr;
+    const SymptomEvent* lowestRank = nullptr;
+    const SymptomEvent* latest = nullptr;
+    for (uint32_t id : f.events) {
+        const SymptomEvent& e = events[id];
+        if (!earliest || std::make_pair(timeOrder(e), e.id) < std::make_pair(timeOrder(*earliest), earliest->id))
+            earliest = &e;
+        if (e.rank >= 0 && (!lowestRank || std::make_tuple(e.rank, timeOrder(e), e.id) <
+                                               std::make_tuple(lowestRank->rank, timeOrder(*lowestRank), lowestRank->id)))
+            lowestRank = &e;
+        if (e.timeNs != kNoTime && (!latest || e.timeNs > latest->timeNs))
+            latest = &e;
+    }
+    for (const SymptomEvent* e : {earliest, lowestRank, latest})
+        if (e && std::find(f.representatives.begin(), f.representatives.end(), e->id) == f.representatives.end())
+            f.representatives.push_back(e->id);
+}
+
+// The fields every member agrees on; one that differs reads "…" in the title.
+std::map<std::string, std::string> sharedFields(const std::vector<SymptomEvent>& events,
+                                                const std::vector<uint32_t>& members)
+{
+    std::map<std::string, std::string> out = events[members.front()].fields;
+    for (uint32_t id : members) {
+        const auto& fields = events[id].fields;
+        for (auto& [k, v] : out)
+            if (auto it = fields.find(k); it == fields.end() || it->second != v)
+                v = "…";
+        for (const auto& [k, v] : fields)
+            if (!out.count(k))
+                out[k] = "…";
+    }
+    return out;
+}
+
+} // namespace
+
+void buildFamilies(const std::vector<SymptomEvent>& events, const std::vector<ChainEdge>& edges,
+                   const FamilyInputs& in, Result& result)
+{
+    std::map<Key, std::vector<uint32_t>> groups;
+    for (const auto& e : events) {
+        Key k;
+        const EvidenceRole role = e.id < in.roles.size() ? in.roles[e.id] : EvidenceRole::Interesting;
+        k.rolePriority = present::rolePriority(role);
+        k.symptom = e.symptom;
+        k.kind = e.kind;
+        if (e.suppressed)
+            k.suppressedBy = e.suppressedBy;
+        if (role == EvidenceRole::Root)
+            k.rootEvent = e.id;
+        if (e.id < in.rootsOf.size())
+            k.roots = in.rootsOf[e.id];
+        for (const char* name : kCollectiveFields)
+            if (auto it = e.fields.find(name); it != e.fields.end())
+                k.collective.emplace_back(name, it->second);
+        groups[std::move(k)].push_back(e.id);
+    }
+
+    std::vector<SymptomFamily> families;
+    families.reserve(groups.size());
+    for (auto& [key, members] : groups) {
+        SymptomFamily f;
+        const SymptomEvent& first = events[members.front()];
+        f.symptom = key.symptom;
+        f.title = first.id < in.titles.size() ? expandTemplate(in.titles[first.id], sharedFields(events, members))
+                                              : std::string();
+        f.role = first.id < in.roles.size() ? in.roles[first.id] : EvidenceRole::Interesting;
+        f.kind = key.kind;
+        f.suppressedBy = key.suppressedBy;
+        for (const auto& [k, v] : key.collective)
+            f.collective[k] = v;
+        f.events = std::move(members); // ascending: events were visited in id order
+        std::vector<int> ranks;
+        std::vector<std::string> nodes;
+        for (uint32_t id : f.events) {
+            const SymptomEvent& e = events[id];
+            ++f.count;
+            f.occurrences += e.count;
+            if (e.rank >= 0)
+                ranks.push_back(e.rank);
+            if (!e.node.empty())
+                nodes.push_back(e.node);
+            if (e.timeNs != kNoTime) {
+                if (f.firstNs == kNoTime || e.timeNs < f.firstNs) {
+                    f.firstNs = e.timeNs;
+                    f.firstBasis = e.timeBasis;
+                }
+                if (f.lastNs == kNoTime || e.timeNs > f.lastNs) {
+                    f.lastNs = e.timeNs;
+                    f.lastBasis = e.timeBasis;
+                }
+            }
+            if (e.interval.earliestNs != kNoTime &&
+                (f.span.earliestNs == kNoTime || e.interval.earliestNs < f.span.earliestNs))
+                f.span.earliestNs = e.interval.earliestNs;
+            // An untimed line's interval may reach to its file's last write, which an
+            // archive and a folder of the same bundle disagree on: it adds its inherited stamp.
+            const int64_t latest = e.timeBasis == TimeBasis::Inherited ? e.timeNs : e.interval.latestNs;
+            if (latest != kNoTime && (f.span.latestNs == kNoTime || latest > f.span.latestNs))
+                f.span.latestNs = latest;
+        }
+        std::sort(nodes.begin(), nodes.end());
+        nodes.erase(std::unique(nodes.begin(), nodes.end()), nodes.end());
+        f.nodeRanges = compressHostList(nodes);
+        f.nodes = std::move(nodes);
+        f.ranks = toRanges(std::move(ranks));
+        for (const auto& r : f.ranks)
+            f.rankCount += static_cast<uint32_t>(r.last - r.first + 1);
+        chooseRepresentatives(events, f);
+        families.push_back(std::move(f));
+    }
+
+    // Root first, then downstream symptoms, interesting, context; within a role by first time.
+    std::vector<size_t> order(families.size());
+    for (size_t i = 0; i < order.size(); ++i)
+        order[i] = i;
+    std::sort(order.begin(), order.end(), [&](size_t a, size_t b) {
+        const SymptomFamily& x = families[a];
+        const SymptomFamily& y = families[b];
+        return std::make_tuple(-present::rolePriority(x.role), x.firstNs == kNoTime, x.firstNs, x.symptom, x.events.front()) <
+               std::make_tuple(-present::rolePriority(y.role), y.firstNs == kNoTime, y.firstNs, y.symptom, y.events.front());
+    });
+    std::vector<uint32_t> familyOf(events.size(), 0);
+    result.families.clear();
+    result.families.reserve(families.size());
+    for (size_t i = 0; i < order.size(); ++i) {
+        for (uint32_t id : families[order[i]].events)
+            familyOf[id] = static_cast<uint32_t>(i);
+        result.families.push_back(std::move(families[order[i]]));
+    }
+    // Causes: the families of the roots upstream (a root's family holds that root alone).
+    for (auto& f : result.families) {
+        const uint32_t id = f.events.front();
+        if (id >= in.rootsOf.size())
+            continue;
+        for (uint32_t root : in.rootsOf[id])
+            if (root < familyOf.size())
+                f.causes.push_back(familyOf[root]);
+        std::sort(f.causes.begin(), f.causes.end());
+        f.causes.erase(std::unique(f.causes.begin(), f.causes.end()), f.causes.end());
+    }
+
+    std::map<std::tuple<uint32_t, uint32_t, std::string>, uint32_t> counts;
+    for (const auto& e : edges)
+        if (e.from < familyOf.size() && e.to < familyOf.size())
+            ++counts[{familyOf[e.from], familyOf[e.to], e.rule}];
+    result.familyEdges.clear();
+    for (const auto& [k, n] : counts)
+        result.familyEdges.push_back({std::get<0>(k), std::get<1>(k), std::get<2>(k), n});
+}
+
+} // namespace fl::detail

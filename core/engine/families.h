@@ -1,0 +1,40 @@
+// Symptom families: the compact chain. Events that share a symptom, a role in
+// the verdict, a cause and a collective become one node carrying their node and
+// rank sets as ranges, first and last time, and a few representatives.
+#pragma once
+
+#include "model.h"
+
+#include <string>
+#include <vector>
+
+namespace fl {
+
+// Runs of a sorted or unsorted list of integers: {0,1,2,5} -> {0-2, 5-5}.
+std::vector<IndexRange> toRanges(std::vector<int> values);
+// "0-2,5"; empty for none.
+std::string formatRanges(const std::vector<IndexRange>& ranges);
+// Host names compressed the Slurm way: "node-[0001-0004,0006-1250],login1".
+// Names ending in digits group by prefix and zero-padded width; the order is
+// by prefix, then number; names without a trailing number are listed as they are.
+std::string compressHostList(const std::vector<std::string>& hosts);
+
+} // namespace fl
+
+namespace fl::detail {
+
+// Per event (indexed by event id): its evidence role, and the root events it
+// is linked downstream of (ascending).
+struct FamilyInputs {
+    std::vector<EvidenceRole> roles;
+    std::vector<std::vector<uint32_t>> rootsOf;
+    std::vector<std::string> titles; // per event: its symptom's title template ("Xid {xid}")
+};
+
+// Builds result.families (sorted: root first, then by role, first time, symptom)
+// and result.familyEdges from the events and their edges. Representatives are
+// chosen, their evidence ids are filled in later by the report.
+void buildFamilies(const std::vector<SymptomEvent>& events, const std::vector<ChainEdge>& edges,
+                   const FamilyInputs& in, Result& result);
+
+} // namespace fl::detail
