@@ -83,7 +83,7 @@ private slots:
     {
         QTemporaryDir dir;
         const QString json = dir.filePath("result.json");
-        QCOMPARE(cli({"analyze", kSample, "-o", json}).code, 0);
+        QCOMPARE(cli({"analyze", kSample, "--detail", "-o", json}).code, 0);
         Run fromBundle = cli({"report", kSample, "--format", "md"});
         Run fromResult = cli({"report", json, "--format", "md"});
         QCOMPARE(fromBundle.code, 0);
@@ -113,7 +113,7 @@ private slots:
     {
         QTemporaryDir dir;
         const QString json = dir.filePath("result.json");
-        QCOMPARE(cli({"analyze", kSample, "-o", json}).code, 0);
+        QCOMPARE(cli({"analyze", kSample, "--detail", "-o", json}).code, 0);
         QJsonObject doc = QJsonDocument::fromJson(readAll(json).toUtf8()).object();
         const QString evil = QStringLiteral("<script>alert(1)</script><img src=x onerror=alert(2)>\"'&`\x01");
         const QString fence = QStringLiteral("\n```\n# not a heading </pre><script>alert(3)</script>\n````\n");
