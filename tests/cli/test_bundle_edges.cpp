@@ -80,7 +80,7 @@ private slots:
         QVERIFY(f.open(QIODevice::ReadWrite));
         QVERIFY(f.setFileTime(QDateTime(QDate(2027, 1, 1), QTime(0, 5), Qt::UTC), QFileDevice::FileModificationTime));
         f.close();
-        const auto r = cli({"analyze", bundle});
+        const auto r = cli({"analyze", "--detail", bundle});  // the per-event chain (schema 2.0)
         QVERIFY2(r.code == 0, qPrintable(r.err));
         const QJsonObject doc = json(r.out);
         QStringList times;
