@@ -54,12 +54,22 @@ json inferenceJson(const std::optional<Inference>& inf)
 
 json candidateJson(const Candidate& c, const Result& r)
 {
-    return {{"inferred", inferenceJson(c.inferred)},{"event", c.event},         {"symptom", c.symptom},       {"title", c.title},
-            {"domain", c.domain},       {"sub_domain", optStr(c.subDomain)}, {"node", optStr(c.node)},
-            {"rank", optInt(c.rank)},   {"gpu", optInt(c.gpuIndex)},  {"time", timeJson(c.timeNs, c.timeBasis)},
-            {"time_basis", std::string(toString(c.timeBasis))}, {"time_interval", intervalJson(c.interval)},
-            {"support", c.support},     {"chosen", c.chosen},         {"verdict", present::candidateVerdict(c, r)},
-            {"evidence", c.evidence}};
+    return {{"event", c.event},
+            {"symptom", c.symptom},
+            {"title", c.title},
+            {"domain", c.domain},
+            {"sub_domain", optStr(c.subDomain)},
+            {"node", optStr(c.node)},
+            {"rank", optInt(c.rank)},
+            {"gpu", optInt(c.gpuIndex)},
+            {"time", timeJson(c.timeNs, c.timeBasis)},
+            {"time_basis", std::string(toString(c.timeBasis))},
+            {"time_interval", intervalJson(c.interval)},
+            {"support", c.support},
+            {"chosen", c.chosen},
+            {"verdict", present::candidateVerdict(c, r)},
+            {"evidence", c.evidence},
+            {"inferred", inferenceJson(c.inferred)}};
 }
 
 json eventJson(const SymptomEvent& e)
