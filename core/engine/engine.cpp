@@ -6,6 +6,8 @@
 #include <chrono>
 #include <cstdlib>
 #include <filesystem>
+#include <set>
+#include <string_view>
 
 namespace fl {
 
@@ -30,9 +32,13 @@ void Engine::ingest(const Bundle& bundle, const Progress& progress)
     detail::scanBundle(d->state, bundle, progress);
 }
 
-Result Engine::attribute(std::vector<TraceStep>* trace) const
+namespace {
+
+// The phases work on `events` in place and the result keeps them: the caller
+// passes a copy when it may attribute again, the extracted events themselves
+// when it will not (analyze), so a 10,000-rank bundle's events are held once.
+Result attributeEvents(const detail::State& st, std::vector<SymptomEvent> events, std::vector<TraceStep>* trace)
 {
-    const detail::State& st = d->state;
     Result result;
     result.engineVersion = FAULTLINE_VERSION;
     result.rulesDigest = st.rules->digest();
@@ -45,7 +51,6 @@ Result Engine::attribute(std::vector<TraceStep>* trace) const
         result.windowEndNs = st.manifest->windowEndNs;
     }
 
-    std::vector<SymptomEvent> events = st.extracted;
     std::vector<ChainEdge> edges;
     std::vector<RuleFiring> fired;
 
@@ -79,6 +84,34 @@ Result Engine::attribute(std::vector<TraceStep>* trace) const
     result.edges = std::move(edges);
     result.rulesFired = std::move(fired);
     return result;
+}
+
+// Room for what absent_ranks rules emit (at most one event per node and rule),
+// so the working vector does not double its capacity for a handful of events.
+size_t eventCapacity(const detail::State& st)
+{
+    size_t n = st.extracted.size();
+    if (st.manifest) {
+        std::set<std::string_view> nodes;
+        for (const auto& [rank, place] : st.manifest->ranks)
+            nodes.insert(place.node);
+        size_t absentRules = 0;
+        for (const Rule& r : st.rules->rules())
+            absentRules += r.absentRanks ? 1 : 0;
+        n += nodes.size() * absentRules;
+    }
+    return n;
+}
+
+} // namespace
+
+Result Engine::attribute(std::vector<TraceStep>* trace) const
+{
+    const detail::State& st = d->state;
+    std::vector<SymptomEvent> events;
+    events.reserve(eventCapacity(st));
+    events.insert(events.end(), st.extracted.begin(), st.extracted.end());
+    return attributeEvents(st, std::move(events), trace);
 }
 
 const std::vector<Observation>& Engine::observations() const { return d->state.observations; }
@@ -124,17 +157,24 @@ Analysis analyze(const std::string& bundlePath, const AnalyzeOptions& options, c
     stage("rules");
     a.bundle = loadBundle(bundlePath, options.load, progress);
     stage("load");
-    Engine engine(rules);
-    engine.setKeepMetricSamples(options.keepMetricSamples);
-    engine.ingest(a.bundle, progress);
+    // The engine's state is used once here, so its parts are moved into the
+    // analysis, not copied (Engine keeps them for another attribute()).
+    detail::State st;
+    st.rules = rules;
+    st.keepMetricSamples = options.keepMetricSamples;
+    detail::scanBundle(st, a.bundle, progress);
     stage("scan");
     a.cancelled = progress.cancelled();
-    a.result = engine.attribute(&a.trace);
+    const size_t capacity = eventCapacity(st);
+    std::vector<SymptomEvent> events = std::move(st.extracted);
+    st.extracted = {};
+    events.reserve(capacity);
+    a.result = attributeEvents(st, std::move(events), &a.trace);
     stage("attribute");
-    a.observations = engine.observations();
-    a.metrics = engine.metrics();
-    a.placement = engine.placement();
-    a.bundle.files = engine.files(); // with scan results (lines, status, times)
+    a.observations = std::move(st.observations);
+    a.metrics = std::move(st.metrics);
+    a.placement = std::move(st.placement);
+    a.bundle.files = std::move(st.files); // with scan results (lines, status, times)
     return a;
 }
 

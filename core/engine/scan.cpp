@@ -541,6 +541,18 @@ void scanBundle(State& state, const Bundle& bundle, const Progress& progress)
     for (auto& t : pool)
         t.join();
 
+    // Merged in file order into vectors sized once, each file's output freed as
+    // soon as it is moved: no second full copy of the bundle's events.
+    size_t obsTotal = state.observations.size(), eventTotal = state.extracted.size(), metricTotal = state.metrics.size();
+    for (const auto& out : outputs) {
+        obsTotal += out.observations.size();
+        eventTotal += out.events.size();
+        metricTotal += out.metrics.size();
+    }
+    state.observations.reserve(obsTotal);
+    state.extracted.reserve(eventTotal);
+    state.metrics.reserve(metricTotal);
+    state.files.reserve(state.files.size() + outputs.size());
     for (auto& out : outputs) {
         const uint32_t obsBase = static_cast<uint32_t>(state.observations.size());
         for (auto& o : out.observations) {
@@ -562,7 +574,9 @@ void scanBundle(State& state, const Bundle& bundle, const Progress& progress)
         for (auto& w : out.warnings)
             state.warnings.push_back(std::move(w));
         state.files.push_back(std::move(out.file));
+        out = FileOutput{};
     }
+    outputs = {};
     std::sort(state.metrics.begin(), state.metrics.end(), [](const MetricSeries& a, const MetricSeries& b) {
         return std::tie(a.name, a.node, a.gpu, a.file) < std::tie(b.name, b.node, b.gpu, b.file);
     });
