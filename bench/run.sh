@@ -2,7 +2,8 @@
 # Engine benchmark: times `faultline-cli analyze` next to ripgrep searching the
 # same rule patterns over the same files, alternating runs so both see the same
 # page cache and the same load. Prints wall time (median), throughput, peak RSS
-# and output size of each, and their ratios.
+# and output size of each, and their ratios. CPU seconds (user + system) are
+# printed too: on a shared, loaded machine they move less than wall time.
 #
 #   bash bench/run.sh [--wide | --deep | --nodes N --iterations N] [--runs N] [--out DIR]
 #                     [--max-ratio R] [--cli PATH] [--keep]
@@ -53,8 +54,9 @@ fi
 bytes=$(du -sb "$bundle" | cut -f1)
 files=$(find "$bundle" -type f | wc -l)
 
-measure() { # prints "seconds maxrss_kb"
-  nice -n 10 /usr/bin/time -f "%e %M" -o "$out/time.txt" "$@" 2>/dev/null
+measure() { # prints "seconds maxrss_kb cpu_seconds"
+  nice -n 10 /usr/bin/time -f "%e %M %U %S" -o "$out/time.txt" "$@" 2>/dev/null
+  awk '{printf "%s %s %.2f\n", $1, $2, $3 + $4}' "$out/time.txt" > "$out/time2.txt" && mv "$out/time2.txt" "$out/time.txt"
   cat "$out/time.txt"
 }
 median() { sort -n | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}'; }
@@ -67,6 +69,7 @@ for ((i = 0; i < runs; i++)); do
 done
 rg_s=$(cut -d' ' -f1 "$out/rg.txt" | median); rg_kb=$(cut -d' ' -f2 "$out/rg.txt" | sort -n | tail -1)
 fl_s=$(cut -d' ' -f1 "$out/fl.txt" | median); fl_kb=$(cut -d' ' -f2 "$out/fl.txt" | sort -n | tail -1)
+rg_cpu=$(cut -d' ' -f3 "$out/rg.txt" | median); fl_cpu=$(cut -d' ' -f3 "$out/fl.txt" | median)
 rg_out=$(stat -c %s "$out/rg.out"); fl_out=$(stat -c %s "$out/result.json")
 verdict=$("$cli" analyze "$bundle" --text --no-user-rules | sed -n 's/^  Status *//p; s/^              \(.* at .*\)$/\1/p' | head -2 | tr -s ' ' | paste -sd ';')
 mb() { awk -v b="$1" 'BEGIN {printf "%.1f", b / 1048576}'; }
@@ -74,10 +77,10 @@ ratio() { awk -v a="$1" -v b="$2" 'BEGIN {printf "%.2f", (b > 0 ? a / b : 0)}'; 
 rate() { awk -v b="$1" -v s="$2" 'BEGIN {printf "%.0f", (s > 0 ? b / 1048576 / s : 0)}'; }
 printf 'bundle (%s): %s MB in %s files (%s nodes, %s iterations), %s cores, load %s, %s runs, warm page cache\n' \
   "$mode" "$(mb "$bytes")" "$files" "$nodes" "$iterations" "$(nproc)" "$(cut -d' ' -f1-3 /proc/loadavg)" "$runs"
-printf '%-30s %9s %9s %12s %14s\n' "" "wall (s)" "MB/s" "peak RSS MB" "output MB"
-printf '%-30s %9s %9s %12s %14s\n' "rg -n -f <rule patterns>" "$rg_s" "$(rate "$bytes" "$rg_s")" "$(mb $((rg_kb * 1024)))" "$(mb "$rg_out")"
-printf '%-30s %9s %9s %12s %14s\n' "faultline-cli analyze --json" "$fl_s" "$(rate "$bytes" "$fl_s")" "$(mb $((fl_kb * 1024)))" "$(mb "$fl_out")"
-printf '%-30s %9s %9s %12s %14s\n' "ratio analyze / rg" "$(ratio "$fl_s" "$rg_s")" "" "$(ratio "$fl_kb" "$rg_kb")" "$(ratio "$fl_out" "$rg_out")"
+printf '%-30s %9s %9s %9s %12s %14s\n' "" "wall (s)" "CPU (s)" "MB/s" "peak RSS MB" "output MB"
+printf '%-30s %9s %9s %9s %12s %14s\n' "rg -n -f <rule patterns>" "$rg_s" "$rg_cpu" "$(rate "$bytes" "$rg_s")" "$(mb $((rg_kb * 1024)))" "$(mb "$rg_out")"
+printf '%-30s %9s %9s %9s %12s %14s\n' "faultline-cli analyze --json" "$fl_s" "$fl_cpu" "$(rate "$bytes" "$fl_s")" "$(mb $((fl_kb * 1024)))" "$(mb "$fl_out")"
+printf '%-30s %9s %9s %9s %12s %14s\n' "ratio analyze / rg" "$(ratio "$fl_s" "$rg_s")" "$(ratio "$fl_cpu" "$rg_cpu")" "" "$(ratio "$fl_kb" "$rg_kb")" "$(ratio "$fl_out" "$rg_out")"
 printf 'verdict: %s\n' "$verdict"
 [ "$keep" = 1 ] || rm -rf "$bundle"
 if [ -n "$max_ratio" ]; then
