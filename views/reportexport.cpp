@@ -73,7 +73,7 @@ QString writeReport(WorkbenchView& view, const QString& source, const QString& p
     const auto analysis = view.analysis();
     if (!analysis)
         return QObject::tr("Nothing to export: open a bundle first.");
-    const nlohmann::json result = resultToJson(analysis->result, ResultJsonOptions{true}); // chain and timeline read every event
+    const nlohmann::json result = resultToJson(analysis->result);
     present::ReviewNotes notes;
     if (view.notes())
         notes = reviewNotes(*view.notes());

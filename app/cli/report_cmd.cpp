@@ -197,7 +197,7 @@ int reportCommand(const ReportArgs& a)
         options.userConfigRules = !a.noUserRules;
         options.ruleDirs = a.ruleDirs;
         try {
-            result = resultToJson(analyze(a.input, options).result, ResultJsonOptions{true}); // the chain and timeline read every event
+            result = resultToJson(analyze(a.input, options).result);
         } catch (const std::exception& e) {
             return fail(e.what());
         }

@@ -32,22 +32,6 @@ std::string plural(size_t n, const char* one, const char* many)
     return std::to_string(n) + " " + (n == 1 ? one : many);
 }
 
-int small(int64_t v)
-{
-    return static_cast<int>(std::clamp<int64_t>(v, -1, INT32_MAX));
-}
-
-std::string placeOf(const json& j)
-{
-    return place(str(j, "node"), small(integer(j, "gpu")), str(j, "pci_bus"), small(integer(j, "rank")));
-}
-
-std::string timeOf(const json& j)
-{
-    const std::string t = str(j, "time");
-    return t.empty() ? std::string("no time") : t;
-}
-
 std::string lineRef(const std::string& file, uint64_t line)
 {
     return line ? file + ":" + std::to_string(line) : file;
@@ -61,7 +45,8 @@ void addFact(std::vector<ReportFact>& facts, const std::string& label, const std
 
 std::string groupText(const ChainNode& n)
 {
-    return n.symptom + " on " + plural(n.nodes, "node", "nodes") + " (" + plural(n.events, "event", "events") + ")";
+    return n.symptom + " on " + plural(n.nodes, "node", "nodes") + " (" + plural(n.events, "event", "events") + ")" +
+           (n.where.empty() ? "" : ": " + n.where);
 }
 
 std::vector<ReportChainGroup> chainGroups(const json& result, size_t& leftOut)
@@ -74,8 +59,7 @@ std::vector<ReportChainGroup> chainGroups(const json& result, size_t& leftOut)
         auto [it, fresh] = groupOf.try_emplace(from, groups.size());
         if (fresh) {
             const ChainNode& f = chain.nodes[from];
-            groups.push_back({f.focus ? f.symptom + " @ " + placeOf(*f.event) + ", " + timeOf(*f.event)
-                                      : groupText(f),
+            groups.push_back({f.focus ? f.symptom + " @ " + f.where + ", " + f.when : groupText(f),
                               {}});
         }
         auto& leads = groups[it->second].leadsTo;
@@ -214,85 +198,5 @@ Report buildReport(const json& result, const ReviewNotes& review, const std::str
             r.warnings.push_back(w.get<std::string>());
     return r;
 }
-
-namespace reportjson {
-
-ChainSummary summariseChain(const json& result, size_t maxFocus, size_t maxSymptoms)
-{
-    const json& chain = member(result, "symptom_chain");
-    std::map<int64_t, const json*> events;
-    for (const json& n : array(chain, "nodes"))
-        events[integer(n, "id")] = &n;
-    std::map<int64_t, std::vector<int64_t>> out;
-    for (const json& e : array(chain, "edges"))
-        out[integer(e, "from")].push_back(integer(e, "to"));
-
-    ChainSummary s;
-    std::map<int64_t, size_t> focusIndex;
-    const json& rc = member(result, "root_cause");
-    auto addFocus = [&](int64_t id, bool root) {
-        auto ev = events.find(id);
-        if (ev == events.end() || focusIndex.count(id))
-            return;
-        focusIndex[id] = s.nodes.size();
-        s.nodes.push_back({true, root, ev->second, str(*ev->second, "symptom"), 1, 1});
-    };
-    if (rc.is_object())
-        addFocus(integer(rc, "event"), true);
-    else
-        for (const json& c : array(result, "candidates"))
-            if (focusIndex.size() < maxFocus)
-                addFocus(integer(c, "event"), false);
-
-    // Breadth first from the focus events; everything reached is merged by symptom.
-    std::map<std::string, std::pair<size_t, std::set<std::string>>> bySymptom;
-    std::set<std::pair<int64_t, int64_t>> edgeKeys;  // (from key, to event)
-    std::set<int64_t> seen;
-    std::vector<int64_t> queue;
-    for (const auto& [id, index] : focusIndex) {
-        queue.push_back(id);
-        seen.insert(id);
-    }
-    std::vector<std::pair<std::string, std::string>> symptomEdges;  // from key, to symptom
-    for (size_t q = 0; q < queue.size(); ++q) {
-        const int64_t from = queue[q];
-        auto fe = events.find(from);
-        const std::string fromKey = focusIndex.count(from) ? "#" + std::to_string(from) : str(*fe->second, "symptom");
-        for (int64_t to : out[from]) {
-            auto te = events.find(to);
-            if (te == events.end() || focusIndex.count(to))
-                continue;
-            const std::string symptom = str(*te->second, "symptom");
-            symptomEdges.push_back({fromKey, symptom});
-            if (!seen.insert(to).second)
-                continue;
-            auto& slot = bySymptom[symptom];
-            ++slot.first;
-            slot.second.insert(str(*te->second, "node"));
-            queue.push_back(to);
-        }
-    }
-    std::map<std::string, size_t> index;
-    for (const auto& [id, i] : focusIndex)
-        index["#" + std::to_string(id)] = i;
-    for (const auto& [symptom, info] : bySymptom) {
-        if (index.size() - focusIndex.size() >= maxSymptoms) {
-            ++s.symptomsLeftOut;
-            continue;
-        }
-        index[symptom] = s.nodes.size();
-        s.nodes.push_back({false, false, nullptr, symptom, info.first, info.second.size()});
-    }
-    std::set<std::pair<size_t, size_t>> edges;
-    for (const auto& [fromKey, symptom] : symptomEdges) {
-        auto f = index.find(fromKey), t = index.find(symptom);
-        if (f != index.end() && t != index.end() && f->second != t->second)
-            edges.insert({f->second, t->second});
-    }
-    s.edges.assign(edges.begin(), edges.end());
-    return s;
-}
-
-} // namespace reportjson
 
 } // namespace fl::present

@@ -44,6 +44,11 @@ inline int64_t integer(const nlohmann::json& j, const char* key)
     return -1;
 }
 
+// "node-02 GPU 0 rank 2" for an object with node / gpu / pci_bus / rank (present::place).
+std::string placeOf(const nlohmann::json& j);
+// Its "time" as printed, "no time" without one.
+std::string timeOf(const nlohmann::json& j);
+
 inline bool boolean(const nlohmann::json& j, const char* key)
 {
     const nlohmann::json& v = member(j, key);
@@ -55,20 +60,23 @@ inline bool boolean(const nlohmann::json& j, const char* key)
 namespace fl::present::reportjson {
 
 // The chain reduced to what a reader can take in: the root cause (or, without
-// one, the candidates) each as itself, and every event reachable from them
-// merged by symptom id, with how many events on how many nodes.
+// one, the candidates) each as itself, and what they led to. From a 2.0 result
+// that is its symptom families (`symptom_chain.families`, reached along
+// `family_edges`); from an older one without families, every event reachable
+// from the focus merged by symptom id.
 struct ChainNode {
-    bool focus = false;                 // a root cause or candidate, drawn as itself
+    bool focus = false;   // a root cause or candidate, drawn as itself
     bool root = false;
-    const nlohmann::json* event = nullptr;  // focus: the chain node
     std::string symptom;
+    std::string where;    // focus: place(); a family: placeOfMany(); per-event groups: empty
+    std::string when;     // focus: its time as printed, "no time" without one
     size_t events = 0;
     size_t nodes = 0;
 };
 struct ChainSummary {
-    std::vector<ChainNode> nodes;                  // focus first, then by symptom id
+    std::vector<ChainNode> nodes;                  // focus first, then families in result order (or by symptom id)
     std::vector<std::pair<size_t, size_t>> edges;  // indexes into nodes, sorted, unique
-    size_t symptomsLeftOut = 0;                    // symptom groups beyond the cap
+    size_t symptomsLeftOut = 0;                    // groups beyond the cap
 };
 ChainSummary summariseChain(const nlohmann::json& result, size_t maxFocus, size_t maxSymptoms);
 

@@ -102,17 +102,27 @@ std::string timelineSvg(const json& result)
     const int64_t root = rootEvent(result);
     std::vector<TimedEvent> events;
     size_t untimed = 0;
-    for (const json& n : array(member(result, "symptom_chain"), "nodes")) {
-        if (boolean(n, "suppressed"))
-            continue;
-        const auto ns = parseIso8601Ns(str(n, "time"));
+    auto add = [&](const json& e, int64_t id) {
+        const auto ns = parseIso8601Ns(str(e, "time"));
         if (!ns) {
             ++untimed;
-            continue;
+            return;
         }
-        const int64_t id = integer(n, "id");
-        events.push_back({*ns, str(n, "node").empty() ? std::string("(no node)") : str(n, "node"),
+        events.push_back({*ns, str(e, "node").empty() ? std::string("(no node)") : str(e, "node"),
                           id == root ? Mark::Root : candidates.count(id) ? Mark::Candidate : Mark::Symptom});
+    };
+    // A 2.0 result keeps its events as families: the marks are its evidence
+    // lines (every family's representatives among them), not every event.
+    const bool fromEvidence = member(member(result, "symptom_chain"), "families").is_array();
+    if (fromEvidence) {
+        std::set<int64_t> drawnEvents;
+        for (const json& e : array(result, "evidence"))
+            if (str(e, "role") != "context" && drawnEvents.insert(integer(e, "event")).second)
+                add(e, integer(e, "event"));
+    } else {
+        for (const json& n : array(member(result, "symptom_chain"), "nodes"))
+            if (!boolean(n, "suppressed"))
+                add(n, integer(n, "id"));
     }
     if (events.empty())
         return {};
@@ -182,7 +192,8 @@ std::string timelineSvg(const json& result)
     }
     const std::string day = formatTimeUtc(t0).substr(0, 10);
     os << "<text x=\"" << left << "\" y=\"20\" fill=\"#5f6673\">" << htmlEscape(day)
-       << " UTC, on the consensus clock where offsets are known</text>\n";
+       << " UTC, on the consensus clock where offsets are known"
+       << (fromEvidence ? "; marks are the result's evidence lines" : "") << "</text>\n";
 
     // One mark per (lane, pixel column, kind); the root cause drawn last, on top.
     std::set<std::tuple<int, size_t, int>> drawn;
@@ -221,8 +232,8 @@ std::string timelineSvg(const json& result)
         if (hidden)
             more = std::to_string(hidden) + " more node" + (hidden == 1 ? "" : "s") + " not drawn";
         if (untimed)
-            more += (more.empty() ? "" : "; ") + std::to_string(untimed) + " event" + (untimed == 1 ? "" : "s") +
-                    " without a date not drawn";
+            more += (more.empty() ? "" : "; ") + std::to_string(untimed) + (fromEvidence ? " evidence line" : " event") +
+                    (untimed == 1 ? "" : "s") + " without a date not drawn";
         os << "<text x=\"" << left << "\" y=\"" << num(ly + 22) << "\" fill=\"#5f6673\">" << htmlEscape(more)
            << "</text>\n";
     }
@@ -240,17 +251,11 @@ std::string chainDot(const json& result)
     for (size_t i = 0; i < chain.nodes.size(); ++i) {
         const ChainNode& n = chain.nodes[i];
         std::string label;
-        if (n.focus) {
-            const json& e = *n.event;
-            label = clip(n.symptom, 60) + "\n" +
-                    clip(place(str(e, "node"), static_cast<int>(std::clamp<int64_t>(integer(e, "gpu"), -1, 1 << 20)),
-                               str(e, "pci_bus"), static_cast<int>(std::clamp<int64_t>(integer(e, "rank"), -1, 1 << 30))),
-                         60) +
-                    "\n" + clip(str(e, "time"), 40);
-        } else {
-            label = clip(n.symptom, 60) + " ×" + std::to_string(n.events) + "\non " + std::to_string(n.nodes) +
-                    " node" + (n.nodes == 1 ? "" : "s");
-        }
+        if (n.focus)
+            label = clip(n.symptom, 60) + "\n" + clip(n.where, 60) + "\n" + clip(n.when, 40);
+        else
+            label = clip(n.symptom, 60) + " ×" + std::to_string(n.events) + "\non " + std::to_string(n.nodes) + " node" +
+                    (n.nodes == 1 ? "" : "s") + (n.where.empty() ? "" : "\n" + clip(n.where, 60));
         os << "  n" << i << " [label=" << dotQuote(label);
         if (n.root)
             os << ", fillcolor=\"#f6d5d2\", penwidth=2, color=\"#b3261e\"";

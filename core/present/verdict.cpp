@@ -19,6 +19,14 @@ std::string place(const std::string& node, int gpu, const std::string& pciBus, i
     return s;
 }
 
+std::string placeOfMany(const std::string& nodeRanges, const std::string& rankRanges)
+{
+    std::string s = nodeRanges.empty() ? std::string("unknown nodes") : nodeRanges;
+    if (!rankRanges.empty())
+        s += (rankRanges.find_first_of(",-") == std::string::npos ? " rank " : " ranks ") + rankRanges;
+    return s;
+}
+
 std::string seconds(int64_t ns)
 {
     char buf[32];

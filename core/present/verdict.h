@@ -18,6 +18,10 @@ enum class BusDetail { IfNoIndex, Always };
 std::string place(const std::string& node, int gpu, const std::string& pciBus, int rank,
                   BusDetail bus = BusDetail::IfNoIndex);
 
+// A family's place: "node-[01,03-04] ranks 0-1,3-7", its nodes compressed the
+// Slurm way and its ranks as runs, both as the result writes them; either may be empty.
+std::string placeOfMany(const std::string& nodeRanges, const std::string& rankRanges);
+
 // "3.250 s"
 std::string seconds(int64_t ns);
 

@@ -83,7 +83,7 @@ private slots:
     {
         QTemporaryDir dir;
         const QString json = dir.filePath("result.json");
-        QCOMPARE(cli({"analyze", kSample, "--detail", "-o", json}).code, 0);
+        QCOMPARE(cli({"analyze", kSample, "-o", json}).code, 0);
         Run fromBundle = cli({"report", kSample, "--format", "md"});
         Run fromResult = cli({"report", json, "--format", "md"});
         QCOMPARE(fromBundle.code, 0);
@@ -113,7 +113,7 @@ private slots:
     {
         QTemporaryDir dir;
         const QString json = dir.filePath("result.json");
-        QCOMPARE(cli({"analyze", kSample, "--detail", "-o", json}).code, 0);
+        QCOMPARE(cli({"analyze", kSample, "-o", json}).code, 0);
         QJsonObject doc = QJsonDocument::fromJson(readAll(json).toUtf8()).object();
         const QString evil = QStringLiteral("<script>alert(1)</script><img src=x onerror=alert(2)>\"'&`\x01");
         const QString fence = QStringLiteral("\n```\n# not a heading </pre><script>alert(3)</script>\n````\n");
@@ -126,18 +126,21 @@ private slots:
         for (int i = 0; i < ev.size(); ++i) {
             QJsonObject e = ev[i].toObject();
             e["excerpt"] = evil + fence;
+            e["node"] = evil;  // the timeline's lanes
             ev[i] = e;
         }
         doc["evidence"] = ev;
         QJsonObject chain = doc["symptom_chain"].toObject();
-        QJsonArray nodes = chain["nodes"].toArray();
-        for (int i = 0; i < nodes.size(); ++i) {
-            QJsonObject n = nodes[i].toObject();
-            n["node"] = evil;
-            n["symptom"] = evil;
-            nodes[i] = n;
+        QJsonArray families = chain["families"].toArray();
+        QVERIFY(!families.isEmpty());
+        for (int i = 0; i < families.size(); ++i) {
+            QJsonObject f = families[i].toObject();
+            f["nodes"] = evil;
+            f["ranks"] = evil;
+            f["symptom"] = evil;
+            families[i] = f;
         }
-        chain["nodes"] = nodes;
+        chain["families"] = families;
         doc["symptom_chain"] = chain;
         QVERIFY(write(json, QJsonDocument(doc).toJson()));
 

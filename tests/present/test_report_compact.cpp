@@ -1,0 +1,146 @@
+// A report made from a compact result (schema 2.0 without --detail: what `analyze` writes by default and the
+// service keeps) holds the whole chain: the root family (or the tied candidates) as itself, and every symptom
+// family linked downstream of it with its count and its place, in the Markdown, the HTML and the Graphviz chain;
+// the timeline is drawn from its evidence lines. The expected families are read from the result itself.
+#include "engine/engine.h"
+#include "engine/result_json.h"
+#include "present/report.h"
+#include "present/verdict.h"
+
+#include <QtTest>
+
+#include <set>
+#include <string>
+
+namespace {
+
+using nlohmann::json;
+
+json compactResult(const char* sample)
+{
+    fl::AnalyzeOptions o;
+    o.userConfigRules = false;
+    return fl::resultToJson(fl::analyze(std::string(FAULTLINE_SOURCE_DIR "/samples/") + sample, o).result);
+}
+
+std::string mdEscaped(const std::string& s)
+{
+    std::string out;
+    for (char c : s) {
+        if (std::string("\\`*_[]<>|~&").find(c) != std::string::npos)
+            out += '\\';
+        out += c;
+    }
+    return out;
+}
+
+struct Rendered {
+    std::string md, html, dot, timeline;
+};
+
+Rendered render(const json& result)
+{
+    const fl::present::Report r = fl::present::buildReport(result, {}, "test");
+    return {fl::present::reportMarkdown(r, {}), fl::present::reportHtml(r, {}), fl::present::chainDot(result),
+            fl::present::timelineSvg(result)};
+}
+
+// The families the chain must show: the roots and every family reachable from them.
+std::vector<json> linkedFamilies(const json& result)
+{
+    const json& chain = result["symptom_chain"];
+    std::set<std::string> reached;
+    for (const json& f : chain["families"])
+        if (f["role"] == "root")
+            reached.insert(f["id"].get<std::string>());
+    for (bool grew = true; grew;) {
+        grew = false;
+        for (const json& e : chain["family_edges"])
+            if (reached.count(e["from"].get<std::string>()) && reached.insert(e["to"].get<std::string>()).second)
+                grew = true;
+    }
+    std::vector<json> out;
+    for (const json& f : chain["families"])
+        if (reached.count(f["id"].get<std::string>()))
+            out.push_back(f);
+    return out;
+}
+
+} // namespace
+
+class TestReportCompact : public QObject {
+    Q_OBJECT
+private slots:
+    void compactResultsCarryNoPerEventChain()
+    {
+        const json r = compactResult("xid149-nccl");
+        QVERIFY(!r["symptom_chain"].contains("nodes"));
+        QVERIFY(r["symptom_chain"]["families"].size() > 2);
+    }
+
+    void attributedChainComesFromFamilies()
+    {
+        const json result = compactResult("xid149-nccl");
+        const Rendered out = render(result);
+        // The root family as itself: its symptom, place and time.
+        for (const std::string& s : {std::string("nvlink.fatal @ node-02 GPU 0 rank 2, 2026-03-14T10:00:41Z")}) {
+            QVERIFY2(out.md.find(mdEscaped(s)) != std::string::npos, out.md.c_str());
+            QVERIFY2(out.html.find(s) != std::string::npos, out.html.c_str());
+        }
+        QVERIFY(out.md.find("No symptom was linked to a cause") == std::string::npos);
+        const std::vector<json> linked = linkedFamilies(result);
+        QVERIFY(linked.size() >= 3);
+        bool watchdog = false;
+        for (const json& f : linked) {
+            if (f["role"] == "root")
+                continue;
+            const std::string symptom = f["symptom"], nodes = f["nodes"];
+            const std::string ranks = f["ranks"].is_string() ? f["ranks"].get<std::string>() : std::string();
+            const size_t count = f["count"], nodeCount = f["node_count"];
+            const std::string line = symptom + " on " + std::to_string(nodeCount) + (nodeCount == 1 ? " node" : " nodes") +
+                                     " (" + std::to_string(count) + (count == 1 ? " event" : " events") + "): " +
+                                     fl::present::placeOfMany(nodes, ranks);
+            QVERIFY2(out.md.find(mdEscaped(line)) != std::string::npos, (line + "\n" + out.md).c_str());
+            QVERIFY2(out.html.find(line) != std::string::npos, line.c_str());
+            QVERIFY2(out.dot.find(symptom + " ×" + std::to_string(count)) != std::string::npos, out.dot.c_str());
+            QVERIFY2(out.dot.find(nodes) != std::string::npos, out.dot.c_str());
+            watchdog = watchdog || (symptom == "nccl.watchdog_timeout" && count == 7 && nodes == "node-[01-04]");
+        }
+        QVERIFY2(watchdog, "the seven watchdog timeouts on node-[01-04] are downstream of the Xid 149");
+        // Interesting families that nothing links to stay out of the chain.
+        QVERIFY(out.md.find("gpu.xid.63 on") == std::string::npos);
+        // Timeline from the evidence lines: the root's node and the root mark.
+        QVERIFY2(out.timeline.find("node-02") != std::string::npos, out.timeline.c_str());
+        QVERIFY(out.timeline.find("fill=\"#b3261e\" stroke") != std::string::npos);
+    }
+
+    void ambiguousChainShowsBothTiedCandidates()
+    {
+        const json result = compactResult("ambiguous-two-faults");
+        QCOMPARE(result["status"], "ambiguous");
+        const Rendered out = render(result);
+        QVERIFY2(out.md.find(mdEscaped("gpu.xid.79 @ node-01 GPU 0 rank 0")) != std::string::npos, out.md.c_str());
+        QVERIFY2(out.md.find(mdEscaped("gpu.xid.48 @ node-03")) != std::string::npos, out.md.c_str());
+        QVERIFY2(out.md.find(mdEscaped("nccl.watchdog_timeout on 4 nodes (6 events)")) != std::string::npos, out.md.c_str());
+        // Both candidates drawn as candidates, each with an edge to the shared symptom family.
+        QVERIFY(out.dot.find("n0 -> ") != std::string::npos && out.dot.find("n1 -> ") != std::string::npos);
+    }
+
+    void olderResultsStillReadThePerEventChain()
+    {
+        // A 1.x document has no families: the per-event nodes are read and merged by symptom.
+        fl::AnalyzeOptions o;
+        o.userConfigRules = false;
+        json result = fl::resultToJson(
+            fl::analyze(FAULTLINE_SOURCE_DIR "/samples/xid149-nccl", o).result, fl::ResultJsonOptions{true});
+        result["schema_version"] = "1.0";
+        result["symptom_chain"].erase("families");
+        result["symptom_chain"].erase("family_edges");
+        const Rendered out = render(result);
+        QVERIFY2(out.md.find(mdEscaped("nccl.watchdog_timeout on 4 nodes (7 events)")) != std::string::npos, out.md.c_str());
+        QVERIFY(out.timeline.find("node-02") != std::string::npos);
+    }
+};
+
+QTEST_GUILESS_MAIN(TestReportCompact)
+#include "test_report_compact.moc"
