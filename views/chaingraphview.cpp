@@ -61,6 +61,15 @@ ChainGraphView::ChainGraphView(FocusState* focus, QWidget* parent)
     connect(focus, &FocusState::highlightChanged, this, &ChainGraphView::onHighlight);
 }
 
+// The scene is a child, deleted by ~QWidget after this object is no longer a
+// ChainGraphView; clearing its items there emits selectionChanged into
+// onSceneSelection of a destroyed object (UBSan: "downcast of address ... not
+// an object of type ChainGraphView"). Cut the connection first.
+ChainGraphView::~ChainGraphView()
+{
+    scene()->disconnect(this);
+}
+
 void ChainGraphView::onHighlight()
 {
     // With a highlight, the step's events get a thick purple ring and the

@@ -23,6 +23,7 @@ class ChainGraphView : public QGraphicsView
     Q_OBJECT
 public:
     explicit ChainGraphView(FocusState* focus, QWidget* parent = nullptr);
+    ~ChainGraphView() override;
     void setAnalysis(std::shared_ptr<const Analysis> analysis);
 
     // Chains with at most this many events start with every family expanded.
