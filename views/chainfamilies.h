@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: MIT
-// The symptom chain grouped into families: one box per (symptom, role,
-// collective SeqNum / op, cause), so that 10,000 ranks timing out on the same
-// collective is one box "watchdog timeout · 1,249 nodes · 9,992 ranks", not
-// 10,000. The root cause and tied candidates are always families of their own.
-// Grouped in the view until the engine's own families (issue #9 item 1) land.
-// Plain data: no widgets, tested on its own.
+// The chain graph's boxes: the engine's symptom families (Result::families,
+// core/engine/families.h) that take part in the chain, so that 10,000 ranks
+// timing out on the same collective is one box "watchdog timeout · 1,249 nodes
+// · 9,992 ranks", not 10,000. The root cause and tied candidates are always
+// families of their own. Nothing is regrouped here: the view and the result
+// document show the same families. Plain data: no widgets, tested on its own.
 #pragma once
 
 #include "model.h"
@@ -19,37 +19,41 @@
 namespace fl {
 
 struct ChainFamily {
-    std::string symptom;
+    uint32_t index = 0;             // Result::families index
+    const SymptomFamily* family = nullptr;
     style::Level level = style::Symptom;
+    // The members this result holds: every one after a local analysis, the
+    // representatives only in a compact result document (family->count says how many there are).
     std::vector<uint32_t> events;   // ascending id
-    std::vector<std::string> nodes; // sorted, unique
-    std::vector<int> ranks;         // sorted, unique
-    // Over the wall-clock times; over the boot-relative ones only when the
-    // family has nothing else (then `basis` says so): the two do not mix.
-    int64_t firstNs = kNoTime, lastNs = kNoTime;
-    TimeBasis basis = TimeBasis::None;
-    uint32_t representative = 0;    // the event a click selects: the earliest (then lowest id)
+    uint32_t representative = 0;    // the event a click selects: the earliest
+
+    bool complete() const { return events.size() == family->count; }
 };
 
 struct ChainFamilyEdge {
-    size_t from = 0, to = 0;        // family indexes
+    size_t from = 0, to = 0;        // ChainFamilies::families indexes
     std::string rule;
     uint32_t count = 0;             // event edges folded into it
 };
 
 struct ChainFamilies {
-    std::vector<ChainFamily> families;      // root first, then by level (worst first), first time, symptom
-    std::vector<ChainFamilyEdge> edges;     // sorted (from, to, rule)
+    std::vector<ChainFamily> families;      // in Result::families order: root first, then by role, first time, symptom
+    std::vector<ChainFamilyEdge> edges;     // Result::familyEdges between them
     std::unordered_map<uint32_t, size_t> familyOf;  // event id -> family index
-    bool truncated = false;                 // events left out by chainEvents' cap
 
     int familyOfEvent(uint32_t event) const;
 };
 
-ChainFamilies groupChain(const Result& result);
+// The families that take part in the chain: the root families and every family
+// on a family edge; without edges, the candidates' families.
+ChainFamilies chainFamilies(const Result& result);
 
-// "nccl.watchdog_timeout · 1,249 nodes · 9,992 ranks"; a one-event family
-// names its place instead.
-QString familyTitle(const ChainFamily& f);
+// "nccl.watchdog_timeout · 1,249 nodes · 9,992 ranks · 9,992 events"; a
+// one-event family is its symptom alone (its box names the place).
+QString familyTitle(const SymptomFamily& f);
+
+// A family's place as core/present writes it ("node-[0001-0978,0980-1250] ranks
+// 0-7822,7824-9999"), each list capped at `maxGroups` runs for a box.
+QString familyPlace(const SymptomFamily& f, int maxGroups);
 
 } // namespace fl

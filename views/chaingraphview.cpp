@@ -2,7 +2,7 @@
 #include "chaingraphview.h"
 
 #include "chainlayout.h"
-#include "nameranges.h"
+#include "present/verdict.h"
 #include "viewstyle.h"
 
 #include <QFontMetrics>
@@ -24,27 +24,20 @@ constexpr int kBoxData = 0;  // index into m_boxes
 
 QString eventText(const SymptomEvent& e)
 {
-    QString where = style::q(e.node);
-    if (e.rank >= 0)
-        where += QStringLiteral(" · r%1").arg(e.rank);
-    if (e.gpuIndex >= 0)
-        where += QStringLiteral(" · GPU %1").arg(e.gpuIndex);
-    return style::q(e.symptom) + QLatin1Char('\n') + where + QLatin1Char('\n') + style::timeText(e.timeNs, e.timeBasis, false);
+    return style::q(e.symptom) + QLatin1Char('\n') + style::q(present::place(e.node, e.gpuIndex, e.pciBus, e.rank)) +
+           QLatin1Char('\n') + style::timeText(e.timeNs, e.timeBasis, false);
 }
 
-QString familyText(const ChainFamily& f, size_t shownElsewhere)
+QString familyText(const ChainFamily& c, size_t shownElsewhere)
 {
-    const size_t n = f.events.size() - shownElsewhere;
+    const SymptomFamily& f = *c.family;
     QString head = familyTitle(f);
     if (shownElsewhere > 0)
-        head = QStringLiteral("+%1 more %2").arg(n).arg(style::q(f.symptom));
-    QString where = nameRanges(f.nodes, 2);
-    if (!f.ranks.empty())
-        where += QStringLiteral(" · r") + numberRanges(f.ranks, 2);
-    QString when = style::timeText(f.firstNs, f.basis, false);
+        head = QStringLiteral("+%1 more %2").arg(f.count - shownElsewhere).arg(style::q(f.symptom));
+    QString when = style::timeText(f.firstNs, f.firstBasis, false);
     if (f.lastNs != f.firstNs)
-        when += QStringLiteral(" – ") + style::timeText(f.lastNs, f.basis, false);
-    return head + QLatin1Char('\n') + where + QLatin1Char('\n') + when;
+        when += QStringLiteral(" – ") + style::timeText(f.lastNs, f.lastBasis, false);
+    return head + QLatin1Char('\n') + familyPlace(f, 2) + QLatin1Char('\n') + when;
 }
 } // namespace
 
@@ -102,21 +95,23 @@ QGraphicsItem* ChainGraphView::itemForEvent(uint32_t event) const
 void ChainGraphView::setAnalysis(std::shared_ptr<const Analysis> analysis)
 {
     m_analysis = std::move(analysis);
-    m_families = m_analysis ? groupChain(m_analysis->result) : ChainFamilies();
+    m_families = m_analysis ? chainFamilies(m_analysis->result) : ChainFamilies();
     m_expanded.clear();
     size_t events = 0;
     for (const ChainFamily& f : m_families.families)
-        events += f.events.size();
+        events += f.family->count;
     if (events <= kExpandAllUpTo)
         for (size_t i = 0; i < m_families.families.size(); ++i)
-            m_expanded.insert(i);
+            if (m_families.families[i].complete())
+                m_expanded.insert(i);
     m_userZoomed = false;
     rebuild();
 }
 
 void ChainGraphView::setExpanded(size_t family, bool on)
 {
-    if (family >= m_families.families.size() || isExpanded(family) == on)
+    // A compact result knows a family's representatives, not all its events: it stays folded.
+    if (family >= m_families.families.size() || isExpanded(family) == on || (on && !m_families.families[family].complete()))
         return;
     if (on)
         m_expanded.insert(family);
@@ -162,7 +157,7 @@ void ChainGraphView::rebuild()
             break;
         }
         const ChainFamily& fam = m_families.families[fi];
-        if (fam.events.size() > 1 && !isExpanded(fi)) {
+        if (fam.family->count > 1 && !isExpanded(fi)) {
             addBox(fam.events, fi, true, familyText(fam, 0), fam.level);
             continue;
         }
@@ -175,7 +170,8 @@ void ChainGraphView::rebuild()
         const size_t shown = std::min(members.size(), kMaxExpanded);
         for (size_t i = 0; i < shown; ++i) {
             auto it = byId.find(members[i]);
-            addBox({members[i]}, fi, false, it == byId.end() ? QString::number(members[i]) : eventText(*it->second),
+            // A compact result holds no events: its one-event family names its place itself.
+            addBox({members[i]}, fi, false, it == byId.end() ? familyText(fam, 0) : eventText(*it->second),
                    it == byId.end() ? fam.level : levels(*it->second));
         }
         if (shown < members.size())
@@ -188,12 +184,23 @@ void ChainGraphView::rebuild()
         const QRect br = fm.boundingRect(QRect(0, 0, 400, 200), Qt::AlignLeft, p.text);
         sizes.emplace_back(br.width() + 16, br.height() + 10);
     }
-    // Event links folded onto boxes: one arrow per (box, box, rule), with its count.
+    // Event links folded onto boxes: one arrow per (box, box, rule), with its
+    // count. A compact result has no event links: its family edges join the
+    // (folded) family boxes.
     std::map<std::tuple<size_t, size_t, std::string>, uint32_t> folded;
     for (const auto& e : r.edges) {
         auto a = m_boxOfEvent.find(e.from), b = m_boxOfEvent.find(e.to);
         if (a != m_boxOfEvent.end() && b != m_boxOfEvent.end() && a->second != b->second)
             ++folded[{a->second, b->second, e.rule}];
+    }
+    if (r.edges.empty()) {
+        std::vector<size_t> boxOfFamily(m_families.families.size(), SIZE_MAX);
+        for (size_t b = 0; b < m_boxes.size(); ++b)
+            if (boxOfFamily[m_boxes[b].family] == SIZE_MAX)
+                boxOfFamily[m_boxes[b].family] = b;
+        for (const ChainFamilyEdge& e : m_families.edges)
+            if (boxOfFamily[e.from] != SIZE_MAX && boxOfFamily[e.to] != SIZE_MAX)
+                folded[{boxOfFamily[e.from], boxOfFamily[e.to], e.rule}] += e.count;
     }
     std::vector<GraphEdge> edges;
     for (const auto& [k, n] : folded)
@@ -242,7 +249,9 @@ void ChainGraphView::rebuild()
         auto* box = scene()->addRect(rect, QPen(c.darker(130), p.level == style::Root ? 3 : 1.5), c.lighter(p.level == style::Suppressed ? 130 : 175));
         box->setFlag(QGraphicsItem::ItemIsSelectable);
         box->setData(kBoxData, static_cast<qulonglong>(n.event));
-        box->setToolTip(p.text + (b.collapsed ? tr("\nDouble-click to show its events") : m_families.families[b.family].events.size() > 1
+        const ChainFamily& bf = m_families.families[b.family];
+        box->setToolTip(p.text + (b.collapsed ? (bf.complete() ? tr("\nDouble-click to show its events") : QString())
+                                              : bf.family->count > 1
                                                                                           ? tr("\nDouble-click to fold its family")
                                                                                           : QString()));
         if (b.collapsed)  // a stack of cards: this box stands for many

@@ -104,12 +104,16 @@ private slots:
         auto a = std::make_shared<Analysis>();
         g.setAnalysis(a);
         QCOMPARE(g.nodeItemCount(), 0);
-        // Edges naming events that do not exist, self loops: no crash, no box.
+        // Family edges naming families that do not exist, self loops: no crash, no box.
+        for (uint32_t i = 0; i < 1000; ++i)
+            a->result.familyEdges.push_back({0, i, "r", 1});
+        a->result.familyEdges.push_back({7, 7, "loop", 1});
+        g.setAnalysis(a);
+        QCOMPARE(g.nodeItemCount(), 0);
+        a->result.familyEdges.clear();
         for (uint32_t i = 0; i < 1000; ++i)
             a->result.edges.push_back({0, i, "r", ""});
         a->result.edges.push_back({7, 7, "loop", ""});
-        g.setAnalysis(a);
-        QCOMPARE(g.nodeItemCount(), 0);
         // 1,000 distinct symptoms: 1,000 families, capped, the root's kept
         // although its id is the highest.
         for (uint32_t i = 0; i < 1000; ++i) {
@@ -124,6 +128,7 @@ private slots:
         a->result.rootCause->event = 999;
         for (auto& e : a->result.edges)
             e.from = 999;
+        test::addFamilies(a->result);
         g.setAnalysis(a);
         QCOMPARE(g.nodeItemCount(), int(kMaxChainNodes));
         QVERIFY(g.truncated());
@@ -164,13 +169,16 @@ private slots:
             r.edges.push_back({root, t, "gpu_fault_explains_nccl", ""});
         r.edges.push_back({timeouts.front(), exit, "timeout_kills_job", ""});
 
-        const ChainFamilies fam = groupChain(r);
+        test::addFamilies(r);
+        const ChainFamilies fam = chainFamilies(r);
         QCOMPARE(fam.families.size(), size_t(3));
         QCOMPARE(fam.families.front().representative, root);  // root first
         const ChainFamily& t = fam.families[size_t(fam.familyOfEvent(timeouts.front()))];
         QCOMPARE(t.events.size(), size_t(9999));
-        QCOMPARE(t.nodes.size(), size_t(1250));
-        QCOMPARE(familyTitle(t), QStringLiteral("nccl.watchdog_timeout · 1,250 nodes · 9,999 ranks · 9,999 events"));
+        QCOMPARE(t.family->nodes.size(), size_t(1250));
+        QCOMPARE(familyTitle(*t.family), QStringLiteral("nccl.watchdog_timeout · 1,250 nodes · 9,999 ranks · 9,999 events"));
+        // The place as core/present writes it, each list capped for a box.
+        QCOMPARE(familyPlace(*t.family, 2), QStringLiteral("node-[0001-1250] ranks 0-7826,7828-9999"));
 
         FocusState focus;
         ChainGraphView g(&focus);
@@ -189,6 +197,33 @@ private slots:
         QVERIFY(g.itemForEvent(root));
         g.setExpanded(ti, false);
         QCOMPARE(g.nodeItemCount(), 3);
+    }
+
+    // A result read back from its compact document (a service's) has the
+    // families and their representatives, no events and no event edges: one
+    // box per family, the family edges between them, nothing to expand.
+    void compactResultDrawsItsFamilies()
+    {
+        auto a = std::make_shared<Analysis>(*m_analysis);
+        Result& r = a->result;
+        r.events.clear();
+        r.edges.clear();
+        for (SymptomFamily& f : r.families)
+            f.events.clear();
+        FocusState focus;
+        ChainGraphView g(&focus);
+        g.setAnalysis(a);
+        const ChainFamilies& fam = g.families();
+        QCOMPARE(g.nodeItemCount(), int(fam.families.size()));
+        QCOMPARE(fam.families.size(), size_t(3));  // root, the 15 timeouts, the suppressed IB error
+        QVERIFY(!fam.edges.empty());
+        QVERIFY(g.itemForEvent(test::kRootEvent));
+        const size_t timeouts = size_t(fam.familyOfEvent(fam.families[1].representative));
+        QCOMPARE(fam.families[timeouts].family->count, 15u);
+        QVERIFY(!fam.families[timeouts].complete());
+        g.setExpanded(timeouts, true);
+        QVERIFY(!g.isExpanded(timeouts));
+        QCOMPARE(g.nodeItemCount(), int(fam.families.size()));
     }
 };
 

@@ -1,6 +1,9 @@
 // SPDX-License-Identifier: MIT
 #include "viewfixture.h"
 
+#include "engine/families.h"
+#include "present/role.h"
+
 #include <QDir>
 #include <QFile>
 
@@ -329,7 +332,45 @@ std::shared_ptr<Analysis> makeIncident(const QString& dir, bool ambiguous)
         ++a.bundle.files[o.ref.file].observations;
     for (size_t i = 0; i < r.connectors.size(); ++i)
         r.connectors[i].observations = a.bundle.files[i].observations;
+    addFamilies(r);
     return std::make_shared<Analysis>(std::move(a));
+}
+
+void addFamilies(Result& r)
+{
+    std::vector<ChainEdge> edges;
+    for (const ChainEdge& e : r.edges)
+        if (e.from < r.events.size() && e.to < r.events.size() && e.from != e.to)
+            edges.push_back(e);
+    const present::EventRoles roles(r, edges);
+    detail::FamilyInputs in;
+    in.rootsOf.resize(r.events.size());
+    std::vector<std::vector<uint32_t>> children(r.events.size());
+    for (const ChainEdge& e : edges)
+        children[e.from].push_back(e.to);
+    for (uint32_t root : roles.roots()) {
+        if (root >= r.events.size())
+            continue;
+        std::vector<bool> seen(r.events.size());
+        std::vector<uint32_t> stack{root};
+        while (!stack.empty()) {
+            const uint32_t id = stack.back();
+            stack.pop_back();
+            for (uint32_t to : children[id])
+                if (!roles.isRoot(to) && !seen[to]) {
+                    seen[to] = true;
+                    in.rootsOf[to].push_back(root);
+                    stack.push_back(to);
+                }
+        }
+    }
+    for (const SymptomEvent& e : r.events) {
+        in.roles.push_back(roles(e));
+        in.titles.emplace_back();
+    }
+    r.families.clear();
+    r.familyEdges.clear();
+    detail::buildFamilies(r.events, edges, in, r);
 }
 
 int fileIndex(const Analysis& a, const std::string& path)

@@ -22,6 +22,11 @@ inline constexpr int kRanks = 16;
 // `ambiguous`: two initiators at the same time, no root cause.
 std::shared_ptr<Analysis> makeIncident(const QString& dir, bool ambiguous = false);
 
+// Groups result.events into result.families / familyEdges with the engine's own
+// grouping (core/engine/families.h), roles by core/present's role rule, as the
+// engine's report step does. Edges naming events the result does not hold are skipped.
+void addFamilies(Result& result);
+
 // Index into bundle.files of the file whose bundle path is `path`, -1 if none.
 int fileIndex(const Analysis& a, const std::string& path);
 
