@@ -5,6 +5,7 @@
 #include "engine/families.h"
 #include "engine/internal.h"
 #include "present/role.h"
+#include "present/summary.h"
 #include "present/timefmt.h"
 #include "present/verdict.h"
 
@@ -253,7 +254,7 @@ void buildReport(const State& state, std::vector<SymptomEvent>& events, const st
     result.affectedNodes.assign(affected.begin(), affected.end());
 
     // Coverage.
-    std::set<SourceKind> present;
+    std::set<SourceKind> kindsRead;
     std::set<std::string> nodesWithSyslog, nodesSeen;
     for (const auto& f : state.files) {
         ConnectorReport c;
@@ -270,7 +271,7 @@ void buildReport(const State& state, std::vector<SymptomEvent>& events, const st
         c.parseErrors = f.parseErrors;
         result.connectors.push_back(std::move(c));
         if (f.status == FileStatus::Ok) {
-            present.insert(f.kind);
+            kindsRead.insert(f.kind);
             if (f.kind == SourceKind::SysLog && !f.node.empty())
                 nodesWithSyslog.insert(f.node);
         }
@@ -282,101 +283,46 @@ void buildReport(const State& state, std::vector<SymptomEvent>& events, const st
             nodesSeen.insert(n);
 
     // What is missing: said for every verdict, essential for "unattributed".
-    std::vector<std::string> missing;
-    if (!present.count(SourceKind::SysLog))
-        missing.push_back("kernel logs (syslog or dmesg) of the nodes: Xid, ECC, fallen-off-the-bus, OOM-killer and "
-                          "other host faults appear only there");
-    else {
-        std::vector<std::string> without;
+    present::MissingFacts missing;
+    missing.kernelLogs = !kindsRead.count(SourceKind::SysLog);
+    if (!missing.kernelLogs) {
         for (const auto& n : nodesSeen)
             if (!nodesWithSyslog.count(n))
-                without.push_back(n);
-        if (!without.empty() && without.size() <= 16) {
-            std::string s = "kernel logs of ";
-            for (size_t i = 0; i < without.size(); ++i)
-                s += (i ? ", " : "") + without[i];
-            missing.push_back(s);
-        } else if (!without.empty()) {
-            missing.push_back("kernel logs of " + std::to_string(without.size()) + " nodes");
-        }
+                missing.nodesWithoutKernelLogs.push_back(n);
+        missing.nodesWithoutKernelLogsCount = missing.nodesWithoutKernelLogs.size();
+        if (missing.nodesWithoutKernelLogs.size() > 16)
+            missing.nodesWithoutKernelLogs.clear();  // too many to name: counted
     }
-    if (!present.count(SourceKind::Scheduler))
-        missing.push_back("scheduler records (sacct, slurmctld or Kubernetes events): node failures, preemption, "
-                          "time limits and OOM kills by the scheduler");
-    if (!present.count(SourceKind::AppLog))
-        missing.push_back("application logs of the ranks: which collective hung and which rank failed first");
+    missing.schedulerRecords = !kindsRead.count(SourceKind::Scheduler);
+    missing.applicationLogs = !kindsRead.count(SourceKind::AppLog);
     if (result.status == ResultStatus::Unattributed) {
+        missing.initiatingEvent = true;
         std::map<std::string, std::set<std::string>> seenSymptoms;
         for (const auto& e : events)
             if (!e.suppressed)
                 seenSymptoms[e.symptom].insert(e.node + "#" + std::to_string(e.rank));
-        if (!seenSymptoms.empty()) {
-            std::string s = "an initiating event; only downstream or informational symptoms were found (";
-            size_t i = 0;
-            for (const auto& [sym, where] : seenSymptoms) {
-                if (i++ == 6) {
-                    s += ", …";
-                    break;
-                }
-                s += (i > 1 ? ", " : "") + sym + " ×" + std::to_string(where.size());
-            }
-            missing.insert(missing.begin(), s + ")");
-        } else {
-            missing.insert(missing.begin(), "any failure evidence: no rule matched a line of this bundle");
-        }
+        for (const auto& [symptom, where] : seenSymptoms)
+            missing.foundInstead.emplace_back(symptom, where.size());
     }
-    result.missing = std::move(missing);
+    result.missing = present::missingEvidence(missing);
 
-    // Summary.
-    size_t symptomCount = downstream.size();
+    present::SummaryCounts counts;
+    counts.downstream = downstream.size();
     std::set<std::string> symptomNodes;
     for (uint32_t id : downstream)
         if (!events[id].node.empty())
             symptomNodes.insert(events[id].node);
+    counts.downstreamNodes = symptomNodes.size();
     // Other bad events that the rules did not link to the root: said, not hidden.
-    size_t otherBad = 0;
     std::set<std::string> otherNodes;
     for (const auto& e : events)
         if (isFailure(e) && !roots.count(e.id) && !downstream.count(e.id)) {
-            ++otherBad;
+            ++counts.otherErrors;
             if (!e.node.empty())
                 otherNodes.insert(e.node);
         }
-    auto plural = [](size_t n, const char* word) {
-        return std::to_string(n) + " " + word + (n == 1 ? "" : "s");
-    };
-    if (result.status == ResultStatus::Attributed && result.rootCause) {
-        const RootCause& rc = *result.rootCause;
-        result.summary = rc.title + " on " + present::place(rc.node, rc.gpuIndex, rc.pciBus, rc.rank) + " at " + (rc.timeNs == kNoTime ? std::string("an unknown time") : formatTime(rc.timeNs, rc.timeBasis)) +
-                         (symptomCount ? "; " + plural(symptomCount, "downstream symptom") + " on " + plural(symptomNodes.size(), "node")
-                                       : std::string("; no downstream symptom linked to it"));
-        if (otherBad)
-            result.summary += "; " + plural(otherBad, "other error") +
-                              (otherNodes.empty() ? std::string() : " on " + plural(otherNodes.size(), "node")) +
-                              " kept as interesting evidence";
-        if (rc.inferred)
-            result.summary += "; inferred: no line shows it, " + rc.inferred->fromSymptom + " names it";
-        result.summary += ".";
-    } else if (result.status == ResultStatus::Ambiguous) {
-        std::string s = "Ambiguous: ";
-        size_t n = 0;
-        for (const auto& c : result.candidates) {
-            if (!c.outcome.tied() && !roots.count(c.event))
-                continue;
-            s += (n++ ? " and " : "") + c.title + " on " + present::place(c.node, c.gpuIndex, c.pciBus, c.rank);
-        }
-        result.summary = s + " cannot be ordered or told apart.";
-    } else {
-        result.summary = "Unattributed: no initiating event in the evidence";
-        if (!result.missing.empty() && result.missing.front().rfind("an initiating event", 0) == 0)
-            result.summary += result.missing.front().substr(std::string("an initiating event").size());
-        result.summary += ".";
-        for (const auto& m : result.missing)
-            if (m.rfind("an initiating event", 0) != 0) {
-                result.summary += " Most useful missing evidence: " + m.substr(0, m.find(':')) + ".";
-                break;
-            }
-    }
+    counts.otherErrorNodes = otherNodes.size();
+    result.summary = present::summary(result, {roots.begin(), roots.end()}, counts, missing);
     if (trace)
         trace->push_back({"report", "engine", TraceAction::Reported, {},
                           std::to_string(result.evidence.size()) + " evidence items, " +

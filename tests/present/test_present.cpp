@@ -2,6 +2,7 @@
 // text; the rules digest's SHA-256 (core/rules/sha256, Qt-free) and rule
 // template expansion (core/rules/template, shared by the scan and the sample checker).
 #include "present/role.h"
+#include "present/summary.h"
 #include "present/timefmt.h"
 #include "present/verdict.h"
 #include "rules/sha256.h"
@@ -88,6 +89,42 @@ private slots:
         QVERIFY(present::rolePriority(EvidenceRole::Root) > present::rolePriority(EvidenceRole::Symptom));
         QVERIFY(present::rolePriority(EvidenceRole::Symptom) > present::rolePriority(EvidenceRole::Interesting));
         QVERIFY(present::rolePriority(EvidenceRole::Interesting) > present::rolePriority(EvidenceRole::Context));
+    }
+
+    // The result's prose comes from typed facts: nothing is parsed back from an earlier sentence.
+    void summaryAndMissingFromFacts()
+    {
+        present::MissingFacts m;
+        m.nodesWithoutKernelLogsCount = 19;  // too many to name: counted
+        m.schedulerRecords = true;
+        m.initiatingEvent = true;
+        for (int i = 0; i < 7; ++i)
+            m.foundInstead.emplace_back("s" + std::to_string(i), size_t(i + 1));
+        const std::vector<std::string> lines = present::missingEvidence(m);
+        QCOMPARE(lines.size(), size_t(3));
+        QCOMPARE(lines[0], std::string("an initiating event; only downstream or informational symptoms were found "
+                                       "(s0 ×1, s1 ×2, s2 ×3, s3 ×4, s4 ×5, s5 ×6, …)"));
+        QCOMPARE(lines[1], std::string("kernel logs of 19 nodes"));
+        Result r;
+        r.status = ResultStatus::Unattributed;
+        QCOMPARE(present::summary(r, {}, {}, m),
+                 std::string("Unattributed: no initiating event in the evidence; only downstream or informational symptoms "
+                             "were found (s0 ×1, s1 ×2, s2 ×3, s3 ×4, s4 ×5, s5 ×6, …). Most useful missing evidence: "
+                             "kernel logs of 19 nodes."));
+
+        r.status = ResultStatus::Attributed;
+        r.rootCause = RootCause{};
+        r.rootCause->title = "GPU fell off the bus (Xid 79)";
+        r.rootCause->node = "node07";
+        r.rootCause->gpuIndex = 3;
+        r.rootCause->rank = 25;
+        present::SummaryCounts c;
+        c.downstream = 1;
+        c.downstreamNodes = 1;
+        c.otherErrors = 2;
+        QCOMPARE(present::summary(r, {}, c, {}),
+                 std::string("GPU fell off the bus (Xid 79) on node07 GPU 3 rank 25 at an unknown time; 1 downstream "
+                             "symptom on 1 node; 2 other errors kept as interesting evidence."));
     }
 
     void templatesExpandOnce()
