@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "views/servicebrowser.h"
 
+#include "engine/result_json.h"
 #include "present/report.h"
 #include "views/sessionlistmodel.h"
 
@@ -54,6 +55,7 @@ ServiceBrowser::ServiceBrowser(const QString& openBundle, QWidget* parent)
     , m_state(new QLabel(this))
     , m_progress(new QProgressBar(this))
     , m_exportButton(new QPushButton(tr("Export report…"), this))
+    , m_workbenchButton(new QPushButton(tr("Open in workbench"), this))
 {
     setWindowTitle(tr("Faultline service"));
     resize(1200, 800);
@@ -123,7 +125,10 @@ ServiceBrowser::ServiceBrowser(const QString& openBundle, QWidget* parent)
     m_exportButton->setEnabled(false);
     connect(m_exportButton, &QPushButton::clicked, this, &ServiceBrowser::exportReport);
     auto* actions = new QHBoxLayout;
-    for (QPushButton* b : {openButton, rerunButton, submitButton, m_exportButton})
+    m_workbenchButton->setEnabled(false);
+    m_workbenchButton->setToolTip(tr("Show this result in the main window, with the same views as a local analysis"));
+    connect(m_workbenchButton, &QPushButton::clicked, this, &ServiceBrowser::openInMainWindow);
+    for (QPushButton* b : {openButton, rerunButton, submitButton, m_exportButton, m_workbenchButton})
         actions->addWidget(b);
     actions->addStretch();
 
@@ -368,12 +373,14 @@ void ServiceBrowser::showResult(const QString& sessionId, const nlohmann::json& 
     m_evidence->clear();
     m_raw->clear();
     m_exportButton->setEnabled(true);
+    m_workbenchButton->setEnabled(true);
     present::Report report;
     try {
         report = present::buildReport(result, {}, "session " + sessionId.toStdString());
     } catch (const std::exception& e) {
         m_verdict->setText(tr("Session %1: %2").arg(sessionId, QString::fromUtf8(e.what())));
         m_exportButton->setEnabled(false);
+        m_workbenchButton->setEnabled(false);
         return;
     }
     QString text = qs(report.headline) + QStringLiteral("\n") + qs(report.summary);
@@ -430,6 +437,45 @@ void ServiceBrowser::showEvidence(int row)
         }
         end(r, {});  // the raw pane shows it; the status keeps the last outcome
     });
+}
+
+std::shared_ptr<const Analysis> ServiceBrowser::resultAnalysis() const
+{
+    if (m_openSession.isEmpty() || !m_result.is_object())
+        return nullptr;
+    auto a = std::make_shared<Analysis>();
+    try {
+        a->result = resultFromJson(m_result);
+    } catch (const std::exception&) {
+        return nullptr;
+    }
+    a->bundle.root = QStringLiteral("%1 session %2").arg(m_client->baseUrl().toString(), m_openSession).toStdString();
+    for (const ConnectorReport& c : a->result.connectors) {
+        SourceFile f;
+        f.index = static_cast<uint32_t>(a->bundle.files.size());
+        f.path = c.file;  // no diskPath: the bytes stay with the service
+        f.kind = c.kind;
+        f.kindReason = c.kindReason;
+        f.node = c.node;
+        f.rank = c.rank;
+        f.status = c.status;
+        f.statusReason = c.reason;
+        f.size = c.bytes;
+        f.lines = c.lines;
+        f.observations = c.observations;
+        f.parseErrors = c.parseErrors;
+        a->bundle.files.push_back(std::move(f));
+    }
+    return a;
+}
+
+bool ServiceBrowser::openInMainWindow()
+{
+    auto a = resultAnalysis();
+    if (!a)
+        return false;
+    emit openInWorkbench(std::move(a), tr("service session %1").arg(m_openSession));
+    return true;
 }
 
 void ServiceBrowser::exportReport()

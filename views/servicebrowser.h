@@ -7,6 +7,7 @@
 // and, on failure, the HTTP status with the service's {error, detail}.
 #pragma once
 
+#include "engine/engine.h"
 #include "views/serviceclient.h"
 
 #include <nlohmann/json.hpp>
@@ -43,6 +44,11 @@ public:
     QString rawText() const;
     QListWidget* evidenceList() const { return m_evidence; }
 
+    // The open result as an analysis the main window's views show like a local
+    // one (core's resultFromJson; its files are the result's connector reports,
+    // with no bytes here). Null when no result is open or it cannot be read.
+    std::shared_ptr<const Analysis> resultAnalysis() const;
+
 public slots:
     // Reads the fields (URL, token file) and lists the sessions. False when the fields are unusable.
     bool connectToService();
@@ -54,9 +60,13 @@ public slots:
     void setUrl(const QString& url);
     void setTokenFile(const QString& path);
     void setFilter(const SessionFilter& filter);
+    // Emits openInWorkbench with the open result. False when there is none.
+    bool openInMainWindow();
 
 signals:
     void idle();  // no request is pending any more
+    // "Open in workbench": the main window shows `analysis`, named `title`.
+    void openInWorkbench(std::shared_ptr<const fl::Analysis> analysis, const QString& title);
 
 private:
     void begin(const QString& what);
@@ -84,6 +94,7 @@ private:
     QLabel* m_state;
     QProgressBar* m_progress;
     QPushButton* m_exportButton;
+    QPushButton* m_workbenchButton;
     nlohmann::json m_result;
     QString m_openSession;
     int m_pending = 0;

@@ -126,8 +126,10 @@ void MainWindow::buildActions()
                     [this] { exportReportDialog(this, *m_workbench, m_path); });
     file->addAction(tr("&Connect to service…"), this, [this] {
         auto* browser = findChild<ServiceBrowser*>();  // one window, kept with what it showed
-        if (!browser)
+        if (!browser) {
             browser = new ServiceBrowser(m_path, this);
+            connect(browser, &ServiceBrowser::openInWorkbench, this, &MainWindow::showAnalysis);
+        }
         browser->show();
         browser->raise();
     });
@@ -221,6 +223,31 @@ void MainWindow::openPath(const QString& path)
     m_stage->setText(tr("Analysing %1…").arg(QFileInfo(path).fileName()));
     setWindowTitle(tr("%1 — Faultline").arg(QFileInfo(path).fileName()));
     m_watcher.setFuture(QtConcurrent::run(runAnalysis, path, m_cancel, QPointer<MainWindow>(this)));
+}
+
+void MainWindow::showAnalysis(std::shared_ptr<const Analysis> analysis, const QString& title)
+{
+    if (!analysis)
+        return;
+    if (m_watcher.isRunning()) {
+        cancelAnalysis();
+        m_watcher.waitForFinished();
+    }
+    m_path = title;  // the report's source; never a path the notes store writes beside
+    m_lastError.clear();
+    m_workbench->notes()->close();
+    m_workbench->setAnalysis(analysis);
+    m_notesProblem->hide();
+    setWindowTitle(tr("%1 — Faultline").arg(title));
+    statusBar()->showMessage(tr("%1: %2 files, %3 evidence lines, %4 symptom families (analysed by the service; raw "
+                                "lines are in the service window)")
+                                 .arg(title)
+                                 .arg(analysis->bundle.files.size())
+                                 .arg(analysis->result.evidence.size())
+                                 .arg(analysis->result.families.size()));
+    raise();
+    activateWindow();
+    emit analysisFinished(true);
 }
 
 void MainWindow::cancelAnalysis()

@@ -18,6 +18,14 @@ struct ResultJsonOptions {
 nlohmann::json resultToJson(const Result& result, const ResultJsonOptions& options = {});
 // Stable text: sorted keys, two-space indent, invalid UTF-8 replaced, trailing newline.
 std::string resultToString(const Result& result, const ResultJsonOptions& options = {});
+// A result document read back (core/engine/result_read.cpp), e.g. one kept by
+// faultline-service. Per-event chain nodes and edges only when the document has
+// them (--detail); otherwise Result::events holds one event per evidence line's
+// event, enough for the views. A candidate's outcome is known only for the
+// chosen root cause (the document gives the others in words, which are not
+// parsed back). Evidence RawRef::file indexes
+// Result::connectors. Throws std::invalid_argument when `doc` is not a result document.
+Result resultFromJson(const nlohmann::json& doc);
 // "fam-0001" for Result::families[0].
 std::string familyId(uint32_t index);
 

@@ -5,8 +5,11 @@
 // attribution; errors say the HTTP status and the service's {error, detail}. The session list model under
 // QAbstractItemModelTester, including hostile JSON.
 #include "qtplugins.h"
+#include "engine/engine.h"
+#include "present/verdict.h"
 #include "views/servicebrowser.h"
 #include "views/sessionlistmodel.h"
+#include "views/workbenchview.h"
 
 #include <QAbstractItemModelTester>
 #include <QFile>
@@ -14,6 +17,7 @@
 #include <QProcess>
 #include <QRegularExpression>
 #include <QSignalSpy>
+#include <QTabWidget>
 #include <QTableView>
 #include <QTemporaryDir>
 #include <QTest>
@@ -186,6 +190,63 @@ private slots:
         b.submit(junk);
         QVERIFY(waitIdle(b));
         QVERIFY2(b.statusText().contains(QRegularExpression(QStringLiteral("HTTP 4\\d\\d \\w+: "))), qPrintable(b.statusText()));
+    }
+
+    // "Open in workbench": the service's (compact) result in the main window's views, as a local analysis of
+    // the same bundle shows it: the verdict, every evidence line, the chain's families and their edges.
+    void serviceResultOpensInTheWorkbenchViews()
+    {
+        ServiceBrowser b{QString()};
+        QVERIFY(!b.openInMainWindow());  // nothing open yet
+        b.setUrl(m_url);
+        b.setTokenFile(m_tokenFile);
+        QVERIFY(b.connectToService());
+        QVERIFY(waitIdle(b));
+        b.submit(QStringLiteral(FAULTLINE_SOURCE_DIR "/samples/xid149-nccl"));
+        QVERIFY(waitIdle(b));
+        QVERIFY(!b.result()["symptom_chain"].contains("nodes"));  // the service keeps the compact document
+
+        QSignalSpy opened(&b, &ServiceBrowser::openInWorkbench);
+        QVERIFY(b.openInMainWindow());
+        QCOMPARE(opened.count(), 1);
+        const auto service = opened.at(0).at(0).value<std::shared_ptr<const Analysis>>();
+        QVERIFY(service);
+        QVERIFY(opened.at(0).at(1).toString().contains(b.openSession()));
+
+        AnalyzeOptions o;
+        o.userConfigRules = false;
+        auto local = std::make_shared<const Analysis>(analyze(FAULTLINE_SOURCE_DIR "/samples/xid149-nccl", o));
+
+        WorkbenchView remote, here;
+        remote.setAnalysis(service);
+        here.setAnalysis(local);
+        QCOMPARE(remote.verdict()->statusText(), here.verdict()->statusText());
+        QVERIFY2(remote.verdict()->verdictText().contains(QStringLiteral("node-02")), qPrintable(remote.verdict()->verdictText()));
+        QCOMPARE(remote.evidence()->model()->rowCount(), here.evidence()->model()->rowCount());
+        // The chain: the same families, one box each (the local one starts expanded into its events).
+        const ChainFamilies& rf = remote.chain()->families();
+        const ChainFamilies& lf = here.chain()->families();
+        QCOMPARE(rf.families.size(), lf.families.size());
+        QCOMPARE(rf.edges.size(), lf.edges.size());
+        for (size_t i = 0; i < rf.families.size(); ++i) {
+            QCOMPARE(rf.families[i].family->symptom, lf.families[i].family->symptom);
+            QCOMPARE(rf.families[i].family->count, lf.families[i].family->count);
+            QCOMPARE(rf.families[i].family->nodes, lf.families[i].family->nodes);
+        }
+        QCOMPARE(remote.chain()->nodeItemCount(), int(rf.families.size()));
+        if (const QString shots = qEnvironmentVariable("FAULTLINE_SCREENSHOTS"); !shots.isEmpty()) {
+            remote.resize(1600, 1000);
+            for (int tab : {0, 1}) {  // the timeline, then the chain, as a reviewer sees them
+                remote.centreTabs()->setCurrentIndex(tab);
+                remote.grab().save(shots + QStringLiteral("/service-in-workbench-%1.png").arg(tab));
+            }
+        }
+        QVERIFY(remote.chain()->itemForEvent(service->result.rootCause->event));
+        // The chosen candidate is the root cause, as typed fields say.
+        QVERIFY(!service->result.candidates.empty());
+        QVERIFY(service->result.candidates.front().chosen);
+        QCOMPARE(present::candidateVerdict(service->result.candidates.front(), service->result),
+                 present::candidateVerdict(local->result.candidates.front(), local->result));
     }
 };
 

@@ -1,0 +1,383 @@
+// A result document read back into a Result (resultFromJson): what the
+// workbench shows for a result it did not analyse itself, e.g. one kept by
+// faultline-service. Tolerant as the report is: a field of the wrong type
+// reads as absent; ids that point nowhere are dropped, never followed.
+#include "bundle/iso_time.h"
+#include "engine/result_json.h"
+#include "present/report_json.h"
+
+#include <algorithm>
+#include <climits>
+#include <map>
+#include <stdexcept>
+
+namespace fl {
+
+using nlohmann::json;
+using namespace present::reportjson;
+
+namespace {
+
+constexpr size_t kMaxExpandedHosts = 1'000'000;
+
+int small(const json& j, const char* key)
+{
+    return static_cast<int>(std::clamp<int64_t>(integer(j, key), -1, INT32_MAX));
+}
+
+uint32_t count(const json& j, const char* key)
+{
+    return static_cast<uint32_t>(std::clamp<int64_t>(integer(j, key), 0, UINT32_MAX));
+}
+
+template <typename Enum>
+Enum enumOf(const std::string& text, Enum last, Enum fallback)
+{
+    for (int i = 0; i <= static_cast<int>(last); ++i)
+        if (toString(static_cast<Enum>(i)) == text)
+            return static_cast<Enum>(i);
+    return fallback;
+}
+
+TimeBasis basisOf(const json& j, const char* key)
+{
+    return enumOf(str(j, key), TimeBasis::Inherited, TimeBasis::None);
+}
+
+// "2026-03-14T10:00:41Z", or "boot+6781741.548779s" (seconds since the node booted).
+int64_t timeOf(const std::string& text)
+{
+    if (text.rfind("boot+", 0) == 0 && text.size() > 6 && text.back() == 's') {
+        try {
+            return static_cast<int64_t>(std::stod(text.substr(5, text.size() - 6)) * 1e9);
+        } catch (const std::exception&) {
+            return kNoTime;
+        }
+    }
+    return parseIso8601Ns(text).value_or(kNoTime);
+}
+
+TimeInterval intervalOf(const json& j)
+{
+    return {timeOf(str(j, "earliest")), timeOf(str(j, "latest"))};
+}
+
+std::optional<Inference> inferenceOf(const json& j)
+{
+    if (!j.is_object())
+        return std::nullopt;
+    return Inference{str(j, "from_symptom"), str(j, "rule")};
+}
+
+std::vector<std::string> strings(const json& j, const char* key)
+{
+    std::vector<std::string> out;
+    for (const json& s : array(j, key))
+        if (s.is_string())
+            out.push_back(s.get<std::string>());
+    return out;
+}
+
+std::vector<uint32_t> ids(const json& j, const char* key)
+{
+    std::vector<uint32_t> out;
+    for (const json& v : array(j, key))
+        if (v.is_number_unsigned() && v.get<uint64_t>() <= UINT32_MAX)
+            out.push_back(static_cast<uint32_t>(v.get<uint64_t>()));
+    return out;
+}
+
+// "0-31,40-9999" -> runs; malformed parts are skipped.
+std::vector<IndexRange> rangesOf(const std::string& text)
+{
+    std::vector<IndexRange> out;
+    size_t at = 0;
+    while (at < text.size()) {
+        const size_t end = std::min(text.find(',', at), text.size());
+        const std::string part = text.substr(at, end - at);
+        at = end + 1;
+        try {
+            const size_t dash = part.find('-');
+            const int first = std::stoi(part.substr(0, dash));
+            const int last = dash == std::string::npos ? first : std::stoi(part.substr(dash + 1));
+            if (first >= 0 && last >= first)
+                out.push_back({first, last});
+        } catch (const std::exception&) {
+        }
+    }
+    return out;
+}
+
+// The inverse of compressHostList: "node-[0001-0003,0007],login1" -> the names.
+std::vector<std::string> expandHostList(const std::string& text)
+{
+    std::vector<std::string> out;
+    size_t at = 0;
+    while (at < text.size() && out.size() < kMaxExpandedHosts) {
+        const size_t open = text.find('[', at), comma = text.find(',', at);
+        if (open == std::string::npos || (comma != std::string::npos && comma < open)) {
+            const size_t end = std::min(comma, text.size());
+            out.push_back(text.substr(at, end - at));
+            at = end + 1;
+            continue;
+        }
+        const size_t close = text.find(']', open);
+        if (close == std::string::npos) {
+            out.push_back(text.substr(at));
+            break;
+        }
+        const std::string prefix = text.substr(at, open - at);
+        const std::string body = text.substr(open + 1, close - open - 1);
+        size_t p = 0;
+        while (p < body.size() && out.size() < kMaxExpandedHosts) {
+            const size_t end = std::min(body.find(',', p), body.size());
+            const std::string part = body.substr(p, end - p);
+            p = end + 1;
+            const size_t dash = part.find('-');
+            const std::string a = part.substr(0, dash), b = dash == std::string::npos ? a : part.substr(dash + 1);
+            try {
+                const long first = std::stol(a), last = std::stol(b);
+                for (long n = first; n <= last && out.size() < kMaxExpandedHosts; ++n) {
+                    std::string digits = std::to_string(n);
+                    if (digits.size() < a.size())
+                        digits.insert(0, a.size() - digits.size(), '0');
+                    out.push_back(prefix + digits);
+                }
+            } catch (const std::exception&) {
+                out.push_back(prefix + part);
+            }
+        }
+        at = close + 1;
+        if (at < text.size() && text[at] == ',')
+            ++at;
+    }
+    std::sort(out.begin(), out.end());
+    out.erase(std::unique(out.begin(), out.end()), out.end());
+    return out;
+}
+
+// What a root cause and a candidate both say: which event, what, where, when, on which lines.
+template <typename Cause>
+void readCause(const json& j, Cause& out)
+{
+    out.event = count(j, "event");
+    out.symptom = str(j, "symptom");
+    out.title = str(j, "title");
+    out.node = str(j, "node");
+    out.gpuIndex = small(j, "gpu");
+    out.pciBus = str(j, "pci_bus");
+    out.rank = small(j, "rank");
+    out.timeBasis = basisOf(j, "time_basis");
+    out.timeNs = timeOf(str(j, "time"));
+    out.interval = intervalOf(member(j, "time_interval"));
+    out.evidence = strings(j, "evidence");
+    out.inferred = inferenceOf(member(j, "inferred"));
+}
+
+Candidate candidateOf(const json& c)
+{
+    Candidate out;
+    readCause(c, out);
+    out.domain = str(c, "domain");
+    out.subDomain = str(c, "sub_domain");
+    out.support = count(c, "support");
+    out.chosen = boolean(c, "chosen");
+    return out;
+}
+
+SymptomFamily familyOf(const json& f, const std::map<std::string, uint32_t>& index)
+{
+    SymptomFamily out;
+    out.symptom = str(f, "symptom");
+    out.title = str(f, "title");
+    out.role = enumOf(str(f, "role"), EvidenceRole::Context, EvidenceRole::Interesting);
+    out.kind = str(f, "kind") == "interesting_node" ? EventKind::InterestingNode : EventKind::BadNode;
+    out.suppressedBy = str(f, "suppressed_by");
+    for (const std::string& c : strings(f, "causes"))
+        if (auto it = index.find(c); it != index.end())
+            out.causes.push_back(it->second);
+    if (const json& coll = member(f, "collective"); coll.is_object())
+        for (const auto& [k, v] : coll.items())
+            if (v.is_string())
+                out.collective[k] = v.get<std::string>();
+    out.nodeRanges = str(f, "nodes");
+    out.nodes = expandHostList(out.nodeRanges);
+    out.ranks = rangesOf(str(f, "ranks"));
+    out.rankCount = count(f, "rank_count");
+    out.count = count(f, "count");
+    out.occurrences = count(f, "occurrences");
+    const std::string first = str(f, "first"), last = str(f, "last");
+    out.firstNs = timeOf(first);
+    out.firstBasis = out.firstNs == kNoTime ? TimeBasis::None : first.rfind("boot+", 0) == 0 ? TimeBasis::BootRelative : TimeBasis::Absolute;
+    out.lastNs = timeOf(last);
+    out.lastBasis = out.lastNs == kNoTime ? TimeBasis::None : last.rfind("boot+", 0) == 0 ? TimeBasis::BootRelative : TimeBasis::Absolute;
+    out.span = intervalOf(member(f, "time_interval"));
+    out.events = ids(f, "events");
+    out.representatives = ids(f, "representatives");
+    out.evidence = strings(f, "evidence");
+    return out;
+}
+
+SymptomEvent eventOf(const json& n)
+{
+    SymptomEvent e;
+    e.id = count(n, "id");
+    e.symptom = str(n, "symptom");
+    e.originalSymptom = str(n, "original_symptom").empty() ? e.symptom : str(n, "original_symptom");
+    e.kind = str(n, "kind") == "interesting_node" ? EventKind::InterestingNode : EventKind::BadNode;
+    e.node = str(n, "node");
+    e.rank = small(n, "rank");
+    e.gpuIndex = small(n, "gpu");
+    e.pciBus = str(n, "pci_bus");
+    e.timeBasis = basisOf(n, "time_basis");
+    e.timeNs = timeOf(str(n, "time"));
+    e.extractedBy = str(n, "extracted_by");
+    e.count = std::max<uint32_t>(1, count(n, "count"));
+    e.suppressed = boolean(n, "suppressed");
+    e.suppressedBy = str(member(n, "suppressed_by"), "rule");
+    e.suppressReason = str(member(n, "suppressed_by"), "reason");
+    if (const json& fields = member(n, "fields"); fields.is_object())
+        for (const auto& [k, v] : fields.items())
+            if (v.is_string())
+                e.fields[k] = v.get<std::string>();
+    e.inferred = inferenceOf(member(n, "inferred"));
+    return e;
+}
+
+} // namespace
+
+Result resultFromJson(const json& doc)
+{
+    if (!doc.is_object() || !doc.contains("status") || !doc.contains("schema_version"))
+        throw std::invalid_argument("not a Faultline result document (no \"status\" or \"schema_version\")");
+    Result r;
+    r.status = resultStatusFromString(str(doc, "status")).value_or(ResultStatus::Unattributed);
+    r.outcome = str(doc, "outcome");
+    r.domain = str(doc, "domain").empty() ? std::string("unknown") : str(doc, "domain");
+    r.subDomain = str(doc, "sub_domain");
+    r.summary = str(doc, "summary");
+    const json& workload = member(doc, "workload");
+    r.workloadId = str(workload, "id");
+    r.attempt = small(workload, "attempt");
+    r.windowStartNs = timeOf(str(workload, "window_start"));
+    r.windowEndNs = timeOf(str(workload, "window_end"));
+    if (const json& rc = member(doc, "root_cause"); rc.is_object()) {
+        RootCause out;
+        readCause(rc, out);
+        out.advice = str(rc, "advice");
+        r.rootCause = std::move(out);
+    }
+    r.missing = strings(doc, "missing");
+    for (const json& c : array(doc, "candidates"))
+        r.candidates.push_back(candidateOf(c));
+    // The document says why each candidate won or lost in words only; what the
+    // typed fields tell (chosen, the status) is kept, the rest stays unknown.
+    for (Candidate& c : r.candidates)
+        if (c.chosen && r.status == ResultStatus::Attributed)
+            c.outcome.reason = CandidateReason::RootCause;
+    r.affectedNodes = strings(doc, "affected_nodes");
+
+    const json& chain = member(doc, "symptom_chain");
+    std::map<std::string, uint32_t> familyIndex;
+    for (const json& f : array(chain, "families"))
+        familyIndex.emplace(str(f, "id"), static_cast<uint32_t>(familyIndex.size()));
+    for (const json& f : array(chain, "families"))
+        r.families.push_back(familyOf(f, familyIndex));
+    for (const json& e : array(chain, "family_edges")) {
+        auto from = familyIndex.find(str(e, "from")), to = familyIndex.find(str(e, "to"));
+        if (from != familyIndex.end() && to != familyIndex.end())
+            r.familyEdges.push_back({from->second, to->second, str(e, "rule"), count(e, "count")});
+    }
+    for (const json& n : array(chain, "nodes"))
+        r.events.push_back(eventOf(n));
+    const bool compact = r.events.empty();
+    for (const json& e : array(chain, "edges"))
+        r.edges.push_back({count(e, "from"), count(e, "to"), str(e, "rule"), str(e, "label")});
+
+    // Files are named by the evidence and the coverage; RawRef::file indexes the connector reports.
+    std::map<std::string, uint32_t> fileIndex;
+    for (const json& c : array(doc, "connector_reports")) {
+        ConnectorReport out;
+        out.file = str(c, "file");
+        out.kind = sourceKindFromString(str(c, "kind")).value_or(SourceKind::Unknown);
+        out.kindReason = str(c, "kind_reason");
+        out.node = str(c, "node");
+        out.rank = small(c, "rank");
+        out.status = enumOf(str(c, "status"), FileStatus::Skipped, FileStatus::Error);
+        out.reason = str(c, "reason");
+        out.bytes = static_cast<uint64_t>(std::max<int64_t>(0, integer(c, "bytes")));
+        out.lines = static_cast<uint64_t>(std::max<int64_t>(0, integer(c, "lines")));
+        out.observations = static_cast<uint64_t>(std::max<int64_t>(0, integer(c, "observations")));
+        out.parseErrors = static_cast<uint64_t>(std::max<int64_t>(0, integer(c, "parse_errors")));
+        fileIndex.emplace(out.file, static_cast<uint32_t>(r.connectors.size()));
+        r.connectors.push_back(std::move(out));
+    }
+    for (const json& e : array(doc, "evidence")) {
+        EvidenceItem out;
+        out.id = str(e, "id");
+        out.kind = str(e, "kind");
+        out.source = sourceKindFromString(str(e, "source")).value_or(SourceKind::Unknown);
+        const json& raw = member(e, "raw");
+        out.file = str(raw, "file");
+        auto fi = fileIndex.find(out.file);
+        out.ref.file = fi == fileIndex.end() ? UINT32_MAX : fi->second;
+        out.ref.offset = static_cast<uint64_t>(std::max<int64_t>(0, integer(raw, "offset")));
+        out.ref.length = count(raw, "length");
+        out.ref.line = count(raw, "line");
+        out.ref.lineCount = std::max<uint32_t>(1, count(raw, "line_count"));
+        out.node = str(e, "node");
+        out.rank = small(e, "rank");
+        out.gpuIndex = small(e, "gpu");
+        out.timeBasis = basisOf(e, "time_basis");
+        out.timeNs = timeOf(str(e, "time"));
+        out.excerpt = str(e, "excerpt");
+        out.role = enumOf(str(e, "role"), EvidenceRole::Context, EvidenceRole::Context);
+        out.symptom = str(e, "symptom");
+        out.event = count(e, "event");
+        if (auto f = familyIndex.find(str(e, "family")); f != familyIndex.end())
+            out.family = f->second;
+        r.evidence.push_back(std::move(out));
+    }
+    if (compact) {
+        // The events the evidence lines back (every family's representatives among them), for the views.
+        std::map<uint32_t, SymptomEvent> byId;
+        for (const EvidenceItem& item : r.evidence) {
+            auto [it, fresh] = byId.try_emplace(item.event);
+            if (!fresh)
+                continue;
+            SymptomEvent& e = it->second;
+            e.id = item.event;
+            e.symptom = e.originalSymptom = item.symptom;
+            e.node = item.node;
+            e.rank = item.rank;
+            e.gpuIndex = item.gpuIndex;
+            e.timeNs = item.timeNs;
+            e.timeBasis = item.timeBasis;
+            e.evidenceRole = item.role;
+            e.suppressed = item.role == EvidenceRole::Context;
+            if (item.family && *item.family < r.families.size())
+                e.kind = r.families[*item.family].kind;
+        }
+        for (auto& [id, e] : byId)
+            r.events.push_back(std::move(e));
+    }
+    if (const json& omitted = member(doc, "evidence_omitted"); omitted.is_object())
+        for (const auto& [symptom, n] : omitted.items())
+            if (n.is_number_unsigned())
+                r.evidenceOmitted[symptom] = static_cast<uint32_t>(std::min<uint64_t>(n.get<uint64_t>(), UINT32_MAX));
+    for (const json& c : array(doc, "clock_offsets")) {
+        const json& off = member(c, "offset_s");
+        const json& res = member(c, "residual_s");
+        r.clockOffsets.push_back({str(c, "node"), off.is_number() ? static_cast<int64_t>(off.get<double>() * 1e9) : 0,
+                                  res.is_number() ? static_cast<int64_t>(res.get<double>() * 1e9) : 0, count(c, "anchors"),
+                                  str(c, "basis")});
+    }
+    for (const json& f : array(doc, "rules_fired"))
+        r.rulesFired.push_back({str(f, "rule"), str(f, "phase"), str(f, "effect"), count(f, "count")});
+    r.warnings = strings(doc, "warnings");
+    r.engineVersion = str(member(doc, "engine"), "version");
+    r.rulesDigest = str(member(doc, "engine"), "rules_digest");
+    return r;
+}
+
+} // namespace fl
