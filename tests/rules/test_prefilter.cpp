@@ -1,0 +1,123 @@
+// The literal pre-filter (CompiledRules::nextCandidate: Hyperscan where built
+// in, else RE2) must hand the scan exactly the lines that contain one of the
+// rules' literals for that source kind: a line it skips is evidence lost. The
+// reference here is a plain substring search, case-folded for ignore_case rules.
+#include "rules/matcher.h"
+#include "rules/rule.h"
+#include "rules/ruleset.h"
+
+#include <QtTest>
+
+#include <algorithm>
+#include <cctype>
+#include <string>
+#include <vector>
+
+namespace {
+
+struct Literal {
+    std::string text;
+    bool ignoreCase = false;
+};
+
+bool containsLiteral(std::string_view line, const Literal& lit)
+{
+    if (!lit.ignoreCase)
+        return line.find(lit.text) != std::string_view::npos;
+    return std::search(line.begin(), line.end(), lit.text.begin(), lit.text.end(), [](char a, char b) {
+               return std::tolower(static_cast<unsigned char>(a)) == std::tolower(static_cast<unsigned char>(b));
+           }) != line.end();
+}
+
+std::vector<size_t> lineStarts(std::string_view data)
+{
+    std::vector<size_t> starts;
+    for (size_t pos = 0; pos < data.size();) {
+        starts.push_back(pos);
+        const size_t eol = data.find('\n', pos);
+        if (eol == std::string_view::npos)
+            break;
+        pos = eol + 1;
+    }
+    return starts;
+}
+
+// Flips the case of every other letter, so case-folding is exercised.
+std::string mixCase(std::string s)
+{
+    for (size_t i = 0; i < s.size(); i += 2)
+        s[i] = std::isupper(static_cast<unsigned char>(s[i])) ? char(std::tolower(static_cast<unsigned char>(s[i])))
+                                                              : char(std::toupper(static_cast<unsigned char>(s[i])));
+    return s;
+}
+
+} // namespace
+
+class TestPrefilter : public QObject {
+    Q_OBJECT
+private slots:
+    void candidatesAreExactlyTheLinesWithALiteral();
+};
+
+void TestPrefilter::candidatesAreExactlyTheLinesWithALiteral()
+{
+    fl::RuleSet rules;
+    rules.loadDirectory(FAULTLINE_SOURCE_DIR "/rules");
+    rules.compile();
+
+    // Every shipped sample and benign line, as written and with its case mixed,
+    // between lines no rule looks for; the last line has no newline.
+    std::string data = "plain start line\n";
+    for (const fl::Rule& r : rules.rules())
+        if (r.phase == fl::Phase::Extract) {
+            for (const auto& s : r.samples)
+                data += s.line + "\n" + mixCase(s.line) + "\nfiller 0123456789\n";
+            for (const auto& b : r.benign)
+                data += b + "\n";
+        }
+    data += "no newline at the end";
+
+    int kindsChecked = 0;
+    for (fl::SourceKind kind : {fl::SourceKind::AppLog, fl::SourceKind::SysLog, fl::SourceKind::FabricManager,
+                                fl::SourceKind::Scheduler, fl::SourceKind::GpuSnapshot, fl::SourceKind::HostMap}) {
+        std::vector<Literal> literals;
+        bool everyLine = false;
+        for (const fl::Rule& r : rules.rules()) {
+            if (r.phase != fl::Phase::Extract)
+                continue;
+            if (!r.sources.empty() && std::find(r.sources.begin(), r.sources.end(), kind) == r.sources.end())
+                continue;
+            const auto lits = fl::prefilterLiterals(r);
+            everyLine = everyLine || lits.empty();
+            for (const auto& l : lits)
+                literals.push_back({l, r.ignoreCase});
+        }
+        if (everyLine || literals.empty())
+            continue;
+        ++kindsChecked;
+        std::vector<size_t> expected;
+        for (size_t start : lineStarts(data)) {
+            const size_t eol = std::min(data.find('\n', start), data.size());
+            const std::string_view line(data.data() + start, eol - start);
+            if (std::any_of(literals.begin(), literals.end(), [&](const Literal& l) { return containsLiteral(line, l); }))
+                expected.push_back(start);
+        }
+        std::vector<size_t> found;
+        for (size_t pos = 0;;) {
+            const size_t c = rules.compiled().nextCandidate(data, pos, kind);
+            if (c == std::string_view::npos)
+                break;
+            found.push_back(c);
+            const size_t eol = data.find('\n', c);
+            if (eol == std::string::npos)
+                break;
+            pos = eol + 1;
+        }
+        QVERIFY2(!expected.empty(), qPrintable(QString("kind %1 has literals but no line holds one").arg(int(kind))));
+        QCOMPARE(found, expected);
+    }
+    QVERIFY(kindsChecked >= 3);
+}
+
+QTEST_GUILESS_MAIN(TestPrefilter)
+#include "test_prefilter.moc"
