@@ -3,6 +3,7 @@
 #pragma once
 
 #include "engine/engine.h"
+#include "engine/trends.h"
 #include "placement/placement.h"
 #include "rules/rule.h"
 #include "rules/template.h" // expandTemplate
@@ -36,6 +37,7 @@ struct State {
     std::vector<std::string> warnings;
     bool keepMetricSamples = true;
     ClockModel clocks;                        // estimated after each scan, from `extracted`
+    SeriesStore series;                       // numbers of step lines (extract rules' `series`), for trend rules
 };
 
 // EXTRACT: scans every file of `bundle` and appends files, observations,

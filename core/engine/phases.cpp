@@ -768,6 +768,11 @@ void runPhase(const State& state, Phase phase, std::vector<SymptomEvent>& events
     for (const Rule& rule : state.rules->rules()) {
         if (rule.phase != phase)
             continue;
+        if (rule.trend) { // a producer over a series (engine/trends.cpp)
+            if (uint32_t n = emitTrend(state, rule, events, trace))
+                fired.push_back({rule.id, std::string(toString(phase)), "emitted trend events", n});
+            continue;
+        }
         // 1. Decide on the events as they are when the rule starts: a rule's
         //    effect does not depend on the order in which it visits events.
         const RulePools pools = poolsFor(state, rule, events);

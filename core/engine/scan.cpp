@@ -14,7 +14,10 @@
 #include <algorithm>
 #include <atomic>
 #include <charconv>
+#include <cmath>
+#include <cctype>
 #include <cstring>
+#include <deque>
 #include <mutex>
 #include <thread>
 
@@ -38,6 +41,7 @@ struct FileOutput {
     std::vector<SymptomEvent> events;            // observations[] are local indices
     std::vector<MetricSeries> metrics;
     std::vector<std::string> warnings;
+    std::vector<std::pair<const SeriesCapture*, SeriesPoint>> points; // observation: local index
 };
 
 // Line numbers need every newline counted, so this runs over every byte of
@@ -126,11 +130,38 @@ struct Scanner {
     const Progress& progress;
     YearHint years;
 
+    // A number of a step line: a point of its series (engine/trends.cpp). A
+    // value that is not a number is counted as a parse error of the file.
+    static void addPoint(FileOutput& out, uint32_t obsIndex, const SeriesCapture& c,
+                         const std::map<std::string, std::string>& vals)
+    {
+        SeriesPoint p;
+        p.observation = obsIndex;
+        if (!parseSeriesValue(expandTemplate(c.value, vals), expandTemplate(c.unit, vals), p.value, p.unit)) {
+            ++out.file.parseErrors;
+            return;
+        }
+        if (!c.step.empty()) {
+            const std::string step = expandTemplate(c.step, vals);
+            SeriesUnit none{};
+            if (!parseSeriesValue(step, "", p.step, none))
+                p.step = std::nan("");
+        }
+        if (!c.rank.empty())
+            p.rank = toInt(expandTemplate(c.rank, vals), -1);
+        out.points.emplace_back(&c, p);
+    }
+
     void emit(FileOutput& out, uint32_t obsIndex, const std::vector<ExtractMatch>& matches) const
     {
         const Observation& o = out.observations[obsIndex];
         for (const auto& m : matches) {
             std::map<std::string, std::string> vals(m.groups.begin(), m.groups.end());
+            if (m.rule->series) {
+                addPoint(out, obsIndex, *m.rule->series, vals);
+                if (m.rule->emitSymptom.empty())
+                    continue;
+            }
             SymptomEvent e;
             e.symptom = expandTemplate(m.rule->emitSymptom, vals);
             e.originalSymptom = e.symptom;
@@ -263,6 +294,99 @@ struct Scanner {
         return iv;
     }
 
+    // The observation of a matched line (`line`: its 1-based number) whose record is `ex`.
+    Observation observe(const SourceFile& f, std::string_view data, std::string_view text, const Extent& ex,
+                        uint64_t line, const TimeContext& ctx, LookAhead& ahead, bool keepText) const
+    {
+        LineInfo li = parseLine(text, f.kind, ctx);
+        Observation o;
+        o.ref.offset = ex.begin;
+        o.ref.length = static_cast<uint32_t>(std::min<size_t>(ex.end - ex.begin, UINT32_MAX));
+        o.ref.line = static_cast<uint32_t>(line - std::min<uint64_t>(line - 1, ex.linesBefore));
+        o.ref.lineCount = 1 + ex.linesBefore + ex.linesAfter;
+        o.source = f.kind;
+        o.timeNs = li.timeNs;
+        o.timeBasis = li.basis;
+        o.interval = stampInterval(li.timeNs, li.basis, li.resolutionNs);
+        if (o.timeNs == kNoTime) {
+            TimeBasis before = TimeBasis::None;
+            int64_t t = inheritedTime(data, ex.begin, f.kind, ctx, 256, &before);
+            if (t != kNoTime) {
+                o.timeNs = t;
+                o.timeBasis = TimeBasis::Inherited;
+            }
+            o.interval = untimedInterval(f, data, std::min(ex.end, data.size()), t, before, ctx, ahead);
+        }
+        o.node = !li.host.empty() && f.kind != SourceKind::AppLog ? std::string(li.host) : f.node;
+        if (o.node.empty())
+            o.node = std::string(li.host);
+        // A per-rank file knows its global rank; "[default3]:" is only the local
+        // one, resolved to a global rank by the placement stage.
+        o.rank = (li.rank >= 0 && !li.rankIsLocal) ? li.rank : f.rank;
+        o.localRank = li.localRank;
+        o.task = li.task;
+        o.pid = li.pid;
+        o.gpuIndex = li.device;
+        o.severity = li.severity.value_or(Severity::Info);
+        if (keepText) // series points keep none: the report reads excerpts from the file
+            o.text = capText(text.substr(std::min(li.messageStart, text.size())));
+        return o;
+    }
+
+    // Series lines (engine/trends.cpp): a training log prints one per step,
+    // and a trend is judged on the last ones. The main pass only remembers
+    // where the last kSeriesTail lines of each series rule and launcher label
+    // ("[default3]:", "3: ") are; this pass matches and observes those.
+    struct SeriesLine {
+        size_t begin = 0, end = 0;
+        uint64_t line = 0;
+    };
+    static constexpr size_t kSeriesTail = 12;
+    using SeriesTails = std::map<std::pair<int, std::string>, std::deque<SeriesLine>>;
+
+    static std::string launcherLabel(std::string_view text)
+    {
+        if (!text.empty() && text[0] == '[') {
+            size_t close = text.find("]:");
+            if (close != std::string_view::npos && close < 40)
+                return std::string(text.substr(0, close + 2));
+        }
+        size_t d = 0;
+        while (d < text.size() && d < 8 && std::isdigit(static_cast<unsigned char>(text[d])))
+            ++d;
+        if (d > 0 && d + 1 < text.size() && text[d] == ':' && text[d + 1] == ' ')
+            return std::string(text.substr(0, d + 2));
+        return {};
+    }
+
+    void scanSeriesTails(FileOutput& out, std::string_view data, const TimeContext& ctx, const SeriesTails& tails) const
+    {
+        std::vector<SeriesLine> lines;
+        for (const auto& [key, q] : tails)
+            lines.insert(lines.end(), q.begin(), q.end());
+        std::sort(lines.begin(), lines.end(), [](const SeriesLine& a, const SeriesLine& b) { return a.begin < b.begin; });
+        lines.erase(std::unique(lines.begin(), lines.end(), [](const SeriesLine& a, const SeriesLine& b) {
+                        return a.begin == b.begin;
+                    }), lines.end());
+        const CompiledRules& rules = state.rules->compiled();
+        std::vector<ExtractMatch> matches;
+        LookAhead ahead;
+        for (const SeriesLine& sl : lines) {
+            const std::string_view text = data.substr(sl.begin, sl.end - sl.begin);
+            matches.clear();
+            rules.matchSeries(text, out.file.kind, matches);
+            if (matches.empty() || out.observations.size() >= kMaxObservationsPerFile)
+                continue;
+            const Extent ex{sl.begin, sl.end, 0, 0};
+            out.observations.push_back(observe(out.file, data, text, ex, sl.line, ctx, ahead, false));
+            const auto obs = static_cast<uint32_t>(out.observations.size() - 1);
+            for (const auto& m : matches) {
+                std::map<std::string, std::string> vals(m.groups.begin(), m.groups.end());
+                addPoint(out, obs, *m.rule->series, vals);
+            }
+        }
+    }
+
     void scanText(FileOutput& out, std::string_view data) const
     {
         SourceFile& f = out.file;
@@ -271,6 +395,8 @@ struct Scanner {
         fileTimeSpan(f, data, ctx);
         std::vector<ExtractMatch> matches;
         LookAhead ahead;
+        const bool series = rules.hasSeries(f.kind);
+        SeriesTails tails;
         size_t pos = 0;
         size_t counted = 0;
         uint64_t line = 1;
@@ -292,6 +418,20 @@ struct Scanner {
             std::string_view text = data.substr(cand, eol - cand);
             if (!text.empty() && text.back() == '\r')
                 text.remove_suffix(1);
+            if (series) {
+                if (int rule = rules.seriesCandidate(text, f.kind); rule >= 0) {
+                    auto& q = tails[{rule, launcherLabel(text)}];
+                    q.push_back({cand, cand + text.size(), line});
+                    if (q.size() > kSeriesTail)
+                        q.pop_front();
+                    if (!rules.otherCandidate(text, f.kind)) {
+                        pos = eol + 1;
+                        if (pos >= data.size())
+                            break;
+                        continue;
+                    }
+                }
+            }
             matches.clear();
             rules.match(text, f.kind, matches);
             if (!matches.empty()) {
@@ -309,38 +449,7 @@ struct Scanner {
                             break;
                         continue;
                     }
-                    LineInfo li = parseLine(text, f.kind, ctx);
-                    Observation o;
-                    o.ref.offset = ex.begin;
-                    o.ref.length = static_cast<uint32_t>(std::min<size_t>(ex.end - ex.begin, UINT32_MAX));
-                    o.ref.line = static_cast<uint32_t>(line - std::min<uint64_t>(line - 1, ex.linesBefore));
-                    o.ref.lineCount = 1 + ex.linesBefore + ex.linesAfter;
-                    o.source = f.kind;
-                    o.timeNs = li.timeNs;
-                    o.timeBasis = li.basis;
-                    o.interval = stampInterval(li.timeNs, li.basis, li.resolutionNs);
-                    if (o.timeNs == kNoTime) {
-                        TimeBasis before = TimeBasis::None;
-                        int64_t t = inheritedTime(data, ex.begin, f.kind, ctx, 256, &before);
-                        if (t != kNoTime) {
-                            o.timeNs = t;
-                            o.timeBasis = TimeBasis::Inherited;
-                        }
-                        o.interval = untimedInterval(f, data, std::min(ex.end, data.size()), t, before, ctx, ahead);
-                    }
-                    o.node = !li.host.empty() && f.kind != SourceKind::AppLog ? std::string(li.host) : f.node;
-                    if (o.node.empty())
-                        o.node = std::string(li.host);
-                    // A per-rank file knows its global rank; "[default3]:" is only the local
-                    // one, resolved to a global rank by the placement stage.
-                    o.rank = (li.rank >= 0 && !li.rankIsLocal) ? li.rank : f.rank;
-                    o.localRank = li.localRank;
-                    o.task = li.task;
-                    o.pid = li.pid;
-                    o.gpuIndex = li.device;
-                    o.severity = li.severity.value_or(Severity::Info);
-                    o.text = capText(text.substr(std::min(li.messageStart, text.size())));
-                    out.observations.push_back(std::move(o));
+                    out.observations.push_back(observe(f, data, text, ex, line, ctx, ahead, true));
                     emit(out, static_cast<uint32_t>(out.observations.size() - 1), matches);
                 }
             }
@@ -350,6 +459,8 @@ struct Scanner {
         }
         line += countNewlines(data, counted, data.size());
         f.lines = line - ((data.empty() || data.back() == '\n') ? 1 : 0);
+        if (!tails.empty())
+            scanSeriesTails(out, data, ctx, tails);
     }
 
     bool scanStructured(FileOutput& out, std::string_view data) const
@@ -539,6 +650,10 @@ void scanBundle(State& state, const Bundle& bundle, const Progress& progress)
                 id += obsBase;
             e.id = static_cast<uint32_t>(state.extracted.size());
             state.extracted.push_back(std::move(e));
+        }
+        for (auto& [capture, p] : out.points) {
+            p.observation += obsBase;
+            state.series[capture->name].push_back(p);
         }
         for (auto& m : out.metrics) {
             m.file = out.file.index;

@@ -98,6 +98,11 @@ struct CompiledRules::Impl {
     std::array<std::unique_ptr<RE2>, kKinds> prefilter;
     std::array<bool, kKinds> everyLine{};              // some rule has no literal
     std::array<std::vector<std::string>, kKinds> literalList;
+    // Rules whose lines are only points of a series (a `series`, no `emit`):
+    // not in byKind; their lines are judged by the scan's tail pass.
+    std::array<std::vector<size_t>, kKinds> seriesByKind;
+    std::array<std::unique_ptr<RE2>, kKinds> otherPrefilter; // literals of byKind's rules only
+    std::array<bool, kKinds> otherEveryLine{};
     mutable std::mutex fieldMutex;
     mutable std::unordered_map<std::string, std::unique_ptr<RE2>> fieldPatterns;
 #ifdef FAULTLINE_HAVE_HYPERSCAN
@@ -149,6 +154,7 @@ void CompiledRules::build(const std::vector<Rule>& rules)
 #ifdef FAULTLINE_HAVE_HYPERSCAN
     std::array<std::map<std::string, unsigned>, kKinds> hsLiterals; // literal -> flags (caseless wins)
 #endif
+    std::array<std::vector<std::string>, kKinds> others;
     for (size_t i = 0; i < fresh->rules.size(); ++i) {
         const CompiledRule& c = fresh->rules[i];
         for (int k = 0; k < kKinds; ++k) {
@@ -156,33 +162,43 @@ void CompiledRules::build(const std::vector<Rule>& rules)
             const auto& src = c.rule->sources;
             if (!src.empty() && std::find(src.begin(), src.end(), kind) == src.end())
                 continue;
-            fresh->byKind[k].push_back(i);
-            if (c.literals.empty())
+            const bool seriesOnly = c.rule->series && c.rule->emitSymptom.empty();
+            (seriesOnly ? fresh->seriesByKind[k] : fresh->byKind[k]).push_back(i);
+            if (c.literals.empty()) {
                 fresh->everyLine[k] = true;
+                fresh->otherEveryLine[k] = fresh->otherEveryLine[k] || !seriesOnly;
+            }
             for (const auto& lit : c.literals) {
 #ifdef FAULTLINE_HAVE_HYPERSCAN
                 hsLiterals[k][lit] |= c.rule->ignoreCase ? HS_FLAG_CASELESS : 0u;
 #endif
                 std::string quoted = RE2::QuoteMeta(lit);
                 fresh->literalList[k].push_back(c.rule->ignoreCase ? "(?i:" + quoted + ")" : quoted);
+                if (!seriesOnly)
+                    others[k].push_back(fresh->literalList[k].back());
             }
         }
     }
-    for (int k = 0; k < kKinds; ++k) {
-        auto& lits = fresh->literalList[k];
+    auto alternationOf = [](std::vector<std::string>& lits) -> std::unique_ptr<RE2> {
         std::sort(lits.begin(), lits.end());
         lits.erase(std::unique(lits.begin(), lits.end()), lits.end());
-        if (lits.empty() || fresh->everyLine[k])
-            continue;
         std::string alternation;
         for (const auto& l : lits) {
             if (!alternation.empty())
                 alternation += '|';
             alternation += l;
         }
-        fresh->prefilter[k] = std::make_unique<RE2>(alternation, patternOptions(false));
-        if (!fresh->prefilter[k]->ok())
-            throw RuleError("", 0, 0, "", "literal pre-filter does not compile: " + fresh->prefilter[k]->error());
+        auto re = std::make_unique<RE2>(alternation, patternOptions(false));
+        if (!re->ok())
+            throw RuleError("", 0, 0, "", "literal pre-filter does not compile: " + re->error());
+        return re;
+    };
+    for (int k = 0; k < kKinds; ++k) {
+        if (!others[k].empty() && !fresh->otherEveryLine[k])
+            fresh->otherPrefilter[k] = alternationOf(others[k]);
+        if (fresh->literalList[k].empty() || fresh->everyLine[k])
+            continue;
+        fresh->prefilter[k] = alternationOf(fresh->literalList[k]);
     }
 #ifdef FAULTLINE_HAVE_HYPERSCAN
     if (hs_valid_platform() == HS_SUCCESS) {
@@ -234,7 +250,7 @@ void CompiledRules::build(const std::vector<Rule>& rules)
 size_t CompiledRules::nextCandidate(std::string_view data, size_t from, SourceKind kind) const
 {
     const int k = static_cast<int>(kind);
-    if (from >= data.size() || d->byKind[k].empty())
+    if (from >= data.size() || (d->byKind[k].empty() && d->seriesByKind[k].empty()))
         return std::string_view::npos;
     if (d->everyLine[k])
         return from;
@@ -287,11 +303,46 @@ size_t CompiledRules::nextCandidate(std::string_view data, size_t from, SourceKi
 
 void CompiledRules::match(std::string_view line, SourceKind kind, std::vector<ExtractMatch>& out) const
 {
+    matchAmong(d->byKind[static_cast<int>(kind)], line, out);
+}
+
+void CompiledRules::matchSeries(std::string_view line, SourceKind kind, std::vector<ExtractMatch>& out) const
+{
+    matchAmong(d->seriesByKind[static_cast<int>(kind)], line, out);
+}
+
+int CompiledRules::seriesCandidate(std::string_view line, SourceKind kind) const
+{
+    for (size_t index : d->seriesByKind[static_cast<int>(kind)]) {
+        const CompiledRule& c = d->rules[index];
+        if (c.literals.empty())
+            return int(index);
+        for (const auto& lit : c.literals)
+            if (c.rule->ignoreCase ? containsIgnoreCase(line, lit) : line.find(lit) != std::string_view::npos)
+                return int(index);
+    }
+    return -1;
+}
+
+bool CompiledRules::hasSeries(SourceKind kind) const
+{
+    return !d->seriesByKind[static_cast<int>(kind)].empty();
+}
+
+bool CompiledRules::otherCandidate(std::string_view line, SourceKind kind) const
+{
+    const int k = static_cast<int>(kind);
+    if (d->otherEveryLine[k])
+        return true;
+    return d->otherPrefilter[k] && RE2::PartialMatch(re2::StringPiece(line.data(), line.size()), *d->otherPrefilter[k]);
+}
+
+void CompiledRules::matchAmong(const std::vector<size_t>& indices, std::string_view line, std::vector<ExtractMatch>& out) const
+{
     if (line.size() > kMaxMatchedLineBytes)
         line = line.substr(0, kMaxMatchedLineBytes);
-    const int k = static_cast<int>(kind);
     std::vector<re2::StringPiece> subs;
-    for (size_t index : d->byKind[k]) {
+    for (size_t index : indices) {
         const CompiledRule& c = d->rules[index];
         if (!c.literals.empty()) {
             bool any = false;

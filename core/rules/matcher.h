@@ -40,6 +40,17 @@ public:
     // structured record's canonical text), in rule order.
     void match(std::string_view line, SourceKind kind, std::vector<ExtractMatch>& out) const;
 
+    // Series-only extract rules (a `series`, no `emit`) are left out of match():
+    // a training log prints a step line per iteration, and the scan judges only
+    // the last ones of each file (engine/scan.cpp). Their own matcher:
+    void matchSeries(std::string_view line, SourceKind kind, std::vector<ExtractMatch>& out) const;
+    bool hasSeries(SourceKind kind) const;
+    // The first series-only rule whose literal `line` contains (an id for the
+    // scan's per-rule tail), or -1.
+    int seriesCandidate(std::string_view line, SourceKind kind) const;
+    // Whether `line` contains a literal of a rule that match() tries.
+    bool otherCandidate(std::string_view line, SourceKind kind) const;
+
     // The literals for a kind, for the benchmark's reference search and --explain.
     std::vector<std::string> literals(SourceKind kind) const;
     std::vector<std::string> patterns(SourceKind kind) const;
@@ -48,6 +59,7 @@ public:
     bool fieldMatches(const std::string& pattern, std::string_view value) const;
 
 private:
+    void matchAmong(const std::vector<size_t>& indices, std::string_view line, std::vector<ExtractMatch>& out) const;
     struct Impl;
     std::unique_ptr<Impl> d;
 };

@@ -101,6 +101,38 @@ struct Infer {
     double beforeS = 0;
 };
 
+// A number an extract line carries (step time, loss, memory), appended to a
+// series of its rank instead of becoming an event: a trend is judged over
+// many lines, not one (engine/trends.cpp). Docs: docs/rules.md, "Series and trends".
+struct SeriesCapture {
+    std::string name;                      // series name: "step_time", "loss", "mem"
+    std::string value;                     // template -> a number ("nan", "inf" are points too)
+    std::string unit;                      // template -> ms/s/us (-> seconds), B/KB/MB/GB/KiB/MiB/GiB (-> bytes); "" = as printed
+    std::string step;                      // template -> the step/iteration number; "" = none printed
+    std::string rank;                      // template -> the rank the line is about ("[Rank 3] ... memory"); "" = where printed
+};
+
+// A trend rule: derived events over one series (engine/trends.cpp).
+enum class TrendKind : uint8_t {
+    Straggler, // a rank (or node) consistently >= factor x its peers' median at the same steps
+    Spike,     // a point >= factor x the median of the points before it
+    Growth,    // monotone growth over the last points
+};
+
+struct Trend {
+    std::string series;                    // SeriesCapture::name
+    TrendKind kind = TrendKind::Straggler;
+    std::string by = "rank";               // straggler: rank | node; spike, growth: rank | job (one event, no place)
+    int last = 10;                         // points judged: the last N of each series
+    int minPoints = 5;                     // fewer points compared (spike: in the baseline): nothing
+    double factor = 1.5;                   // straggler, spike
+    double share = 0.8;                    // straggler: share of its points that are slow; growth: share that rise
+    double minGrowth = 0.1;                // growth: last / first - 1 over the window
+    double recovery = 0.1;                 // spike: back within this of the baseline = recovered
+    std::string symptom;                   // template over the emitted fields
+    std::map<std::string, std::string> fields; // extra field templates
+};
+
 struct Decode {
     std::string field;                     // hex or decimal text
     int shift = 0;
@@ -136,6 +168,7 @@ struct Rule {
     std::vector<RuleSample> samples;       // lines it must match (checked at load)
     std::vector<std::string> benign;       // lines of the same source it must not match
     std::vector<std::string> sourceRefs;   // where the message comes from: repo@tag:path or a doc page
+    std::optional<SeriesCapture> series;   // the line is a point of a series (emit optional then)
 
     // filter / refine / post_outcome / report
     Selector match;
@@ -155,6 +188,7 @@ struct Rule {
     std::optional<MoveTo> moveTo;
     std::optional<CopyFields> copyFields;   // copy_fields
     std::optional<AbsentRanks> absentRanks; // absent_ranks (a producer: emits events, no other action)
+    std::optional<Trend> trend;            // trend (a producer over a series: no match, no other action)
     std::optional<EvidenceRole> evidenceRole; // report
     int maxEvidence = -1;                  // report: cap per symptom id, rest counted not listed
 };

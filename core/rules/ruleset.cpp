@@ -187,6 +187,64 @@ EventKind parseKind(const Ctx& ctx, const std::string& s)
     ctx.fail("kind must be 'bad_node' or 'interesting_node', not '" + s + "'");
 }
 
+// "trend": a producer over a series (engine/trends.cpp); it matches no events
+// and takes no other action.
+void parseTrend(const Ctx& ctx, const json& rule, const json& t, Rule& r)
+{
+    for (const char* other : {"match", "if", "unless", "suppress", "set_symptom", "set_role", "set_kind", "set_fields",
+                              "decode", "link_from", "merge_into", "move_to", "copy_fields", "absent_ranks", "infer",
+                              "evidence_role", "max_evidence"})
+        if (rule.contains(other))
+            ctx.fail(std::string("'trend' emits events from a series and takes no '") + other + "'");
+    if (r.phase < Phase::FilterEarly || r.phase > Phase::RefineFinal)
+        ctx.fail("trend needs a filter or refine phase");
+    if (!t.is_object())
+        ctx.fail("'trend' must be an object {series, kind, by, last, min_points, factor, share, min_growth, recovery, symptom, fields}");
+    checkKeys(ctx, t, {"series", "kind", "by", "last", "min_points", "factor", "share", "min_growth", "recovery", "symptom", "fields"},
+              "trend");
+    Trend tr;
+    tr.series = str(ctx, t, "series", true);
+    const std::string kind = str(ctx, t, "kind", true);
+    if (kind == "straggler")
+        tr.kind = TrendKind::Straggler;
+    else if (kind == "spike")
+        tr.kind = TrendKind::Spike;
+    else if (kind == "growth")
+        tr.kind = TrendKind::Growth;
+    else
+        ctx.fail("trend 'kind' must be straggler, spike or growth, not '" + kind + "'");
+    if (auto by = str(ctx, t, "by"); !by.empty())
+        tr.by = by;
+    const bool byOk = tr.kind == TrendKind::Straggler ? (tr.by == "rank" || tr.by == "node") : (tr.by == "rank" || tr.by == "job");
+    if (!byOk)
+        ctx.fail(std::string("trend 'by' must be ") + (tr.kind == TrendKind::Straggler ? "rank or node" : "rank or job"));
+    auto integer = [&](const char* key, int& out, int lo) {
+        if (auto it = t.find(key); it != t.end()) {
+            if (!it->is_number_integer() || it->get<int>() < lo || it->get<int>() > 100000)
+                ctx.fail(std::string("trend '") + key + "' must be an integer >= " + std::to_string(lo));
+            out = it->get<int>();
+        }
+    };
+    auto number = [&](const char* key, double& out, double lo, double hi) {
+        if (auto it = t.find(key); it != t.end()) {
+            if (!it->is_number() || it->get<double>() < lo || it->get<double>() > hi)
+                ctx.fail(std::string("trend '") + key + "' must be a number in [" + std::to_string(lo) + ", " +
+                         std::to_string(hi) + "]");
+            out = it->get<double>();
+        }
+    };
+    integer("last", tr.last, 2);
+    integer("min_points", tr.minPoints, 1);
+    number("factor", tr.factor, 1.0, 1e6);
+    number("share", tr.share, 0.0, 1.0);
+    number("min_growth", tr.minGrowth, 0.0, 1e6);
+    number("recovery", tr.recovery, 0.0, 1e6);
+    tr.symptom = str(ctx, t, "symptom", true);
+    tr.fields = strMap(ctx, t, "fields");
+    checkFieldNames(ctx, tr.fields, "trend 'fields'");
+    r.trend = tr;
+}
+
 Selector parseSelector(const Ctx& ctx, const json& j)
 {
     if (!j.is_object())
@@ -302,7 +360,7 @@ Rule parseRule(std::string_view text, const std::string& file, const json& j)
     if (r.phase == Phase::Extract) {
         checkKeys(ctx, j,
                   {"id", "description", "phase", "sources", "pattern", "literal", "exclude", "ignore_case", "emit",
-                   "samples", "benign", "source"},
+                   "samples", "benign", "source", "series"},
                   "extract rule");
         try {
             parseRuleSamples(j, r);
@@ -328,9 +386,23 @@ Rule parseRule(std::string_view text, const std::string& file, const json& j)
         r.exclude = str(ctx, j, "exclude");
         if (auto it = j.find("ignore_case"); it != j.end())
             r.ignoreCase = it->is_boolean() && it->get<bool>();
+        if (auto se = j.find("series"); se != j.end()) {
+            if (!se->is_object())
+                ctx.fail("'series' must be an object {name, value, unit, step, rank}");
+            checkKeys(ctx, *se, {"name", "value", "unit", "step", "rank"}, "series");
+            SeriesCapture c;
+            c.name = str(ctx, *se, "name", true);
+            c.value = str(ctx, *se, "value", true);
+            c.unit = str(ctx, *se, "unit");
+            c.step = str(ctx, *se, "step");
+            c.rank = str(ctx, *se, "rank");
+            r.series = c;
+            if (j.find("emit") == j.end())
+                return r; // a point of a series only: no event
+        }
         auto emit = j.find("emit");
         if (emit == j.end() || !emit->is_object())
-            ctx.fail("an extract rule needs an 'emit' object with at least a 'symptom'");
+            ctx.fail("an extract rule needs an 'emit' object with at least a 'symptom' (or a 'series')");
         checkKeys(ctx, *emit, {"symptom", "kind", "node", "rank", "gpu", "pci", "fields"}, "emit");
         r.emitSymptom = str(ctx, *emit, "symptom", true);
         if (auto k = str(ctx, *emit, "kind"); !k.empty())
@@ -348,12 +420,16 @@ Rule parseRule(std::string_view text, const std::string& file, const json& j)
     checkKeys(ctx, j,
               {"id", "description", "phase", "match", "if", "unless", "suppress", "set_symptom", "set_role", "set_kind",
                "set_fields", "decode", "link_from", "label", "merge_into", "move_to", "copy_fields", "absent_ranks",
-               "evidence_role", "max_evidence", "source", "infer"},
+               "evidence_role", "max_evidence", "source", "infer", "trend"},
               "rule");
     try {
         parseRuleSamples(j, r);
     } catch (const std::invalid_argument& e) {
         ctx.fail(e.what());
+    }
+    if (auto t = j.find("trend"); t != j.end()) {
+        parseTrend(ctx, j, *t, r);
+        return r;
     }
     auto m = j.find("match");
     if (m == j.end())
@@ -809,6 +885,12 @@ std::string RuleSet::digest() const
         j.push_back(r.maxEvidence);
         if (r.infer) // appended only when used: digests of rule sets without it do not change
             j.push_back(json{"infer", r.infer->symptom, r.infer->beforeS});
+        if (r.series) // likewise
+            j.push_back(json{"series", r.series->name, r.series->value, r.series->unit, r.series->step, r.series->rank});
+        if (r.trend)
+            j.push_back(json{"trend", r.trend->series, static_cast<int>(r.trend->kind), r.trend->by, r.trend->last,
+                             r.trend->minPoints, r.trend->factor, r.trend->share, r.trend->minGrowth, r.trend->recovery,
+                             r.trend->symptom, r.trend->fields});
         rules.push_back(j);
     }
     canon["rules"] = rules;

@@ -134,7 +134,10 @@ std::vector<SampleFailure> checkRuleSamples(const std::vector<Rule>& rules, cons
         const SourceKind kind = rule.sources.empty() ? SourceKind::AppLog : rule.sources.front();
         auto find = [&](const std::string& line) -> const ExtractMatch* {
             matches.clear();
-            compiled.match(line, kind, matches);
+            if (rule.series && rule.emitSymptom.empty())
+                compiled.matchSeries(line, kind, matches);
+            else
+                compiled.match(line, kind, matches);
             for (const auto& m : matches)
                 if (m.rule == &rule)
                     return &m;

@@ -207,7 +207,7 @@ double lossAt(const World& w, int i)
     return loss;
 }
 
-std::string iterationText(const World& w, int i)
+std::string iterationText(const World& w, int i, int r)
 {
     std::string s = "iteration ";
     pad(s, i, 8);
@@ -215,7 +215,9 @@ std::string iterationText(const World& w, int i)
     pad(s, w.totalIters, 8);
     s += " | consumed samples: ";
     pad(s, int64_t(i) * 1024, 12);
-    const double ms = double(w.iterEnd[size_t(i)] - w.iterEnd[size_t(i - 1)]) / 1000.0;
+    double ms = double(w.iterEnd[size_t(i)] - w.iterEnd[size_t(i - 1)]) / 1000.0;
+    if (r == w.slowRank && i >= w.slowFrom)
+        ms *= w.slowFactor;
     s += " | elapsed time per iteration (ms): ";
     appendFixed(s, ms, 1);
     s += " | throughput per GPU (TFLOP/s/GPU): ";
@@ -300,7 +302,7 @@ void rankBackground(const World& w, const Plan& p, int r, Bg& bg)
             break;
         if (w.opt.iterationsOnLastRank && r != w.ranks - 1 && !(r == 0 && int(i) % w.saveInterval == 0))
             continue;
-        bg.add(t, Pfx::RankStamp, iterationText(w, int(i)));
+        bg.add(t, Pfx::RankStamp, iterationText(w, int(i), r));
         if (level >= 2 && i % 10 == 0) {
             bg.add(t, Pfx::Rank, "(min, max) time across ranks (ms):");
             const double ms = double(w.iterEnd[i] - w.iterEnd[i - 1]) / 1000.0;

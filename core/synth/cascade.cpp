@@ -1082,7 +1082,32 @@ Truth buildScenario(World& w, Plan& p)
         s.pyTraceback(r, tF, frames, {"IndexError: index " + str(sz) + " is out of bounds for axis 0 with size " + str(sz)}, 1);
         standardEnd(opStart, seq, "ALLREDUCE", s.numel);
         truth = truthFor(w, c, r, -1, "Python exception on one rank; everything else is the timeout cascade");
-    } else if (f == "cuda_oom") {
+    } else if (f == "straggler") {
+        w.slowRank = r;
+        w.slowFrom = std::max(2, w.iterAt(tF) - 11);
+        w.slowFactor = 1.8 + 0.8 * double(s.rng.range(0, 100)) / 100.0;
+        s.hang(r, tF);
+        standardEnd(opStart, seq, "ALLREDUCE", s.numel);
+        truth = truthFor(w, c, r, g, "the rank's step time is ~2x its peers' for its last steps (no error line), then it "
+                                     "hangs; the silent rank and the timeouts are downstream");
+    } else if (f == "oom_growth" || f == "cuda_oom") {
+        if (f == "oom_growth") {
+            // report_memory (megatron/training/utils.py) every iteration: allocated grows ~3 % a step.
+            const int last = w.iterAt(tF);
+            double mb = 52000.0 + double(s.rng.range(0, 4000));
+            for (int i = std::max(1, last - 11); i <= last; ++i) {
+                mb *= 1.025 + 0.01 * double(s.rng.range(0, 100)) / 100.0;
+                std::string line = "[Rank " + str(r) + "] (after " + str(i) + " iterations) memory (MB) | allocated: ";
+                appendFixed(line, mb, 4);
+                line += " | max allocated: ";
+                appendFixed(line, mb * 1.21, 4);
+                line += " | reserved: ";
+                appendFixed(line, std::ceil(mb * 1.3 / 2.0) * 2.0, 1);
+                line += " | max reserved: ";
+                appendFixed(line, std::ceil(mb * 1.3 / 2.0) * 2.0, 1);
+                s.rank(r, w.iterEnd[size_t(i)] + 2 * kMs, Pfx::Rank, line, 'I');
+            }
+        }
         s.stopAt(r, tF);
         auto frames = s.trainFrames();
         frames.push_back({std::string(kMegatron) + "megatron/core/tensor_parallel/layers.py\", line 782, in forward",

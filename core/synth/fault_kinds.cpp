@@ -78,6 +78,12 @@ const std::vector<FaultKind>& faultKinds()
          "IndexError traceback in the data pipeline on one rank (exit 1); the others time out on the same SeqNum."},
         {"cuda_oom", "CUDA out of memory", "workload", "cuda_oom",
          "torch.OutOfMemoryError on one rank; the others time out."},
+        {"straggler", "One rank straggles, then hangs", "gpu", "straggler",
+         "One rank's step time is about 2x its peers' for the last 12 iterations (a degrading GPU, no error line); "
+         "then it stops logging and the others time out on the collective it never joins."},
+        {"oom_growth", "CUDA OOM after memory growth", "workload", "cuda_oom",
+         "Megatron report_memory lines on one rank show allocated memory rising every iteration (a leak), then "
+         "torch.OutOfMemoryError on that rank; the others time out."},
         {"nan_loss", "Loss became NaN", "workload", "nan_loss",
          "Loss and grad norm spike, then 'lm loss: nan' and Megatron's 'found NaN in local grad norm' assertion on "
          "every rank."},

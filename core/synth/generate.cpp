@@ -128,6 +128,8 @@ void honestForSources(const Options& opt, Truth& t)
         silentNode(1, "the app logs show only exit code -9 (SIGKILL), not who killed the rank");
     else if (noKernel && (f == "hung_task" || f == "nfs_hang"))
         silentNode(f == "nfs_hang" ? opt.gpusPerNode : 1, "the culprit rank just stops logging; only the kernel log says why");
+    else if (opt.iterationsOnLastRank && f == "straggler")
+        silentNode(1, "only the last rank prints step times: the straggler's own times are not in the logs");
     else if (noScheduler && (f == "preemption" || f == "time_limit" || f == "user_cancel"))
         unattributable("every rank gets SIGTERM; only the scheduler says why");
     else if ((noKernel || lostFirst) && f == "pcie_aer") {

@@ -117,6 +117,11 @@ struct World {
     int totalIters = 0;      // the --train-iters the job was launched with
     int saveInterval = 0;
     int nanIter = -1;        // nan_loss: first iteration whose loss is NaN
+    // straggler: this rank's own step time is slowFactor x from iteration slowFrom
+    // (the time it spends in its forward/backward, as per-rank step timers print it).
+    int slowRank = -1;
+    int slowFrom = 0;
+    double slowFactor = 1;
     std::vector<int64_t> iterEnd; // iterEnd[i]: true time iteration i (1-based) is logged
     std::string masterAddr;
 

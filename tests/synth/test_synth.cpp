@@ -56,7 +56,7 @@ Truth gen(const Options& o, const fs::path& dir)
 const std::map<std::string, std::set<std::string>>& closedList()
 {
     static const std::map<std::string, std::set<std::string>> m = {
-        {"gpu", {"gpu_lost", "memory_ecc", "gsp", "gpu_hang", "pmu_fault", "row_remap_failure", "application_fault"}},
+        {"gpu", {"gpu_lost", "memory_ecc", "gsp", "gpu_hang", "pmu_fault", "row_remap_failure", "application_fault", "straggler"}},
         {"nvlink", {"nvlink_error", "signal_integrity", "nvswitch_fatal", "fabric_manager", "peer_link_fault"}},
         {"network", {"ib_link", "ib_config", "nic_fatal", "peer_unreachable"}},
         {"host", {"oom", "shm_exhausted", "segfault", "pcie", "mce", "hung_task", "node_reboot"}},

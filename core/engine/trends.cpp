@@ -1,0 +1,433 @@
+// TRENDS (see trends.h): series judged over many lines, one derived event per
+// finding. The thresholds are the rule's (rules/trends.jsonc); nothing here
+// knows a framework's log format.
+#include "engine/trends.h"
+#include "engine/internal.h"
+
+#include <algorithm>
+#include <charconv>
+#include <cmath>
+#include <cstdio>
+#include <tuple>
+
+namespace fl::detail {
+
+namespace {
+
+bool finite(const SeriesPoint& p) { return std::isfinite(p.value); }
+
+double median(std::vector<double> v)
+{
+    if (v.empty())
+        return std::nan("");
+    const size_t mid = v.size() / 2;
+    std::nth_element(v.begin(), v.begin() + long(mid), v.end());
+    double m = v[mid];
+    if (v.size() % 2 == 0)
+        m = (m + *std::max_element(v.begin(), v.begin() + long(mid))) / 2;
+    return m;
+}
+
+std::string fixed(double v, int decimals)
+{
+    char buf[64];
+    std::snprintf(buf, sizeof buf, "%.*f", decimals, v);
+    return buf;
+}
+
+std::string stepText(const SeriesPoint& p)
+{
+    return std::isfinite(p.step) ? fixed(p.step, 0) : std::string();
+}
+
+std::string stepRange(const SeriesPoint& a, const SeriesPoint& b)
+{
+    const std::string x = stepText(a), y = stepText(b);
+    if (x.empty() || y.empty())
+        return {};
+    return x == y ? x : x + "-" + y;
+}
+
+// The last `last` finite points of a series (indices into points).
+std::vector<size_t> window(const TrendSeries& s, int last)
+{
+    std::vector<size_t> w;
+    for (size_t i = s.points.size(); i-- > 0 && w.size() < size_t(last);)
+        if (finite(s.points[i]))
+            w.push_back(i);
+    std::reverse(w.begin(), w.end());
+    return w;
+}
+
+std::vector<size_t> sortedUnique(std::vector<size_t> v)
+{
+    std::sort(v.begin(), v.end());
+    v.erase(std::unique(v.begin(), v.end()), v.end());
+    return v;
+}
+
+std::vector<TrendFinding> stragglers(const Trend& t, const std::vector<TrendSeries>& series)
+{
+    // Steps align the series when every point printed one; else the k-th
+    // point from the end of each series is compared with the others' k-th.
+    bool steps = true;
+    for (const auto& s : series)
+        for (const auto& p : s.points)
+            steps = steps && std::isfinite(p.step);
+    std::vector<std::map<double, size_t>> at(series.size());
+    size_t judged = 0;
+    for (size_t s = 0; s < series.size(); ++s) {
+        const auto w = window(series[s], t.last);
+        for (size_t k = 0; k < w.size(); ++k)
+            at[s][steps ? series[s].points[w[k]].step : double(k) - double(w.size())] = w[k];
+        judged += w.size() >= size_t(t.minPoints) ? 1 : 0;
+    }
+    if (judged < 3) // a straggler needs at least two peers to be slower than
+        return {};
+
+    std::vector<TrendFinding> out;
+    for (size_t s = 0; s < series.size(); ++s) {
+        if (at[s].size() < size_t(t.minPoints))
+            continue;
+        size_t compared = 0, slow = 0;
+        std::vector<double> ratios, slowValues, peerMedians;
+        std::optional<size_t> onset, worst;
+        double worstRatio = 0, worstKey = 0;
+        for (const auto& [key, pi] : at[s]) {
+            std::vector<double> peers;
+            for (size_t o = 0; o < series.size(); ++o)
+                if (o != s)
+                    if (auto it = at[o].find(key); it != at[o].end())
+                        peers.push_back(series[o].points[it->second].value);
+            if (peers.size() < 2)
+                continue;
+            const double m = median(peers);
+            if (!(m > 0))
+                continue;
+            ++compared;
+            const double v = series[s].points[pi].value;
+            const double r = v / m;
+            if (r < t.factor)
+                continue;
+            ++slow;
+            ratios.push_back(r);
+            slowValues.push_back(v);
+            peerMedians.push_back(m);
+            if (!onset)
+                onset = pi;
+            if (!worst || r > worstRatio) {
+                worst = pi;
+                worstRatio = r;
+                worstKey = key;
+            }
+        }
+        if (compared < size_t(t.minPoints) || double(slow) < t.share * double(compared) || !onset)
+            continue;
+        TrendFinding f;
+        f.series = s;
+        f.onset = *onset;
+        const size_t first = at[s].begin()->second, last = at[s].rbegin()->second;
+        f.evidence = sortedUnique({first, *onset, *worst, last});
+        // The peer whose value at the worst step is the peers' median: the line to compare with.
+        double best = 0;
+        for (size_t o = 0; o < series.size(); ++o) {
+            if (o == s)
+                continue;
+            auto it = at[o].find(worstKey);
+            if (it == at[o].end())
+                continue;
+            const double d = std::fabs(series[o].points[it->second].value - median(peerMedians));
+            if (!f.peer || d < best) {
+                f.peer = std::make_pair(o, it->second);
+                best = d;
+            }
+        }
+        const SeriesUnit unit = series[s].points[*onset].unit;
+        f.fields["series"] = t.series;
+        f.fields["ratio"] = fixed(median(ratios), 2);
+        f.fields["value"] = formatSeriesValue(median(slowValues), unit);
+        f.fields["peers"] = formatSeriesValue(median(peerMedians), unit);
+        f.fields["slow_points"] = std::to_string(slow) + " of " + std::to_string(compared);
+        f.fields["peer_count"] = std::to_string(judged - 1);
+        if (auto r = stepRange(series[s].points[first], series[s].points[last]); !r.empty())
+            f.fields["steps"] = r;
+        out.push_back(std::move(f));
+    }
+    // A straggler is the odd one out: when many are "slow", the median is not
+    // the peers' speed (two groups, a job-wide change): nothing is concluded.
+    const size_t allowed = std::max<size_t>(1, judged / 4);
+    if (out.size() > allowed)
+        return {};
+    return out;
+}
+
+std::optional<TrendFinding> spike(const Trend& t, const TrendSeries& s)
+{
+    std::vector<size_t> f;
+    for (size_t i = 0; i < s.points.size(); ++i)
+        if (finite(s.points[i]))
+            f.push_back(i);
+    std::optional<TrendFinding> recoveredOne;
+    for (size_t j = 1; j < f.size(); ++j) {
+        const size_t from = j > size_t(t.last) ? j - size_t(t.last) : 0;
+        if (j - from < size_t(t.minPoints))
+            continue;
+        std::vector<double> base;
+        for (size_t k = from; k < j; ++k)
+            base.push_back(s.points[f[k]].value);
+        const double b = median(base);
+        const double v = s.points[f[j]].value;
+        if (!(b > 0) || v < t.factor * b)
+            continue;
+        bool recovered = false;
+        for (size_t k = j + 1; k < f.size() && !recovered; ++k)
+            recovered = s.points[f[k]].value <= b * (1 + t.recovery);
+        if (recovered && recoveredOne)
+            continue;
+        TrendFinding r;
+        r.onset = f[j];
+        r.evidence = sortedUnique({f[from], f[j - 1], f[j], s.points.size() - 1});
+        const SeriesUnit unit = s.points[f[j]].unit;
+        r.fields["ratio"] = fixed(v / b, 2);
+        r.fields["value"] = formatSeriesValue(v, unit);
+        r.fields["baseline"] = formatSeriesValue(b, unit);
+        r.fields["last"] = formatSeriesValue(s.points.back().value, unit);
+        r.fields["recovered"] = recovered ? "yes" : "no";
+        if (auto st = stepText(s.points[f[j]]); !st.empty())
+            r.fields["step"] = st;
+        if (!recovered)
+            return r; // a spike the series never came back from is the finding
+        recoveredOne = std::move(r);
+    }
+    return recoveredOne;
+}
+
+std::optional<TrendFinding> growth(const Trend& t, const TrendSeries& s)
+{
+    const auto w = window(s, t.last);
+    if (w.size() < size_t(t.minPoints) || w.size() < 2)
+        return std::nullopt;
+    size_t rises = 0;
+    for (size_t k = 1; k < w.size(); ++k) {
+        const double a = s.points[w[k - 1]].value, b = s.points[w[k]].value;
+        if (b < a * 0.99) // a drop is a release: not a leak
+            return std::nullopt;
+        rises += b > a ? 1 : 0;
+    }
+    const double a = s.points[w.front()].value, b = s.points[w.back()].value;
+    if (!(a > 0) || double(rises) < t.share * double(w.size() - 1) || b / a - 1 < t.minGrowth)
+        return std::nullopt;
+    TrendFinding f;
+    f.onset = w.front();
+    f.evidence = sortedUnique({w.front(), w[w.size() / 2], w.back()});
+    const SeriesUnit unit = s.points[w.front()].unit;
+    f.fields["from"] = formatSeriesValue(a, unit);
+    f.fields["to"] = formatSeriesValue(b, unit);
+    f.fields["growth"] = "+" + fixed(100 * (b / a - 1), 0) + "%";
+    f.fields["points"] = std::to_string(w.size());
+    if (auto r = stepRange(s.points[w.front()], s.points[w.back()]); !r.empty())
+        f.fields["steps"] = r;
+    return f;
+}
+
+} // namespace
+
+bool parseSeriesValue(std::string_view value, std::string_view unit, double& out, SeriesUnit& kind)
+{
+    while (!value.empty() && (value.front() == ' ' || value.front() == '+'))
+        value.remove_prefix(1);
+    std::string lower;
+    for (char c : value)
+        lower.push_back(char(std::tolower(static_cast<unsigned char>(c))));
+    if (lower == "nan" || lower == "-nan")
+        out = std::nan("");
+    else if (lower == "inf" || lower == "infinity")
+        out = HUGE_VAL;
+    else if (lower == "-inf" || lower == "-infinity")
+        out = -HUGE_VAL;
+    else {
+        // Thousands separators ("1,234 tps") are printed by some loggers.
+        std::string digits;
+        for (char c : value)
+            if (c != ',')
+                digits.push_back(c);
+        auto [p, ec] = std::from_chars(digits.data(), digits.data() + digits.size(), out);
+        if (ec != std::errc() || p != digits.data() + digits.size() || digits.empty())
+            return false;
+    }
+    static const std::map<std::string, std::pair<double, SeriesUnit>, std::less<>> units{
+        {"", {1, SeriesUnit::None}},
+        {"us", {1e-6, SeriesUnit::Seconds}},      {"ms", {1e-3, SeriesUnit::Seconds}},
+        {"s", {1, SeriesUnit::Seconds}},          {"sec", {1, SeriesUnit::Seconds}},
+        {"B", {1, SeriesUnit::Bytes}},
+        // Training frameworks print KB/MB/GB computed with 1024 (torch.cuda.memory_allocated() / 2**20).
+        {"KB", {1024.0, SeriesUnit::Bytes}},      {"KiB", {1024.0, SeriesUnit::Bytes}},
+        {"MB", {1048576.0, SeriesUnit::Bytes}},   {"MiB", {1048576.0, SeriesUnit::Bytes}},
+        {"GB", {1073741824.0, SeriesUnit::Bytes}}, {"GiB", {1073741824.0, SeriesUnit::Bytes}},
+    };
+    auto it = units.find(unit);
+    if (it == units.end())
+        return false;
+    out *= it->second.first;
+    kind = it->second.second;
+    return true;
+}
+
+std::string formatSeriesValue(double v, SeriesUnit unit)
+{
+    if (std::isnan(v))
+        return "nan";
+    if (std::isinf(v))
+        return v > 0 ? "inf" : "-inf";
+    switch (unit) {
+    case SeriesUnit::Seconds:
+        return std::fabs(v) < 1 ? fixed(v * 1000, 1) + " ms" : fixed(v, 2) + " s";
+    case SeriesUnit::Bytes:
+        return std::fabs(v) >= 1073741824.0 ? fixed(v / 1073741824.0, 2) + " GiB" : fixed(v / 1048576.0, 1) + " MiB";
+    case SeriesUnit::None:
+        break;
+    }
+    char buf[64];
+    std::snprintf(buf, sizeof buf, "%.4g", v);
+    return buf;
+}
+
+std::vector<TrendFinding> findTrends(const Trend& trend, const std::vector<TrendSeries>& series)
+{
+    if (trend.kind == TrendKind::Straggler)
+        return stragglers(trend, series);
+    std::vector<TrendFinding> out;
+    for (size_t s = 0; s < series.size(); ++s) {
+        auto f = trend.kind == TrendKind::Spike ? spike(trend, series[s]) : growth(trend, series[s]);
+        if (!f)
+            continue;
+        f->series = s;
+        f->fields["series"] = trend.series;
+        out.push_back(std::move(*f));
+    }
+    return out;
+}
+
+namespace {
+
+// The series of one rank as its lines place it; lines that name no rank are
+// kept apart by node and launcher label, else by file.
+struct SeriesKey {
+    std::string node;
+    int rank = -1;
+    int localRank = -1;
+    int task = -1;
+    uint32_t file = 0;
+    auto tie() const { return std::tie(node, rank, localRank, task, file); }
+    bool operator<(const SeriesKey& o) const { return tie() < o.tie(); }
+};
+
+// Straggler by node: each node's series is, per step, the median of its ranks;
+// its line is the slowest rank's at that step.
+std::vector<TrendSeries> byNode(const std::vector<TrendSeries>& ranks)
+{
+    std::map<std::string, std::map<double, std::vector<SeriesPoint>>> perNode;
+    for (const auto& s : ranks)
+        for (const auto& p : s.points)
+            if (finite(p) && std::isfinite(p.step))
+                perNode[s.node][p.step].push_back(p);
+    std::vector<TrendSeries> out;
+    for (auto& [node, steps] : perNode) {
+        TrendSeries n;
+        n.node = node;
+        for (auto& [step, pts] : steps) {
+            std::vector<double> v;
+            for (const auto& p : pts)
+                v.push_back(p.value);
+            SeriesPoint slowest = *std::max_element(pts.begin(), pts.end(), [](const SeriesPoint& a, const SeriesPoint& b) {
+                return std::tie(a.value, b.observation) < std::tie(b.value, a.observation);
+            });
+            slowest.value = median(v);
+            slowest.rank = -1;
+            n.points.push_back(slowest);
+        }
+        out.push_back(std::move(n));
+    }
+    return out;
+}
+
+} // namespace
+
+uint32_t emitTrend(const State& state, const Rule& rule, std::vector<SymptomEvent>& events,
+                   std::vector<TraceStep>* trace)
+{
+    const Trend& t = *rule.trend;
+    auto found = state.series.find(t.series);
+    if (found == state.series.end())
+        return 0;
+    std::map<SeriesKey, TrendSeries> grouped;
+    for (const SeriesPoint& p : found->second) {
+        const Observation& o = state.observations[p.observation];
+        SeriesKey k{o.node, p.rank >= 0 ? p.rank : o.rank, o.localRank, o.task, 0};
+        if (k.rank < 0 && k.localRank < 0 && k.task < 0)
+            k.file = o.ref.file;
+        if (k.rank >= 0)
+            k.localRank = k.task = -1;
+        TrendSeries& s = grouped[k];
+        s.node = k.node;
+        s.rank = k.rank;
+        s.points.push_back(p);
+    }
+    std::vector<TrendSeries> series;
+    for (auto& [k, s] : grouped)
+        series.push_back(std::move(s));
+    if (t.kind == TrendKind::Straggler && t.by == "node")
+        series = byNode(series);
+
+    std::vector<TrendFinding> findings = findTrends(t, series);
+    auto onsetTime = [&](const TrendFinding& f) {
+        return state.observations[series[f.series].points[f.onset].observation].timeNs;
+    };
+    if (t.by == "job" && findings.size() > 1) {
+        // One event for the job (a loss every rank prints is one loss): the earliest onset.
+        auto first = std::min_element(findings.begin(), findings.end(), [&](const TrendFinding& a, const TrendFinding& b) {
+            return std::make_tuple(onsetTime(a), a.series) < std::make_tuple(onsetTime(b), b.series);
+        });
+        findings = {std::move(*first)};
+    }
+
+    uint32_t emitted = 0;
+    for (TrendFinding& f : findings) {
+        const TrendSeries& s = series[f.series];
+        const Observation& onset = state.observations[s.points[f.onset].observation];
+        SymptomEvent ev;
+        ev.id = static_cast<uint32_t>(events.size());
+        ev.kind = EventKind::BadNode;
+        if (t.by != "job") {
+            ev.node = s.node;
+            ev.rank = s.rank;
+            ev.gpuIndex = t.by == "node" ? -1 : onset.gpuIndex;
+        }
+        ev.timeNs = onset.timeNs;
+        ev.timeBasis = onset.timeBasis;
+        ev.interval = onset.interval;
+        ev.clockNode = onset.node;
+        ev.observations.push_back(onset.id);
+        for (size_t i : f.evidence)
+            if (uint32_t id = s.points[i].observation; id != onset.id)
+                ev.observations.push_back(id);
+        if (f.peer)
+            ev.observations.push_back(series[f.peer->first].points[f.peer->second].observation);
+        ev.fields = f.fields;
+        for (const auto& [k, tmpl] : t.fields)
+            ev.fields[k] = expandTemplate(tmpl, f.fields);
+        ev.symptom = expandTemplate(t.symptom, ev.fields);
+        ev.originalSymptom = ev.symptom;
+        ev.extractedBy = rule.id;
+        if (trace && emitted < 200)
+            trace->push_back({std::string(toString(rule.phase)), rule.id, TraceAction::Emitted, {ev.id},
+                              ev.symptom + " @ " + (ev.node.empty() ? std::string("job") : ev.node) +
+                                  (ev.rank >= 0 ? " rank " + std::to_string(ev.rank) : std::string()),
+                              {}});
+        events.push_back(std::move(ev));
+        ++emitted;
+    }
+    return emitted;
+}
+
+} // namespace fl::detail
