@@ -136,6 +136,8 @@ private slots:
     void engineNamesTheStragglerWithItsLines();
     void aNodeConsoleKeepsItsRanksApart();
     void engineKeepsEqualRanksUnattributed();
+    void pyspyOddStackOut();
+    void pyspyWithoutAnOddOneIsNothing();
     void trendRulesAreChecked();
 };
 
@@ -339,6 +341,62 @@ void TestTrends::engineKeepsEqualRanksUnattributed()
     });
     Analysis a = analyze(dir.string(), shippedOnly());
     QVERIFY(a.result.status == ResultStatus::Unattributed);
+}
+
+namespace {
+
+// A py-spy dump of one process (benfred/py-spy src/dump.rs format) whose main thread waits in `top`.
+std::string pyspyDump(const std::string& top)
+{
+    return "Process 1439102: /usr/bin/python3 -u pretrain_gpt.py\nPython v3.10.12 (/usr/bin/python3.10)\n\n"
+           "Thread 1439102 (idle): \"MainThread\"\n" + top +
+           "    evaluate (megatron/training.py:983)\n    train (megatron/training.py:904)\n"
+           "Thread 1439330 (idle): \"Thread-1\"\n    wait (threading.py:320)\n"
+           "    _pin_memory_loop (torch/utils/data/_utils/pin_memory.py:49)\n";
+}
+
+const std::string kInAllReduce = "    all_reduce (torch/distributed/distributed_c10d.py:2288)\n"
+                                 "    wrapper (torch/distributed/c10d_logger.py:83)\n";
+const std::string kInDataLoader = "    wait (threading.py:306)\n    get (queue.py:179)\n"
+                                  "    _try_get_data (torch/utils/data/dataloader.py:1011)\n"
+                                  "    _get_data (torch/utils/data/dataloader.py:1163)\n"
+                                  "    _next_data (torch/utils/data/dataloader.py:1207)\n";
+
+Analysis pyspyBundle(const QTemporaryDir& tmp, const std::vector<std::string>& tops)
+{
+    const fs::path dir = tmp.path().toStdString();
+    for (size_t i = 0; i < tops.size(); ++i)
+        writeFile(dir / ("pyspy-dump-" + std::to_string(i) + ".txt"), pyspyDump(tops[i]));
+    return analyze(dir.string(), shippedOnly());
+}
+
+} // namespace
+
+void TestTrends::pyspyOddStackOut()
+{
+    QTemporaryDir tmp;
+    Analysis a = pyspyBundle(tmp, {kInAllReduce, kInAllReduce, kInDataLoader, kInAllReduce});
+    QVERIFY(a.result.rootCause);
+    QCOMPARE(QString::fromStdString(a.result.rootCause->symptom), QStringLiteral("workload.pyspy_odd_stack"));
+    bool citesTheDump = false;
+    for (const auto& ev : a.result.evidence)
+        if (std::find(a.result.rootCause->evidence.begin(), a.result.rootCause->evidence.end(), ev.id) !=
+            a.result.rootCause->evidence.end())
+            citesTheDump = citesTheDump || (ev.file == "pyspy-dump-2.txt" && ev.excerpt.find("dataloader.py") != std::string::npos);
+    QVERIFY(citesTheDump);
+}
+
+void TestTrends::pyspyWithoutAnOddOneIsNothing()
+{
+    QTemporaryDir all;
+    QVERIFY(pyspyBundle(all, {kInAllReduce, kInAllReduce, kInAllReduce}).result.status == ResultStatus::Unattributed);
+    // One process in the DataLoader and nothing to compare it with (a single dump) is not a cause.
+    QTemporaryDir lone;
+    QVERIFY(pyspyBundle(lone, {kInDataLoader}).result.status == ResultStatus::Unattributed);
+    // Nor is a process whose main thread waits in a collective while a helper reads data.
+    QTemporaryDir both;
+    QVERIFY(pyspyBundle(both, {kInAllReduce + kInDataLoader, kInAllReduce, kInAllReduce}).result.status ==
+            ResultStatus::Unattributed);
 }
 
 void TestTrends::trendRulesAreChecked()
