@@ -3,6 +3,8 @@
 // Nothing here knows about Qt widgets; views consume these structs read-only.
 #pragma once
 
+#include "ids.h"
+
 #include <cstdint>
 #include <limits>
 #include <map>
@@ -72,7 +74,7 @@ struct ClockOffset {
 
 // Exact location of raw evidence. `file` indexes Bundle::files.
 struct RawRef {
-    uint32_t file = 0;
+    FileId file;
     uint64_t offset = 0;     // byte offset of the first byte of the first line
     uint32_t length = 0;     // bytes, up to (not including) the final newline
     uint32_t line = 0;       // 1-based line number of the first line
@@ -90,7 +92,7 @@ enum class FileStatus : uint8_t {
 std::string_view toString(FileStatus);
 
 struct SourceFile {
-    uint32_t index = 0;
+    FileId index;
     std::string path;          // path inside the bundle, '/'-separated, for display and refs
     std::string diskPath;      // where the bytes are on disk (may be an extraction folder)
     uint64_t size = 0;
@@ -112,7 +114,7 @@ struct SourceFile {
 
 // One piece of raw evidence that passed the literal pre-filter and parsed.
 struct Observation {
-    uint32_t id = 0;
+    ObservationId id;
     RawRef ref;
     SourceKind source = SourceKind::Unknown;
     int64_t timeNs = kNoTime;
@@ -167,7 +169,7 @@ enum class EventKind : uint8_t { BadNode, InterestingNode };
 
 // A symptom found in the evidence: the unit the rules reason about.
 struct SymptomEvent {
-    uint32_t id = 0;
+    EventId id;
     std::string symptom;       // symptom id, may be rewritten by filter rules
     std::string originalSymptom;
     EventKind kind = EventKind::BadNode;
@@ -180,7 +182,7 @@ struct SymptomEvent {
     TimeInterval interval;                     // on clockNode's clock (from the primary observation)
     std::string clockNode;                     // the node whose clock printed the time: differs from `node`
                                                // when a rule moved the event (a peer's report) or inferred it
-    std::vector<uint32_t> observations;        // evidence (observation ids), first one is primary
+    std::vector<ObservationId> observations;   // evidence (observation ids), first one is primary
     std::map<std::string, std::string> fields; // captures from the extractor (xid, seq, peer ...)
     std::string extractedBy;   // rule id
     bool suppressed = false;
@@ -191,9 +193,9 @@ struct SymptomEvent {
     std::string roleOverrideBy;              // rule id
     std::optional<EvidenceRole> evidenceRole;// set by report rules
     // Engine notes, never in `fields` (which rules and users read and write):
-    std::optional<uint32_t> file;            // the file it was extracted from (unset for emitted events);
+    std::optional<FileId> file;              // the file it was extracted from (unset for emitted events);
                                              // node-less events of one file share a machine
-    std::optional<uint32_t> absentFile;      // absent_ranks with no observation: the file that shows the absence
+    std::optional<FileId> absentFile;        // absent_ranks with no observation: the file that shows the absence
     std::optional<int> maxEvidence;          // report rules' max_evidence: evidence items kept for its symptom
     std::optional<Inference> inferred;       // set by an `infer` rule: the cause is named, not observed
 };
@@ -220,14 +222,14 @@ std::string_view toString(CandidateReason);
 
 struct CandidateOutcome {
     CandidateReason reason = CandidateReason::None;
-    std::optional<uint32_t> other; // event id of the candidate it was measured against
+    std::optional<EventId> other; // event id of the candidate it was measured against
     int64_t deltaNs = 0;
     int64_t limitNs = 0;
     bool tied() const { return reason == CandidateReason::TiedWinner || reason == CandidateReason::TiedWith; }
 };
 
 struct Candidate {
-    uint32_t event = 0;
+    EventId event;
     std::string symptom;
     std::string title;
     std::string domain;
@@ -247,8 +249,8 @@ struct Candidate {
 };
 
 struct ChainEdge {
-    uint32_t from = 0;         // event ids
-    uint32_t to = 0;
+    EventId from;
+    EventId to;
     std::string rule;
     std::string label;
 };
@@ -282,8 +284,8 @@ struct SymptomFamily {
     int64_t lastNs = kNoTime;                      // latest member time
     TimeBasis lastBasis = TimeBasis::None;
     TimeInterval span;                             // earliest member's earliest .. latest member's latest
-    std::vector<uint32_t> events;                  // every member event id, ascending: the per-rank detail
-    std::vector<uint32_t> representatives;         // up to 3 member events: earliest, lowest rank, latest
+    std::vector<EventId> events;                   // every member event id, ascending: the per-rank detail
+    std::vector<EventId> representatives;          // up to 3 member events: earliest, lowest rank, latest
     std::vector<std::string> evidence;             // evidence ids of the representatives
 };
 
@@ -309,7 +311,7 @@ struct EvidenceItem {
     std::string excerpt;
     EvidenceRole role = EvidenceRole::Context;
     std::string symptom;
-    uint32_t event = 0;
+    EventId event;
     std::optional<uint32_t> family; // Result::families index of `event`
 };
 
@@ -335,7 +337,7 @@ struct RuleFiring {
 };
 
 struct RootCause {
-    uint32_t event = 0;
+    EventId event;
     std::string symptom;
     std::string title;
     std::string node;
@@ -399,7 +401,7 @@ struct TraceStep {
     std::string phase;        // extract, filter.early, ..., refine.final, outcome, post_outcome, report
     std::string rule;         // rule id, or "engine" for built-in steps
     TraceAction action = TraceAction::Extracted;
-    std::vector<uint32_t> events;
+    std::vector<EventId> events;
     std::string detail;       // what it acted on ("gpu.xid @ node07", "2 Xid lines")
     std::string change;       // the action's argument: "gpu.xid -> gpu.xid.79", "initiator", the suppress reason
 };

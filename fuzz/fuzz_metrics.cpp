@@ -10,7 +10,7 @@ void fuzzOne(std::string_view data)
 {
     std::vector<MetricSeries> out;
     std::vector<ParseIssue> issues;
-    (void)parseMetrics(data, 0, out, issues);
+    (void)parseMetrics(data, FileId(0), out, issues);
     for (const auto& s : out) {
         FUZZ_CHECK(std::is_sorted(s.samples.begin(), s.samples.end(),
                                   [](const MetricSample& a, const MetricSample& b) { return a.timeNs < b.timeNs; }));

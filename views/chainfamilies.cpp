@@ -46,11 +46,11 @@ ChainFamilies chainFamilies(const Result& r)
         // Without a chain the candidates still deserve a place in the graph.
         std::set<uint32_t> candidates;
         for (const Candidate& c : r.candidates)
-            candidates.insert(c.event);
+            candidates.insert(c.event.value);
         for (size_t i = 0; i < r.families.size(); ++i) {
             const SymptomFamily& f = r.families[i];
-            auto has = [&](const std::vector<uint32_t>& ids) {
-                return std::any_of(ids.begin(), ids.end(), [&](uint32_t id) { return candidates.count(id) > 0; });
+            auto has = [&](const std::vector<EventId>& ids) {
+                return std::any_of(ids.begin(), ids.end(), [&](EventId id) { return candidates.count(id.value) > 0; });
             };
             if (has(f.events) || has(f.representatives))
                 members.insert(static_cast<uint32_t>(i));
@@ -67,10 +67,11 @@ ChainFamilies chainFamilies(const Result& r)
         c.index = i;
         c.family = &f;
         c.level = levelOf(f);
-        c.events = f.events.empty() ? f.representatives : f.events;
+        for (EventId id : f.events.empty() ? f.representatives : f.events)
+            c.events.push_back(id.value);
         std::sort(c.events.begin(), c.events.end());
         c.events.erase(std::unique(c.events.begin(), c.events.end()), c.events.end());
-        c.representative = !f.representatives.empty() ? f.representatives.front() : c.events.empty() ? 0 : c.events.front();
+        c.representative = !f.representatives.empty() ? f.representatives.front().value : c.events.empty() ? 0 : c.events.front();
         indexOf[i] = out.families.size();
         for (uint32_t id : c.events)
             out.familyOf.emplace(id, out.families.size());

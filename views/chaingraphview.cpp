@@ -133,7 +133,7 @@ void ChainGraphView::rebuild()
     const Result& r = m_analysis->result;
     std::unordered_map<uint32_t, const SymptomEvent*> byId;
     for (const auto& e : r.events)
-        byId.emplace(e.id, &e);
+        byId.emplace(e.id.value, &e);
 
     QFont f = font();
     f.setPointSizeF(f.pointSizeF() * 0.9);
@@ -189,7 +189,7 @@ void ChainGraphView::rebuild()
     // (folded) family boxes.
     std::map<std::tuple<size_t, size_t, std::string>, uint32_t> folded;
     for (const auto& e : r.edges) {
-        auto a = m_boxOfEvent.find(e.from), b = m_boxOfEvent.find(e.to);
+        auto a = m_boxOfEvent.find(e.from.value), b = m_boxOfEvent.find(e.to.value);
         if (a != m_boxOfEvent.end() && b != m_boxOfEvent.end() && a->second != b->second)
             ++folded[{a->second, b->second, e.rule}];
     }
@@ -284,7 +284,7 @@ void ChainGraphView::fitScene()
         scale(k, k);
     }
     if (m_analysis && m_analysis->result.rootCause)
-        if (QGraphicsItem* root = itemForEvent(m_analysis->result.rootCause->event))
+        if (QGraphicsItem* root = itemForEvent(m_analysis->result.rootCause->event.value))
             centerOn(root->sceneBoundingRect().center() + QPointF(r.width() / 3, 0));
 }
 

@@ -20,15 +20,15 @@ std::vector<uint32_t> chainMembers(const Result& result)
 {
     std::set<uint32_t> ids;
     for (const auto& e : result.edges) {
-        ids.insert(e.from);
-        ids.insert(e.to);
+        ids.insert(e.from.value);
+        ids.insert(e.to.value);
     }
     if (result.rootCause)
-        ids.insert(result.rootCause->event);
+        ids.insert(result.rootCause->event.value);
     // Without edges the candidates still deserve a place in the graph.
     if (ids.empty())
         for (const auto& c : result.candidates)
-            ids.insert(c.event);
+            ids.insert(c.event.value);
     return {ids.begin(), ids.end()};
 }
 
@@ -39,12 +39,12 @@ std::vector<uint32_t> chainEvents(const Result& result)
         return out;
     std::set<uint32_t> must;
     if (result.rootCause)
-        must.insert(result.rootCause->event);
+        must.insert(result.rootCause->event.value);
     for (const auto& c : result.candidates)
-        must.insert(c.event);
+        must.insert(c.event.value);
     std::unordered_map<uint32_t, const SymptomEvent*> byId;
     for (const auto& e : result.events)
-        byId.emplace(e.id, &e);
+        byId.emplace(e.id.value, &e);
     const style::EventLevels levels(result);
     struct Rank {
         bool must;
@@ -169,7 +169,7 @@ ChainLayout layoutChain(const Result& result, const std::vector<QSizeF>& nodeSiz
     }
     std::vector<GraphEdge> edges;
     for (const auto& e : result.edges) {
-        auto a = index.find(e.from), b = index.find(e.to);
+        auto a = index.find(e.from.value), b = index.find(e.to.value);
         if (a != index.end() && b != index.end())
             edges.push_back({a->second, b->second, QString::fromStdString(e.rule)});
     }

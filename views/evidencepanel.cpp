@@ -152,7 +152,7 @@ void EvidencePanel::activateRow(int proxyRow)
     QString lane = style::q(it->node);
     if (it->rank >= 0)
         lane += QLatin1Char('/') + QString::number(it->rank);
-    m_focus->selectEvidence(style::q(it->id), it->event, lane);
+    m_focus->selectEvidence(style::q(it->id), it->event.value, lane);
 }
 
 void EvidencePanel::onEvidenceSelected(const QString& id)

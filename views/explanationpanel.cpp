@@ -89,12 +89,12 @@ void ExplanationPanel::fillCandidates(const Result& r)
         it->setText(1, style::q(c.node) + (c.rank >= 0 ? QStringLiteral(" r%1").arg(c.rank) : QString()));
         it->setText(2, style::timeText(c.timeNs, c.timeBasis, false));
         it->setData(3, Qt::DisplayRole, c.support);
-        it->setData(0, kEventRole, static_cast<qint64>(c.event));
+        it->setData(0, kEventRole, static_cast<qint64>(c.event.value));
         // Why it won or lost, on its own full-width line: the panel is narrow
         // and this is the sentence the reader came for.
         auto* why = new QTreeWidgetItem(it);
         why->setText(0, QStringLiteral("→ ") + style::q(present::candidateVerdict(c, r)));
-        why->setData(0, kEventRole, static_cast<qint64>(c.event));
+        why->setData(0, kEventRole, static_cast<qint64>(c.event.value));
         why->setForeground(0, QColor(0x55, 0x55, 0x55));
         why->setFirstColumnSpanned(true);
         it->setExpanded(true);
@@ -173,7 +173,7 @@ void ExplanationPanel::fillRules(const Analysis& a)
         it->setText(3, style::q(s.detail));
         it->setForeground(0, QColor(0x55, 0x55, 0x55));
         if (!s.events.empty())
-            it->setData(0, kEventRole, static_cast<qint64>(s.events.front()));
+            it->setData(0, kEventRole, static_cast<qint64>(s.events.front().value));
     }
     m_rules->resizeColumnToContents(0);
     m_rules->resizeColumnToContents(1);

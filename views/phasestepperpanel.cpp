@@ -156,7 +156,7 @@ void PhaseStepperPanel::show()
         it->setText(1, style::q(t->rule));
         QStringList evs;
         for (size_t i = 0; i < t->events.size() && i < kMaxEventsShown; ++i)
-            evs << eventText(t->events[i]);
+            evs << eventText(t->events[i].value);
         if (t->events.size() > kMaxEventsShown)
             evs << tr("+%1 more").arg(t->events.size() - kMaxEventsShown);
         it->setText(2, evs.join(QStringLiteral(", ")));
@@ -165,7 +165,7 @@ void PhaseStepperPanel::show()
         it->setToolTip(1, it->text(1));
         it->setToolTip(3, it->text(3));
         if (!t->events.empty())
-            it->setData(0, kEventRole, static_cast<qint64>(t->events.front()));
+            it->setData(0, kEventRole, static_cast<qint64>(t->events.front().value));
         if (change == PhaseSteps::Suppressed)
             it->setForeground(0, style::levelColor(style::Suppressed));
         else if (change == PhaseSteps::Ranked)

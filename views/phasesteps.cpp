@@ -107,8 +107,10 @@ void PhaseSteps::build(const Analysis& analysis)
         Step& s = m_steps[static_cast<size_t>(indexOf(QString::fromStdString(t.phase)))];
         s.items.push_back(&t);
         auto& bucket = s.events[classify(t.action)];
-        bucket.insert(bucket.end(), t.events.begin(), t.events.end());
-        s.touched.insert(s.touched.end(), t.events.begin(), t.events.end());
+        for (EventId id : t.events) {
+            bucket.push_back(id.value);
+            s.touched.push_back(id.value);
+        }
     }
     for (Step& s : m_steps) {
         for (auto& b : s.events)

@@ -452,7 +452,7 @@ std::shared_ptr<const Analysis> ServiceBrowser::resultAnalysis() const
     a->bundle.root = QStringLiteral("%1 session %2").arg(m_client->baseUrl().toString(), m_openSession).toStdString();
     for (const ConnectorReport& c : a->result.connectors) {
         SourceFile f;
-        f.index = static_cast<uint32_t>(a->bundle.files.size());
+        f.index = FileId(static_cast<uint32_t>(a->bundle.files.size()));
         f.path = c.file;  // no diskPath: the bytes stay with the service
         f.kind = c.kind;
         f.kindReason = c.kindReason;

@@ -124,7 +124,7 @@ void TimelineLanes::build(const Result& result, const std::vector<std::string>& 
     }
     m_bootAxis = anyBoot && !anyWall;
     for (const auto& e : result.events)
-        add(e.node, e.rank, e.timeNs, levels(e), e.id, e.interval, e.timeBasis);
+        add(e.node, e.rank, e.timeNs, levels(e), e.id.value, e.interval, e.timeBasis);
     // The lanes a reader came for stay on top: the root cause's and every candidate's.
     auto pin = [this](const std::string& node, int rank) {
         const QString nodeKey = node.empty() ? QStringLiteral("(unknown node)") : style::q(node);

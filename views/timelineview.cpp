@@ -100,7 +100,7 @@ void TimelineView::setAnalysis(std::shared_ptr<const Analysis> analysis)
         const auto& events = m_analysis->result.events;
         m_eventIndex.reserve(events.size());
         for (size_t i = 0; i < events.size(); ++i)
-            m_eventIndex.emplace(events[i].id, i);
+            m_eventIndex.emplace(events[i].id.value, i);
         // Nodes that produced files but no event still get a (quiet) lane.
         std::set<std::string> nodes;
         for (const auto& f : m_analysis->bundle.files)
@@ -686,7 +686,7 @@ bool TimelineView::event(QEvent* e)
     }
     {
         const SymptomEvent& se = *found;
-        const auto level = m_lanes.levelOfEvent(se.id);
+        const auto level = m_lanes.levelOfEvent(se.id.value);
         QString tip = QStringLiteral("<b>%1</b><br>%2 · %3<br>%4 %5 %6")
                           .arg(style::q(se.symptom).toHtmlEscaped(), style::levelName(level), style::timeText(se.timeNs, se.timeBasis),
                                style::q(se.node).toHtmlEscaped(), style::rankText(se.rank), style::gpuText(se.gpuIndex));

@@ -250,7 +250,7 @@ QString VerdictPanel::verdictHtml(const Analysis& a) const
     if (r.rootCause) {
         const RootCause& rc = *r.rootCause;
         h += QStringLiteral("<h3 style='color:#b71c1c;margin-bottom:2px'>Root cause: <a href='event:%1'>%2</a></h3>")
-                 .arg(rc.event)
+                 .arg(rc.event.value)
                  .arg(esc(rc.title.empty() ? rc.symptom : rc.title));
         h += QStringLiteral("<table cellspacing=2>");
         h += row(tr("Symptom"), QStringLiteral("<code>%1</code>").arg(esc(rc.symptom)));
@@ -270,7 +270,7 @@ QString VerdictPanel::verdictHtml(const Analysis& a) const
         h += QStringLiteral("<h3 style='color:#e65100;margin-bottom:2px'>Ambiguous: no single root cause</h3><ul>");
         for (const Candidate& c : r.candidates)
             h += QStringLiteral("<li><a href='event:%1'>%2</a> on %3 at %4 — %5</li>")
-                     .arg(c.event)
+                     .arg(c.event.value)
                      .arg(esc(c.title.empty() ? c.symptom : c.title), esc(c.node), style::timeText(c.timeNs, c.timeBasis), esc(present::candidateVerdict(c, r)));
         h += QStringLiteral("</ul>");
     } else {

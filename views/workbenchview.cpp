@@ -279,12 +279,12 @@ void WorkbenchView::setAnalysis(std::shared_ptr<const Analysis> analysis)
     FocusSnapshot s = m_focus->current();
     if (r.rootCause && !r.rootCause->evidence.empty()) {
         s.evidence = style::q(r.rootCause->evidence.front());
-        s.event = r.rootCause->event;
+        s.event = r.rootCause->event.value;
     } else {
         for (const EvidenceItem& e : r.evidence) {
             if (e.role == EvidenceRole::Root) {
                 s.evidence = style::q(e.id);
-                s.event = e.event;
+                s.event = e.event.value;
                 break;
             }
         }
@@ -295,7 +295,7 @@ void WorkbenchView::setAnalysis(std::shared_ptr<const Analysis> analysis)
                 earliest = &e;
         if (s.evidence.isEmpty() && earliest) {
             s.evidence = style::q(earliest->id);
-            s.event = earliest->event;
+            s.event = earliest->event.value;
         }
     }
     if (!s.evidence.isEmpty())
@@ -308,9 +308,9 @@ void WorkbenchView::openEvidence(const QString& id)
     if (!m_analysis || id.isEmpty())
         return;
     const EvidenceItem* e = evidenceById(id);
-    if (!e || e->ref.file >= m_analysis->bundle.files.size())
+    if (!e || e->ref.file.value >= m_analysis->bundle.files.size())
         return;
-    const SourceFile& f = m_analysis->bundle.files[e->ref.file];
+    const SourceFile& f = m_analysis->bundle.files[e->ref.file.value];
     if (m_raw->view()->open(style::q(f.diskPath), style::q(f.path)))
         m_raw->view()->showRef(e->ref);
 }

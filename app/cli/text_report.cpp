@@ -200,8 +200,8 @@ std::string formatDiagnosis(const Analysis& a, bool detail)
         os << "\nSymptom chain (every event)\n";
         std::map<uint32_t, std::map<std::string, std::pair<std::set<std::string>, std::string>>> children;
         for (const auto& e : r.edges) {
-            const SymptomEvent& to = r.events[e.to];
-            auto& slot = children[e.from][to.symptom];
+            const SymptomEvent& to = r.events[e.to.value];
+            auto& slot = children[e.from.value][to.symptom];
             slot.first.insert(to.node.empty() ? "?" : to.node);
             slot.second = e.rule;
         }
@@ -259,9 +259,9 @@ std::string formatExplanation(const Analysis& a)
             os << " — " << oneLine(step.detail, 140);
         if (step.phase == "extract" && !step.events.empty()) {
             std::map<std::string, size_t> bySymptom;
-            for (uint32_t id : step.events)
-                if (id < r.events.size())
-                    ++bySymptom[r.events[id].originalSymptom];
+            for (EventId id : step.events)
+                if (id.value < r.events.size())
+                    ++bySymptom[r.events[id.value].originalSymptom];
             os << " (";
             size_t i = 0;
             for (const auto& [s, n] : bySymptom)

@@ -131,7 +131,7 @@ bool expandCompressed(Bundle& bundle, BundleEntry& e, SourceFile& f, const LoadO
     }
     if (!bundle.extraction)
         bundle.extraction = std::make_shared<ExtractionDir>(bundle.root);
-    const std::string dst = bundle.extraction->path() + "/z" + std::to_string(f.index) + ".log";
+    const std::string dst = bundle.extraction->path() + "/z" + std::to_string(f.index.value) + ".log";
     const Decompressed d = decompressFile(e.diskPath, dst, std::min(options.maxEntryBytes, options.maxTotalBytes));
     if (!d.error.empty()) {
         e.status = FileStatus::Error;
@@ -203,7 +203,7 @@ Bundle loadBundle(const std::string& path, const LoadOptions& options, const Pro
     bundle.files.reserve(entries.size());
     for (const auto& e : entries) {
         SourceFile f;
-        f.index = static_cast<uint32_t>(bundle.files.size());
+        f.index = FileId(static_cast<uint32_t>(bundle.files.size()));
         f.path = e.path;
         f.diskPath = e.diskPath;
         f.size = e.size;

@@ -61,7 +61,7 @@ Result attributeEvents(const detail::State& st, std::vector<SymptomEvent> events
     for (const auto& [rule, n] : extractedBy) {
         fired.push_back({rule, "extract", "extracted", n});
         if (trace) {
-            std::vector<uint32_t> ids;
+            std::vector<EventId> ids;
             for (const auto& e : events)
                 if (e.extractedBy == rule && ids.size() < 200)
                     ids.push_back(e.id);

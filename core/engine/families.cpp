@@ -119,7 +119,7 @@ struct Key {
     EventKind kind = EventKind::BadNode;
     std::string suppressedBy;
     int64_t rootEvent = -1; // a root stays its own family, so tied roots are never merged
-    std::vector<uint32_t> roots;
+    std::vector<EventId> roots;
     std::vector<std::pair<std::string, std::string>> collective;
     auto tie() const { return std::tie(rolePriority, symptom, kind, suppressedBy, rootEvent, roots, collective); }
     bool operator<(const Key& o) const { return tie() < o.tie(); }
@@ -136,8 +136,8 @@ void chooseRepresentatives(const std::vector<SymptomEvent>& events, SymptomFamil
     const SymptomEvent* earliest = nullptr;
     const SymptomEvent* lowestRank = nullptr;
     const SymptomEvent* latest = nullptr;
-    for (uint32_t id : f.events) {
-        const SymptomEvent& e = events[id];
+    for (EventId id : f.events) {
+        const SymptomEvent& e = events[id.value];
         if (!earliest || std::make_pair(timeOrder(e), e.id) < std::make_pair(timeOrder(*earliest), earliest->id))
             earliest = &e;
         if (e.rank >= 0 && (!lowestRank || std::make_tuple(e.rank, timeOrder(e), e.id) <
@@ -153,11 +153,11 @@ void chooseRepresentatives(const std::vector<SymptomEvent>& events, SymptomFamil
 
 // The fields every member agrees on; one that differs reads "…" in the title.
 std::map<std::string, std::string> sharedFields(const std::vector<SymptomEvent>& events,
-                                                const std::vector<uint32_t>& members)
+                                                const std::vector<EventId>& members)
 {
-    std::map<std::string, std::string> out = events[members.front()].fields;
-    for (uint32_t id : members) {
-        const auto& fields = events[id].fields;
+    std::map<std::string, std::string> out = events[members.front().value].fields;
+    for (EventId id : members) {
+        const auto& fields = events[id.value].fields;
         for (auto& [k, v] : out)
             if (auto it = fields.find(k); it == fields.end() || it->second != v)
                 v = "…";
@@ -173,19 +173,19 @@ std::map<std::string, std::string> sharedFields(const std::vector<SymptomEvent>&
 void buildFamilies(const std::vector<SymptomEvent>& events, const std::vector<ChainEdge>& edges,
                    const FamilyInputs& in, Result& result)
 {
-    std::map<Key, std::vector<uint32_t>> groups;
+    std::map<Key, std::vector<EventId>> groups;
     for (const auto& e : events) {
         Key k;
-        const EvidenceRole role = e.id < in.roles.size() ? in.roles[e.id] : EvidenceRole::Interesting;
+        const EvidenceRole role = e.id.value < in.roles.size() ? in.roles[e.id.value] : EvidenceRole::Interesting;
         k.rolePriority = present::rolePriority(role);
         k.symptom = e.symptom;
         k.kind = e.kind;
         if (e.suppressed)
             k.suppressedBy = e.suppressedBy;
         if (role == EvidenceRole::Root)
-            k.rootEvent = e.id;
-        if (e.id < in.rootsOf.size())
-            k.roots = in.rootsOf[e.id];
+            k.rootEvent = e.id.value;
+        if (e.id.value < in.rootsOf.size())
+            k.roots = in.rootsOf[e.id.value];
         for (const char* name : kCollectiveFields)
             if (auto it = e.fields.find(name); it != e.fields.end())
                 k.collective.emplace_back(name, it->second);
@@ -196,11 +196,11 @@ void buildFamilies(const std::vector<SymptomEvent>& events, const std::vector<Ch
     families.reserve(groups.size());
     for (auto& [key, members] : groups) {
         SymptomFamily f;
-        const SymptomEvent& first = events[members.front()];
+        const SymptomEvent& first = events[members.front().value];
         f.symptom = key.symptom;
-        f.title = first.id < in.titles.size() ? expandTemplate(in.titles[first.id], sharedFields(events, members))
+        f.title = first.id.value < in.titles.size() ? expandTemplate(in.titles[first.id.value], sharedFields(events, members))
                                               : std::string();
-        f.role = first.id < in.roles.size() ? in.roles[first.id] : EvidenceRole::Interesting;
+        f.role = first.id.value < in.roles.size() ? in.roles[first.id.value] : EvidenceRole::Interesting;
         f.kind = key.kind;
         f.suppressedBy = key.suppressedBy;
         for (const auto& [k, v] : key.collective)
@@ -208,8 +208,8 @@ void buildFamilies(const std::vector<SymptomEvent>& events, const std::vector<Ch
         f.events = std::move(members); // ascending: events were visited in id order
         std::vector<int> ranks;
         std::vector<std::string> nodes;
-        for (uint32_t id : f.events) {
-            const SymptomEvent& e = events[id];
+        for (EventId id : f.events) {
+            const SymptomEvent& e = events[id.value];
             ++f.count;
             f.occurrences += e.count;
             if (e.rank >= 0)
@@ -260,26 +260,26 @@ void buildFamilies(const std::vector<SymptomEvent>& events, const std::vector<Ch
     result.families.clear();
     result.families.reserve(families.size());
     for (size_t i = 0; i < order.size(); ++i) {
-        for (uint32_t id : families[order[i]].events)
-            familyOf[id] = static_cast<uint32_t>(i);
+        for (EventId id : families[order[i]].events)
+            familyOf[id.value] = static_cast<uint32_t>(i);
         result.families.push_back(std::move(families[order[i]]));
     }
     // Causes: the families of the roots upstream (a root's family holds that root alone).
     for (auto& f : result.families) {
-        const uint32_t id = f.events.front();
-        if (id >= in.rootsOf.size())
+        const EventId id = f.events.front();
+        if (id.value >= in.rootsOf.size())
             continue;
-        for (uint32_t root : in.rootsOf[id])
-            if (root < familyOf.size())
-                f.causes.push_back(familyOf[root]);
+        for (EventId root : in.rootsOf[id.value])
+            if (root.value < familyOf.size())
+                f.causes.push_back(familyOf[root.value]);
         std::sort(f.causes.begin(), f.causes.end());
         f.causes.erase(std::unique(f.causes.begin(), f.causes.end()), f.causes.end());
     }
 
     std::map<std::tuple<uint32_t, uint32_t, std::string>, uint32_t> counts;
     for (const auto& e : edges)
-        if (e.from < familyOf.size() && e.to < familyOf.size())
-            ++counts[{familyOf[e.from], familyOf[e.to], e.rule}];
+        if (e.from.value < familyOf.size() && e.to.value < familyOf.size())
+            ++counts[{familyOf[e.from.value], familyOf[e.to.value], e.rule}];
     result.familyEdges.clear();
     for (const auto& [k, n] : counts)
         result.familyEdges.push_back({std::get<0>(k), std::get<1>(k), std::get<2>(k), n});

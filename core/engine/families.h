@@ -27,7 +27,7 @@ namespace fl::detail {
 // is linked downstream of (ascending).
 struct FamilyInputs {
     std::vector<EvidenceRole> roles;
-    std::vector<std::vector<uint32_t>> rootsOf;
+    std::vector<std::vector<EventId>> rootsOf;
     std::vector<std::string> titles; // per event: its symptom's title template ("Xid {xid}")
 };
 

@@ -32,7 +32,7 @@ struct InitiatorOrder {
 
 struct OrderingInputs {
     const ClockModel& clocks;
-    const std::set<std::pair<uint32_t, uint32_t>>& edges; // (from, to) event ids
+    const std::set<std::pair<EventId, EventId>>& edges; // (from, to) event ids
     std::function<int(const SymptomEvent&)> weight;
     int margin = 10;                                      // weights closer than this are equally strong
 };

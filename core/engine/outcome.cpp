@@ -78,10 +78,10 @@ void computeOutcome(const State& state, const std::vector<SymptomEvent>& events,
         return std::tie(a->timeNs, a->id) < std::tie(b->timeNs, b->id);
     });
 
-    std::set<std::pair<uint32_t, uint32_t>> edgeSet;
+    std::set<std::pair<EventId, EventId>> edgeSet;
     for (const auto& e : edges)
         edgeSet.insert({e.from, e.to});
-    auto supportOf = [&](uint32_t id) {
+    auto supportOf = [&](EventId id) {
         return static_cast<uint32_t>(
             std::count_if(edges.begin(), edges.end(), [&](const ChainEdge& x) { return x.from == id; }));
     };
@@ -176,7 +176,7 @@ void computeOutcome(const State& state, const std::vector<SymptomEvent>& events,
         result.domain = domains.size() == 1 ? *domains.begin() : "unknown";
         result.subDomain = "ambiguous";
         if (trace) {
-            std::vector<uint32_t> ids{winner->id};
+            std::vector<EventId> ids{winner->id};
             for (const auto* c : tied)
                 ids.push_back(c->id);
             trace->push_back({"outcome", "engine", TraceAction::Ambiguous, ids,

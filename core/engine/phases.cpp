@@ -88,7 +88,7 @@ std::string key(const SymptomEvent& e, const std::string& what)
         // A line whose host is unknown (a dmesg excerpt without a name) still
         // comes from one machine: events of the same file share a node.
         if (e.node.empty() && e.file)
-            return "?file:" + std::to_string(*e.file);
+            return "?file:" + std::to_string(e.file->value);
         return e.node;
     }
     if (what == "gpu")
@@ -276,9 +276,9 @@ void forRelated(const SymptomEvent& e, const Pool& pool, const Relation& rel, Vi
         rel.withinLo > -1e12 && rel.withinHi < 1e12) {
         SymptomEvent lo, hi;
         lo.timeNs = e.timeNs + static_cast<int64_t>(rel.withinLo * 1e9) - 1;
-        lo.id = 0;
+        lo.id = EventId(0);
         hi.timeNs = e.timeNs + static_cast<int64_t>(rel.withinHi * 1e9) + 1;
-        hi.id = UINT32_MAX;
+        hi.id = EventId(UINT32_MAX);
         first = std::lower_bound(list.begin(), list.end(), &lo, byTime);
         last = std::upper_bound(first, list.end(), &hi, byTime);
     }
@@ -387,7 +387,7 @@ bool reportsEarlier(const SymptomEvent& a, const SymptomEvent& b)
 
 // absent_ranks: the manifest's ranks that did not report a collective most
 // ranks reported, one synthetic event per node. Returns how many it emitted.
-uint32_t emitAbsentRanks(const State& state, const Rule& rule, const std::vector<uint32_t>& matched,
+uint32_t emitAbsentRanks(const State& state, const Rule& rule, const std::vector<EventId>& matched,
                          std::vector<SymptomEvent>& events, std::vector<TraceStep>* trace)
 {
     const AbsentRanks& ar = *rule.absentRanks;
@@ -396,8 +396,8 @@ uint32_t emitAbsentRanks(const State& state, const Rule& rule, const std::vector
     const auto& ranks = state.manifest->ranks;
 
     std::map<std::string, AbsenceGroup> groups;
-    for (uint32_t id : matched) {
-        const SymptomEvent& e = events[id];
+    for (EventId id : matched) {
+        const SymptomEvent& e = events[id.value];
         if (e.rank < 0 || !ranks.count(e.rank))
             continue;
         std::string k;
@@ -423,7 +423,7 @@ uint32_t emitAbsentRanks(const State& state, const Rule& rule, const std::vector
 
     // A rank "left a log" when a readable file is its own or a line names it;
     // its last observation is where the reviewer sees it stop.
-    std::map<int, uint32_t> logFile;
+    std::map<int, FileId> logFile;
     for (const auto& f : state.files)
         if (f.rank >= 0 && f.kind == SourceKind::AppLog && f.status == FileStatus::Ok && f.lines > 0 && !logFile.count(f.rank))
             logFile[f.rank] = f.index;
@@ -431,7 +431,7 @@ uint32_t emitAbsentRanks(const State& state, const Rule& rule, const std::vector
     for (const auto& o : state.observations) // the rank's own lines: a kernel line placed on its GPU is not it logging
         if (o.rank >= 0 && ranks.count(o.rank) && o.source == SourceKind::AppLog)
             obsOfRank[o.rank].push_back(&o);
-    std::optional<uint32_t> manifestFile;
+    std::optional<FileId> manifestFile;
     for (const auto& f : state.files)
         if (f.kind == SourceKind::Manifest) {
             manifestFile = f.index;
@@ -465,7 +465,7 @@ uint32_t emitAbsentRanks(const State& state, const Rule& rule, const std::vector
             if (!nodesDone.insert(node).second)
                 continue;
             SymptomEvent ev;
-            ev.id = static_cast<uint32_t>(events.size() + out.size());
+            ev.id = EventId(static_cast<uint32_t>(events.size() + out.size()));
             ev.kind = EventKind::BadNode;
             ev.node = node;
             ev.timeNs = first.timeNs;
@@ -487,7 +487,7 @@ uint32_t emitAbsentRanks(const State& state, const Rule& rule, const std::vector
                 list += ",…";
             std::string lastSeen;
             int64_t lastSeenNs = kNoTime;
-            std::optional<uint32_t> lastFile;
+            std::optional<FileId> lastFile;
             for (int r : silent) {
                 const Observation* last = nullptr;
                 if (auto it = obsOfRank.find(r); it != obsOfRank.end())
@@ -547,9 +547,9 @@ namespace {
 
 // What one rule decided for one matched event, before anything is applied.
 struct Decision {
-    uint32_t id = 0;
-    std::vector<uint32_t> causes;               // link_from
-    int64_t mergeInto = -1;                     // merge_into
+    EventId id;
+    std::vector<EventId> causes;                // link_from
+    std::optional<EventId> mergeInto;           // merge_into
     std::map<std::string, std::string> copied;  // copy_fields
 };
 
@@ -645,9 +645,9 @@ using Effects = std::vector<std::pair<TraceAction, std::string>>;
 // it had, in the order applied.
 Effects apply(const State& state, const Rule& rule, const RulePools& pools, const Decision& dec,
               std::vector<SymptomEvent>& events, std::vector<ChainEdge>& edges,
-              std::set<std::pair<uint32_t, uint32_t>>& existingEdges)
+              std::set<std::pair<EventId, EventId>>& existingEdges)
 {
-    SymptomEvent& target = events[dec.id];
+    SymptomEvent& target = events[dec.id.value];
     Effects effects;
     auto did = [&](TraceAction a, std::string change = {}) { effects.emplace_back(a, std::move(change)); };
     if (rule.moveTo) {
@@ -705,22 +705,22 @@ Effects apply(const State& state, const Rule& rule, const RulePools& pools, cons
         did(TraceAction::Kind, *rule.setKind == EventKind::BadNode ? "bad_node" : "interesting_node");
     }
     if (rule.linkFrom) {
-        for (uint32_t cause : dec.causes) {
+        for (EventId cause : dec.causes) {
             if (!existingEdges.insert({cause, dec.id}).second)
                 continue;
             edges.push_back({cause, dec.id, rule.id, rule.linkLabel});
-            did(TraceAction::Linked, events[cause].symptom);
+            did(TraceAction::Linked, events[cause.value].symptom);
         }
     }
-    if (rule.mergeWith && dec.mergeInto >= 0 && !target.suppressed) {
-        SymptomEvent& dst = events[static_cast<size_t>(dec.mergeInto)];
+    if (rule.mergeWith && dec.mergeInto && !target.suppressed) {
+        SymptomEvent& dst = events[dec.mergeInto->value];
         dst.count += target.count;
-        for (uint32_t obs : target.observations)
+        for (ObservationId obs : target.observations)
             if (dst.observations.size() < 64)
                 dst.observations.push_back(obs);
         target.suppressed = true;
         target.suppressedBy = rule.id;
-        target.suppressReason = "merged into event " + std::to_string(dec.mergeInto);
+        target.suppressReason = "merged into event " + std::to_string(dec.mergeInto->value);
         did(TraceAction::Merged);
     }
     if (rule.suppress) {
@@ -761,7 +761,7 @@ std::string firingSummary(const Rule& rule, std::string lastEffect)
 void runPhase(const State& state, Phase phase, std::vector<SymptomEvent>& events, std::vector<ChainEdge>& edges,
               std::vector<RuleFiring>& fired, std::vector<TraceStep>* trace)
 {
-    std::set<std::pair<uint32_t, uint32_t>> existingEdges;
+    std::set<std::pair<EventId, EventId>> existingEdges;
     for (const auto& e : edges)
         existingEdges.insert({e.from, e.to});
 
@@ -783,7 +783,7 @@ void runPhase(const State& state, Phase phase, std::vector<SymptomEvent>& events
 
         // 2. Apply.
         if (rule.absentRanks) {
-            std::vector<uint32_t> matched;
+            std::vector<EventId> matched;
             for (const Decision& dec : decisions)
                 matched.push_back(dec.id);
             if (uint32_t n = emitAbsentRanks(state, rule, matched, events, trace))
@@ -793,7 +793,7 @@ void runPhase(const State& state, Phase phase, std::vector<SymptomEvent>& events
         uint32_t count = 0;
         std::string lastEffect;
         for (const Decision& dec : decisions) {
-            const std::string symptomBefore = events[dec.id].symptom;
+            const std::string symptomBefore = events[dec.id.value].symptom;
             Effects effects = apply(state, rule, pools, dec, events, edges, existingEdges);
             if (effects.empty())
                 continue;
@@ -803,7 +803,7 @@ void runPhase(const State& state, Phase phase, std::vector<SymptomEvent>& events
             if (trace && count <= 200)
                 for (auto& [action, change] : effects)
                     trace->push_back({std::string(toString(phase)), rule.id, action, {dec.id},
-                                      symptomBefore + " @ " + events[dec.id].node, std::move(change)});
+                                      symptomBefore + " @ " + events[dec.id.value].node, std::move(change)});
         }
         if (count > 0)
             fired.push_back({rule.id, std::string(toString(phase)), firingSummary(rule, lastEffect), count});

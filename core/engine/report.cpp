@@ -21,13 +21,13 @@ namespace {
 
 constexpr size_t kExcerptBytes = 2048;
 
-std::string excerptOf(const State& state, const Observation& o, std::map<uint32_t, MappedFile>& maps)
+std::string excerptOf(const State& state, const Observation& o, std::map<FileId, MappedFile>& maps)
 {
     auto it = maps.find(o.ref.file);
     if (it == maps.end()) {
         MappedFile m;
         std::string err;
-        if (o.ref.file >= state.files.size() || !m.open(state.files[o.ref.file].diskPath, &err))
+        if (o.ref.file.value >= state.files.size() || !m.open(state.files[o.ref.file.value].diskPath, &err))
             return o.text;
         it = maps.emplace(o.ref.file, std::move(m)).first;
     }
@@ -51,29 +51,29 @@ void buildReport(const State& state, std::vector<SymptomEvent>& events, const st
 
     // Events downstream of the root (or of the tied candidates) are its symptoms.
     const present::EventRoles roleOf(result, edges);
-    const std::set<uint32_t>& roots = roleOf.roots();
-    const std::set<uint32_t>& downstream = roleOf.downstream();
+    const std::set<EventId>& roots = roleOf.roots();
+    const std::set<EventId>& downstream = roleOf.downstream();
     // Which roots each event is downstream of, for its family's cause.
     FamilyInputs familyInputs;
     familyInputs.rootsOf.resize(events.size());
     {
-        std::map<uint32_t, std::vector<uint32_t>> children;
+        std::map<EventId, std::vector<EventId>> children;
         for (const auto& e : edges)
             children[e.from].push_back(e.to);
-        for (uint32_t root : roots) {
-            std::set<uint32_t> reached;
-            std::vector<uint32_t> stack{root};
+        for (EventId root : roots) {
+            std::set<EventId> reached;
+            std::vector<EventId> stack{root};
             while (!stack.empty()) {
-                uint32_t id = stack.back();
+                EventId id = stack.back();
                 stack.pop_back();
                 if (auto it = children.find(id); it != children.end())
-                    for (uint32_t to : it->second)
+                    for (EventId to : it->second)
                         if (!roots.count(to) && reached.insert(to).second)
                             stack.push_back(to);
             }
-            for (uint32_t id : reached)
-                if (id < familyInputs.rootsOf.size())
-                    familyInputs.rootsOf[id].push_back(root); // ascending: roots is a set
+            for (EventId id : reached)
+                if (id.value < familyInputs.rootsOf.size())
+                    familyInputs.rootsOf[id.value].push_back(root); // ascending: roots is a set
         }
     }
 
@@ -87,31 +87,31 @@ void buildReport(const State& state, std::vector<SymptomEvent>& events, const st
         familyInputs.titles.push_back(def ? def->title : std::string());
     }
     buildFamilies(events, edges, familyInputs, result);
-    std::set<uint32_t> representativeObs;
+    std::set<ObservationId> representativeObs;
     for (const auto& f : result.families)
-        for (uint32_t id : f.representatives)
-            if (!events[id].observations.empty())
-                representativeObs.insert(events[id].observations.front());
+        for (EventId id : f.representatives)
+            if (!events[id.value].observations.empty())
+                representativeObs.insert(events[id.value].observations.front());
 
     // One evidence item per observation, with the strongest role of the events it backs.
     struct Pick {
         EvidenceRole role = EvidenceRole::Context;
-        uint32_t event = 0;
+        EventId event;
         bool set = false;
     };
-    std::map<uint32_t, Pick> picks; // observation -> pick
+    std::map<ObservationId, Pick> picks; // observation -> pick
     const int defaultCap = static_cast<int>(rules.setting("max_evidence_per_symptom", 20.0));
-    std::map<std::string, std::vector<std::pair<const SymptomEvent*, uint32_t>>> bySymptom;
+    std::map<std::string, std::vector<std::pair<const SymptomEvent*, ObservationId>>> bySymptom;
     for (const auto& e : events)
-        for (uint32_t obs : e.observations)
+        for (ObservationId obs : e.observations)
             bySymptom[e.symptom].push_back({&e, obs});
     for (auto& [symptom, list] : bySymptom) {
         std::sort(list.begin(), list.end(), [&](const auto& a, const auto& b) {
             int pa = present::rolePriority(roleOf(*a.first)), pb = present::rolePriority(roleOf(*b.first));
             if (pa != pb)
                 return pa > pb;
-            return std::tie(state.observations[a.second].timeNs, a.second) <
-                   std::tie(state.observations[b.second].timeNs, b.second);
+            return std::tie(state.observations[a.second.value].timeNs, a.second) <
+                   std::tie(state.observations[b.second.value].timeNs, b.second);
         });
         int cap = defaultCap;
         uint32_t kept = 0, omitted = 0;
@@ -135,15 +135,15 @@ void buildReport(const State& state, std::vector<SymptomEvent>& events, const st
             result.evidenceOmitted[symptom] = omitted;
     }
 
-    std::map<uint32_t, MappedFile> maps;
-    std::vector<std::pair<EvidenceItem, uint32_t>> items; // item, observation id
+    std::map<FileId, MappedFile> maps;
+    std::vector<std::pair<EvidenceItem, ObservationId>> items; // item, observation id
     for (const auto& [obsId, pick] : picks) {
-        const Observation& o = state.observations[obsId];
-        const SymptomEvent& e = events[pick.event];
+        const Observation& o = state.observations[obsId.value];
+        const SymptomEvent& e = events[pick.event.value];
         EvidenceItem item;
         item.kind = o.source == SourceKind::Scheduler ? "scheduler" : o.source == SourceKind::Metrics ? "metric" : "log";
         item.source = o.source;
-        item.file = o.ref.file < state.files.size() ? state.files[o.ref.file].path : std::string();
+        item.file = o.ref.file.value < state.files.size() ? state.files[o.ref.file.value].path : std::string();
         item.ref = o.ref;
         item.node = o.node.empty() ? e.node : o.node;
         item.rank = o.rank;
@@ -162,15 +162,15 @@ void buildReport(const State& state, std::vector<SymptomEvent>& events, const st
     }
     // An absence whose ranks left no observation points at their log file (or
     // the manifest that lists them): the evidence is what is not there.
-    std::map<uint32_t, uint32_t> absenceItem; // event -> pseudo observation id
+    std::map<EventId, ObservationId> absenceItem; // event -> pseudo observation id
     for (const auto& e : events) {
         auto a = e.fields.find("absent");
         if (!e.absentFile || a == e.fields.end() || !e.observations.empty() || e.suppressed)
             continue;
-        const uint32_t file = *e.absentFile;
-        if (file >= state.files.size())
+        const FileId file = *e.absentFile;
+        if (file.value >= state.files.size())
             continue;
-        const SourceFile& sf = state.files[file];
+        const SourceFile& sf = state.files[file.value];
         EvidenceItem item;
         item.kind = "log";
         item.source = sf.kind;
@@ -189,7 +189,7 @@ void buildReport(const State& state, std::vector<SymptomEvent>& events, const st
         item.role = roleOf(e);
         item.symptom = e.symptom;
         item.event = e.id;
-        const uint32_t pseudo = static_cast<uint32_t>(state.observations.size()) + e.id;
+        const ObservationId pseudo(static_cast<uint32_t>(state.observations.size()) + e.id.value);
         absenceItem[e.id] = pseudo;
         items.emplace_back(std::move(item), pseudo);
     }
@@ -198,18 +198,18 @@ void buildReport(const State& state, std::vector<SymptomEvent>& events, const st
         const EvidenceItem& b = y.first;
         return std::tie(a.timeNs, a.file, a.ref.offset) < std::tie(b.timeNs, b.file, b.ref.offset);
     });
-    std::map<uint32_t, std::string> idOfObservation;
+    std::map<ObservationId, std::string> idOfObservation;
     for (size_t i = 0; i < items.size(); ++i) {
         char id[32];
         std::snprintf(id, sizeof id, "ev-%05zu", i + 1);
         items[i].first.id = id;
         idOfObservation[items[i].second] = id;
     }
-    std::map<uint32_t, std::vector<std::string>> evidenceOfEvent;
+    std::map<EventId, std::vector<std::string>> evidenceOfEvent;
     for (const auto& [ev, pseudo] : absenceItem)
         evidenceOfEvent[ev].push_back(idOfObservation[pseudo]);
     for (const auto& e : events)
-        for (uint32_t obs : e.observations)
+        for (ObservationId obs : e.observations)
             if (auto it = idOfObservation.find(obs); it != idOfObservation.end()) {
                 auto& ids = evidenceOfEvent[e.id];
                 if (std::find(ids.begin(), ids.end(), it->second) == ids.end())
@@ -220,12 +220,12 @@ void buildReport(const State& state, std::vector<SymptomEvent>& events, const st
     for (auto& c : result.candidates)
         c.evidence = evidenceOfEvent[c.event];
     for (auto& f : result.families)
-        for (uint32_t id : f.representatives) {
+        for (EventId id : f.representatives) {
             const auto& ids = evidenceOfEvent[id];
             // An event's own primary line first; absences have their pseudo item.
             std::string pick;
-            if (!events[id].observations.empty())
-                if (auto it = idOfObservation.find(events[id].observations.front()); it != idOfObservation.end())
+            if (!events[id.value].observations.empty())
+                if (auto it = idOfObservation.find(events[id.value].observations.front()); it != idOfObservation.end())
                     pick = it->second;
             if (pick.empty() && !ids.empty())
                 pick = ids.front();
@@ -234,11 +234,11 @@ void buildReport(const State& state, std::vector<SymptomEvent>& events, const st
         }
     std::vector<uint32_t> familyOfEvent(events.size(), 0);
     for (size_t i = 0; i < result.families.size(); ++i)
-        for (uint32_t id : result.families[i].events)
-            familyOfEvent[id] = static_cast<uint32_t>(i);
+        for (EventId id : result.families[i].events)
+            familyOfEvent[id.value] = static_cast<uint32_t>(i);
     for (auto& [item, obs] : items) {
-        if (item.event < familyOfEvent.size() && !result.families.empty())
-            item.family = familyOfEvent[item.event];
+        if (item.event.value < familyOfEvent.size() && !result.families.empty())
+            item.family = familyOfEvent[item.event.value];
         result.evidence.push_back(std::move(item));
     }
 
@@ -309,9 +309,9 @@ void buildReport(const State& state, std::vector<SymptomEvent>& events, const st
     present::SummaryCounts counts;
     counts.downstream = downstream.size();
     std::set<std::string> symptomNodes;
-    for (uint32_t id : downstream)
-        if (!events[id].node.empty())
-            symptomNodes.insert(events[id].node);
+    for (EventId id : downstream)
+        if (!events[id.value].node.empty())
+            symptomNodes.insert(events[id.value].node);
     counts.downstreamNodes = symptomNodes.size();
     // Other bad events that the rules did not link to the root: said, not hidden.
     std::set<std::string> otherNodes;

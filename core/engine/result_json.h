@@ -8,6 +8,13 @@
 
 namespace fl {
 
+// Typed ids are written as their number (found by nlohmann's ADL lookup).
+template <typename Tag>
+void to_json(nlohmann::json& j, Id<Tag> id)
+{
+    j = id.value;
+}
+
 struct ResultJsonOptions {
     // Also write every symptom event and event edge (symptom_chain.nodes / .edges)
     // and each family's member ids. Off: the chain is its families only, which

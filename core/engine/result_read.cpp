@@ -78,12 +78,12 @@ std::vector<std::string> strings(const json& j, const char* key)
     return out;
 }
 
-std::vector<uint32_t> ids(const json& j, const char* key)
+std::vector<EventId> ids(const json& j, const char* key)
 {
-    std::vector<uint32_t> out;
+    std::vector<EventId> out;
     for (const json& v : array(j, key))
         if (v.is_number_unsigned() && v.get<uint64_t>() <= UINT32_MAX)
-            out.push_back(static_cast<uint32_t>(v.get<uint64_t>()));
+            out.push_back(EventId(static_cast<uint32_t>(v.get<uint64_t>())));
     return out;
 }
 
@@ -160,7 +160,7 @@ std::vector<std::string> expandHostList(const std::string& text)
 template <typename Cause>
 void readCause(const json& j, Cause& out)
 {
-    out.event = count(j, "event");
+    out.event = EventId(count(j, "event"));
     out.symptom = str(j, "symptom");
     out.title = str(j, "title");
     out.node = str(j, "node");
@@ -221,7 +221,7 @@ SymptomFamily familyOf(const json& f, const std::map<std::string, uint32_t>& ind
 SymptomEvent eventOf(const json& n)
 {
     SymptomEvent e;
-    e.id = count(n, "id");
+    e.id = EventId(count(n, "id"));
     e.symptom = str(n, "symptom");
     e.originalSymptom = str(n, "original_symptom").empty() ? e.symptom : str(n, "original_symptom");
     e.kind = str(n, "kind") == "interesting_node" ? EventKind::InterestingNode : EventKind::BadNode;
@@ -292,7 +292,7 @@ Result resultFromJson(const json& doc)
         r.events.push_back(eventOf(n));
     const bool compact = r.events.empty();
     for (const json& e : array(chain, "edges"))
-        r.edges.push_back({count(e, "from"), count(e, "to"), str(e, "rule"), str(e, "label")});
+        r.edges.push_back({EventId(count(e, "from")), EventId(count(e, "to")), str(e, "rule"), str(e, "label")});
 
     // Files are named by the evidence and the coverage; RawRef::file indexes the connector reports.
     std::map<std::string, uint32_t> fileIndex;
@@ -320,7 +320,7 @@ Result resultFromJson(const json& doc)
         const json& raw = member(e, "raw");
         out.file = str(raw, "file");
         auto fi = fileIndex.find(out.file);
-        out.ref.file = fi == fileIndex.end() ? UINT32_MAX : fi->second;
+        out.ref.file = FileId(fi == fileIndex.end() ? UINT32_MAX : fi->second);
         out.ref.offset = static_cast<uint64_t>(std::max<int64_t>(0, integer(raw, "offset")));
         out.ref.length = count(raw, "length");
         out.ref.line = count(raw, "line");
@@ -333,14 +333,14 @@ Result resultFromJson(const json& doc)
         out.excerpt = str(e, "excerpt");
         out.role = enumOf(str(e, "role"), EvidenceRole::Context, EvidenceRole::Context);
         out.symptom = str(e, "symptom");
-        out.event = count(e, "event");
+        out.event = EventId(count(e, "event"));
         if (auto f = familyIndex.find(str(e, "family")); f != familyIndex.end())
             out.family = f->second;
         r.evidence.push_back(std::move(out));
     }
     if (compact) {
         // The events the evidence lines back (every family's representatives among them), for the views.
-        std::map<uint32_t, SymptomEvent> byId;
+        std::map<EventId, SymptomEvent> byId;
         for (const EvidenceItem& item : r.evidence) {
             auto [it, fresh] = byId.try_emplace(item.event);
             if (!fresh)

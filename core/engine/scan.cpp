@@ -174,7 +174,7 @@ struct Scanner {
             e.timeBasis = o.timeBasis;
             e.interval = o.interval;
             e.clockNode = o.node;
-            e.observations.push_back(obsIndex);
+            e.observations.push_back(ObservationId(obsIndex)); // local: rebased when the file's output is merged
             e.extractedBy = m.rule->id;
             for (const auto& [k, v] : vals)
                 e.fields[k] = v;
@@ -626,7 +626,7 @@ void scanBundle(State& state, const Bundle& bundle, const Progress& progress)
     std::vector<FileOutput> outputs(bundle.files.size());
     for (size_t i = 0; i < bundle.files.size(); ++i) {
         outputs[i].file = bundle.files[i];
-        outputs[i].file.index = fileBase + static_cast<uint32_t>(i);
+        outputs[i].file.index = FileId(fileBase + static_cast<uint32_t>(i));
     }
     uint64_t totalBytes = 0;
     for (const auto& f : bundle.files)
@@ -641,14 +641,14 @@ void scanBundle(State& state, const Bundle& bundle, const Progress& progress)
     auto commit = [&](FileOutput& out) {
         const uint32_t obsBase = static_cast<uint32_t>(state.observations.size());
         for (auto& o : out.observations) {
-            o.id = static_cast<uint32_t>(state.observations.size());
+            o.id = ObservationId(static_cast<uint32_t>(state.observations.size()));
             o.ref.file = out.file.index;
             state.observations.push_back(std::move(o));
         }
         for (auto& e : out.events) {
             for (auto& id : e.observations)
-                id += obsBase;
-            e.id = static_cast<uint32_t>(state.extracted.size());
+                id = ObservationId(id.value + obsBase);
+            e.id = EventId(static_cast<uint32_t>(state.extracted.size()));
             state.extracted.push_back(std::move(e));
         }
         for (auto& [capture, p] : out.points) {

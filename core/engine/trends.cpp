@@ -365,7 +365,7 @@ uint32_t emitTrend(const State& state, const Rule& rule, std::vector<SymptomEven
         const Observation& o = state.observations[p.observation];
         SeriesKey k{o.node, p.rank >= 0 ? p.rank : o.rank, o.localRank, o.task, 0};
         if (k.rank < 0 && k.localRank < 0 && k.task < 0)
-            k.file = o.ref.file;
+            k.file = o.ref.file.value;
         if (k.rank >= 0)
             k.localRank = k.task = -1;
         TrendSeries& s = grouped[k];
@@ -396,7 +396,7 @@ uint32_t emitTrend(const State& state, const Rule& rule, std::vector<SymptomEven
         const TrendSeries& s = series[f.series];
         const Observation& onset = state.observations[s.points[f.onset].observation];
         SymptomEvent ev;
-        ev.id = static_cast<uint32_t>(events.size());
+        ev.id = EventId(static_cast<uint32_t>(events.size()));
         ev.kind = EventKind::BadNode;
         if (t.by != "job") {
             ev.node = s.node;
@@ -409,10 +409,10 @@ uint32_t emitTrend(const State& state, const Rule& rule, std::vector<SymptomEven
         ev.clockNode = onset.node;
         ev.observations.push_back(onset.id);
         for (size_t i : f.evidence)
-            if (uint32_t id = s.points[i].observation; id != onset.id)
+            if (const ObservationId id(s.points[i].observation); id != onset.id)
                 ev.observations.push_back(id);
         if (f.peer)
-            ev.observations.push_back(series[f.peer->first].points[f.peer->second].observation);
+            ev.observations.push_back(ObservationId(series[f.peer->first].points[f.peer->second].observation));
         ev.fields = f.fields;
         for (const auto& [k, tmpl] : t.fields)
             ev.fields[k] = expandTemplate(tmpl, f.fields);

@@ -43,7 +43,7 @@ bool secondsToNs(double secs, int64_t& ns)
 // Groups samples by (name, labels) and fills node/gpu from the usual exporter labels.
 class SeriesSet {
 public:
-    explicit SeriesSet(uint32_t file) : file_(file) {}
+    explicit SeriesSet(FileId file) : file_(file) {}
 
     MetricSeries& get(const std::string& name, std::map<std::string, std::string> labels)
     {
@@ -109,7 +109,7 @@ public:
     }
 
 private:
-    uint32_t file_;
+    FileId file_;
     std::deque<MetricSeries> series_; // deque: get() hands out references that must survive growth
     std::map<std::string, size_t> index_;
 };
@@ -129,7 +129,7 @@ bool jsonSample(const json& pair, int64_t& ns, double& v)
     return false;
 }
 
-bool parsePromJson(std::string_view data, uint32_t file, std::vector<MetricSeries>& out, std::vector<ParseIssue>& issues)
+bool parsePromJson(std::string_view data, FileId file, std::vector<MetricSeries>& out, std::vector<ParseIssue>& issues)
 {
     const json doc = json::parse(data.begin(), data.end(), nullptr, false);
     if (doc.is_discarded())
@@ -287,7 +287,7 @@ void forLines(std::string_view data, F&& f)
     }
 }
 
-bool parseText(std::string_view data, uint32_t file, std::vector<MetricSeries>& out, std::vector<ParseIssue>& issues)
+bool parseText(std::string_view data, FileId file, std::vector<MetricSeries>& out, std::vector<ParseIssue>& issues)
 {
     SeriesSet set(file);
     bool any = false;
@@ -326,7 +326,7 @@ std::string lowerAscii(std::string_view s)
     return o;
 }
 
-bool parseCsv(std::string_view data, uint32_t file, std::vector<MetricSeries>& out, std::vector<ParseIssue>& issues)
+bool parseCsv(std::string_view data, FileId file, std::vector<MetricSeries>& out, std::vector<ParseIssue>& issues)
 {
     // Metrics CSVs run to millions of rows: rows are split into a fixed array,
     // the series of a row is found through a reused key, and a time text equal
@@ -428,7 +428,7 @@ bool parseCsv(std::string_view data, uint32_t file, std::vector<MetricSeries>& o
 
 } // namespace
 
-bool parseMetrics(std::string_view data, uint32_t file, std::vector<MetricSeries>& out, std::vector<ParseIssue>& issues)
+bool parseMetrics(std::string_view data, FileId file, std::vector<MetricSeries>& out, std::vector<ParseIssue>& issues)
 {
     const size_t first = jsonpos::skipWs(data, 0);
     if (first >= data.size())

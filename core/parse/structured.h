@@ -42,7 +42,7 @@ struct MetricSample {
 };
 
 struct MetricSeries {
-    uint32_t file = 0;
+    FileId file;
     std::string name;         // "DCGM_FI_DEV_GPU_TEMP", "gpu_temp"
     std::string node;
     int gpu = -1;
@@ -51,7 +51,7 @@ struct MetricSeries {
 };
 
 // Prometheus query_range / query JSON, OpenMetrics text, CSV "time,node,gpu,metric,value".
-bool parseMetrics(std::string_view data, uint32_t file, std::vector<MetricSeries>& out,
+bool parseMetrics(std::string_view data, FileId file, std::vector<MetricSeries>& out,
                   std::vector<ParseIssue>& issues);
 
 } // namespace fl

@@ -48,7 +48,7 @@ const PlacementEntry* Placement::byNodeLocal(std::string_view node, int localRan
     return found;
 }
 
-const PlacementStream* Placement::stream(uint32_t file, int task, int localRank) const
+const PlacementStream* Placement::stream(FileId file, int task, int localRank) const
 {
     const PlacementStream key{file, task, localRank, -1, {}, 0};
     auto it = std::lower_bound(streams.begin(), streams.end(), key, [](const PlacementStream& a, const PlacementStream& b) {
@@ -139,9 +139,9 @@ void applyPlacement(const Placement& pl, std::vector<Observation>& observations,
     for (auto& e : events) {
         if (!e.node.empty())
             e.node = pl.canonicalNode(e.node);
-        if (e.observations.empty() || e.observations.front() >= observations.size())
+        if (e.observations.empty() || e.observations.front().value >= observations.size())
             continue;
-        const Observation& o = observations[e.observations.front()];
+        const Observation& o = observations[e.observations.front().value];
         if (e.rank < 0 && o.rank >= 0 && (e.node.empty() || e.node == o.node))
             e.rank = o.rank;
         place(pl, e, o.source == SourceKind::SysLog ? pidInText(o.text) : -1);

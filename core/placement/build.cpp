@@ -62,7 +62,7 @@ struct Claim {
 };
 
 struct StreamKey {
-    uint32_t file = 0;
+    FileId file;
     int task = -1;
     int local = -1;
     auto operator<=>(const StreamKey&) const = default;
@@ -252,7 +252,7 @@ void reconcileNodes(Placement& pl, const std::vector<SourceFile>& files, const s
         if (!e.node.empty())
             named.insert(e.node);
     for (const auto& o : observations)
-        if (!o.node.empty() && o.ref.file < files.size() && o.node != files[o.ref.file].node)
+        if (!o.node.empty() && o.ref.file.value < files.size() && o.node != files[o.ref.file.value].node)
             named.insert(o.node);
     for (const auto& f : files) {
         if (f.node.empty())
@@ -348,7 +348,7 @@ Placement buildPlacement(const std::vector<SourceFile>& files, const std::vector
     std::vector<PlacementEntry> unranked;
     for (auto& [key, s] : streams) {
         std::vector<Claim> claims = s.global;
-        const SourceFile& f = files[key.file];
+        const SourceFile& f = files[key.file.value];
         if (f.rank >= 0 && key.task < 0) // a per-rank file: every stream in it is that rank
             claims.insert(claims.begin(), Claim{f.rank, {f.index, 0, "global rank " + std::to_string(f.rank), f.rankReason}});
         for (const auto& [c, n] : s.ncclRanks)

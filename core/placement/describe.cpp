@@ -9,7 +9,7 @@ std::string where(const PlacementSource& s, const std::vector<SourceFile>& files
 {
     if (s.file == PlacementSource::kManifest)
         return "workload.json";
-    std::string w = s.file < files.size() ? files[s.file].path : "file #" + std::to_string(s.file);
+    std::string w = s.file.value < files.size() ? files[s.file.value].path : "file #" + std::to_string(s.file.value);
     if (s.line > 0)
         w += ":" + std::to_string(s.line);
     return w;

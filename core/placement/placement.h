@@ -17,11 +17,11 @@ namespace fl {
 
 // One line (or manifest field) that established a fact.
 struct PlacementSource {
-    uint32_t file = 0;         // index into the files; kManifest for workload.json
+    FileId file;               // index into the files; kManifest for workload.json
     uint32_t line = 0;         // 1-based; 0 for facts from a file name or the manifest
     std::string fact;          // "global rank 13", "busId 86000 -> PCI 0000:86:00", ...
     std::string how;           // "NCCL init line", "torchrun prefix [default5]", "file name", ...
-    static constexpr uint32_t kManifest = UINT32_MAX;
+    static constexpr FileId kManifest{UINT32_MAX};
     friend bool operator==(const PlacementSource&, const PlacementSource&) = default;
 };
 
@@ -49,7 +49,7 @@ struct NodeIdentity {
 
 // A launcher stream: the lines of one rank inside one file.
 struct PlacementStream {
-    uint32_t file = 0;
+    FileId file;
     int task = -1;             // srun --label task id
     int localRank = -1;        // torchrun label
     int globalRank = -1;       // resolved
@@ -68,7 +68,7 @@ struct Placement {
     const PlacementEntry* byNodePci(std::string_view node, std::string_view pci) const;
     const PlacementEntry* byNodePid(std::string_view node, int pid) const;
     const PlacementEntry* byNodeLocal(std::string_view node, int localRank) const;
-    const PlacementStream* stream(uint32_t file, int task, int localRank) const;
+    const PlacementStream* stream(FileId file, int task, int localRank) const;
     std::string canonicalNode(std::string_view name) const;
 };
 

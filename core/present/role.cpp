@@ -12,15 +12,15 @@ EventRoles::EventRoles(const Result& result, const std::vector<ChainEdge>& edges
         for (const auto& c : result.candidates)
             if (c.outcome.tied())
                 m_roots.insert(c.event);
-    std::map<uint32_t, std::vector<uint32_t>> children;
+    std::map<EventId, std::vector<EventId>> children;
     for (const auto& e : edges)
         children[e.from].push_back(e.to);
-    std::vector<uint32_t> stack(m_roots.begin(), m_roots.end());
+    std::vector<EventId> stack(m_roots.begin(), m_roots.end());
     while (!stack.empty()) {
-        const uint32_t id = stack.back();
+        const EventId id = stack.back();
         stack.pop_back();
         if (auto it = children.find(id); it != children.end())
-            for (uint32_t to : it->second)
+            for (EventId to : it->second)
                 if (!m_roots.count(to) && m_downstream.insert(to).second)
                     stack.push_back(to);
     }

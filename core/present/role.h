@@ -24,14 +24,14 @@ public:
     // downstream (symptom), anything else (interesting).
     [[nodiscard]] EvidenceRole operator()(const SymptomEvent& e) const;
 
-    [[nodiscard]] bool isRoot(uint32_t event) const { return m_roots.count(event) != 0; }
-    [[nodiscard]] bool isDownstream(uint32_t event) const { return m_downstream.count(event) != 0; }
-    [[nodiscard]] const std::set<uint32_t>& roots() const { return m_roots; }
-    [[nodiscard]] const std::set<uint32_t>& downstream() const { return m_downstream; }
+    [[nodiscard]] bool isRoot(EventId event) const { return m_roots.count(event) != 0; }
+    [[nodiscard]] bool isDownstream(EventId event) const { return m_downstream.count(event) != 0; }
+    [[nodiscard]] const std::set<EventId>& roots() const { return m_roots; }
+    [[nodiscard]] const std::set<EventId>& downstream() const { return m_downstream; }
 
 private:
-    std::set<uint32_t> m_roots;
-    std::set<uint32_t> m_downstream;
+    std::set<EventId> m_roots;
+    std::set<EventId> m_downstream;
 };
 
 // Order of strength: root > symptom > interesting > context.

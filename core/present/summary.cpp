@@ -56,7 +56,7 @@ std::vector<std::string> missingEvidence(const MissingFacts& f)
     return out;
 }
 
-std::string summary(const Result& result, const std::vector<uint32_t>& tiedRoots, const SummaryCounts& c,
+std::string summary(const Result& result, const std::vector<EventId>& tiedRoots, const SummaryCounts& c,
                     const MissingFacts& missing)
 {
     if (result.status == ResultStatus::Attributed && result.rootCause) {

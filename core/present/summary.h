@@ -38,7 +38,7 @@ std::vector<std::string> missingEvidence(const MissingFacts& facts);
 
 // Result::summary, from the verdict (status, root cause, the tied candidates
 // among `result.candidates`), the counts and what is missing.
-std::string summary(const Result& result, const std::vector<uint32_t>& tiedRoots, const SummaryCounts& counts,
+std::string summary(const Result& result, const std::vector<EventId>& tiedRoots, const SummaryCounts& counts,
                     const MissingFacts& missing);
 
 } // namespace fl::present

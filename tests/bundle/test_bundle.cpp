@@ -142,7 +142,7 @@ private slots:
         QVERIFY(!b.isArchive);
         QCOMPARE(b.files.size(), size_t(5));
         for (size_t i = 0; i < b.files.size(); ++i) {
-            QCOMPARE(b.files[i].index, uint32_t(i));
+            QCOMPARE(b.files[i].index, FileId(uint32_t(i)));
             if (i > 0)
                 QVERIFY(b.files[i - 1].path < b.files[i].path);
         }
@@ -677,7 +677,7 @@ private slots:
                 try {
                     const Bundle b = loadBundle(path);
                     for (size_t i = 0; i < b.files.size(); ++i) {
-                        QCOMPARE(b.files[i].index, uint32_t(i));
+                        QCOMPARE(b.files[i].index, FileId(uint32_t(i)));
                         if (!b.files[i].diskPath.empty())
                             QVERIFY(b.files[i].diskPath.starts_with(b.extraction->path()));
                     }

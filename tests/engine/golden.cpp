@@ -30,8 +30,8 @@ json goldenOf(const fl::Result& r)
     g["affected_nodes"] = r.affectedNodes;
     std::set<std::string> arrows;
     for (const auto& e : r.edges) {
-        const auto& a = r.events[e.from];
-        const auto& b = r.events[e.to];
+        const auto& a = r.events[e.from.value];
+        const auto& b = r.events[e.to.value];
         arrows.insert(a.symptom + "@" + a.node + " -> " + b.symptom + "@" + b.node + " [" + e.rule + "]");
     }
     g["chain"] = arrows;

@@ -274,7 +274,7 @@ void TestCascadeRules::xid154ActionOverridesTheXidsAdvice()
     const Result& r = a.result;
     QCOMPARE(QString::fromUtf8(toString(r.status).data()), QStringLiteral("attributed"));
     QCOMPARE(QString::fromStdString(r.rootCause->symptom), QStringLiteral("gpu.xid.48"));
-    const SymptomEvent& root = r.events[r.rootCause->event];
+    const SymptomEvent& root = r.events[r.rootCause->event.value];
     QCOMPARE(QString::fromStdString(root.fields.at("recovery_action")), QStringLiteral("Node Reboot Required"));
     QVERIFY2(r.rootCause->advice.rfind("The driver requires: Node Reboot Required (Xid 154, changed from None)", 0) == 0,
              r.rootCause->advice.c_str());
@@ -293,7 +293,7 @@ void TestCascadeRules::xid154ActionOverridesTheXidsAdvice()
               "2026-03-14T10:12:00+00:00 node-0002 kernel: NVRM: Xid (PCI:0000:9a:00): 154, GPU recovery action "
               "changed from 0x0 (None) to 0x1 (GPU Reset Required)\n");
     Analysis a2 = run(b2);
-    QVERIFY(!a2.result.events[a2.result.rootCause->event].fields.count("recovery_action"));
+    QVERIFY(!a2.result.events[a2.result.rootCause->event.value].fields.count("recovery_action"));
     QVERIFY(a2.result.rootCause->advice.rfind("Drain the node", 0) == 0);
 }
 

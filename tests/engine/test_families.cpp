@@ -41,10 +41,10 @@ void checkPartition(const Result& r)
         QVERIFY(f.representatives.size() >= 1 && f.representatives.size() <= 3);
         QCOMPARE(f.count, static_cast<uint32_t>(f.events.size()));
         std::set<std::string> nodes;
-        for (uint32_t id : f.events) {
-            QVERIFY(id < r.events.size());
-            ++seen[id];
-            const SymptomEvent& e = r.events[id];
+        for (EventId id : f.events) {
+            QVERIFY(id.value < r.events.size());
+            ++seen[id.value];
+            const SymptomEvent& e = r.events[id.value];
             QCOMPARE(QString::fromStdString(e.symptom), QString::fromStdString(f.symptom));
             QVERIFY(e.timeNs == kNoTime || (e.timeNs >= f.firstNs && e.timeNs <= f.lastNs));
             if (!e.node.empty())
@@ -52,7 +52,7 @@ void checkPartition(const Result& r)
             occurrences += e.count;
         }
         QCOMPARE(f.nodes, std::vector<std::string>(nodes.begin(), nodes.end()));
-        for (uint32_t id : f.representatives)
+        for (EventId id : f.representatives)
             QVERIFY(std::find(f.events.begin(), f.events.end(), id) != f.events.end());
         // Its representatives' lines are evidence, never capped away.
         for (const auto& ev : f.evidence) {
@@ -108,7 +108,7 @@ private slots:
         if (r.rootCause) {
             // The root is the first family and holds the root event alone.
             QVERIFY(!r.families.empty());
-            QCOMPARE(r.families.front().events, std::vector<uint32_t>{r.rootCause->event});
+            QCOMPARE(r.families.front().events, std::vector<EventId>{r.rootCause->event});
             QVERIFY(r.families.front().role == EvidenceRole::Root);
         }
         if (r.status == ResultStatus::Ambiguous) {

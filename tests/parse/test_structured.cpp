@@ -211,7 +211,7 @@ void StructuredTest::promQueryRange()
 ]}})";
     std::vector<MetricSeries> out;
     std::vector<ParseIssue> issues;
-    QVERIFY(parseMetrics(data, 4, out, issues));
+    QVERIFY(parseMetrics(data, FileId(4), out, issues));
     QCOMPARE(out.size(), size_t(3));
     // sorted by (name, node, gpu)
     QCOMPARE(out[0].node, std::string("10.0.0.1"));
@@ -222,7 +222,7 @@ void StructuredTest::promQueryRange()
     QCOMPARE(out[1].samples[0].timeNs, 1700000000LL * kSec + 500000000LL);
     QCOMPARE(out[2].node, std::string("node02"));
     QCOMPARE(out[2].gpu, 3);
-    QCOMPARE(out[2].file, 4u);
+    QCOMPARE(out[2].file, FileId(4));
     QCOMPARE(out[2].labels.at("UUID"), std::string("GPU-x"));
     QCOMPARE(out[2].labels.count("__name__"), size_t(0));
     QCOMPARE(out[2].samples.size(), size_t(3));
@@ -245,7 +245,7 @@ void StructuredTest::promQuery()
   {"metric":{"__name__":"up","node":"n0"},"value":[1700000000,"zero"]}]}})";
     std::vector<MetricSeries> out;
     std::vector<ParseIssue> issues;
-    QVERIFY(parseMetrics(data, 0, out, issues));
+    QVERIFY(parseMetrics(data, FileId(0), out, issues));
     QCOMPARE(out.size(), size_t(2));
     QCOMPARE(out[0].node, std::string("n0"));
     QVERIFY(out[0].samples.empty());
@@ -270,7 +270,7 @@ void StructuredTest::openMetricsText()
                              "# EOF\n";
     std::vector<MetricSeries> out;
     std::vector<ParseIssue> issues;
-    QVERIFY(parseMetrics(data, 2, out, issues));
+    QVERIFY(parseMetrics(data, FileId(2), out, issues));
     QCOMPARE(out.size(), size_t(3));
     QCOMPARE(out[0].name, std::string("DCGM_FI_DEV_GPU_TEMP"));
     QCOMPARE(out[0].labels.at("msg"), std::string("a \"quoted\" value"));
@@ -301,7 +301,7 @@ void StructuredTest::csvMetrics()
                              "2024-07-23T07:55:55Z,node01,0\n";
     std::vector<MetricSeries> out;
     std::vector<ParseIssue> issues;
-    QVERIFY(parseMetrics(data, 1, out, issues));
+    QVERIFY(parseMetrics(data, FileId(1), out, issues));
     QCOMPARE(out.size(), size_t(2));
     QCOMPARE(out[0].name, std::string("gpu_temp"));
     QCOMPARE(out[0].node, std::string("node01"));
@@ -322,9 +322,9 @@ void StructuredTest::notThisFormat()
 {
     std::vector<MetricSeries> out;
     std::vector<ParseIssue> issues;
-    QVERIFY(!parseMetrics("", 0, out, issues));
-    QVERIFY(!parseMetrics("[default3]:Traceback (most recent call last):\n", 0, out, issues));
-    QVERIFY(!parseMetrics(R"({"jobs": []})", 0, out, issues));
+    QVERIFY(!parseMetrics("", FileId(0), out, issues));
+    QVERIFY(!parseMetrics("[default3]:Traceback (most recent call last):\n", FileId(0), out, issues));
+    QVERIFY(!parseMetrics(R"({"jobs": []})", FileId(0), out, issues));
     std::vector<StructuredRecord> recs;
     QVERIFY(!parseK8sEvents(R"({"jobs": []})", recs, issues));
     QVERIFY(out.empty() && recs.empty());
@@ -333,7 +333,7 @@ void StructuredTest::notThisFormat()
                                    std::string(200000, '{'), std::string("{\"data\"\0:1}", 11),
                                    std::string("{\"items\":[") + std::string(50000, '[')};
     for (const auto& h : hostile) {
-        parseMetrics(h, 0, out, issues);
+        parseMetrics(h, FileId(0), out, issues);
         parseK8sEvents(h, recs, issues);
         parseSacctJson(h, recs, issues);
         parseSacctPipe(h, recs, issues);

@@ -17,7 +17,7 @@ namespace {
 SymptomEvent eventNo(uint32_t id)
 {
     SymptomEvent e;
-    e.id = id;
+    e.id = EventId(id);
     return e;
 }
 
@@ -26,7 +26,7 @@ Result chain(ResultStatus status)
     // 0 -> 1 -> 2, 3 stands alone, 4 -> 0 (upstream of the root: not downstream of it)
     Result r;
     r.status = status;
-    r.edges = {{0, 1, "r", ""}, {1, 2, "r", ""}, {4, 0, "r", ""}};
+    r.edges = {{EventId(0), EventId(1), "r", ""}, {EventId(1), EventId(2), "r", ""}, {EventId(4), EventId(0), "r", ""}};
     return r;
 }
 
@@ -39,7 +39,7 @@ private slots:
     {
         Result r = chain(ResultStatus::Attributed);
         r.rootCause = RootCause{};
-        r.rootCause->event = 0;
+        r.rootCause->event = EventId(0);
         const present::EventRoles roles(r);
         QVERIFY(roles(eventNo(0)) == EvidenceRole::Root);
         QVERIFY(roles(eventNo(1)) == EvidenceRole::Symptom);
@@ -55,7 +55,7 @@ private slots:
     {
         Result r = chain(ResultStatus::Attributed);
         r.rootCause = RootCause{};
-        r.rootCause->event = 0;
+        r.rootCause->event = EventId(0);
         const present::EventRoles roles(r);
         SymptomEvent lone = eventNo(3);
         lone.suppressed = true;
@@ -69,17 +69,17 @@ private slots:
     {
         Result r = chain(ResultStatus::Ambiguous);
         Candidate a, b, c;
-        a.event = 0;
+        a.event = EventId(0);
         a.outcome.reason = CandidateReason::TiedWinner;
-        b.event = 3;
+        b.event = EventId(3);
         b.outcome.reason = CandidateReason::TiedWith;
-        c.event = 4;
+        c.event = EventId(4);
         c.outcome.reason = CandidateReason::Later;
         r.candidates = {a, b, c};
         const present::EventRoles roles(r);
-        QVERIFY(roles.isRoot(0));
-        QVERIFY(roles.isRoot(3));
-        QVERIFY(!roles.isRoot(4));
+        QVERIFY(roles.isRoot(EventId(0)));
+        QVERIFY(roles.isRoot(EventId(3)));
+        QVERIFY(!roles.isRoot(EventId(4)));
         QVERIFY(roles(eventNo(1)) == EvidenceRole::Symptom);
         QCOMPARE(roles.downstream().size(), size_t(2));
     }

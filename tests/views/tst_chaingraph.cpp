@@ -88,9 +88,9 @@ private slots:
     {
         Result r;
         r.rootCause = RootCause{};
-        r.rootCause->event = 5000;
+        r.rootCause->event = EventId(5000);
         for (uint32_t i = 0; i < 1000; ++i)
-            r.edges.push_back({5000, i, "r", ""});
+            r.edges.push_back({EventId(5000), EventId(i), "r", ""});
         const auto ids = chainEvents(r);
         QCOMPARE(ids.size(), kMaxChainNodes);
         QVERIFY(std::is_sorted(ids.begin(), ids.end()));
@@ -112,22 +112,22 @@ private slots:
         QCOMPARE(g.nodeItemCount(), 0);
         a->result.familyEdges.clear();
         for (uint32_t i = 0; i < 1000; ++i)
-            a->result.edges.push_back({0, i, "r", ""});
-        a->result.edges.push_back({7, 7, "loop", ""});
+            a->result.edges.push_back({EventId(0), EventId(i), "r", ""});
+        a->result.edges.push_back({EventId(7), EventId(7), "loop", ""});
         // 1,000 distinct symptoms: 1,000 families, capped, the root's kept
         // although its id is the highest.
         for (uint32_t i = 0; i < 1000; ++i) {
             SymptomEvent e;
-            e.id = i;
+            e.id = EventId(i);
             e.symptom = "s" + std::to_string(i);
             e.node = "n";
             e.timeNs = test::kRootTimeNs + i;
             a->result.events.push_back(e);
         }
         a->result.rootCause = RootCause{};
-        a->result.rootCause->event = 999;
+        a->result.rootCause->event = EventId(999);
         for (auto& e : a->result.edges)
-            e.from = 999;
+            e.from = EventId(999);
         test::addFamilies(a->result);
         g.setAnalysis(a);
         QCOMPARE(g.nodeItemCount(), int(kMaxChainNodes));
@@ -143,7 +143,7 @@ private slots:
         Result& r = a->result;
         auto add = [&r](std::string symptom, std::string node, int rank, int64_t t, EventKind kind = EventKind::BadNode) {
             SymptomEvent e;
-            e.id = static_cast<uint32_t>(r.events.size());
+            e.id = EventId(static_cast<uint32_t>(r.events.size()));
             e.symptom = std::move(symptom);
             e.node = std::move(node);
             e.rank = rank;
@@ -151,7 +151,7 @@ private slots:
             e.kind = kind;
             e.fields["seq"] = "4711";
             r.events.push_back(e);
-            return e.id;
+            return e.id.value;
         };
         std::vector<uint32_t> timeouts;
         for (int n = 0; n < 1250; ++n) {
@@ -164,10 +164,10 @@ private slots:
         const uint32_t root = add("gpu.xid.79", "node-0979", 978 * 8 + 3, test::kRootTimeNs);
         const uint32_t exit = add("workload.child_failed", "node-0001", -1, test::kRootTimeNs + 700'000'000'000);
         r.rootCause = RootCause{};
-        r.rootCause->event = root;
+        r.rootCause->event = EventId(root);
         for (uint32_t t : timeouts)
-            r.edges.push_back({root, t, "gpu_fault_explains_nccl", ""});
-        r.edges.push_back({timeouts.front(), exit, "timeout_kills_job", ""});
+            r.edges.push_back({EventId(root), EventId(t), "gpu_fault_explains_nccl", ""});
+        r.edges.push_back({EventId(timeouts.front()), EventId(exit), "timeout_kills_job", ""});
 
         test::addFamilies(r);
         const ChainFamilies fam = chainFamilies(r);

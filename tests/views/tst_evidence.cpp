@@ -83,12 +83,12 @@ private slots:
         RawFileView* raw = w.raw()->view();
         QCOMPARE(w.focus()->current().evidence, QString::fromStdString(target->id));
         QCOMPARE(raw->displayName(), QStringLiteral("logs/rank12.log"));
-        QCOMPARE(raw->diskPath(), QString::fromStdString(m_analysis->bundle.files[target->ref.file].diskPath));
+        QCOMPARE(raw->diskPath(), QString::fromStdString(m_analysis->bundle.files[target->ref.file.value].diskPath));
         QCOMPARE(raw->currentLine(), uint64_t(target->ref.line));
         QCOMPARE(raw->highlight().first, target->ref.offset);
         QVERIFY(raw->lineText(raw->currentLine()).contains(QStringLiteral("[Rank 12] Watchdog caught")));
         // The timeline follows: the event of that evidence is selected.
-        QCOMPARE(w.focus()->current().event, qint64(target->event));
+        QCOMPARE(w.focus()->current().event, qint64(target->event.value));
         QCOMPARE(w.focus()->current().lane, QStringLiteral("node04/12"));
 
         // F8-style stepping moves to another evidence and another file; back returns.

@@ -103,7 +103,7 @@ private slots:
         QCOMPARE(e.candidates()->topLevelItemCount(), 2);
         // Clicking a candidate selects its event.
         e.candidates()->itemClicked(e.candidates()->topLevelItem(1), 0);
-        QCOMPARE(focus.current().event, qint64(a->result.candidates[1].event));
+        QCOMPARE(focus.current().event, qint64(a->result.candidates[1].event.value));
     }
 
     void unattributed()

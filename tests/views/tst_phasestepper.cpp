@@ -73,9 +73,11 @@ private slots:
                 if (QString::fromStdString(t.phase) != phase)
                     continue;
                 rows.push_back(&t);
-                events.insert(t.events.begin(), t.events.end());
-                if (t.action == TraceAction::Linked)
-                    linked.insert(t.events.begin(), t.events.end());
+                for (EventId id : t.events) {
+                    events.insert(id.value);
+                    if (t.action == TraceAction::Linked)
+                        linked.insert(id.value);
+                }
                 sawChosen += t.action == TraceAction::Chose;
                 sawExtracted += t.action == TraceAction::Extracted ? int(t.events.size()) : 0;
             }

@@ -241,7 +241,7 @@ private slots:
                 remote.grab().save(shots + QStringLiteral("/service-in-workbench-%1.png").arg(tab));
             }
         }
-        QVERIFY(remote.chain()->itemForEvent(service->result.rootCause->event));
+        QVERIFY(remote.chain()->itemForEvent(service->result.rootCause->event.value));
         // The chosen candidate is the root cause, as typed fields say.
         QVERIFY(!service->result.candidates.empty());
         QVERIFY(service->result.candidates.front().chosen);

@@ -72,7 +72,7 @@ private slots:
         Result r;
         auto ev = [&r](uint32_t id, std::string node, int rank, int64_t t, EventKind kind, bool suppressed = false) {
             SymptomEvent e;
-            e.id = id;
+            e.id = EventId(id);
             e.symptom = "x";
             e.node = std::move(node);
             e.rank = rank;
@@ -93,16 +93,16 @@ private slots:
         // without chain edges they would only be "interesting", like the informational ones.
         for (uint32_t n = 0; n < 2000; ++n) {
             ChainEdge e;
-            e.from = id;
-            e.to = 2 * n + 1;
+            e.from = EventId(id);
+            e.to = EventId(2 * n + 1);
             r.edges.push_back(e);
         }
         r.rootCause = RootCause{};
-        r.rootCause->event = id;
+        r.rootCause->event = EventId(id);
         r.rootCause->node = "n1979";
         r.rootCause->rank = 1979 * 8 + 3;
         Candidate c;
-        c.event = 3;
+        c.event = EventId(3);
         c.node = "n0001";
         c.rank = 9;
         r.candidates.push_back(c);
@@ -141,7 +141,7 @@ private slots:
         Result r;
         auto ev = [&r](uint32_t id, std::string node, int64_t t, TimeBasis b) {
             SymptomEvent e;
-            e.id = id;
+            e.id = EventId(id);
             e.symptom = "x";
             e.node = std::move(node);
             e.timeNs = t;
@@ -224,12 +224,12 @@ private slots:
     {
         Result r;
         SymptomEvent e;
-        e.id = 3;
+        e.id = EventId(3);
         e.kind = EventKind::BadNode;
         QCOMPARE(style::eventLevel(e, r), style::Interesting);
         r.rootCause = RootCause{};
-        r.rootCause->event = 9;
-        r.edges.push_back({9, 3, "rule", ""});       // downstream of the root
+        r.rootCause->event = EventId(9);
+        r.edges.push_back({EventId(9), EventId(3), "rule", ""});       // downstream of the root
         QCOMPARE(style::eventLevel(e, r), style::Symptom);
         e.suppressed = true;
         QCOMPARE(style::eventLevel(e, r), style::Suppressed);  // suppressed is context, downstream or not
@@ -238,7 +238,7 @@ private slots:
         e.evidenceRole = EvidenceRole::Context;
         QCOMPARE(style::eventLevel(e, r), style::Suppressed);
         e.evidenceRole.reset();
-        r.rootCause->event = 3;
+        r.rootCause->event = EventId(3);
         QCOMPARE(style::eventLevel(e, r), style::Root);
         const present::EventRoles roles(r);
         QVERIFY(roles(e) == EvidenceRole::Root);

@@ -29,7 +29,7 @@ struct LogWriter {
     RawRef add(uint32_t file, const std::string& line)
     {
         RawRef r;
-        r.file = file;
+        r.file = FileId(file);
         r.offset = data.size();
         r.length = static_cast<uint32_t>(line.size());
         r.line = ++lines;
@@ -57,7 +57,7 @@ struct Builder {
     uint32_t addFile(const std::string& path, SourceKind kind, const std::string& node, int rank)
     {
         SourceFile f;
-        f.index = static_cast<uint32_t>(a.bundle.files.size());
+        f.index = FileId(static_cast<uint32_t>(a.bundle.files.size()));
         f.path = path;
         f.kind = kind;
         f.kindReason = "name token";
@@ -65,7 +65,7 @@ struct Builder {
         f.rank = rank;
         a.bundle.files.push_back(f);
         logs.push_back({path, {}, 0});
-        return f.index;
+        return f.index.value;
     }
 
     void filler(uint32_t file, int64_t t, int count, const std::string& what)
@@ -77,7 +77,7 @@ struct Builder {
     uint32_t observe(uint32_t file, int64_t t, const std::string& text, Severity sev, int rank, int gpu)
     {
         Observation o;
-        o.id = static_cast<uint32_t>(a.observations.size());
+        o.id = ObservationId(static_cast<uint32_t>(a.observations.size()));
         o.ref = logs[file].add(file, stamp(t) + " " + text);
         o.source = a.bundle.files[file].kind;
         o.timeNs = t;
@@ -88,14 +88,14 @@ struct Builder {
         o.severity = sev;
         o.text = text;
         a.observations.push_back(o);
-        return o.id;
+        return o.id.value;
     }
 
     SymptomEvent& event(const std::string& symptom, uint32_t obs, EventKind kind)
     {
         const Observation& o = a.observations[obs];
         SymptomEvent e;
-        e.id = static_cast<uint32_t>(a.result.events.size());
+        e.id = EventId(static_cast<uint32_t>(a.result.events.size()));
         e.symptom = e.originalSymptom = symptom;
         e.kind = kind;
         e.node = o.node;
@@ -103,7 +103,7 @@ struct Builder {
         e.gpuIndex = o.gpuIndex;
         e.timeNs = o.timeNs;
         e.timeBasis = o.timeBasis;
-        e.observations = {obs};
+        e.observations = {ObservationId(obs)};
         e.extractedBy = "extract." + symptom;
         a.result.events.push_back(e);
         return a.result.events.back();
@@ -111,14 +111,14 @@ struct Builder {
 
     void evidence(const SymptomEvent& e, EvidenceRole role)
     {
-        const Observation& o = a.observations[e.observations.front()];
+        const Observation& o = a.observations[e.observations.front().value];
         EvidenceItem it;
         char id[16];
         std::snprintf(id, sizeof id, "ev-%04zu", a.result.evidence.size() + 1);
         it.id = id;
         it.kind = "log";
         it.source = o.source;
-        it.file = a.bundle.files[o.ref.file].path;
+        it.file = a.bundle.files[o.ref.file.value].path;
         it.ref = o.ref;
         it.node = o.node;
         it.rank = o.rank;
@@ -200,14 +200,14 @@ std::shared_ptr<Analysis> makeIncident(const QString& dir, bool ambiguous)
 
     const size_t symptomsEnd = r.events.size() - 2;
     for (size_t i = 1; i < symptomsEnd; ++i)
-        r.edges.push_back({kRootEvent, r.events[i].id, "chain.gpu-loss-stalls-collectives", "rank lost its peer"});
-    r.edges.push_back({kRootEvent, r.events.back().id, "chain.gpu-loss-ib-errors", "peer gone"});
+        r.edges.push_back({EventId(kRootEvent), r.events[i].id, "chain.gpu-loss-stalls-collectives", "rank lost its peer"});
+    r.edges.push_back({EventId(kRootEvent), r.events.back().id, "chain.gpu-loss-ib-errors", "peer gone"});
 
     auto candidate = [&](uint32_t event, const char* title, const char* sub, int rank, int gpu, uint32_t support,
                          bool chosen, CandidateReason reason) {
         const SymptomEvent& e = r.events[event];
         Candidate c;
-        c.event = event;
+        c.event = EventId(event);
         c.symptom = e.symptom;
         c.title = title;
         c.domain = "gpu";
@@ -225,7 +225,7 @@ std::shared_ptr<Analysis> makeIncident(const QString& dir, bool ambiguous)
                              static_cast<uint32_t>(symptomsEnd - 1), true, CandidateReason::RootCause);
     Candidate c1 = candidate(static_cast<uint32_t>(symptomsEnd), "Row remapping pending (Xid 63)", "memory", -1, 0, 0,
                              false, CandidateReason::Lighter);
-    c1.outcome.other = kRootEvent;
+    c1.outcome.other = EventId(kRootEvent);
     if (ambiguous) {
         r.status = ResultStatus::Ambiguous;
         r.domain = "gpu";
@@ -240,7 +240,7 @@ std::shared_ptr<Analysis> makeIncident(const QString& dir, bool ambiguous)
         r.domain = "gpu";
         r.subDomain = "pcie";
         RootCause rc;
-        rc.event = kRootEvent;
+        rc.event = EventId(kRootEvent);
         rc.symptom = "gpu.xid.79";
         rc.title = "GPU fell off the bus (Xid 79)";
         rc.node = "node02";
@@ -272,10 +272,10 @@ std::shared_ptr<Analysis> makeIncident(const QString& dir, bool ambiguous)
                     {"filter.ib-after-gpu-loss", "filter.late", "suppressed", 1},
                     {"chain.gpu-loss-stalls-collectives", "refine.final", "linked", 15},
                     {"outcome.failed", "outcome", "chose", 1}};
-    a.trace = {{"extract", "extract.gpu.xid", TraceAction::Extracted, {0, static_cast<uint32_t>(symptomsEnd)}, "2 Xid lines", {}},
+    a.trace = {{"extract", "extract.gpu.xid", TraceAction::Extracted, {EventId(0), EventId(static_cast<uint32_t>(symptomsEnd))}, "2 Xid lines", {}},
                {"filter.late", "filter.ib-after-gpu-loss", TraceAction::Suppressed, {r.events.back().id}, "after peer loss", {}},
-               {"refine.final", "chain.gpu-loss-stalls-collectives", TraceAction::Linked, {0, 1, 2}, "15 timeouts follow", {}},
-               {"outcome", "engine", TraceAction::Chose, {0}, "earliest initiator with most support", {}}};
+               {"refine.final", "chain.gpu-loss-stalls-collectives", TraceAction::Linked, {EventId(0), EventId(1), EventId(2)}, "15 timeouts follow", {}},
+               {"outcome", "engine", TraceAction::Chose, {EventId(0)}, "earliest initiator with most support", {}}};
 
     // Metrics: GPU temperature per node and GPU, one sample every 10 s.
     for (int n = 0; n < kNodes; ++n) {
@@ -329,7 +329,7 @@ std::shared_ptr<Analysis> makeIncident(const QString& dir, bool ambiguous)
         r.connectors.push_back(c);
     }
     for (const Observation& o : a.observations)
-        ++a.bundle.files[o.ref.file].observations;
+        ++a.bundle.files[o.ref.file.value].observations;
     for (size_t i = 0; i < r.connectors.size(); ++i)
         r.connectors[i].observations = a.bundle.files[i].observations;
     addFamilies(r);
@@ -340,26 +340,26 @@ void addFamilies(Result& r)
 {
     std::vector<ChainEdge> edges;
     for (const ChainEdge& e : r.edges)
-        if (e.from < r.events.size() && e.to < r.events.size() && e.from != e.to)
+        if (e.from.value < r.events.size() && e.to.value < r.events.size() && e.from != e.to)
             edges.push_back(e);
     const present::EventRoles roles(r, edges);
     detail::FamilyInputs in;
     in.rootsOf.resize(r.events.size());
-    std::vector<std::vector<uint32_t>> children(r.events.size());
+    std::vector<std::vector<EventId>> children(r.events.size());
     for (const ChainEdge& e : edges)
-        children[e.from].push_back(e.to);
-    for (uint32_t root : roles.roots()) {
-        if (root >= r.events.size())
+        children[e.from.value].push_back(e.to);
+    for (EventId root : roles.roots()) {
+        if (root.value >= r.events.size())
             continue;
         std::vector<bool> seen(r.events.size());
-        std::vector<uint32_t> stack{root};
+        std::vector<EventId> stack{root};
         while (!stack.empty()) {
-            const uint32_t id = stack.back();
+            const EventId id = stack.back();
             stack.pop_back();
-            for (uint32_t to : children[id])
-                if (!roles.isRoot(to) && !seen[to]) {
-                    seen[to] = true;
-                    in.rootsOf[to].push_back(root);
+            for (EventId to : children[id.value])
+                if (!roles.isRoot(to) && !seen[to.value]) {
+                    seen[to.value] = true;
+                    in.rootsOf[to.value].push_back(root);
                     stack.push_back(to);
                 }
         }
@@ -377,7 +377,7 @@ int fileIndex(const Analysis& a, const std::string& path)
 {
     for (const auto& f : a.bundle.files)
         if (f.path == path)
-            return static_cast<int>(f.index);
+            return static_cast<int>(f.index.value);
     return -1;
 }
 
