@@ -107,6 +107,7 @@ struct CompiledRules::Impl {
     mutable std::unordered_map<std::string, std::unique_ptr<RE2>> fieldPatterns;
 #ifdef FAULTLINE_HAVE_HYPERSCAN
     std::array<HsDatabase, kKinds> literalDb;          // unset: that kind uses `prefilter`
+    std::array<HsDatabase, kKinds> otherDb;            // unset: that kind uses `otherPrefilter`
     HsScratch scratchPrototype;                        // large enough for every literalDb
     uint64_t hsGeneration = 0;
 
@@ -153,6 +154,7 @@ void CompiledRules::build(const std::vector<Rule>& rules)
     }
 #ifdef FAULTLINE_HAVE_HYPERSCAN
     std::array<std::map<std::string, unsigned>, kKinds> hsLiterals; // literal -> flags (caseless wins)
+    std::array<std::map<std::string, unsigned>, kKinds> hsOthers;   // the same, non-series rules only
 #endif
     std::array<std::vector<std::string>, kKinds> others;
     for (size_t i = 0; i < fresh->rules.size(); ++i) {
@@ -171,6 +173,8 @@ void CompiledRules::build(const std::vector<Rule>& rules)
             for (const auto& lit : c.literals) {
 #ifdef FAULTLINE_HAVE_HYPERSCAN
                 hsLiterals[k][lit] |= c.rule->ignoreCase ? HS_FLAG_CASELESS : 0u;
+                if (!seriesOnly)
+                    hsOthers[k][lit] |= c.rule->ignoreCase ? HS_FLAG_CASELESS : 0u;
 #endif
                 std::string quoted = RE2::QuoteMeta(lit);
                 fresh->literalList[k].push_back(c.rule->ignoreCase ? "(?i:" + quoted + ")" : quoted);
@@ -203,17 +207,15 @@ void CompiledRules::build(const std::vector<Rule>& rules)
 #ifdef FAULTLINE_HAVE_HYPERSCAN
     if (hs_valid_platform() == HS_SUCCESS) {
         hs_scratch_t* proto = nullptr;
-        for (int k = 0; k < kKinds; ++k) {
-            const auto& lits = hsLiterals[k];
-            if (!fresh->prefilter[k] || lits.empty())
-                continue;
-            const bool plain = std::all_of(lits.begin(), lits.end(), [](const auto& l) {
+        // One literal database; the scratch prototype grows to fit each one.
+        auto compile = [&proto](const std::map<std::string, unsigned>& lits) -> hs_database_t* {
+            const bool plain = !lits.empty() && std::all_of(lits.begin(), lits.end(), [](const auto& l) {
                 return !l.first.empty() && std::all_of(l.first.begin(), l.first.end(), [](char ch) {
                     return static_cast<unsigned char>(ch) < 0x80 && ch != '\n';
                 });
             });
             if (!plain)
-                continue;
+                return nullptr;
             std::vector<const char*> exprs;
             std::vector<size_t> lens;
             std::vector<unsigned> flags, ids;
@@ -229,18 +231,29 @@ void CompiledRules::build(const std::vector<Rule>& rules)
                                      static_cast<unsigned>(exprs.size()), HS_MODE_BLOCK, nullptr, &db,
                                      &error) != HS_SUCCESS) {
                 hs_free_compile_error(error); // RE2 serves this kind
-                continue;
+                return nullptr;
             }
             if (hs_alloc_scratch(db, &proto) != HS_SUCCESS) {
                 hs_free_database(db);
-                continue;
+                return nullptr;
             }
-            fresh->literalDb[k].reset(db);
+            return db;
+        };
+        for (int k = 0; k < kKinds; ++k) {
+            if (fresh->prefilter[k])
+                fresh->literalDb[k].reset(compile(hsLiterals[k]));
+            // A series line (one per training step) asks this of every line it
+            // is; RE2 over those lines was half of the deep bundle's scan.
+            if (fresh->otherPrefilter[k])
+                fresh->otherDb[k].reset(compile(hsOthers[k]));
         }
         fresh->scratchPrototype.reset(proto);
-        if (!proto)
+        if (!proto) {
             for (auto& db : fresh->literalDb)
                 db.reset();
+            for (auto& db : fresh->otherDb)
+                db.reset();
+        }
         fresh->hsGeneration = ++g_hsGeneration;
     }
 #endif
@@ -334,6 +347,19 @@ bool CompiledRules::otherCandidate(std::string_view line, SourceKind kind) const
     const int k = static_cast<int>(kind);
     if (d->otherEveryLine[k])
         return true;
+#ifdef FAULTLINE_HAVE_HYPERSCAN
+    if (d->otherDb[k] && line.size() < kHsChunk)
+        if (hs_scratch_t* scratch = d->threadScratch()) {
+            FirstMatch m;
+            const hs_error_t rc = hs_scan(d->otherDb[k].get(), line.data(), static_cast<unsigned>(line.size()), 0,
+                                          scratch, stopAtFirst, &m);
+            if (m.found)
+                return true;
+            if (rc == HS_SUCCESS)
+                return false;
+            // any other error: RE2 answers below
+        }
+#endif
     return d->otherPrefilter[k] && RE2::PartialMatch(re2::StringPiece(line.data(), line.size()), *d->otherPrefilter[k]);
 }
 

@@ -57,6 +57,7 @@ class TestPrefilter : public QObject {
     Q_OBJECT
 private slots:
     void candidatesAreExactlyTheLinesWithALiteral();
+    void otherCandidateIsExactlyANonSeriesLiteral();
 };
 
 void TestPrefilter::candidatesAreExactlyTheLinesWithALiteral()
@@ -117,6 +118,59 @@ void TestPrefilter::candidatesAreExactlyTheLinesWithALiteral()
         QCOMPARE(found, expected);
     }
     QVERIFY(kindsChecked >= 3);
+}
+
+// A series line (one per training step) goes on to the event rules only when
+// it also holds a literal of a rule that is not series-only
+// (CompiledRules::otherCandidate, Hyperscan where built in, else RE2).
+void TestPrefilter::otherCandidateIsExactlyANonSeriesLiteral()
+{
+    fl::RuleSet rules;
+    rules.loadDirectory(FAULTLINE_SOURCE_DIR "/rules");
+    rules.compile();
+    std::vector<std::string> lines;
+    for (const fl::Rule& r : rules.rules())
+        if (r.phase == fl::Phase::Extract) {
+            for (const auto& s : r.samples) {
+                lines.push_back(s.line);
+                lines.push_back(mixCase(s.line));
+            }
+            for (const auto& b : r.benign)
+                lines.push_back(b);
+        }
+    lines.push_back("filler 0123456789");
+    int kindsChecked = 0;
+    for (fl::SourceKind kind : {fl::SourceKind::AppLog, fl::SourceKind::SysLog, fl::SourceKind::FabricManager,
+                                fl::SourceKind::Scheduler, fl::SourceKind::GpuSnapshot, fl::SourceKind::HostMap}) {
+        std::vector<Literal> literals;
+        bool everyLine = false, hasSeries = false;
+        for (const fl::Rule& r : rules.rules()) {
+            if (r.phase != fl::Phase::Extract)
+                continue;
+            if (!r.sources.empty() && std::find(r.sources.begin(), r.sources.end(), kind) == r.sources.end())
+                continue;
+            if (r.series && r.emitSymptom.empty()) {
+                hasSeries = true;
+                continue;
+            }
+            const auto lits = fl::prefilterLiterals(r);
+            everyLine = everyLine || lits.empty();
+            for (const auto& l : lits)
+                literals.push_back({l, r.ignoreCase});
+        }
+        if (!hasSeries || everyLine || literals.empty())
+            continue;
+        ++kindsChecked;
+        int yes = 0, no = 0;
+        for (const std::string& line : lines) {
+            const bool expected =
+                std::any_of(literals.begin(), literals.end(), [&](const Literal& l) { return containsLiteral(line, l); });
+            QCOMPARE(rules.compiled().otherCandidate(line, kind), expected);
+            ++(expected ? yes : no);
+        }
+        QVERIFY(yes > 0 && no > 0);
+    }
+    QVERIFY(kindsChecked >= 1);
 }
 
 QTEST_GUILESS_MAIN(TestPrefilter)
