@@ -102,7 +102,16 @@ void RawFileView::timerEvent(QTimerEvent* e)
         return QAbstractScrollArea::timerEvent(e);
     if (m_pendingLine && jumpByCheckpoint(*m_pendingLine))
         m_pendingLine.reset();
-    if (m_index.indexMore(kIndexSlice)) {
+    const bool indexed = m_index.indexMore(kIndexSlice);
+    // Under load the index can finish before the checkpoint thread reaches
+    // the line; the timer stops then, so land the pending jump here.
+    if (m_pendingLine && m_index.complete()) {
+        const uint64_t l = std::min<uint64_t>(*m_pendingLine, m_index.lineCount() - 1);
+        m_pendingLine.reset();
+        setCurrentLine(l);
+        scrollToLine(l);
+    }
+    if (indexed) {
         killTimer(m_indexTimer);
         m_indexTimer = 0;
     }
