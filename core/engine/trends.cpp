@@ -85,7 +85,26 @@ std::vector<TrendFinding> stragglers(const Trend& t, const std::vector<TrendSeri
     if (judged < 3) // a straggler needs at least two peers to be slower than
         return {};
 
+    // Every series' value at each key, sorted once: a series' peers at a key
+    // are these minus its own value, so their median is read by index instead
+    // of gathering and selecting the other series' values for every series
+    // (quadratic in the ranks: 80 % of analyze on 10,000 ranks).
+    std::map<double, std::vector<double>> valuesAt;
+    for (size_t s = 0; s < series.size(); ++s)
+        for (const auto& [key, pi] : at[s])
+            valuesAt[key].push_back(series[s].points[pi].value);
+    for (auto& [key, values] : valuesAt)
+        std::sort(values.begin(), values.end());
+    // The median of `all` with one element equal to `own` left out, as median() computes it.
+    auto peerMedian = [](const std::vector<double>& all, double own) {
+        const size_t skip = size_t(std::lower_bound(all.begin(), all.end(), own) - all.begin());
+        auto nth = [&](size_t j) { return all[j < skip ? j : j + 1]; };
+        const size_t n = all.size() - 1, mid = n / 2;
+        return n % 2 == 0 ? (nth(mid) + nth(mid - 1)) / 2 : nth(mid);
+    };
+
     std::vector<TrendFinding> out;
+    const size_t allowed = std::max<size_t>(1, judged / 4);
     for (size_t s = 0; s < series.size(); ++s) {
         if (at[s].size() < size_t(t.minPoints))
             continue;
@@ -94,18 +113,14 @@ std::vector<TrendFinding> stragglers(const Trend& t, const std::vector<TrendSeri
         std::optional<size_t> onset, worst;
         double worstRatio = 0, worstKey = 0;
         for (const auto& [key, pi] : at[s]) {
-            std::vector<double> peers;
-            for (size_t o = 0; o < series.size(); ++o)
-                if (o != s)
-                    if (auto it = at[o].find(key); it != at[o].end())
-                        peers.push_back(series[o].points[it->second].value);
-            if (peers.size() < 2)
+            const std::vector<double>& all = valuesAt.at(key);
+            if (all.size() < 3) // fewer than two peers
                 continue;
-            const double m = median(peers);
+            const double v = series[s].points[pi].value;
+            const double m = peerMedian(all, v);
             if (!(m > 0))
                 continue;
             ++compared;
-            const double v = series[s].points[pi].value;
             const double r = v / m;
             if (r < t.factor)
                 continue;
@@ -152,12 +167,11 @@ std::vector<TrendFinding> stragglers(const Trend& t, const std::vector<TrendSeri
         if (auto r = stepRange(series[s].points[first], series[s].points[last]); !r.empty())
             f.fields["steps"] = r;
         out.push_back(std::move(f));
+        // A straggler is the odd one out: when many are "slow", the median is not
+        // the peers' speed (two groups, a job-wide change): nothing is concluded.
+        if (out.size() > allowed)
+            return {};
     }
-    // A straggler is the odd one out: when many are "slow", the median is not
-    // the peers' speed (two groups, a job-wide change): nothing is concluded.
-    const size_t allowed = std::max<size_t>(1, judged / 4);
-    if (out.size() > allowed)
-        return {};
     return out;
 }
 
