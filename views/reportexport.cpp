@@ -73,13 +73,12 @@ QString writeReport(WorkbenchView& view, const QString& source, const QString& p
     const auto analysis = view.analysis();
     if (!analysis)
         return QObject::tr("Nothing to export: open a bundle first.");
-    const nlohmann::json result = resultToJson(analysis->result);
     present::ReviewNotes notes;
     if (view.notes())
         notes = reviewNotes(*view.notes());
     present::Report report;
     try {
-        report = present::buildReport(result, notes, utf8(source));
+        report = present::buildReport(analysis->result, notes, utf8(source));
     } catch (const std::exception& e) {
         return QString::fromUtf8(e.what());
     }

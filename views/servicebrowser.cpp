@@ -374,15 +374,16 @@ void ServiceBrowser::showResult(const QString& sessionId, const nlohmann::json& 
     m_raw->clear();
     m_exportButton->setEnabled(true);
     m_workbenchButton->setEnabled(true);
-    present::Report report;
+    m_read.reset();
     try {
-        report = present::buildReport(result, {}, "session " + sessionId.toStdString());
+        m_read = std::make_shared<const Result>(resultFromJson(result));
     } catch (const std::exception& e) {
         m_verdict->setText(tr("Session %1: %2").arg(sessionId, QString::fromUtf8(e.what())));
         m_exportButton->setEnabled(false);
         m_workbenchButton->setEnabled(false);
         return;
     }
+    const present::Report report = present::buildReport(*m_read, {}, "session " + sessionId.toStdString());
     QString text = qs(report.headline) + QStringLiteral("\n") + qs(report.summary);
     if (!report.rootTitle.empty()) {
         text += QStringLiteral("\n\n") + tr("Root cause: %1").arg(qs(report.rootTitle));
@@ -441,14 +442,10 @@ void ServiceBrowser::showEvidence(int row)
 
 std::shared_ptr<const Analysis> ServiceBrowser::resultAnalysis() const
 {
-    if (m_openSession.isEmpty() || !m_result.is_object())
+    if (m_openSession.isEmpty() || !m_read)
         return nullptr;
     auto a = std::make_shared<Analysis>();
-    try {
-        a->result = resultFromJson(m_result);
-    } catch (const std::exception&) {
-        return nullptr;
-    }
+    a->result = *m_read;
     a->bundle.root = QStringLiteral("%1 session %2").arg(m_client->baseUrl().toString(), m_openSession).toStdString();
     for (const ConnectorReport& c : a->result.connectors) {
         SourceFile f;
@@ -480,17 +477,17 @@ bool ServiceBrowser::openInMainWindow()
 
 void ServiceBrowser::exportReport()
 {
-    if (!m_result.is_object())
+    if (!m_read)
         return;
     const QString path = QFileDialog::getSaveFileName(this, tr("Export report"), m_openSession + QStringLiteral("-report.html"),
                                                       tr("Web page, self-contained (*.html)"));
     if (path.isEmpty())
         return;
     try {
-        const auto report = present::buildReport(m_result, {}, "faultline-service " + m_client->baseUrl().toString().toStdString() +
+        const auto report = present::buildReport(*m_read, {}, "faultline-service " + m_client->baseUrl().toString().toStdString() +
                                                                    ", session " + m_openSession.toStdString());
         std::vector<present::ReportImage> images;
-        if (std::string tl = present::timelineSvg(m_result); !tl.empty())
+        if (std::string tl = present::timelineSvg(*m_read); !tl.empty())
             images.push_back({"timeline", tr("Timeline: one lane per node").toStdString(), "image/svg+xml", std::move(tl), {}});
         const std::string html = present::reportHtml(report, images);
         QSaveFile f(path);

@@ -186,21 +186,26 @@ int reportCommand(const ReportArgs& a)
         format = ext == ".html" || ext == ".htm" ? "html" : "md";
     }
 
+    // A result document is read back into a Result by the one reader (resultFromJson), so it is
+    // reported by the same code, and gives the same report, as the fresh analysis of its bundle.
     std::string error;
-    std::optional<nlohmann::json> result = resultDocument(a.input, error);
+    std::optional<nlohmann::json> document = resultDocument(a.input, error);
     if (!error.empty())
         return fail(error);
-    const bool fromBundle = !result;
-    if (fromBundle) {
-        AnalyzeOptions options;
-        options.keepMetricSamples = false;
-        options.userConfigRules = !a.noUserRules;
-        options.ruleDirs = a.ruleDirs;
-        try {
-            result = resultToJson(analyze(a.input, options).result);
-        } catch (const std::exception& e) {
-            return fail(e.what());
+    const bool fromBundle = !document;
+    Result result;
+    try {
+        if (fromBundle) {
+            AnalyzeOptions options;
+            options.keepMetricSamples = false;
+            options.userConfigRules = !a.noUserRules;
+            options.ruleDirs = a.ruleDirs;
+            result = analyze(a.input, options).result;
+        } else {
+            result = resultFromJson(*document);
         }
+    } catch (const std::exception& e) {
+        return fail(fromBundle ? std::string(e.what()) : a.input + ": " + e.what());
     }
 
     present::ReviewNotes notes;
@@ -215,12 +220,7 @@ int reportCommand(const ReportArgs& a)
             return fail(error);
     }
 
-    present::Report report;
-    try {
-        report = present::buildReport(*result, notes, a.input);
-    } catch (const std::exception& e) {
-        return fail(a.input + ": " + e.what());
-    }
+    const present::Report report = present::buildReport(result, notes, a.input);
 
     // Markdown links its pictures: they are written beside -o FILE (and left out on standard output).
     const bool pictures = format == "html" || !a.output.empty();
@@ -228,13 +228,13 @@ int reportCommand(const ReportArgs& a)
     if (pictures) {
         const std::filesystem::path out(a.output);
         const std::string stem = out.stem().string();
-        std::string chain = renderDot(present::chainDot(*result));
+        std::string chain = renderDot(present::chainDot(result));
         if (chain.empty())
             std::fprintf(stderr, "faultline-cli report: warning: Graphviz could not lay out the chain graph\n");
         else
             images.push_back({"chain", "The symptom chain, summarised: symptoms grouped by what led to them",
                               "image/svg+xml", std::move(chain), stem + "-chain.svg"});
-        if (std::string timeline = present::timelineSvg(*result); !timeline.empty())
+        if (std::string timeline = present::timelineSvg(result); !timeline.empty())
             images.push_back({"timeline", "Timeline: one lane per node", "image/svg+xml", std::move(timeline),
                               stem + "-timeline.svg"});
         if (format == "md")

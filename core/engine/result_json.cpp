@@ -52,6 +52,16 @@ json inferenceJson(const std::optional<Inference>& inf)
     return {{"from_symptom", inf->fromSymptom}, {"rule", inf->rule}};
 }
 
+// Why it won or lost as data (the verdict above is its words), so a reader of
+// the document (resultFromJson, the workbench) tells it as a fresh analysis does.
+json outcomeJson(const CandidateOutcome& o)
+{
+    return {{"reason", std::string(toString(o.reason))},
+            {"other", o.other ? json(o.other->value) : json()},
+            {"delta_ns", o.deltaNs},
+            {"limit_ns", o.limitNs}};
+}
+
 json candidateJson(const Candidate& c, const Result& r)
 {
     return {{"event", c.event},
@@ -68,6 +78,7 @@ json candidateJson(const Candidate& c, const Result& r)
             {"support", c.support},
             {"chosen", c.chosen},
             {"verdict", present::candidateVerdict(c, r)},
+            {"outcome", outcomeJson(c.outcome)},
             {"evidence", c.evidence},
             {"inferred", inferenceJson(c.inferred)}};
 }

@@ -28,9 +28,9 @@ std::string resultToString(const Result& result, const ResultJsonOptions& option
 // A result document read back (core/engine/result_read.cpp), e.g. one kept by
 // faultline-service. Per-event chain nodes and edges only when the document has
 // them (--detail); otherwise Result::events holds one event per evidence line's
-// event, enough for the views. A candidate's outcome is known only for the
-// chosen root cause (the document gives the others in words, which are not
-// parsed back). Evidence RawRef::file indexes
+// event, enough for the views. A candidate's outcome (why it won or lost) is
+// read from its `outcome`; a document older than that field tells it only for
+// the chosen root cause. Evidence RawRef::file indexes
 // Result::connectors. Throws std::invalid_argument when `doc` is not a result document.
 Result resultFromJson(const nlohmann::json& doc);
 // "fam-0001" for Result::families[0].

@@ -4,7 +4,6 @@
 // reads as absent; ids that point nowhere are dropped, never followed.
 #include "bundle/iso_time.h"
 #include "engine/result_json.h"
-#include "present/report_json.h"
 
 #include <algorithm>
 #include <climits>
@@ -14,9 +13,48 @@
 namespace fl {
 
 using nlohmann::json;
-using namespace present::reportjson;
 
 namespace {
+
+// The one reader of a result document: a field of the wrong type reads as absent, never throws.
+const json& member(const json& j, const char* key)
+{
+    static const json none;
+    if (!j.is_object())
+        return none;
+    auto it = j.find(key);
+    return it == j.end() ? none : *it;
+}
+
+const json& array(const json& j, const char* key)
+{
+    static const json empty = json::array();
+    const json& v = member(j, key);
+    return v.is_array() ? v : empty;
+}
+
+std::string str(const json& j, const char* key)
+{
+    const json& v = member(j, key);
+    return v.is_string() ? v.get<std::string>() : std::string();
+}
+
+// -1 when absent, null or not an integer (ranks, GPUs, lines use -1 for "unknown").
+int64_t integer(const json& j, const char* key)
+{
+    const json& v = member(j, key);
+    if (v.is_number_integer())
+        return v.get<int64_t>();
+    if (v.is_number_unsigned())
+        return v.get<uint64_t>() > uint64_t(INT64_MAX) ? -1 : static_cast<int64_t>(v.get<uint64_t>());
+    return -1;
+}
+
+bool boolean(const json& j, const char* key)
+{
+    const json& v = member(j, key);
+    return v.is_boolean() && v.get<bool>();
+}
 
 constexpr size_t kMaxExpandedHosts = 1'000'000;
 
@@ -182,6 +220,15 @@ Candidate candidateOf(const json& c)
     out.subDomain = str(c, "sub_domain");
     out.support = count(c, "support");
     out.chosen = boolean(c, "chosen");
+    if (const json& o = member(c, "outcome"); o.is_object()) {
+        out.outcome.reason = enumOf(str(o, "reason"), CandidateReason::Lighter, CandidateReason::None);
+        if (const json& other = member(o, "other"); other.is_number_unsigned() && other.get<uint64_t>() <= UINT32_MAX)
+            out.outcome.other = EventId(static_cast<uint32_t>(other.get<uint64_t>()));
+        const json& delta = member(o, "delta_ns");
+        const json& limit = member(o, "limit_ns");
+        out.outcome.deltaNs = delta.is_number_integer() ? delta.get<int64_t>() : 0;
+        out.outcome.limitNs = limit.is_number_integer() ? limit.get<int64_t>() : 0;
+    }
     return out;
 }
 
@@ -270,10 +317,10 @@ Result resultFromJson(const json& doc)
     r.missing = strings(doc, "missing");
     for (const json& c : array(doc, "candidates"))
         r.candidates.push_back(candidateOf(c));
-    // The document says why each candidate won or lost in words only; what the
-    // typed fields tell (chosen, the status) is kept, the rest stays unknown.
+    // A document from before candidates carried their outcome says why in words
+    // only: what the typed fields tell (chosen, the status) is kept.
     for (Candidate& c : r.candidates)
-        if (c.chosen && r.status == ResultStatus::Attributed)
+        if (c.outcome.reason == CandidateReason::None && c.chosen && r.status == ResultStatus::Attributed)
             c.outcome.reason = CandidateReason::RootCause;
     r.affectedNodes = strings(doc, "affected_nodes");
 

@@ -1,5 +1,6 @@
 #include "present/report.h"
-#include "present/report_json.h"
+#include "present/report_chain.h"
+#include "present/timefmt.h"
 #include "present/verdict.h"
 
 #include <algorithm>
@@ -9,9 +10,6 @@
 #include <stdexcept>
 
 namespace fl::present {
-
-using nlohmann::json;
-using namespace reportjson;
 
 namespace {
 
@@ -49,7 +47,7 @@ std::string groupText(const ChainNode& n)
            (n.where.empty() ? "" : ": " + n.where);
 }
 
-std::vector<ReportChainGroup> chainGroups(const json& result, size_t& leftOut)
+std::vector<ReportChainGroup> chainGroups(const Result& result, size_t& leftOut)
 {
     const ChainSummary chain = summariseChain(result, kChainGroups, 48);
     leftOut = chain.symptomsLeftOut;
@@ -69,32 +67,29 @@ std::vector<ReportChainGroup> chainGroups(const json& result, size_t& leftOut)
     return groups;
 }
 
-std::vector<std::string> coverageLines(const json& result)
+std::vector<std::string> coverageLines(const Result& result)
 {
     std::map<std::string, size_t> byStatus;
-    const json& conns = array(result, "connector_reports");
-    for (const json& c : conns)
-        ++byStatus[str(c, "status")];
-    std::string head = plural(conns.size(), "file", "files") + " read";
+    for (const ConnectorReport& c : result.connectors)
+        ++byStatus[std::string(toString(c.status))];
+    std::string head = plural(result.connectors.size(), "file", "files") + " read";
     for (const auto& [status, n] : byStatus)
-        head += ", " + std::to_string(n) + " " + (status.empty() ? "unknown" : status);
+        head += ", " + std::to_string(n) + " " + status;
     std::vector<std::string> lines{head};
     size_t shown = 0, hidden = 0;
-    for (const json& c : conns) {
-        const std::string status = str(c, "status");
-        const int64_t parseErrors = integer(c, "parse_errors");
-        if ((status == "ok" && parseErrors <= 0) || status == "skipped")
+    for (const ConnectorReport& c : result.connectors) {
+        if ((c.status == FileStatus::Ok && c.parseErrors == 0) || c.status == FileStatus::Skipped)
             continue;
         if (shown == kProblemFiles) {
             ++hidden;
             continue;
         }
         ++shown;
-        std::string line = status + ": " + str(c, "file");
-        if (!str(c, "reason").empty())
-            line += " (" + str(c, "reason") + ")";
-        if (parseErrors > 0)
-            line += ", " + plural(static_cast<size_t>(parseErrors), "line", "lines") + " not parsed";
+        std::string line = std::string(toString(c.status)) + ": " + c.file;
+        if (!c.reason.empty())
+            line += " (" + c.reason + ")";
+        if (c.parseErrors > 0)
+            line += ", " + plural(static_cast<size_t>(c.parseErrors), "line", "lines") + " not parsed";
         lines.push_back(line);
     }
     if (hidden)
@@ -104,36 +99,26 @@ std::vector<std::string> coverageLines(const json& result)
 
 } // namespace
 
-Report buildReport(const json& result, const ReviewNotes& review, const std::string& source)
+Report buildReport(const Result& result, const ReviewNotes& review, const std::string& source)
 {
-    if (!result.is_object() || !result.contains("status") || !result.contains("schema_version"))
-        throw std::invalid_argument("not a Faultline result document (no \"status\" or \"schema_version\")");
     Report r;
-    const json& workload = member(result, "workload");
-    const std::string workloadId = str(workload, "id");
-    const int64_t attempt = integer(workload, "attempt");
     r.title = "Faultline report";
-    if (!workloadId.empty())
-        r.title += ": workload " + workloadId + (attempt >= 0 ? ", attempt " + std::to_string(attempt) : "");
-    r.status = str(result, "status");
-    if (r.status != "attributed" && r.status != "ambiguous" && r.status != "unattributed")
-        r.status = "unknown";
-    r.headline = upper(r.status) + ": " + (str(result, "domain").empty() ? "unknown" : str(result, "domain"));
-    if (!str(result, "sub_domain").empty())
-        r.headline += " / " + str(result, "sub_domain");
-    r.summary = str(result, "summary");
+    if (!result.workloadId.empty())
+        r.title += ": workload " + result.workloadId + (result.attempt >= 0 ? ", attempt " + std::to_string(result.attempt) : "");
+    r.status = std::string(toString(result.status));
+    r.headline = upper(r.status) + ": " + (result.domain.empty() ? "unknown" : result.domain);
+    if (!result.subDomain.empty())
+        r.headline += " / " + result.subDomain;
+    r.summary = result.summary;
 
-    addFact(r.facts, "Outcome", str(result, "outcome"));
-    const std::string ws = str(workload, "window_start"), we = str(workload, "window_end");
+    addFact(r.facts, "Outcome", result.outcome);
+    const std::string ws = formatTimeUtc(result.windowStartNs), we = formatTimeUtc(result.windowEndNs);
     if (!ws.empty() || !we.empty())
         addFact(r.facts, "Window", (ws.empty() ? "?" : ws) + " to " + (we.empty() ? "?" : we));
-    addFact(r.facts, "Affected nodes", array(result, "affected_nodes").empty()
-                                           ? std::string()
-                                           : std::to_string(array(result, "affected_nodes").size()));
+    addFact(r.facts, "Affected nodes", result.affectedNodes.empty() ? std::string() : std::to_string(result.affectedNodes.size()));
     addFact(r.facts, "Source", source);
-    const json& engine = member(result, "engine");
-    addFact(r.facts, "Engine", str(engine, "name").empty() ? std::string() : str(engine, "name") + " " + str(engine, "version"));
-    addFact(r.facts, "Rules", str(engine, "rules_digest"));
+    addFact(r.facts, "Engine", "faultline " + result.engineVersion);
+    addFact(r.facts, "Rules", result.rulesDigest);
 
     if (const auto& o = review.verdictOverride) {
         std::vector<ReportFact> f;
@@ -145,43 +130,35 @@ Report buildReport(const json& result, const ReviewNotes& review, const std::str
         r.verdictOverride = std::move(f);
     }
 
-    std::map<std::string, const json*> evidence;
-    for (const json& e : array(result, "evidence"))
-        evidence[str(e, "id")] = &e;
+    std::map<std::string, const EvidenceItem*> evidence;
+    for (const EvidenceItem& e : result.evidence)
+        evidence.emplace(e.id, &e);
 
-    const json& rc = member(result, "root_cause");
-    if (rc.is_object()) {
-        r.rootTitle = str(rc, "title").empty() ? str(rc, "symptom") : str(rc, "title");
-        addFact(r.rootFacts, "Where", placeOf(rc));
-        addFact(r.rootFacts, "When", timeOf(rc) + (str(rc, "time_basis").empty() ? "" : " (" + str(rc, "time_basis") + ")"));
-        addFact(r.rootFacts, "Symptom", str(rc, "symptom"));
-        addFact(r.rootFacts, "PCI bus", str(rc, "pci_bus"));
-        addFact(r.rootFacts, "Advice", str(rc, "advice"));
-        for (const json& id : array(rc, "evidence")) {
-            if (!id.is_string())
-                continue;
-            auto it = evidence.find(id.get<std::string>());
+    if (const auto& rc = result.rootCause) {
+        r.rootTitle = rc->title.empty() ? rc->symptom : rc->title;
+        addFact(r.rootFacts, "Where", place(rc->node, rc->gpuIndex, rc->pciBus, rc->rank));
+        addFact(r.rootFacts, "When", timeText(rc->timeNs, rc->timeBasis) + " (" + std::string(toString(rc->timeBasis)) + ")");
+        addFact(r.rootFacts, "Symptom", rc->symptom);
+        addFact(r.rootFacts, "PCI bus", rc->pciBus);
+        addFact(r.rootFacts, "Advice", rc->advice);
+        for (const std::string& id : rc->evidence) {
+            auto it = evidence.find(id);
             if (it == evidence.end()) {
-                r.rootLines.push_back({id.get<std::string>(), "(evidence not in this document)"});
+                r.rootLines.push_back({id, "(evidence not in this document)"});
                 continue;
             }
-            const json& raw = member(*it->second, "raw");
-            r.rootLines.push_back({id.get<std::string>() + "  " + lineRef(str(raw, "file"), static_cast<uint64_t>(
-                                                                              std::max<int64_t>(0, integer(raw, "line")))),
-                                   str(*it->second, "excerpt")});
+            r.rootLines.push_back({id + "  " + lineRef(it->second->file, it->second->ref.line), it->second->excerpt});
         }
     }
 
-    for (const json& m : array(result, "missing"))
-        if (m.is_string())
-            r.missing.push_back(m.get<std::string>());
-    r.missingHeading = r.status == "unattributed" ? "Missing evidence" : "Would strengthen the verdict";
+    r.missing = result.missing;
+    r.missingHeading = result.status == ResultStatus::Unattributed ? "Missing evidence" : "Would strengthen the verdict";
 
     r.chain = chainGroups(result, r.chainGroupsLeftOut);
 
-    for (const json& c : array(result, "candidates"))
-        r.candidates.push_back({boolean(c, "chosen"), str(c, "title").empty() ? str(c, "symptom") : str(c, "title"),
-                                placeOf(c), timeOf(c), str(c, "verdict")});
+    for (const Candidate& c : result.candidates)
+        r.candidates.push_back({c.chosen, c.title.empty() ? c.symptom : c.title, place(c.node, c.gpuIndex, c.pciBus, c.rank),
+                                timeText(c.timeNs, c.timeBasis), candidateVerdict(c, result)});
 
     for (const ReviewNote& n : review.notes) {
         std::string about = n.kind == "lane" ? "lane " + n.target : n.kind + " " + n.target;
@@ -193,9 +170,7 @@ Report buildReport(const json& result, const ReviewNotes& review, const std::str
         r.notes.push_back({"bookmark " + lineRef(b.file, b.line), b.note, b.when});
 
     r.coverage = coverageLines(result);
-    for (const json& w : array(result, "warnings"))
-        if (w.is_string())
-            r.warnings.push_back(w.get<std::string>());
+    r.warnings = result.warnings;
     return r;
 }
 

@@ -1,11 +1,12 @@
 // A report of one diagnosis for tickets and postmortems (docs/report.md): built
-// from the versioned result document (so a RESULT.json from the CLI or the
-// service, and a fresh analysis, give the same report) plus the reviewer's notes.
+// from a Result — a fresh analysis, or a RESULT.json from the CLI or the service
+// read back with resultFromJson (core/engine/result_json.h), so both give the
+// same report — plus the reviewer's notes.
 // buildReport() writes every sentence; the Markdown and HTML renderers only lay
 // the typed Report out and escape it. Everything from logs is hostile text.
 #pragma once
 
-#include <nlohmann/json.hpp>
+#include "model.h"
 
 #include <cstdint>
 #include <optional>
@@ -88,8 +89,7 @@ struct Report {
     std::vector<std::string> warnings;
 };
 
-// Throws std::invalid_argument naming what is missing when `result` is not a result document.
-Report buildReport(const nlohmann::json& result, const ReviewNotes& notes, const std::string& source);
+Report buildReport(const Result& result, const ReviewNotes& notes, const std::string& source);
 
 // Markdown; each image is linked by its fileName (the caller writes the files beside the report).
 std::string reportMarkdown(const Report& report, const std::vector<ReportImage>& images);
@@ -98,10 +98,10 @@ std::string reportHtml(const Report& report, const std::vector<ReportImage>& ima
 
 // The timeline drawn as SVG (nodes as lanes, events as marks; the root cause, the
 // other candidates and the downstream symptoms told apart). Empty when no event has a date.
-std::string timelineSvg(const nlohmann::json& result);
+std::string timelineSvg(const Result& result);
 // The chain summarised for Graphviz: the root cause and the candidates, and the
 // symptoms they led to grouped by symptom id with their counts.
-std::string chainDot(const nlohmann::json& result);
+std::string chainDot(const Result& result);
 
 // Escapers, exposed for tests.
 std::string htmlEscape(const std::string& text);

@@ -2,9 +2,8 @@
 // summarised chain as Graphviz DOT (the CLI lays it out with Graphviz; the
 // workbench embeds its own view instead). Bounded whatever the bundle's size:
 // at most kLanes lanes and one mark per pixel column, role and lane.
-#include "bundle/iso_time.h"
 #include "present/report.h"
-#include "present/report_json.h"
+#include "present/report_chain.h"
 #include "present/timefmt.h"
 #include "present/verdict.h"
 
@@ -15,9 +14,6 @@
 #include <sstream>
 
 namespace fl::present {
-
-using nlohmann::json;
-using namespace reportjson;
 
 namespace {
 
@@ -33,18 +29,12 @@ struct TimedEvent {
     Mark mark = Mark::Symptom;
 };
 
-std::set<int64_t> candidateEvents(const json& result)
+std::set<EventId> candidateEvents(const Result& result)
 {
-    std::set<int64_t> ids;
-    for (const json& c : array(result, "candidates"))
-        ids.insert(integer(c, "event"));
+    std::set<EventId> ids;
+    for (const Candidate& c : result.candidates)
+        ids.insert(c.event);
     return ids;
-}
-
-int64_t rootEvent(const json& result)
-{
-    const json& rc = member(result, "root_cause");
-    return rc.is_object() ? integer(rc, "event") : -2;
 }
 
 // A step a clock reader likes (1 ms .. 1 day): about `ticks` ticks over `rangeNs`.
@@ -96,33 +86,33 @@ std::string clip(std::string s, size_t max)
 
 } // namespace
 
-std::string timelineSvg(const json& result)
+std::string timelineSvg(const Result& result)
 {
-    const std::set<int64_t> candidates = candidateEvents(result);
-    const int64_t root = rootEvent(result);
+    const std::set<EventId> candidates = candidateEvents(result);
+    const std::optional<EventId> root = result.rootCause ? std::optional(result.rootCause->event) : std::nullopt;
     std::vector<TimedEvent> events;
     size_t untimed = 0;
-    auto add = [&](const json& e, int64_t id) {
-        const auto ns = parseIso8601Ns(str(e, "time"));
-        if (!ns) {
+    // A boot-relative time is not a date: it cannot be drawn on the clock.
+    auto add = [&](int64_t ns, TimeBasis basis, const std::string& node, EventId id) {
+        if (ns == kNoTime || basis == TimeBasis::BootRelative) {
             ++untimed;
             return;
         }
-        events.push_back({*ns, str(e, "node").empty() ? std::string("(no node)") : str(e, "node"),
+        events.push_back({ns, node.empty() ? std::string("(no node)") : node,
                           id == root ? Mark::Root : candidates.count(id) ? Mark::Candidate : Mark::Symptom});
     };
     // A 2.0 result keeps its events as families: the marks are its evidence
     // lines (every family's representatives among them), not every event.
-    const bool fromEvidence = member(member(result, "symptom_chain"), "families").is_array();
+    const bool fromEvidence = !result.families.empty() || result.events.empty();
     if (fromEvidence) {
-        std::set<int64_t> drawnEvents;
-        for (const json& e : array(result, "evidence"))
-            if (str(e, "role") != "context" && drawnEvents.insert(integer(e, "event")).second)
-                add(e, integer(e, "event"));
+        std::set<EventId> drawnEvents;
+        for (const EvidenceItem& e : result.evidence)
+            if (e.role != EvidenceRole::Context && drawnEvents.insert(e.event).second)
+                add(e.timeNs, e.timeBasis, e.node, e.event);
     } else {
-        for (const json& n : array(member(result, "symptom_chain"), "nodes"))
-            if (!boolean(n, "suppressed"))
-                add(n, integer(n, "id"));
+        for (const SymptomEvent& e : result.events)
+            if (!e.suppressed)
+                add(e.timeNs, e.timeBasis, e.node, e.id);
     }
     if (events.empty())
         return {};
@@ -241,7 +231,7 @@ std::string timelineSvg(const json& result)
     return os.str();
 }
 
-std::string chainDot(const json& result)
+std::string chainDot(const Result& result)
 {
     const ChainSummary chain = summariseChain(result, kDotCandidates, kDotGroups);
     std::ostringstream os;

@@ -38,7 +38,7 @@ struct Rendered {
     std::string md, html, dot, timeline;
 };
 
-Rendered render(const json& result)
+Rendered render(const fl::Result& result)
 {
     const fl::present::Report r = fl::present::buildReport(result, {}, "test");
     return {fl::present::reportMarkdown(r, {}), fl::present::reportHtml(r, {}), fl::present::chainDot(result),
@@ -64,6 +64,12 @@ std::vector<json> linkedFamilies(const json& result)
         if (reached.count(f["id"].get<std::string>()))
             out.push_back(f);
     return out;
+}
+
+// What a reader of the document sees: the result read back with the one reader.
+Rendered render(const json& document)
+{
+    return render(fl::resultFromJson(document));
 }
 
 } // namespace
@@ -124,6 +130,47 @@ private slots:
         QVERIFY2(out.md.find(mdEscaped("nccl.watchdog_timeout on 4 nodes (6 events)")) != std::string::npos, out.md.c_str());
         // Both candidates drawn as candidates, each with an edge to the shared symptom family.
         QVERIFY(out.dot.find("n0 -> ") != std::string::npos && out.dot.find("n1 -> ") != std::string::npos);
+    }
+
+    // A saved result (the document as the CLI writes it, parsed back from its text) gives the report of
+    // the fresh analysis, byte for byte: Markdown, HTML, the Graphviz chain and the timeline.
+    void savedResultReportsAsTheFreshAnalysis_data()
+    {
+        QTest::addColumn<QString>("sample");
+        QTest::addColumn<bool>("detail");
+        for (const char* s : {"xid149-nccl", "ambiguous-two-faults", "nvlink-signal-integrity", "unattributed-timeouts"}) {
+            QTest::newRow((std::string(s) + " compact").c_str()) << QString(s) << false;
+            QTest::newRow((std::string(s) + " detail").c_str()) << QString(s) << true;
+        }
+    }
+    void savedResultReportsAsTheFreshAnalysis()
+    {
+        QFETCH(QString, sample);
+        QFETCH(bool, detail);
+        fl::AnalyzeOptions o;
+        o.userConfigRules = false;
+        const fl::Result fresh = fl::analyze(FAULTLINE_SOURCE_DIR "/samples/" + sample.toStdString(), o).result;
+        const std::string saved = fl::resultToString(fresh, fl::ResultJsonOptions{detail});
+        const Rendered a = render(fresh), b = render(json::parse(saved));
+        QVERIFY(!a.md.empty() && !a.dot.empty());
+        QVERIFY2(a.md == b.md, b.md.c_str());
+        QVERIFY2(a.html == b.html, b.html.c_str());
+        QVERIFY2(a.dot == b.dot, b.dot.c_str());
+        QVERIFY2(a.timeline == b.timeline, b.timeline.c_str());
+        // Why each candidate lost survives the document, as data.
+        const fl::Result back = fl::resultFromJson(json::parse(saved));
+        QCOMPARE(back.candidates.size(), fresh.candidates.size());
+        for (size_t i = 0; i < fresh.candidates.size(); ++i) {
+            const fl::CandidateOutcome &x = back.candidates[i].outcome, &y = fresh.candidates[i].outcome;
+            QCOMPARE(fl::toString(x.reason), fl::toString(y.reason));
+            QVERIFY(x.other == y.other && x.deltaNs == y.deltaNs && x.limitNs == y.limitNs);
+        }
+    }
+
+    void notAResultDocumentIsRefusedByTheReader()
+    {
+        QVERIFY_THROWS_EXCEPTION(std::invalid_argument, fl::resultFromJson(json::parse(R"({"status": "attributed"})")));
+        QVERIFY_THROWS_EXCEPTION(std::invalid_argument, fl::resultFromJson(json::array()));
     }
 
     void olderResultsStillReadThePerEventChain()
