@@ -60,6 +60,8 @@ public slots:
     void setUrl(const QString& url);
     void setTokenFile(const QString& path);
     void setFilter(const SessionFilter& filter);
+    // The bundle open in the workbench, offered by "Submit bundle…" (empty: none).
+    void setOpenBundle(const QString& path) { m_openBundle = path; }
     // Emits openInWorkbench with the open result. False when there is none.
     bool openInMainWindow();
 
@@ -96,6 +98,7 @@ private:
     QPushButton* m_exportButton;
     QPushButton* m_workbenchButton;
     nlohmann::json m_result;
+    std::shared_ptr<const Result> m_read;  // m_result read back (resultFromJson); null when unreadable
     QString m_openSession;
     int m_pending = 0;
 };

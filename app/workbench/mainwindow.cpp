@@ -5,6 +5,7 @@
 #include "progressgate.h"
 #include "views/reportexport.h"
 #include "views/servicebrowser.h"
+#include "views/servicereview.h"
 #include "views/viewstyle.h"
 
 #include <QAction>
@@ -96,7 +97,7 @@ MainWindow::MainWindow(QWidget* parent)
     buildActions();
     connect(m_workbench, &WorkbenchView::notesError, this, &MainWindow::showNotesProblem);
     connect(m_workbench, &WorkbenchView::notesChanged, this, [this] {
-        if (!m_path.isEmpty() && m_workbench->analysis()) {
+        if (!m_path.isEmpty() && m_workbench->analysis() && QFileInfo::exists(m_path)) {  // not a service session
             m_history->record(m_path, verdictSummary(), m_workbench->notes()->hasNotes());
             rebuildRecentMenu();
         }
@@ -128,8 +129,16 @@ void MainWindow::buildActions()
         auto* browser = findChild<ServiceBrowser*>();  // one window, kept with what it showed
         if (!browser) {
             browser = new ServiceBrowser(m_path, this);
-            connect(browser, &ServiceBrowser::openInWorkbench, this, &MainWindow::showAnalysis);
+            // Reviewed like a local result: raw lines fetched per evidence item, notes per session.
+            auto* review = ServiceReview::of(m_workbench);
+            connect(review, &ServiceReview::message, this, [this](const QString& m) { statusBar()->showMessage(m, 15000); });
+            connect(browser, &ServiceBrowser::openInWorkbench, this,
+                    [this, browser, review](std::shared_ptr<const Analysis> a, const QString& title) {
+                        showAnalysis(a, title);
+                        review->attach(browser->client(), browser->openSession(), a);
+                    });
         }
+        browser->setOpenBundle(QFileInfo::exists(m_path) ? m_path : QString());
         browser->show();
         browser->raise();
     });
@@ -239,8 +248,8 @@ void MainWindow::showAnalysis(std::shared_ptr<const Analysis> analysis, const QS
     m_workbench->setAnalysis(analysis);
     m_notesProblem->hide();
     setWindowTitle(tr("%1 — Faultline").arg(title));
-    statusBar()->showMessage(tr("%1: %2 files, %3 evidence lines, %4 symptom families (analysed by the service; raw "
-                                "lines are in the service window)")
+    statusBar()->showMessage(tr("%1: %2 files, %3 evidence lines, %4 symptom families (analysed by the service; the "
+                                "raw lines of each evidence item are fetched from it)")
                                  .arg(title)
                                  .arg(analysis->bundle.files.size())
                                  .arg(analysis->result.evidence.size())

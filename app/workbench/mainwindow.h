@@ -40,7 +40,7 @@ public:
 public slots:
     void openPath(const QString& path);
     // A result that was analysed elsewhere (a faultline-service session): shown in
-    // the same views; no bundle bytes, no reviewer notes.
+    // the same views; its raw lines and notes come with views/servicereview.h.
     void showAnalysis(std::shared_ptr<const fl::Analysis> analysis, const QString& title);
     void openDialog(bool folder);
     void cancelAnalysis();

@@ -7,7 +7,12 @@
 #include "qtplugins.h"
 #include "engine/engine.h"
 #include "present/verdict.h"
+#include "views/focusstate.h"
+#include "views/notesstore.h"
+#include "views/rawfilepanel.h"
+#include "views/rawfileview.h"
 #include "views/servicebrowser.h"
+#include "views/servicereview.h"
 #include "views/sessionlistmodel.h"
 #include "views/workbenchview.h"
 
@@ -17,6 +22,7 @@
 #include <QProcess>
 #include <QRegularExpression>
 #include <QSignalSpy>
+#include <QStandardPaths>
 #include <QTabWidget>
 #include <QTableView>
 #include <QTemporaryDir>
@@ -29,6 +35,16 @@ bool writeFile(const QString& path, const QByteArray& bytes)
 {
     QFile f(path);
     return f.open(QIODevice::WriteOnly) && f.write(bytes) == bytes.size();
+}
+
+// Line `line` (1-based) of a sample file, as the raw viewer shows it.
+QString sampleLine(const QString& file, uint32_t line)
+{
+    QFile f(QStringLiteral(FAULTLINE_SOURCE_DIR "/samples/xid149-nccl/") + file);
+    if (!f.open(QIODevice::ReadOnly))
+        return {};
+    const QList<QByteArray> lines = f.readAll().split('\n');
+    return line >= 1 && line <= uint32_t(lines.size()) ? QString::fromUtf8(lines[line - 1]) : QString();
 }
 
 bool waitIdle(ServiceBrowser& b)
@@ -49,9 +65,21 @@ private:
     QString m_url;
     QString m_tokenFile;
 
+    // Connects `b` to the test's service and submits a sample bundle; false when either fails.
+    bool submitSample(ServiceBrowser& b, const QString& sample)
+    {
+        b.setUrl(m_url);
+        b.setTokenFile(m_tokenFile);
+        if (!b.connectToService() || !waitIdle(b))
+            return false;
+        b.submit(QStringLiteral(FAULTLINE_SOURCE_DIR "/samples/") + sample);
+        return waitIdle(b) && !b.openSession().isEmpty();
+    }
+
 private slots:
     void initTestCase()
     {
+        QStandardPaths::setTestModeEnabled(true);  // notes of service sessions go to a test data folder
         QVERIFY(m_dir.isValid());
         m_tokenFile = m_dir.filePath(QStringLiteral("token"));
         QVERIFY(writeFile(m_tokenFile, "workbench-test-token-0123456789\n"));
@@ -192,18 +220,121 @@ private slots:
         QVERIFY2(b.statusText().contains(QRegularExpression(QStringLiteral("HTTP 4\\d\\d \\w+: "))), qPrintable(b.statusText()));
     }
 
+    // A service result reviewed in the workbench as a local one: selecting an evidence item shows its raw
+    // lines, fetched from the service, in the raw viewer at their real line numbers, highlighted; notes and
+    // bookmarks are kept per session; why each candidate lost reads as for the local analysis; a refusal of
+    // the service is shown where the lines would be.
+    void serviceResultReviewedAsALocalOne()
+    {
+        ServiceBrowser b{QString()};
+        QVERIFY(submitSample(b, QStringLiteral("xid149-nccl")));
+        QSignalSpy opened(&b, &ServiceBrowser::openInWorkbench);
+        QVERIFY(b.openInMainWindow());
+        const auto service = opened.at(0).at(0).value<std::shared_ptr<const Analysis>>();
+        QVERIFY(service && service->result.rootCause);
+
+        WorkbenchView view;
+        view.setAnalysis(service);
+        ServiceReview* review = ServiceReview::of(&view);
+        QCOMPARE(ServiceReview::of(&view), review);
+        QSignalSpy shown(review, &ServiceReview::rawShown);
+        review->attach(b.client(), b.openSession(), service);
+        QVERIFY(review->active());
+        QVERIFY(review->busy());  // asynchronous
+        QVERIFY(shown.wait(60000));
+
+        // The root cause's evidence line, as the file in the bundle holds it, at its line number.
+        RawFileView* raw = view.raw()->view();
+        QTRY_VERIFY(raw->indexComplete());
+        const std::string rootId = service->result.rootCause->evidence.front();
+        const EvidenceItem* root = nullptr;
+        for (const EvidenceItem& e : service->result.evidence)
+            if (e.id == rootId)
+                root = &e;
+        QVERIFY(root);
+        QCOMPARE(shown.last().at(0).toString(), QString::fromStdString(rootId));
+        QCOMPARE(raw->displayName(), QString::fromStdString(root->file));
+        const QString expected = sampleLine(QString::fromStdString(root->file), root->ref.line);
+        QVERIFY(expected.contains(QStringLiteral("NVRM: Xid")));
+        QCOMPARE(raw->lineText(root->ref.line), expected);
+        QCOMPARE(raw->currentLine(), uint64_t(root->ref.line));
+        QVERIFY(raw->highlight().second > raw->highlight().first);
+        QVERIFY(review->lastError().isEmpty());
+
+        // Another evidence item, in another file, with fewer lines around it: its own lines.
+        const EvidenceItem* other = nullptr;
+        for (const EvidenceItem& e : service->result.evidence)
+            if (e.file != root->file && (!other || e.ref.line > other->ref.line))
+                other = &e;
+        QVERIFY(other && other->ref.line > 4);
+        const int context = 2;
+        review->setContext(context);
+        view.focus()->selectEvidence(QString::fromStdString(other->id));
+        QVERIFY(shown.wait(60000));
+        QCOMPARE(raw->displayName(), QString::fromStdString(other->file));
+        QTRY_VERIFY(raw->indexComplete());
+        QCOMPARE(raw->lineText(other->ref.line), sampleLine(QString::fromStdString(other->file), other->ref.line));
+        // Lines before the fetched ones are not invented: blank, and the last of them says where they are.
+        const uint32_t firstFetched = std::max<int64_t>(1, int64_t(other->ref.line) - context);
+        QVERIFY(firstFetched > 2);
+        {
+            QVERIFY2(raw->lineText(firstFetched - 1).contains(QStringLiteral("with the service")), qPrintable(raw->lineText(firstFetched - 1)));
+            QVERIFY(raw->lineText(1).isEmpty());
+            QCOMPARE(raw->lineText(firstFetched), sampleLine(QString::fromStdString(other->file), firstFetched));
+            const uint32_t after = other->ref.line + other->ref.lineCount + context;  // the first line not fetched
+            QFile f(QStringLiteral(FAULTLINE_SOURCE_DIR "/samples/xid149-nccl/") + QString::fromStdString(other->file));
+            QVERIFY(f.open(QIODevice::ReadOnly));
+            const bool more = after <= uint32_t(f.readAll().count('\n'));
+            QCOMPARE(raw->lineText(after).contains(QStringLiteral("with the service")), more);
+        }
+
+        // Notes and bookmarks of this session, kept across a reopening.
+        QVERIFY(view.setEvidenceNote(QString::fromStdString(rootId), QStringLiteral("checked the NVLink cable")));
+        QVERIFY(view.toggleBookmark(raw->displayName(), other->ref.line));
+        QVERIFY2(view.notes()->path().contains(QStringLiteral("service-notes")), qPrintable(view.notes()->path()));
+        {
+            WorkbenchView again;
+            again.setAnalysis(service);
+            ServiceReview::of(&again)->attach(b.client(), b.openSession(), service);
+            QCOMPARE(again.notes()->note(NotesStore::kEvidence, QString::fromStdString(rootId)),
+                     QStringLiteral("checked the NVLink cable"));
+            QCOMPARE(again.notes()->bookmarks(raw->displayName()).size(), size_t(1));
+        }
+
+        // Why each candidate won or lost: as the local analysis says it.
+        AnalyzeOptions o;
+        o.userConfigRules = false;
+        const Analysis local = analyze(FAULTLINE_SOURCE_DIR "/samples/xid149-nccl", o);
+        QCOMPARE(service->result.candidates.size(), local.result.candidates.size());
+        for (size_t i = 0; i < local.result.candidates.size(); ++i)
+            QCOMPARE(present::candidateVerdict(service->result.candidates[i], service->result),
+                     present::candidateVerdict(local.result.candidates[i], local.result));
+
+        // A session the service does not know: its refusal, shown where the lines would be.
+        auto copy = std::make_shared<const Analysis>(*service);
+        WorkbenchView gone;
+        gone.setAnalysis(copy);
+        ServiceReview* r2 = ServiceReview::of(&gone);
+        QSignalSpy shown2(r2, &ServiceReview::rawShown);
+        r2->attach(b.client(), QStringLiteral("no-such-session"), copy);
+        QVERIFY(shown2.wait(60000));
+        QTRY_VERIFY(gone.raw()->view()->indexComplete());
+        QVERIFY2(r2->lastError().contains(QStringLiteral("HTTP 404")), qPrintable(r2->lastError()));
+        QVERIFY2(gone.raw()->view()->lineText(1).contains(QStringLiteral("did not give the raw lines")),
+                 qPrintable(gone.raw()->view()->lineText(1)));
+
+        // Whatever the view shows next ends the review.
+        view.setAnalysis(std::make_shared<const Analysis>(local));
+        QVERIFY(!review->active());
+    }
+
     // "Open in workbench": the service's (compact) result in the main window's views, as a local analysis of
     // the same bundle shows it: the verdict, every evidence line, the chain's families and their edges.
     void serviceResultOpensInTheWorkbenchViews()
     {
         ServiceBrowser b{QString()};
         QVERIFY(!b.openInMainWindow());  // nothing open yet
-        b.setUrl(m_url);
-        b.setTokenFile(m_tokenFile);
-        QVERIFY(b.connectToService());
-        QVERIFY(waitIdle(b));
-        b.submit(QStringLiteral(FAULTLINE_SOURCE_DIR "/samples/xid149-nccl"));
-        QVERIFY(waitIdle(b));
+        QVERIFY(submitSample(b, QStringLiteral("xid149-nccl")));
         QVERIFY(!b.result()["symptom_chain"].contains("nodes"));  // the service keeps the compact document
 
         QSignalSpy opened(&b, &ServiceBrowser::openInWorkbench);

@@ -1,0 +1,78 @@
+// SPDX-License-Identifier: MIT
+// A faultline-service result reviewed in the main window as fully as a local
+// one. The result's bytes stay with the service, so when the reviewer selects an
+// evidence item its raw lines are fetched (GET /v2/sessions/{id}/evidence/{ev},
+// asynchronously) and shown in the raw viewer at their real line numbers (the
+// lines before them are blank, one says they were not fetched), so bookmarks
+// and line notes name the same file and line as for the bundle itself. A
+// refusal (404, 401, a network error) is shown in the raw viewer and reported
+// through message(). Reviewer notes live in the user's data folder, one file
+// per service and session (notesKey()).
+#pragma once
+
+#include "engine/engine.h"
+
+#include <nlohmann/json.hpp>
+
+#include <QObject>
+#include <QPointer>
+#include <QString>
+#include <QTemporaryDir>
+
+#include <memory>
+
+namespace fl {
+
+class ServiceClient;
+class WorkbenchView;
+
+class ServiceReview : public QObject
+{
+    Q_OBJECT
+public:
+    // Lines fetched on each side of an evidence item.
+    static constexpr int kContext = 20;
+    void setContext(int lines) { m_context = lines; }
+
+    // The view's review helper, created on first use (a child of the view).
+    static ServiceReview* of(WorkbenchView* view);
+
+    // Reviews `analysis` (now shown by the view) as session `sessionId` of the
+    // service `client` talks to: opens its notes and fetches the raw lines of the
+    // selected evidence. Whatever the view shows next (a local bundle) ends it.
+    void attach(ServiceClient* client, const QString& sessionId, std::shared_ptr<const Analysis> analysis);
+    bool active() const;
+    QString sessionId() const { return m_session; }
+    bool busy() const { return m_pending > 0; }
+    QString lastError() const { return m_error; }
+
+    // The notes of a session: `<data>/service-notes/<host>_<port>/<session>` as the
+    // "bundle" path NotesStore keeps notes beside.
+    static QString notesKey(const QUrl& service, const QString& sessionId);
+
+signals:
+    void message(const QString& text);  // for the status bar
+    void rawShown(const QString& evidenceId);  // the raw viewer shows the item's lines (or why not)
+
+private:
+    explicit ServiceReview(WorkbenchView* view);
+    void fetch(const QString& evidenceId);
+    void show(const QString& evidenceId, const QString& file, const nlohmann::json& body);
+    void showRefusal(const QString& evidenceId, const QString& file, const QString& error);
+    bool openText(const QString& file, const QByteArray& text, uint64_t highlightAt, uint32_t highlightLength,
+                  uint64_t line);
+
+    WorkbenchView* m_view;
+    QPointer<ServiceClient> m_client;
+    QString m_session;
+    std::weak_ptr<const Analysis> m_analysis;
+    std::unique_ptr<QTemporaryDir> m_dir;
+    QString m_wanted;  // the evidence whose lines are awaited; older answers are dropped
+    int m_context = kContext;
+    int m_pending = 0;
+    int m_files = 0;
+    QString m_shown;  // the temporary file the raw viewer shows
+    QString m_error;
+};
+
+} // namespace fl
