@@ -6,6 +6,8 @@
 #include <charconv>
 #include <map>
 #include <set>
+#include <string_view>
+#include <unordered_map>
 
 namespace fl {
 
@@ -79,9 +81,88 @@ int pidInText(std::string_view text)
     return ec == std::errc() && ptr != text.data() + at + 4 ? v : -1;
 }
 
+// The Placement lookups above, indexed once: they walk every entry (every
+// node's aliases), which for each line of a 10,000-rank job is quadratic.
+// Each answers exactly what its Placement counterpart answers.
+class Lookup {
+public:
+    explicit Lookup(const Placement& pl)
+    {
+        for (const auto& n : pl.nodes)
+            for (const auto& a : n.aliases)
+                canonical_.emplace(a, n.name); // the first node naming the alias, as canonicalNode
+        for (const auto& e : pl.entries) {
+            if (e.globalRank >= 0)
+                byRank_.emplace(e.globalRank, &e); // the first entry of the rank, as byRank
+            ofNode_[e.node].push_back(&e);
+        }
+    }
+
+    // nullptr when `name` is no alias: it is canonical as it is.
+    const std::string* canonical(std::string_view name) const
+    {
+        auto it = canonical_.find(name);
+        return it == canonical_.end() ? nullptr : &it->second;
+    }
+
+    const PlacementEntry* byRank(int globalRank) const
+    {
+        auto it = byRank_.find(globalRank);
+        return it == byRank_.end() ? nullptr : it->second;
+    }
+
+    const PlacementEntry* byNodePci(std::string_view node, std::string_view pci) const
+    {
+        for (const PlacementEntry* e : entriesOf(node))
+            if (e->globalRank >= 0 && !e->pci.empty() && e->pci == pci)
+                return e;
+        return nullptr;
+    }
+
+    const PlacementEntry* byNodePid(std::string_view node, int pid) const
+    {
+        for (const PlacementEntry* e : entriesOf(node))
+            if (std::find(e->pids.begin(), e->pids.end(), pid) != e->pids.end())
+                return e;
+        return nullptr;
+    }
+
+    const PlacementEntry* byNodeLocal(std::string_view node, int localRank) const
+    {
+        const PlacementEntry* found = nullptr;
+        for (const PlacementEntry* e : entriesOf(node)) {
+            if (e->localRank != localRank || e->globalRank < 0)
+                continue;
+            if (found && found->globalRank != e->globalRank)
+                return nullptr; // two ranks claim this local label: not ours to pick
+            found = e;
+        }
+        return found;
+    }
+
+private:
+    const std::vector<const PlacementEntry*>& entriesOf(std::string_view node) const
+    {
+        static const std::vector<const PlacementEntry*> none;
+        auto it = ofNode_.find(node);
+        return it == ofNode_.end() ? none : it->second;
+    }
+
+    std::unordered_map<std::string_view, std::string> canonical_;
+    std::unordered_map<int, const PlacementEntry*> byRank_;
+    std::unordered_map<std::string_view, std::vector<const PlacementEntry*>> ofNode_; // in entry order
+};
+
+void canonicalise(const Lookup& lk, std::string& node)
+{
+    if (!node.empty())
+        if (const std::string* c = lk.canonical(node))
+            node = *c;
+}
+
 // Fills rank, node, GPU and PCI of an observation or an event.
 template <typename T>
-void place(const Placement& pl, T& x, int pidFromText)
+void place(const Lookup& pl, T& x, int pidFromText)
 {
     if (x.rank < 0 && !x.node.empty()) {
         const PlacementEntry* e = nullptr;
@@ -116,35 +197,34 @@ void place(const Placement& pl, T& x, int pidFromText)
 void applyPlacement(const Placement& pl, std::vector<Observation>& observations, std::vector<SymptomEvent>& events,
                     std::vector<SourceFile>& files)
 {
+    const Lookup lk(pl);
     for (auto& f : files)
         if (!f.node.empty())
-            if (std::string c = pl.canonicalNode(f.node); c != f.node) {
-                f.nodeReason += "; same host as '" + c + "' (see placement)";
-                f.node = std::move(c);
+            if (const std::string* c = lk.canonical(f.node); c && *c != f.node) {
+                f.nodeReason += "; same host as '" + *c + "' (see placement)";
+                f.node = *c;
             }
     for (auto& o : observations) {
-        if (!o.node.empty())
-            o.node = pl.canonicalNode(o.node);
+        canonicalise(lk, o.node);
         if (o.rank < 0 && (o.localRank >= 0 || o.task >= 0))
             if (const PlacementStream* s = pl.stream(o.ref.file, o.task, o.localRank); s && s->globalRank >= 0)
                 o.rank = s->globalRank;
         if (o.rank < 0 && o.localRank >= 0 && !o.node.empty())
-            if (const PlacementEntry* e = pl.byNodeLocal(o.node, o.localRank))
+            if (const PlacementEntry* e = lk.byNodeLocal(o.node, o.localRank))
                 o.rank = e->globalRank;
         if (o.rank < 0 && o.pid > 0 && !o.node.empty() && o.source == SourceKind::AppLog)
-            if (const PlacementEntry* e = pl.byNodePid(o.node, o.pid))
+            if (const PlacementEntry* e = lk.byNodePid(o.node, o.pid))
                 o.rank = e->globalRank;
-        place(pl, o, o.source == SourceKind::SysLog ? pidInText(o.text) : -1);
+        place(lk, o, o.source == SourceKind::SysLog ? pidInText(o.text) : -1);
     }
     for (auto& e : events) {
-        if (!e.node.empty())
-            e.node = pl.canonicalNode(e.node);
+        canonicalise(lk, e.node);
         if (e.observations.empty() || e.observations.front().value >= observations.size())
             continue;
         const Observation& o = observations[e.observations.front().value];
         if (e.rank < 0 && o.rank >= 0 && (e.node.empty() || e.node == o.node))
             e.rank = o.rank;
-        place(pl, e, o.source == SourceKind::SysLog ? pidInText(o.text) : -1);
+        place(lk, e, o.source == SourceKind::SysLog ? pidInText(o.text) : -1);
     }
 }
 
