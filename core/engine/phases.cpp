@@ -15,6 +15,7 @@
 #include <map>
 #include <optional>
 #include <set>
+#include <unordered_map>
 
 namespace fl::detail {
 
@@ -56,23 +57,88 @@ bool anyGlob(const std::vector<std::string>& globs, const std::string& s)
     return std::any_of(globs.begin(), globs.end(), [&](const std::string& g) { return globMatch(g, s); });
 }
 
-bool selects(const State& state, const Selector& sel, const SymptomEvent& e)
+// The events' symptoms as small numbers, kept in step with the events by
+// runPhase (a rule that rewrites a symptom or adds events renumbers those), so
+// that what a selector decides from a symptom alone is looked up by index:
+// every rule's selectors look at every event, and the ~70,000 events of a
+// wide job carry a few dozen symptoms.
+class SymptomIds {
+public:
+    // Numbers events[from..].
+    void sync(const std::vector<SymptomEvent>& events, size_t from)
+    {
+        ids_.resize(events.size());
+        for (size_t i = from; i < events.size(); ++i)
+            ids_[i] = intern(events[i].symptom);
+    }
+    void renumber(const SymptomEvent& e) { ids_.at(e.id.value) = intern(e.symptom); }
+    uint32_t of(const SymptomEvent& e) const { return ids_[e.id.value]; }
+    const std::string& name(uint32_t id) const { return names_[id]; }
+    size_t size() const { return names_.size(); }
+
+private:
+    uint32_t intern(const std::string& symptom)
+    {
+        auto [it, fresh] = index_.try_emplace(symptom, static_cast<uint32_t>(names_.size()));
+        if (fresh)
+            names_.push_back(symptom);
+        return it->second;
+    }
+
+    std::unordered_map<std::string, uint32_t> index_;
+    std::vector<std::string> names_;
+    std::vector<uint32_t> ids_; // by event index
+};
+
+// What one selector decides from an event's symptom alone (its symptom globs
+// and domain) and that symptom's default role, by symptom number.
+class SymptomMemo {
+public:
+    struct Entry {
+        bool known = false;
+        bool passes = false;
+        SymptomRole role = SymptomRole::Unknown; // without override
+    };
+
+    SymptomMemo(const State& state, const Selector& sel, const SymptomIds& ids) : state_(state), sel_(sel), ids_(ids) {}
+
+    const Entry& of(const SymptomEvent& e)
+    {
+        const uint32_t id = ids_.of(e);
+        if (id >= entries_.size())
+            entries_.resize(ids_.size());
+        Entry& en = entries_[id];
+        if (!en.known) {
+            const std::string& symptom = ids_.name(id);
+            const SymptomDef* def = state_.rules->symptom(symptom);
+            en.known = true;
+            en.role = def ? def->role : SymptomRole::Unknown;
+            en.passes = (sel_.symptoms.empty() || anyGlob(sel_.symptoms, symptom)) &&
+                        (sel_.notSymptoms.empty() || !anyGlob(sel_.notSymptoms, symptom)) &&
+                        (sel_.domain.empty() || (def && def->domain == sel_.domain));
+        }
+        return en;
+    }
+
+private:
+    const State& state_;
+    const Selector& sel_;
+    const SymptomIds& ids_;
+    std::vector<Entry> entries_; // by symptom number
+};
+
+// `memo` is `sel`'s.
+bool selects(const State& state, const Selector& sel, const SymptomEvent& e, SymptomMemo& memo)
 {
     if (e.suppressed && !sel.includeSuppressed)
         return false;
-    if (!sel.symptoms.empty() && !anyGlob(sel.symptoms, e.symptom))
-        return false;
-    if (!sel.notSymptoms.empty() && anyGlob(sel.notSymptoms, e.symptom))
-        return false;
     if (sel.kind && e.kind != *sel.kind)
         return false;
-    if (sel.role && effectiveRole(state, e) != *sel.role)
+    const SymptomMemo::Entry& bySymptom = memo.of(e);
+    if (!bySymptom.passes)
         return false;
-    if (!sel.domain.empty()) {
-        const SymptomDef* def = state.rules->symptom(e.symptom);
-        if (!def || def->domain != sel.domain)
-            return false;
-    }
+    if (sel.role && (e.roleOverride ? *e.roleOverride : bySymptom.role) != *sel.role)
+        return false;
     for (const auto& [field, pattern] : sel.fields) {
         auto it = e.fields.find(field);
         std::string_view value = it == e.fields.end() ? std::string_view() : std::string_view(it->second);
@@ -215,12 +281,14 @@ bool byTime(const SymptomEvent* a, const SymptomEvent* b)
     return std::tie(a->timeNs, a->id) < std::tie(b->timeNs, b->id);
 }
 
-Pool candidates(const State& state, const std::vector<SymptomEvent>& events, const Relation& rel)
+Pool candidates(const State& state, const std::vector<SymptomEvent>& events, const SymptomIds& ids,
+                const Relation& rel)
 {
     Pool p;
     p.clocks = &state.clocks;
+    SymptomMemo memo(state, rel.other, ids);
     for (const auto& o : events) {
-        if (!selects(state, rel.other, o))
+        if (!selects(state, rel.other, o, memo))
             continue;
         std::string k = sameKey(o, rel);
         if (!k.empty())
@@ -559,29 +627,30 @@ struct RulePools {
     std::optional<Pool> link, merge, move, copy;
 };
 
-RulePools poolsFor(const State& state, const Rule& rule, const std::vector<SymptomEvent>& events)
+RulePools poolsFor(const State& state, const Rule& rule, const std::vector<SymptomEvent>& events, const SymptomIds& ids)
 {
     RulePools p;
     for (const auto& rel : rule.ifExists)
-        p.ifExists.push_back(candidates(state, events, rel));
+        p.ifExists.push_back(candidates(state, events, ids, rel));
     for (const auto& rel : rule.ifNotExists)
-        p.ifNotExists.push_back(candidates(state, events, rel));
+        p.ifNotExists.push_back(candidates(state, events, ids, rel));
     if (rule.copyFields)
-        p.copy = candidates(state, events, rule.copyFields->from);
+        p.copy = candidates(state, events, ids, rule.copyFields->from);
     if (rule.linkFrom)
-        p.link = candidates(state, events, *rule.linkFrom);
+        p.link = candidates(state, events, ids, *rule.linkFrom);
     if (rule.moveTo && rule.moveTo->related)
-        p.move = candidates(state, events, *rule.moveTo->related);
+        p.move = candidates(state, events, ids, *rule.moveTo->related);
     if (rule.mergeWith)
-        p.merge = candidates(state, events, *rule.mergeWith);
+        p.merge = candidates(state, events, ids, *rule.mergeWith);
     return p;
 }
 
 // Whether the rule applies to `e` and with what: nullopt when its match, its
 // if / unless relations or its copy_fields source rule it out.
-std::optional<Decision> decide(const State& state, const Rule& rule, const RulePools& pools, const SymptomEvent& e)
+std::optional<Decision> decide(const State& state, const Rule& rule, const RulePools& pools, SymptomMemo& matchMemo,
+                               const SymptomEvent& e)
 {
-    if (!selects(state, rule.match, e))
+    if (!selects(state, rule.match, e, matchMemo))
         return std::nullopt;
     for (size_t i = 0; i < rule.ifExists.size(); ++i)
         if (!satisfied(e, pools.ifExists[i], rule.ifExists[i]))
@@ -764,21 +833,26 @@ void runPhase(const State& state, Phase phase, std::vector<SymptomEvent>& events
     std::set<std::pair<EventId, EventId>> existingEdges;
     for (const auto& e : edges)
         existingEdges.insert({e.from, e.to});
+    SymptomIds symptomIds;
+    symptomIds.sync(events, 0);
 
     for (const Rule& rule : state.rules->rules()) {
         if (rule.phase != phase)
             continue;
         if (rule.trend) { // a producer over a series (engine/trends.cpp)
+            const size_t before = events.size();
             if (uint32_t n = emitTrend(state, rule, events, trace))
                 fired.push_back({rule.id, std::string(toString(phase)), "emitted trend events", n});
+            symptomIds.sync(events, before);
             continue;
         }
         // 1. Decide on the events as they are when the rule starts: a rule's
         //    effect does not depend on the order in which it visits events.
-        const RulePools pools = poolsFor(state, rule, events);
+        const RulePools pools = poolsFor(state, rule, events, symptomIds);
+        SymptomMemo matchMemo(state, rule.match, symptomIds);
         std::vector<Decision> decisions;
         for (const SymptomEvent& e : events)
-            if (auto d = decide(state, rule, pools, e))
+            if (auto d = decide(state, rule, pools, matchMemo, e))
                 decisions.push_back(std::move(*d));
 
         // 2. Apply.
@@ -786,8 +860,10 @@ void runPhase(const State& state, Phase phase, std::vector<SymptomEvent>& events
             std::vector<EventId> matched;
             for (const Decision& dec : decisions)
                 matched.push_back(dec.id);
+            const size_t before = events.size();
             if (uint32_t n = emitAbsentRanks(state, rule, matched, events, trace))
                 fired.push_back({rule.id, std::string(toString(phase)), "emitted absent ranks", n});
+            symptomIds.sync(events, before);
             continue;
         }
         uint32_t count = 0;
@@ -795,6 +871,7 @@ void runPhase(const State& state, Phase phase, std::vector<SymptomEvent>& events
         for (const Decision& dec : decisions) {
             const std::string symptomBefore = events[dec.id.value].symptom;
             Effects effects = apply(state, rule, pools, dec, events, edges, existingEdges);
+            symptomIds.renumber(events[dec.id.value]); // set_symptom, infer
             if (effects.empty())
                 continue;
             ++count;
