@@ -1,5 +1,8 @@
 #include "admission.h"
 
+#include <algorithm>
+#include <cmath>
+
 namespace fl::service {
 
 namespace {
@@ -172,6 +175,33 @@ void DeadlineWatch::run()
         }
         cv_.wait_until(lock, first);
     }
+}
+
+RateLimiter::RateLimiter(double perSecond, double burst) : rate_(perSecond), burst_(std::max(1.0, burst)) {}
+
+int RateLimiter::admit(const std::string& client, Clock::time_point now)
+{
+    if (rate_ <= 0)
+        return 0;
+    std::lock_guard lock(mutex_);
+    auto refilled = [&](const Bucket& b) {
+        return std::min(burst_, b.tokens + rate_ * std::chrono::duration<double>(now - b.at).count());
+    };
+    auto it = buckets_.find(client);
+    if (it == buckets_.end()) {
+        if (buckets_.size() >= kMaxClients)  // a client with a full bucket is as good as new: forget it
+            std::erase_if(buckets_, [&](const auto& kv) { return refilled(kv.second) >= burst_; });
+        it = buckets_.emplace(client, Bucket{burst_, now}).first;
+    }
+    Bucket& b = it->second;
+    b.tokens = refilled(b);
+    b.at = now;
+    if (b.tokens >= 1) {
+        b.tokens -= 1;
+        return 0;
+    }
+    ++limited_;
+    return std::max(1, static_cast<int>(std::ceil((1 - b.tokens) / rate_)));
 }
 
 } // namespace fl::service

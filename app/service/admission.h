@@ -5,6 +5,8 @@
 // - AnalysisGate: a few analysis slots (the engine is CPU-bound) and a short
 //   wait list; beyond it a request gets 429 at once, a waiter whose deadline
 //   passes gets 504.
+// - RateLimiter: a token bucket per client address (--rate-limit); a client over
+//   its rate gets 429 with Retry-After, the others are not slowed.
 // - Deadlines: a watchdog that sets a request's cancel flag when its timeout_ms
 //   passes, so the engine stops between files (core/progress.h).
 #pragma once
@@ -18,7 +20,9 @@
 #include <functional>
 #include <map>
 #include <mutex>
+#include <string>
 #include <thread>
+#include <unordered_map>
 #include <vector>
 
 namespace fl::service {
@@ -63,6 +67,27 @@ private:
     std::condition_variable cv_;
     int active_ = 0, waiting_ = 0;
     std::atomic<uint64_t> rejected_{0};
+};
+
+class RateLimiter {
+public:
+    // `perSecond` <= 0: no limit. `burst`: requests a client may send at once (at least 1).
+    RateLimiter(double perSecond, double burst);
+    bool enabled() const { return rate_ > 0; }
+    // 0 when `client` may go on (one token taken), else the whole seconds until it may (Retry-After).
+    int admit(const std::string& client, Clock::time_point now);
+    uint64_t limited() const { return limited_.load(); }
+
+private:
+    struct Bucket {
+        double tokens;
+        Clock::time_point at;
+    };
+    static constexpr size_t kMaxClients = 100000;  // beyond, clients whose bucket refilled are forgotten
+    const double rate_, burst_;
+    std::mutex mutex_;
+    std::unordered_map<std::string, Bucket> buckets_;
+    std::atomic<uint64_t> limited_{0};
 };
 
 class DeadlineWatch {

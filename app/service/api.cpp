@@ -29,7 +29,7 @@ void sendJson(Response& res, int status, const json& body)
 
 void sendError(Response& res, int status, const std::string& code, const std::string& detail)
 {
-    if (status == 429 || status == 503)
+    if ((status == 429 || status == 503) && !res.has_header("Retry-After"))
         res.set_header("Retry-After", "1");
     sendJson(res, status, {{"error", code}, {"detail", detail}});
 }
@@ -303,8 +303,24 @@ SessionId pathSession(const Request& req)
 Api::Api(SessionService& sessions, AnalysisGate& gate, DeadlineWatch& deadlines,
          const std::atomic<const ConnectionQueue*>* connections, ApiConfig config)
     : sessions_(sessions), gate_(gate), deadlines_(deadlines), connections_(connections), config_(std::move(config)),
-      cache_(config_.resultCacheBytes)
+      cache_(config_.resultCacheBytes), rates_(config_.ratePerSecond, config_.rateBurst)
 {
+}
+
+// The client a rate applies to: its address, or behind a trusted proxy
+// (--trust-forwarded-for) the address that proxy appended to X-Forwarded-For.
+std::string Api::clientOf(const Request& req) const
+{
+    if (config_.trustForwardedFor) {
+        const std::string xff = req.get_header_value("X-Forwarded-For");
+        size_t start = xff.rfind(',');
+        start = start == std::string::npos ? 0 : start + 1;
+        while (start < xff.size() && xff[start] == ' ')
+            ++start;
+        if (start < xff.size())
+            return xff.substr(start);
+    }
+    return req.remote_addr;
 }
 
 bool Api::authorised(const Request& req) const
@@ -345,6 +361,14 @@ void Api::install(httplib::Server& server)
             return httplib::Server::HandlerResponse::Handled;
         }
         const bool open = req.path == "/v2/healthz" || req.path == "/openapi.json" || req.path == "/v2/openapi.json";
+        // Before authentication, so that guessing tokens is limited too; probes are never limited.
+        if (!open && rates_.enabled())
+            if (const int wait = rates_.admit(clientOf(req), Clock::now())) {
+                res.set_header("Retry-After", std::to_string(wait));
+                sendError(res, 429, "rate_limited",
+                          "this client sent more than " + config_.rateLimitText + "; retry after " + std::to_string(wait) + " s");
+                return httplib::Server::HandlerResponse::Handled;
+            }
         if (!open && !authorised(req)) {
             res.set_header("WWW-Authenticate", "Bearer");
             sendError(res, 401, "unauthorized", "a valid 'Authorization: Bearer <token>' header is required");
@@ -448,7 +472,10 @@ void Api::healthz(const Request&, Response& res)
                {{"analyses_running", gate_.active()},
                 {"analyses_waiting", gate_.waiting()},
                 {"connections_waiting", q ? q->queued() : 0}}},
-              {"refused", {{"analyses", gate_.rejected()}, {"connections", q ? q->shedCount() : uint64_t(0)}}}});
+              {"refused",
+               {{"analyses", gate_.rejected()},
+                {"connections", q ? q->shedCount() : uint64_t(0)},
+                {"rate_limited", rates_.limited()}}}});
 }
 
 void Api::createSession(const Request& req, Response& res)

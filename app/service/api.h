@@ -19,6 +19,10 @@ struct ApiConfig {
     int maxTimeoutMs = 600000;
     size_t resultCacheBytes = 256u << 20;
     std::string version;
+    double ratePerSecond = 0;       // per client; 0: no limit
+    double rateBurst = 0;
+    std::string rateLimitText;      // "5 requests/s (bursts of 10)", for the 429's detail
+    bool trustForwardedFor = false; // the client is the last X-Forwarded-For address (behind a proxy)
 };
 
 class Api {
@@ -26,6 +30,8 @@ public:
     Api(SessionService& sessions, AnalysisGate& gate, DeadlineWatch& deadlines, const std::atomic<const ConnectionQueue*>* connections,
         ApiConfig config);
     void install(httplib::Server& server);
+    // Retention pruned sessions: their results must not be served from memory any more.
+    void forgetCachedResults() { cache_.clear(); }
 
 private:
     struct Ctx;
@@ -42,6 +48,7 @@ private:
     void v1Attribution(const httplib::Request&, httplib::Response&);
 
     bool authorised(const httplib::Request& req) const;
+    std::string clientOf(const httplib::Request& req) const;
     int timeoutMs(const httplib::Request& req, const nlohmann::json* body) const;
 
     SessionService& sessions_;
@@ -50,6 +57,7 @@ private:
     const std::atomic<const ConnectionQueue*>* connections_;
     ApiConfig config_;
     ResultCache cache_;
+    RateLimiter rates_;
 };
 
 extern const char* const kOpenApiJson; // docs/openapi.json, compiled in

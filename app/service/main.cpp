@@ -1,6 +1,7 @@
 // faultline-service: the engine behind a REST API (docs/service.md).
 #include "admission.h"
 #include "api.h"
+#include "retention.h"
 #include "sessions.h"
 #include "store.h"
 
@@ -9,6 +10,7 @@
 
 #include <CLI/CLI.hpp>
 
+#include <cmath>
 #include <csignal>
 #include <cstdio>
 #include <filesystem>
@@ -78,7 +80,8 @@ int main(int argc, char** argv)
     int timeoutMs = 60000, maxTimeoutMs = 600000;
     size_t maxBodyMiB = 256, maxExpandedMiB = 4096, resultCacheMiB = 256;
     uint32_t maxEntries = 100000;
-    bool allowRemote = false;
+    bool allowRemote = false, trustForwardedFor = false;
+    double retainDays = 0, ratePerSecond = 0, rateBurst = 0;
     app.set_version_flag("--version", std::string("faultline-service ") + FAULTLINE_VERSION);
     app.add_option("--listen", listen, "HOST:PORT to listen on (port 0: any free port, printed at start)")
         ->envname("FAULTLINE_LISTEN")->capture_default_str();
@@ -113,6 +116,17 @@ int main(int argc, char** argv)
         ->envname("FAULTLINE_MAX_ENTRIES")->capture_default_str();
     app.add_flag("--allow-remote", allowRemote, "allow --listen on a non-loopback address")
         ->envname("FAULTLINE_ALLOW_REMOTE");
+    app.add_option("--retain-days", retainDays, "delete sessions (files, runs) idle for more than N days, checked at "
+                                                "start and every tenth of N (fractions allowed; 0: keep forever)")
+        ->envname("FAULTLINE_RETAIN_DAYS")->check(CLI::Range(0.0, 36500.0))->capture_default_str();
+    app.add_option("--rate-limit", ratePerSecond, "requests a second one client may send before 429 + Retry-After "
+                                                  "(health and OpenAPI exempt; 0: no limit)")
+        ->envname("FAULTLINE_RATE_LIMIT")->check(CLI::Range(0.0, 1e6))->capture_default_str();
+    app.add_option("--rate-burst", rateBurst, "requests one client may send at once (default: 2 x --rate-limit)")
+        ->envname("FAULTLINE_RATE_BURST")->check(CLI::Range(0.0, 1e6));
+    app.add_flag("--trust-forwarded-for", trustForwardedFor, "behind a proxy: the client of a rate limit is the last "
+                                                             "X-Forwarded-For address (the proxy's own view of it)")
+        ->envname("FAULTLINE_TRUST_FORWARDED_FOR");
     try {
         app.parse(argc, argv);
     } catch (const CLI::ParseError& e) {
@@ -146,6 +160,12 @@ int main(int argc, char** argv)
         config.defaultTimeoutMs = std::min(timeoutMs, maxTimeoutMs);
         config.maxTimeoutMs = maxTimeoutMs;
         config.resultCacheBytes = resultCacheMiB << 20;
+        config.ratePerSecond = ratePerSecond;
+        config.rateBurst = rateBurst > 0 ? rateBurst : std::max(1.0, std::ceil(2 * ratePerSecond));
+        char rateText[96];
+        std::snprintf(rateText, sizeof rateText, "%g requests/s (bursts of %g)", config.ratePerSecond, config.rateBurst);
+        config.rateLimitText = rateText;
+        config.trustForwardedFor = trustForwardedFor;
 
         fs::create_directories(dataDir);
         SessionServiceOptions so;
@@ -190,6 +210,14 @@ int main(int argc, char** argv)
             throw std::runtime_error("cannot listen on " + listen + " (in use, or not an address of this host)");
         }
         api.install(server);
+        std::unique_ptr<Retention> retention;
+        if (retainDays > 0)
+            retention = std::make_unique<Retention>(
+                *store, std::chrono::nanoseconds(static_cast<int64_t>(retainDays * 86400e9)), [&api, retainDays](size_t n) {
+                    api.forgetCachedResults();
+                    std::fprintf(stderr, "faultline-service: retention: deleted %zu session%s idle for more than %g days\n",
+                                 n, n == 1 ? "" : "s", retainDays);
+                });
 
         std::thread stopper([&] {
             int sig = 0;

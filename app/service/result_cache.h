@@ -41,6 +41,15 @@ public:
         }
     }
 
+    // After retention pruned sessions: none of their runs may be served from memory.
+    void clear()
+    {
+        std::lock_guard lock(mutex_);
+        lru_.clear();
+        index_.clear();
+        bytes_ = 0;
+    }
+
 private:
     using Entry = std::pair<std::string, std::shared_ptr<const std::string>>;
     const size_t max_;

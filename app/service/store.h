@@ -81,6 +81,9 @@ public:
     virtual int addRun(const SessionId& id, RunRecord run) = 0;
     virtual std::vector<RunRecord> runs(const SessionId& id, bool withResults) = 0;
     virtual std::optional<RunRecord> run(const SessionId& id, int run) = 0;    // run 0: latest
+    // Deletes every session idle since before `cutoffNs` (created, last run and last file all
+    // older) with its files and runs, in one transaction; returns how many sessions went.
+    virtual size_t pruneIdleBefore(int64_t cutoffNs) = 0;
 };
 
 // "sqlite:///path/to.db", a plain path, or "postgresql://..." / "postgres://...".

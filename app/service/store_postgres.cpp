@@ -39,6 +39,11 @@ public:
     }
     int64_t i64(int row, int col) const { return std::stoll(text(row, col)); }
     double real(int row, int col) const { return std::stod(text(row, col)); }
+    int64_t affected() const  // rows a DELETE/UPDATE touched
+    {
+        const char* n = PQcmdTuples(r_);
+        return n && *n ? std::stoll(n) : 0;
+    }
 
 private:
     PGresult* r_;
@@ -242,6 +247,22 @@ public:
         if (r->rows() == 0)
             return std::nullopt;
         return runFrom(*r, 0);
+    }
+
+    size_t pruneIdleBefore(int64_t cutoffNs) override
+    {
+        auto c = borrow();
+        q(c, "BEGIN");
+        size_t pruned = 0;
+        try {
+            for (const std::string& sql : pruneStatements())
+                pruned = static_cast<size_t>(q(c, sql.c_str(), Params().add(cutoffNs))->affected());  // last: sessions
+            q(c, "COMMIT");
+        } catch (...) {
+            PQclear(PQexec(c.conn->pg, "ROLLBACK"));
+            throw;
+        }
+        return pruned;
     }
 
 private:

@@ -2,6 +2,7 @@
 #pragma once
 
 #include <string>
+#include <vector>
 
 namespace fl::service {
 
@@ -21,6 +22,20 @@ inline std::string storeSchema(const std::string& bigint, const std::string& byt
            " session_id TEXT NOT NULL REFERENCES sessions(id), run INTEGER NOT NULL, created_ns " + bigint + " NOT NULL,"
            " phase TEXT NOT NULL, status TEXT NOT NULL, domain TEXT NOT NULL, nodes TEXT NOT NULL,"
            " elapsed_ms " + real + " NOT NULL, result_json TEXT NOT NULL, PRIMARY KEY (session_id, run));";
+}
+
+// Retention: a session is pruned when neither it, nor any of its runs or files, is as
+// recent as $1 (ns since the epoch). $1 is a parameter both SQLite and PostgreSQL read.
+// Deleted in this order (runs and files reference sessions), in one transaction.
+inline std::vector<std::string> pruneStatements()
+{
+    const std::string stale =
+        "SELECT s.id FROM sessions s WHERE s.created_ns < $1"
+        " AND NOT EXISTS (SELECT 1 FROM runs r WHERE r.session_id = s.id AND r.created_ns >= $1)"
+        " AND NOT EXISTS (SELECT 1 FROM files f WHERE f.session_id = s.id AND f.added_ns >= $1)";
+    return {"DELETE FROM runs WHERE session_id IN (" + stale + ")",
+            "DELETE FROM files WHERE session_id IN (" + stale + ")",
+            "DELETE FROM sessions WHERE id IN (" + stale + ")"};
 }
 
 } // namespace fl::service

@@ -256,6 +256,25 @@ public:
         return runFrom(s);
     }
 
+    size_t pruneIdleBefore(int64_t cutoffNs) override
+    {
+        auto c = borrow();
+        exec(c.get(), "BEGIN IMMEDIATE");
+        size_t pruned = 0;
+        try {
+            for (const std::string& sql : pruneStatements()) {
+                Stmt s(c.get(), sql.c_str());
+                s.bind(1, cutoffNs).step();
+                pruned = static_cast<size_t>(sqlite3_changes(c.get()));  // the last one: sessions
+            }
+            exec(c.get(), "COMMIT");
+        } catch (...) {
+            sqlite3_exec(c.get(), "ROLLBACK", nullptr, nullptr, nullptr);
+            throw;
+        }
+        return pruned;
+    }
+
 private:
     static FileRecord fileFrom(const Stmt& s)
     {

@@ -3,12 +3,14 @@
 Shared by the CTest scripts in this folder; standard library only.
 """
 import http.client
+import io
 import json
 import os
 import re
 import signal
 import subprocess
 import sys
+import tarfile
 import time
 
 FAILURES = []
@@ -93,6 +95,15 @@ class Service:
         except ValueError:
             doc = {"unparsable": data[:200].decode(errors="replace")}
         return status, doc
+
+
+def tar_gz(folder):
+    """The files of `folder` as a .tar.gz in memory, sorted by name."""
+    buf = io.BytesIO()
+    with tarfile.open(fileobj=buf, mode="w:gz") as t:
+        for name in sorted(os.listdir(folder)):
+            t.add(os.path.join(folder, name), arcname=name)
+    return buf.getvalue()
 
 
 def multipart(fields, files):

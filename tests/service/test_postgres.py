@@ -9,6 +9,7 @@ import atexit, os, tempfile
 import shutil
 import socket
 import subprocess
+import time
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
@@ -66,6 +67,18 @@ try:
     finally:
         a.stop()
         b.stop()
+    # Retention on PostgreSQL (0.00003 days = 2.6 s): the session pg-1 above, its files and runs go.
+    c = Service(SERVICE, os.path.join(work, "c"), "--db", url, "--retain-days", "0.00003").start()
+    try:
+        deadline = time.time() + 15
+        while time.time() < deadline and c.json("GET", "/v2/sessions/" + sid)[0] != 404:
+            time.sleep(0.3)
+        check(c.json("GET", "/v2/sessions/" + sid)[0] == 404, "retention deletes an idle session on PostgreSQL")
+        st, lst = c.json("GET", "/v2/sessions?workload_id=pg-1")
+        check(st == 200 and lst["sessions"] == [], "retention: the session is no longer listed")
+        check(c.alive(), "retention: the replica is still up")
+    finally:
+        c.stop()
     test_restart.run(SERVICE, CLI, SRC, os.path.join(WORK, "restart"), url)
 finally:
     subprocess.run(as_pg + [pgbin + "/pg_ctl", "-D", pgdir + "/data", "-m", "immediate", "-w", "stop"], capture_output=True)

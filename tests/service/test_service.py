@@ -13,19 +13,11 @@ import tarfile
 import threading
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from service_harness import Service, check, finish, multipart  # noqa: E402
+from service_harness import Service, check, finish, multipart, tar_gz  # noqa: E402
 
 SERVICE, CLI, SRC, WORK = sys.argv[1:5]
 shutil.rmtree(WORK, ignore_errors=True)
 os.makedirs(WORK)
-
-
-def tar_gz(folder):
-    buf = io.BytesIO()
-    with tarfile.open(fileobj=buf, mode="w:gz") as t:
-        for name in sorted(os.listdir(folder)):
-            t.add(os.path.join(folder, name), arcname=name)
-    return buf.getvalue()
 
 
 svc = Service(SERVICE, os.path.join(WORK, "data"), "--max-body-mib", "32", "--max-expanded-mib", "32").start()

@@ -1,0 +1,105 @@
+"""faultline-service's retention, per-client rate limit and --help, against the real service.
+
+- --retain-days: a session idle for longer is deleted with its files and runs (also from the result
+  cache), a younger one is kept.
+- --rate-limit: a client over its rate gets 429 + Retry-After (integer seconds) and JSON {error, detail};
+  another client is not slowed; health probes are never limited; after Retry-After it may go on.
+- --help names every option with its environment variable, and docs/service.md documents each.
+
+usage: test_limits.py SERVICE CLI SOURCE_DIR WORK_DIR
+"""
+import os
+import re
+import shutil
+import sqlite3
+import subprocess
+import sys
+import time
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from service_harness import Service, check, finish, tar_gz  # noqa: E402
+
+SERVICE, CLI, SRC, WORK = sys.argv[1:5]
+shutil.rmtree(WORK, ignore_errors=True)
+os.makedirs(WORK)
+
+
+# -- --help: complete, and every option documented
+helptext = subprocess.run([SERVICE, "--help"], capture_output=True, text=True, timeout=30).stdout
+options = sorted(set(re.findall(r"^\s+(--[a-z][a-z-]+)", helptext, re.M)) - {"--help"})
+for opt in ("--listen", "--data", "--token-file", "--db", "--workers", "--queue", "--timeout-ms", "--max-body-mib",
+            "--retain-days", "--rate-limit", "--rate-burst", "--trust-forwarded-for", "--allow-remote", "--version"):
+    check(opt in options, "--help lists " + opt)
+for env in ("FAULTLINE_RETAIN_DAYS", "FAULTLINE_RATE_LIMIT", "FAULTLINE_RATE_BURST", "FAULTLINE_LISTEN"):
+    check(env in helptext, "--help names the environment variable " + env)
+with open(os.path.join(SRC, "docs", "service.md"), encoding="utf-8") as f:
+    doc = f.read()
+for opt in options:
+    check("`" + opt in doc, "docs/service.md documents " + opt)
+
+# -- retention: 0.0001 days = 8.64 s, checked every second
+KEEP_S = 8.64
+data = os.path.join(WORK, "retain")
+svc = Service(SERVICE, data, "--retain-days", "0.0001").start()
+try:
+    bundle = tar_gz(os.path.join(SRC, "samples", "xid149-nccl"))
+    st, r = svc.json("POST", "/v2/bundles", bundle, {"Content-Type": "application/gzip"})
+    check(st == 201, "retention: a bundle analysed (got %d)" % st)
+    old = r["session_id"]
+    t_old = time.time()
+    st, _ = svc.json("GET", "/v2/sessions/%s/result?run=1" % old)
+    check(st == 200, "retention: its result is served (and cached)")
+    time.sleep(4.5)
+    st, young = svc.json("POST", "/v2/sessions", {"workload_id": "young"})
+    check(st == 201, "retention: a second, younger session")
+    young = young["session_id"]
+    t_young = time.time()
+    gone_at = None
+    while time.time() - t_old < KEEP_S + 8:
+        st, _ = svc.json("GET", "/v2/sessions/" + old)
+        if st == 404:
+            gone_at = time.time()
+            break
+        time.sleep(0.2)
+    check(gone_at is not None and gone_at - t_old >= KEEP_S - 0.5,
+          "retention: the idle session is deleted after the retention period (%.1f s)"
+          % ((gone_at or time.time()) - t_old))
+    st, _ = svc.json("GET", "/v2/sessions/%s/result?run=1" % old)
+    check(st == 404, "retention: its result is no longer served, not even from memory (got %d)" % st)
+    st, _ = svc.json("GET", "/v2/sessions/" + young)
+    check(st == 200 or time.time() - t_young >= KEEP_S - 0.5, "retention: the younger session is kept")
+    db = sqlite3.connect(os.path.join(data, "faultline.db"))
+    left = [db.execute("SELECT count(*) FROM %s WHERE %s = ?" % (table, col), (old,)).fetchone()[0]
+            for table, col in (("files", "session_id"), ("runs", "session_id"), ("sessions", "id"))]
+    db.close()
+    check(left == [0, 0, 0], "retention: its files, runs and row are gone from the store (left %s)" % left)
+    check(svc.alive(), "retention: the service is still up")
+finally:
+    svc.stop()
+with open(data + ".log", encoding="utf-8", errors="replace") as f:
+    check("retention: deleted 1 session idle for more than 0.0001 days" in f.read(), "retention: the deletion is logged")
+
+# -- rate limit: 2 requests/s, bursts of 3, per client (behind a proxy: X-Forwarded-For)
+svc = Service(SERVICE, os.path.join(WORK, "rate"), "--rate-limit", "2", "--rate-burst", "3",
+              "--trust-forwarded-for").start()
+try:
+    a = {"X-Forwarded-For": "198.51.100.7, 10.0.0.1"}
+    b = {"X-Forwarded-For": "10.0.0.2"}
+    codes = [svc.request("GET", "/v2/sessions", headers=a)[0] for _ in range(3)]
+    check(codes == [200, 200, 200], "rate: a burst of 3 is served (%s)" % codes)
+    st, hdrs, body = svc.request("GET", "/v2/sessions", headers=a)
+    retry = hdrs.get("Retry-After", "")
+    check(st == 429, "rate: the 4th request at once gets 429 (got %d)" % st)
+    check(retry.isdigit() and int(retry) >= 1, "rate: with Retry-After in whole seconds (%r)" % retry)
+    check(b'"error":"rate_limited"' in body and b"requests/s" in body, "rate: and a JSON {error, detail}: %r" % body[:160])
+    check(svc.request("GET", "/v2/sessions", headers=b)[0] == 200, "rate: another client is not slowed")
+    check(all(svc.request("GET", "/v2/healthz", headers=a)[0] == 200 for _ in range(10)), "rate: health probes are exempt")
+    st, h = svc.json("GET", "/v2/healthz")
+    check(st == 200 and h["refused"]["rate_limited"] >= 1, "rate: healthz counts the refusals")
+    time.sleep(int(retry or "1") + 0.1)
+    check(svc.request("GET", "/v2/sessions", headers=a)[0] == 200, "rate: after Retry-After the client goes on")
+    check(svc.alive(), "rate: the service is still up")
+finally:
+    svc.stop()
+
+finish()
