@@ -13,6 +13,6 @@ runs="${2:-3}"
 cmake --preset release -S "$root" -DFAULTLINE_BUILD_GUI=OFF >/dev/null
 nice -n 10 cmake --build --preset release --target prefilter_bench | grep -v "^\[" || true
 exe="$root/build/release/bench/prefilter_bench"
-[ -x "$exe" ] || { echo "bench/prefilter.sh: prefilter_bench was not built (needs libhyperscan-dev)" >&2; exit 1; }
+[ -x "$exe" ] || { echo "bench/prefilter.sh: prefilter_bench was not built (needs libhs: libvectorscan-dev)" >&2; exit 1; }
 printf 'load %s\n' "$(cut -d' ' -f1-3 /proc/loadavg)"
 nice -n 10 "$exe" "$root/rules" "$bundle" "$runs"

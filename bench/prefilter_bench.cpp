@@ -177,6 +177,7 @@ int main(int argc, char** argv)
         bestHs = std::min(bestHs, std::chrono::duration<double>(Clock::now() - t).count());
     }
     const double mb = static_cast<double>(bytes) / 1048576.0;
+    std::printf("%s\n", hs_version()); // Hyperscan or Vectorscan: the libhs.so.5 loaded
     std::printf("%.1f MB searched, best of %d runs, one thread\n", mb, runs);
     std::printf("%-34s %8.3f s %8.0f MB/s %10llu candidate lines\n", "RE2 alternation (before)", bestRe2, mb / bestRe2,
                 static_cast<unsigned long long>(re2Lines));
