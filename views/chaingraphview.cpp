@@ -1,7 +1,6 @@
 // SPDX-License-Identifier: MIT
 #include "chaingraphview.h"
 
-#include "chainlayout.h"
 #include "present/verdict.h"
 #include "viewstyle.h"
 
@@ -20,7 +19,7 @@
 namespace fl {
 
 namespace {
-constexpr int kBoxData = 0;  // index into m_boxes
+constexpr int kBoxData = 0;  // index into m_plan.boxes
 
 QString eventText(const SymptomEvent& e)
 {
@@ -69,10 +68,11 @@ void ChainGraphView::onHighlight()
     // rest fade, so the eye finds what this phase did. A family box rings
     // when any of its events is highlighted.
     const bool any = !m_focus->highlight().empty();
-    for (const Box& b : m_boxes) {
-        auto* box = static_cast<QGraphicsRectItem*>(b.item);
-        const bool on = std::any_of(b.events.begin(), b.events.end(), [this](uint32_t id) { return m_focus->isHighlighted(id); });
-        box->setPen(on ? QPen(QColor(0x6a, 0x1b, 0x9a), 4) : b.basePen);
+    for (size_t i = 0; i < m_drawn.size(); ++i) {
+        auto* box = static_cast<QGraphicsRectItem*>(m_drawn[i].item);
+        const auto& events = m_plan.boxes[i].events;
+        const bool on = std::any_of(events.begin(), events.end(), [this](uint32_t id) { return m_focus->isHighlighted(id); });
+        box->setPen(on ? QPen(QColor(0x6a, 0x1b, 0x9a), 4) : m_drawn[i].basePen);
         box->setOpacity(any && !on ? 0.35 : 1.0);
     }
 }
@@ -80,84 +80,89 @@ void ChainGraphView::onHighlight()
 int ChainGraphView::highlightedItemCount() const
 {
     int n = 0;
-    for (const Box& b : m_boxes)
-        n += b.item->opacity() == 1.0 && std::any_of(b.events.begin(), b.events.end(), [this](uint32_t id) { return m_focus->isHighlighted(id); })
-            ? 1 : 0;
+    for (size_t i = 0; i < m_drawn.size(); ++i) {
+        const auto& events = m_plan.boxes[i].events;
+        n += m_drawn[i].item->opacity() == 1.0 &&
+                     std::any_of(events.begin(), events.end(), [this](uint32_t id) { return m_focus->isHighlighted(id); })
+                 ? 1 : 0;
+    }
     return n;
 }
 
 QGraphicsItem* ChainGraphView::itemForEvent(uint32_t event) const
 {
-    auto it = m_boxOfEvent.find(event);
-    return it == m_boxOfEvent.end() ? nullptr : m_boxes[it->second].item;
+    auto it = m_plan.boxOfEvent.find(event);
+    return it == m_plan.boxOfEvent.end() || it->second >= m_drawn.size() ? nullptr : m_drawn[it->second].item;
 }
 
 void ChainGraphView::setAnalysis(std::shared_ptr<const Analysis> analysis)
 {
-    m_analysis = std::move(analysis);
-    m_families = m_analysis ? chainFamilies(m_analysis->result) : ChainFamilies();
-    m_expanded.clear();
+    show(plan(std::move(analysis), font()));
+}
+
+ChainGraphView::Plan ChainGraphView::plan(std::shared_ptr<const Analysis> analysis, const QFont& font)
+{
+    ChainFamilies families = analysis ? chainFamilies(analysis->result) : ChainFamilies();
+    std::set<size_t> expanded;
     size_t events = 0;
-    for (const ChainFamily& f : m_families.families)
+    for (const ChainFamily& f : families.families)
         events += f.family->count;
     if (events <= kExpandAllUpTo)
-        for (size_t i = 0; i < m_families.families.size(); ++i)
-            if (m_families.families[i].complete())
-                m_expanded.insert(i);
-    m_userZoomed = false;
-    rebuild();
+        for (size_t i = 0; i < families.families.size(); ++i)
+            if (families.families[i].complete())
+                expanded.insert(i);
+    return plan(std::move(analysis), std::move(families), std::move(expanded), font);
 }
 
 void ChainGraphView::setExpanded(size_t family, bool on)
 {
     // A compact result knows a family's representatives, not all its events: it stays folded.
-    if (family >= m_families.families.size() || isExpanded(family) == on || (on && !m_families.families[family].complete()))
+    if (family >= m_plan.families.families.size() || isExpanded(family) == on || (on && !m_plan.families.families[family].complete()))
         return;
+    std::set<size_t> expanded = m_plan.expanded;
     if (on)
-        m_expanded.insert(family);
+        expanded.insert(family);
     else
-        m_expanded.erase(family);
-    rebuild();
+        expanded.erase(family);
+    const bool zoomed = m_userZoomed;
+    show(plan(m_plan.analysis, m_plan.families, std::move(expanded), font()));
+    m_userZoomed = zoomed;
 }
 
-void ChainGraphView::rebuild()
+ChainGraphView::Plan ChainGraphView::plan(std::shared_ptr<const Analysis> analysis, ChainFamilies families,
+                                          std::set<size_t> expanded, const QFont& font)
 {
-    const QSignalBlocker block(scene());
-    scene()->clear();
-    m_boxes.clear();
-    m_boxOfEvent.clear();
-    m_error.clear();
-    m_truncated = false;
-    if (!m_analysis)
-        return;
-    const Result& r = m_analysis->result;
+    Plan out;
+    out.analysis = std::move(analysis);
+    out.families = std::move(families);
+    out.expanded = std::move(expanded);
+    if (!out.analysis)
+        return out;
+    const Result& r = out.analysis->result;
     std::unordered_map<uint32_t, const SymptomEvent*> byId;
     for (const auto& e : r.events)
         byId.emplace(e.id.value, &e);
 
-    QFont f = font();
+    QFont f = font;
     f.setPointSizeF(f.pointSizeF() * 0.9);
     const QFontMetrics fm(f);
+    QFont small = font;
+    small.setPointSizeF(small.pointSizeF() * 0.8);
+    const QFontMetrics smallFm(small);
     const style::EventLevels levels(r);
     // Boxes in family order (root family first), so the cap never drops the root.
-    struct Planned {
-        QString text;
-        style::Level level;
-    };
-    std::vector<Planned> planned;
     auto addBox = [&](std::vector<uint32_t> events, size_t family, bool collapsed, QString text, style::Level level) {
         for (uint32_t id : events)
-            m_boxOfEvent[id] = m_boxes.size();
-        m_boxes.push_back({nullptr, std::move(events), family, collapsed, {}});
-        planned.push_back({std::move(text), level});
+            out.boxOfEvent[id] = out.boxes.size();
+        out.boxes.push_back({std::move(events), family, collapsed, std::move(text), level});
     };
-    for (size_t fi = 0; fi < m_families.families.size(); ++fi) {
-        if (m_boxes.size() >= kMaxChainNodes) {
-            m_truncated = true;
+    for (size_t fi = 0; fi < out.families.families.size(); ++fi) {
+        if (out.boxes.size() >= kMaxChainNodes) {
+            out.truncated = true;
             break;
         }
-        const ChainFamily& fam = m_families.families[fi];
-        if (fam.family->count > 1 && !isExpanded(fi)) {
+        const ChainFamily& fam = out.families.families[fi];
+        if (fam.family->count > 1 && !out.expanded.count(fi)) {
             addBox(fam.events, fi, true, familyText(fam, 0), fam.level);
             continue;
         }
@@ -180,7 +185,7 @@ void ChainGraphView::rebuild()
     }
 
     std::vector<QSizeF> sizes;
-    for (const Planned& p : planned) {
+    for (const PlannedBox& p : out.boxes) {
         const QRect br = fm.boundingRect(QRect(0, 0, 400, 200), Qt::AlignLeft, p.text);
         sizes.emplace_back(br.width() + 16, br.height() + 10);
     }
@@ -189,33 +194,47 @@ void ChainGraphView::rebuild()
     // (folded) family boxes.
     std::map<std::tuple<size_t, size_t, std::string>, uint32_t> folded;
     for (const auto& e : r.edges) {
-        auto a = m_boxOfEvent.find(e.from.value), b = m_boxOfEvent.find(e.to.value);
-        if (a != m_boxOfEvent.end() && b != m_boxOfEvent.end() && a->second != b->second)
+        auto a = out.boxOfEvent.find(e.from.value), b = out.boxOfEvent.find(e.to.value);
+        if (a != out.boxOfEvent.end() && b != out.boxOfEvent.end() && a->second != b->second)
             ++folded[{a->second, b->second, e.rule}];
     }
     if (r.edges.empty()) {
-        std::vector<size_t> boxOfFamily(m_families.families.size(), SIZE_MAX);
-        for (size_t b = 0; b < m_boxes.size(); ++b)
-            if (boxOfFamily[m_boxes[b].family] == SIZE_MAX)
-                boxOfFamily[m_boxes[b].family] = b;
-        for (const ChainFamilyEdge& e : m_families.edges)
+        std::vector<size_t> boxOfFamily(out.families.families.size(), SIZE_MAX);
+        for (size_t b = 0; b < out.boxes.size(); ++b)
+            if (boxOfFamily[out.boxes[b].family] == SIZE_MAX)
+                boxOfFamily[out.boxes[b].family] = b;
+        for (const ChainFamilyEdge& e : out.families.edges)
             if (boxOfFamily[e.from] != SIZE_MAX && boxOfFamily[e.to] != SIZE_MAX)
                 folded[{boxOfFamily[e.from], boxOfFamily[e.to], e.rule}] += e.count;
     }
     std::vector<GraphEdge> edges;
-    for (const auto& [k, n] : folded)
-        edges.push_back({std::get<0>(k), std::get<1>(k),
-                         style::q(std::get<2>(k)) + (n > 1 ? QStringLiteral(" ×%1").arg(n) : QString())});
-    const ChainLayout layout = layoutGraph(sizes, edges);
-    m_error = layout.error;
-    if (planned.empty() || !layout.error.isEmpty()) {
-        m_boxes.clear();
-        m_boxOfEvent.clear();
+    for (const auto& [k, n] : folded) {
+        QString label = style::q(std::get<2>(k)) + (n > 1 ? QStringLiteral(" ×%1").arg(n) : QString());
+        const QSizeF size(smallFm.horizontalAdvance(label) + 6, smallFm.height() + 2);
+        edges.push_back({std::get<0>(k), std::get<1>(k), std::move(label), size});
+    }
+    out.layout = layoutGraph(sizes, edges);
+    return out;
+}
+
+void ChainGraphView::show(Plan plan)
+{
+    const QSignalBlocker block(scene());
+    scene()->clear();
+    m_drawn.clear();
+    m_plan = std::move(plan);
+    m_userZoomed = false;
+    if (!m_plan.analysis)
+        return;
+    const ChainLayout& layout = m_plan.layout;
+    if (m_plan.boxes.empty() || !layout.error.isEmpty()) {
         auto* t = scene()->addSimpleText(layout.error.isEmpty() ? tr("No symptom chain in this result") : layout.error);
         t->setBrush(palette().placeholderText());
         return;
     }
 
+    QFont f = font();
+    f.setPointSizeF(f.pointSizeF() * 0.9);
     QFont small = font();
     small.setPointSizeF(small.pointSizeF() * 0.8);
     for (const auto& e : layout.edges) {
@@ -236,25 +255,27 @@ void ChainGraphView::rebuild()
         QPolygonF head;
         head << end << dir.p2() + QPointF(dir.dy() * 0.5, -dir.dx() * 0.5) << dir.p2() - QPointF(dir.dy() * 0.5, -dir.dx() * 0.5);
         scene()->addPolygon(head, Qt::NoPen, QColor(0x70, 0x70, 0x70))->setZValue(-1);
+        // Centred on the room dot made for it (GraphEdge::labelSize).
         auto* label = scene()->addSimpleText(e.rule, small);
         label->setBrush(QColor(0x55, 0x55, 0x55));
-        label->setPos(e.labelPos + QPointF(-label->boundingRect().width() - 4, -label->boundingRect().height()));
+        label->setPos(e.labelPos - label->boundingRect().center());
         label->setZValue(-0.5);
     }
+    m_drawn.resize(m_plan.boxes.size());
     for (const auto& n : layout.nodes) {
-        Box& b = m_boxes[n.event];
-        const Planned& p = planned[n.event];
+        Drawn& b = m_drawn[n.event];
+        const PlannedBox& p = m_plan.boxes[n.event];
         const QColor c = style::levelColor(p.level);
         const QRectF rect(n.centre.x() - n.size.width() / 2, n.centre.y() - n.size.height() / 2, n.size.width(), n.size.height());
         auto* box = scene()->addRect(rect, QPen(c.darker(130), p.level == style::Root ? 3 : 1.5), c.lighter(p.level == style::Suppressed ? 130 : 175));
         box->setFlag(QGraphicsItem::ItemIsSelectable);
         box->setData(kBoxData, static_cast<qulonglong>(n.event));
-        const ChainFamily& bf = m_families.families[b.family];
-        box->setToolTip(p.text + (b.collapsed ? (bf.complete() ? tr("\nDouble-click to show its events") : QString())
+        const ChainFamily& bf = m_plan.families.families[p.family];
+        box->setToolTip(p.text + (p.collapsed ? (bf.complete() ? tr("\nDouble-click to show its events") : QString())
                                               : bf.family->count > 1
                                                                                           ? tr("\nDouble-click to fold its family")
                                                                                           : QString()));
-        if (b.collapsed)  // a stack of cards: this box stands for many
+        if (p.collapsed)  // a stack of cards: this box stands for many
             scene()->addRect(rect.translated(4, 4), QPen(c.darker(130), 1), c.lighter(190))->setZValue(-0.2);
         auto* text = new QGraphicsSimpleTextItem(p.text, box);
         text->setFont(f);
@@ -263,7 +284,7 @@ void ChainGraphView::rebuild()
         b.basePen = box->pen();
     }
     scene()->setSceneRect(scene()->itemsBoundingRect().adjusted(-20, -20, 20, 20));
-    if (m_truncated)
+    if (m_plan.truncated)
         scene()->addSimpleText(tr("Chain truncated to %1 boxes; the root cause's family is always shown").arg(kMaxChainNodes))
             ->setPos(scene()->sceneRect().bottomLeft());
     onEventSelected(m_focus->current().event);
@@ -283,8 +304,8 @@ void ChainGraphView::fitScene()
         const double k = std::max(s, 0.7);
         scale(k, k);
     }
-    if (m_analysis && m_analysis->result.rootCause)
-        if (QGraphicsItem* root = itemForEvent(m_analysis->result.rootCause->event.value))
+    if (m_plan.analysis && m_plan.analysis->result.rootCause)
+        if (QGraphicsItem* root = itemForEvent(m_plan.analysis->result.rootCause->event.value))
             centerOn(root->sceneBoundingRect().center() + QPointF(r.width() / 3, 0));
 }
 
@@ -303,15 +324,15 @@ void ChainGraphView::onSceneSelection()
     if (sel.size() != 1)
         return;
     const size_t b = sel.front()->data(kBoxData).toULongLong();
-    if (b >= m_boxes.size() || m_boxes[b].events.empty())
+    if (b >= m_plan.boxes.size() || m_plan.boxes[b].events.empty())
         return;
     // A family box selects its earliest event, or keeps the selection when it
     // is already one of the family's.
     const qint64 current = m_focus->current().event;
-    const auto& ev = m_boxes[b].events;
+    const auto& ev = m_plan.boxes[b].events;
     if (current >= 0 && std::find(ev.begin(), ev.end(), static_cast<uint32_t>(current)) != ev.end())
         return;
-    const ChainFamily& fam = m_families.families[m_boxes[b].family];
+    const ChainFamily& fam = m_plan.families.families[m_plan.boxes[b].family];
     const bool repHere = std::find(ev.begin(), ev.end(), fam.representative) != ev.end();
     m_focus->selectEvent(repHere ? fam.representative : ev.front());
 }
@@ -336,8 +357,8 @@ void ChainGraphView::mouseDoubleClickEvent(QMouseEvent* e)
         if (!v.isValid())
             continue;
         const size_t b = v.toULongLong();
-        if (b < m_boxes.size()) {
-            const size_t family = m_boxes[b].family;
+        if (b < m_plan.boxes.size()) {
+            const size_t family = m_plan.boxes[b].family;
             setExpanded(family, !isExpanded(family));
             e->accept();
             return;

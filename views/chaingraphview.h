@@ -7,7 +7,9 @@
 #pragma once
 
 #include "chainfamilies.h"
+#include "chainlayout.h"
 #include "engine/engine.h"
+#include "viewstyle.h"
 #include "focusstate.h"
 
 #include <QGraphicsView>
@@ -26,19 +28,44 @@ public:
     ~ChainGraphView() override;
     void setAnalysis(std::shared_ptr<const Analysis> analysis);
 
+    // What the scene is made of, with dot's layout: built by plan() on any
+    // thread (the workbench's background job), shown by show() on the GUI's.
+    struct PlannedBox {
+        std::vector<uint32_t> events;  // what it stands for
+        size_t family = 0;
+        bool collapsed = false;        // a whole family, or the "+N more" of an expanded one
+        QString text;
+        style::Level level = style::Suppressed;
+    };
+    struct Plan {
+        std::shared_ptr<const Analysis> analysis;
+        ChainFamilies families;
+        std::set<size_t> expanded;
+        std::vector<PlannedBox> boxes;
+        std::map<uint32_t, size_t> boxOfEvent;
+        ChainLayout layout;
+        bool truncated = false;
+    };
+    // Families of the analysis, small chains expanded.
+    static Plan plan(std::shared_ptr<const Analysis> analysis, const QFont& font);
+    // The same families with `expanded` opened.
+    static Plan plan(std::shared_ptr<const Analysis> analysis, ChainFamilies families, std::set<size_t> expanded,
+                     const QFont& font);
+    void show(Plan plan);
+
     // Chains with at most this many events start with every family expanded.
     static constexpr size_t kExpandAllUpTo = 24;
     // An expanded family shows at most this many of its events, then "+N more".
     static constexpr size_t kMaxExpanded = 60;
 
-    int nodeItemCount() const { return static_cast<int>(m_boxes.size()); }
+    int nodeItemCount() const { return static_cast<int>(m_drawn.size()); }
     // The box that shows the event: its own, or its collapsed family's.
     QGraphicsItem* itemForEvent(uint32_t event) const;
-    const ChainFamilies& families() const { return m_families; }
-    bool isExpanded(size_t family) const { return m_expanded.count(family) > 0; }
+    const ChainFamilies& families() const { return m_plan.families; }
+    bool isExpanded(size_t family) const { return m_plan.expanded.count(family) > 0; }
     void setExpanded(size_t family, bool on);
-    bool truncated() const { return m_truncated; }
-    QString layoutError() const { return m_error; }
+    bool truncated() const { return m_plan.truncated; }
+    QString layoutError() const { return m_plan.layout.error; }
     // Boxes of the phase stepper's current events, drawn with a thick ring.
     int highlightedItemCount() const;
 
@@ -48,27 +75,18 @@ protected:
     void resizeEvent(QResizeEvent*) override;
 
 private:
-    struct Box {
+    struct Drawn {  // parallel to m_plan.boxes
         QGraphicsItem* item = nullptr;
-        std::vector<uint32_t> events;  // what it stands for
-        size_t family = 0;
-        bool collapsed = false;        // a whole family, or the "+N more" of an expanded one
         QPen basePen;
     };
-    void rebuild();
     void onSceneSelection();
     void onEventSelected(qint64 event);
     void fitScene();
     void onHighlight();
 
     FocusState* m_focus;
-    std::shared_ptr<const Analysis> m_analysis;
-    ChainFamilies m_families;
-    std::set<size_t> m_expanded;
-    std::vector<Box> m_boxes;
-    std::map<uint32_t, size_t> m_boxOfEvent;
-    QString m_error;
-    bool m_truncated = false;
+    Plan m_plan;  // what is shown
+    std::vector<Drawn> m_drawn;
     bool m_syncing = false;
     bool m_userZoomed = false;
 };

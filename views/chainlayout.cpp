@@ -1,74 +1,15 @@
 // SPDX-License-Identifier: MIT
 #include "chainlayout.h"
 
-#include "viewstyle.h"
-
 #include <graphviz/cgraph.h>
 #include <graphviz/gvc.h>
 
 #include <algorithm>
-#include <map>
 #include <memory>
-#include <set>
+#include <mutex>
 #include <string>
-#include <tuple>
-#include <unordered_map>
 
 namespace fl {
-
-std::vector<uint32_t> chainMembers(const Result& result)
-{
-    std::set<uint32_t> ids;
-    for (const auto& e : result.edges) {
-        ids.insert(e.from.value);
-        ids.insert(e.to.value);
-    }
-    if (result.rootCause)
-        ids.insert(result.rootCause->event.value);
-    // Without edges the candidates still deserve a place in the graph.
-    if (ids.empty())
-        for (const auto& c : result.candidates)
-            ids.insert(c.event.value);
-    return {ids.begin(), ids.end()};
-}
-
-std::vector<uint32_t> chainEvents(const Result& result)
-{
-    std::vector<uint32_t> out = chainMembers(result);
-    if (out.size() <= kMaxChainNodes)
-        return out;
-    std::set<uint32_t> must;
-    if (result.rootCause)
-        must.insert(result.rootCause->event.value);
-    for (const auto& c : result.candidates)
-        must.insert(c.event.value);
-    std::unordered_map<uint32_t, const SymptomEvent*> byId;
-    for (const auto& e : result.events)
-        byId.emplace(e.id.value, &e);
-    const style::EventLevels levels(result);
-    struct Rank {
-        bool must;
-        int level;
-        int64_t time;
-        uint32_t id;
-    };
-    std::vector<Rank> ranked;
-    ranked.reserve(out.size());
-    for (uint32_t id : out) {
-        auto it = byId.find(id);
-        const int level = it == byId.end() ? -1 : levels(*it->second);
-        const int64_t t = it == byId.end() || it->second->timeNs == kNoTime ? INT64_MAX : it->second->timeNs;
-        ranked.push_back({must.count(id) > 0, level, t, id});
-    }
-    std::partial_sort(ranked.begin(), ranked.begin() + kMaxChainNodes, ranked.end(), [](const Rank& a, const Rank& b) {
-        return std::tie(b.must, b.level, a.time, a.id) < std::tie(a.must, a.level, b.time, b.id);
-    });
-    out.clear();
-    for (size_t i = 0; i < kMaxChainNodes; ++i)
-        out.push_back(ranked[i].id);
-    std::sort(out.begin(), out.end());
-    return out;
-}
 
 namespace {
 // cgraph takes char*; it copies, so a scratch buffer is enough.
@@ -88,6 +29,10 @@ ChainLayout layoutGraph(const std::vector<QSizeF>& sizes, const std::vector<Grap
     ChainLayout out;
     if (sizes.empty())
         return out;
+    // cgraph keeps global state (its current graph, string dictionaries): the
+    // chain's background job and a double-click expansion must not overlap.
+    static std::mutex graphviz;
+    const std::lock_guard lock(graphviz);
 
     // One context per layout: gvContext is cheap next to dot itself and
     // keeps this function free of global state.
@@ -98,7 +43,7 @@ ChainLayout layoutGraph(const std::vector<QSizeF>& sizes, const std::vector<Grap
     // a tall column that scrolls, instead of a row no screen can hold.
     setAttr(g, "rankdir", "LR");
     setAttr(g, "nodesep", "0.25");
-    setAttr(g, "ranksep", "2.4");  // room for the rule label between ranks
+    setAttr(g, "ranksep", "0.5");  // labels are virtual nodes of their own rank: they make their room
     std::vector<Agnode_t*> nodes;
     for (size_t i = 0; i < sizes.size(); ++i) {
         std::string id = "n" + std::to_string(i);
@@ -116,6 +61,18 @@ ChainLayout layoutGraph(const std::vector<QSizeF>& sizes, const std::vector<Grap
             continue;
         std::string ename = "x" + std::to_string(edges.size());
         Agedge_t* ed = agedge(g, nodes[e.from], nodes[e.to], ename.data(), 1);
+        if (!e.label.isEmpty() && !e.labelSize.isEmpty()) {
+            // An empty HTML table of the label's measured size: dot reserves
+            // exactly the room Qt will draw in, whatever fonts dot knows.
+            std::string html = "<TABLE BORDER=\"0\" CELLBORDER=\"0\" CELLSPACING=\"0\" CELLPADDING=\"0\" FIXEDSIZE=\"TRUE\" WIDTH=\"" +
+                               std::to_string(std::clamp(static_cast<int>(e.labelSize.width() + 0.5), 1, 60000)) + "\" HEIGHT=\"" +
+                               std::to_string(std::clamp(static_cast<int>(e.labelSize.height() + 0.5), 1, 60000)) +
+                               "\"><TR><TD></TD></TR></TABLE>";
+            char* label = agstrdup_html(g, html.data());
+            std::string n = "label", empty;
+            agsafeset(ed, n.data(), label, empty.data());
+            agstrfree(g, label);
+        }
         edges.emplace_back(ed, &e);
     }
     if (gvLayout(gvc.get(), g, "dot") != 0) {
@@ -145,42 +102,14 @@ ChainLayout layoutGraph(const std::vector<QSizeF>& sizes, const std::vector<Grap
             if (bz.eflag)
                 e.spline.push_back(flip(bz.ep));  // arrow tip
         }
-        // Label near the head: in a fan-out the tails all meet at the cause,
-        // the heads are one node apart.
-        if (e.spline.size() >= 4)
-            e.labelPos = e.spline[e.spline.size() - 4];
-        else if (!e.spline.empty())
-            e.labelPos = e.spline.front();
+        if (const textlabel_t* l = ED_label(ed); l && l->set)
+            e.labelPos = flip(l->pos);
+        else if (e.spline.size() >= 4)
+            e.labelPos = e.spline[e.spline.size() / 2];
         out.edges.push_back(std::move(e));
     }
     gvFreeLayout(gvc.get(), g);
     agclose(g);
-    return out;
-}
-
-ChainLayout layoutChain(const Result& result, const std::vector<QSizeF>& nodeSizes)
-{
-    const std::vector<uint32_t> events = chainEvents(result);
-    std::unordered_map<uint32_t, size_t> index;
-    std::vector<QSizeF> sizes;
-    for (size_t i = 0; i < events.size(); ++i) {
-        index.emplace(events[i], i);
-        sizes.push_back(i < nodeSizes.size() ? nodeSizes[i] : QSizeF(120, 36));
-    }
-    std::vector<GraphEdge> edges;
-    for (const auto& e : result.edges) {
-        auto a = index.find(e.from.value), b = index.find(e.to.value);
-        if (a != index.end() && b != index.end())
-            edges.push_back({a->second, b->second, QString::fromStdString(e.rule)});
-    }
-    ChainLayout out = layoutGraph(sizes, edges);
-    out.truncated = events.size() >= kMaxChainNodes;
-    for (auto& n : out.nodes)
-        n.event = events[n.event];
-    for (auto& e : out.edges) {
-        e.from = events[e.from];
-        e.to = events[e.to];
-    }
     return out;
 }
 

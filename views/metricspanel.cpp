@@ -38,6 +38,60 @@ MetricsPanel::MetricsPanel(FocusState* focus, QWidget* parent)
 
 void MetricsPanel::setAnalysis(std::shared_ptr<const Analysis> analysis)
 {
+    Prepared p = prepare(analysis.get());
+    setPrepared(std::move(analysis), std::move(p));
+}
+
+MetricsPanel::Prepared MetricsPanel::prepare(const Analysis* analysis)
+{
+    Prepared out;
+    std::map<std::string, std::vector<const MetricSeries*>> byName;
+    if (analysis)
+        for (const auto& s : analysis->metrics)
+            byName[s.name].push_back(&s);
+    if (byName.empty())
+        return out;
+    const std::string root = rootNode(analysis->result);
+    for (auto& [name, series] : byName) {
+        // Root node's series first so that the cap never hides them, and drawn last (on top).
+        std::stable_sort(series.begin(), series.end(), [&](const MetricSeries* a, const MetricSeries* b) {
+            return (a->node == root) > (b->node == root);
+        });
+        PreparedPlot plot;
+        const size_t shown = std::min<size_t>(series.size(), kMaxGraphsPerPlot);
+        plot.title = style::q(name);
+        if (!root.empty())
+            plot.title += tr("  (red: %1)").arg(style::q(root));
+        if (shown < series.size())
+            plot.title += tr("  — %1 of %2 series").arg(shown).arg(series.size());
+        bool any = false;
+        for (size_t i = shown; i-- > 0;) {
+            const MetricSeries& s = *series[i];
+            PreparedGraph g;
+            g.index = i;
+            g.isRoot = !root.empty() && s.node == root;
+            g.rootGpu = g.isRoot && analysis->result.rootCause && s.gpu == analysis->result.rootCause->gpuIndex;
+            g.name = style::q(s.node) + (s.gpu >= 0 ? QStringLiteral(" gpu%1").arg(s.gpu) : QString());
+            g.x.reserve(static_cast<qsizetype>(s.samples.size()));
+            g.y.reserve(static_cast<qsizetype>(s.samples.size()));
+            for (const auto& smp : s.samples) {
+                if (smp.timeNs == kNoTime || !std::isfinite(smp.value))
+                    continue;
+                g.x.push_back(seconds(smp.timeNs));
+                g.y.push_back(smp.value);
+                plot.lo = any ? std::min(plot.lo, smp.value) : smp.value;
+                plot.hi = any ? std::max(plot.hi, smp.value) : smp.value;
+                any = true;
+            }
+            plot.graphs.push_back(std::move(g));
+        }
+        out.plots.push_back(std::move(plot));
+    }
+    return out;
+}
+
+void MetricsPanel::setPrepared(std::shared_ptr<const Analysis> analysis, Prepared prepared)
+{
     for (auto& p : m_plots)
         delete p.plot;
     m_plots.clear();
@@ -46,23 +100,14 @@ void MetricsPanel::setAnalysis(std::shared_ptr<const Analysis> analysis)
         delete it;
     }
     m_analysis = std::move(analysis);
-    std::map<std::string, std::vector<const MetricSeries*>> byName;
-    if (m_analysis)
-        for (const auto& s : m_analysis->metrics)
-            byName[s.name].push_back(&s);
-    if (byName.empty()) {
-        auto* l = new QLabel(tr("No metrics in this bundle"), m_content);
+    if (prepared.plots.empty()) {
+        auto* l = new QLabel(m_analysis ? tr("No metrics in this bundle") : QString(), m_content);
         l->setAlignment(Qt::AlignCenter);
         l->setEnabled(false);
         m_layout->addWidget(l);
         return;
     }
-    const std::string root = rootNode(m_analysis->result);
-    for (auto& [name, series] : byName) {
-        // Root node's series first so that the cap never hides them, and drawn last (on top).
-        std::stable_sort(series.begin(), series.end(), [&](const MetricSeries* a, const MetricSeries* b) {
-            return (a->node == root) > (b->node == root);
-        });
+    for (PreparedPlot& pp : prepared.plots) {
         auto* plot = new QCustomPlot(m_content);
         plot->setMinimumHeight(150);
         plot->setNoAntialiasingOnDrag(true);
@@ -75,42 +120,19 @@ void MetricsPanel::setAnalysis(std::shared_ptr<const Analysis> analysis)
         ticker->setDateTimeFormat(QStringLiteral("HH:mm:ss"));
         plot->xAxis->setTicker(ticker);
         plot->plotLayout()->insertRow(0);
-        const size_t shown = std::min<size_t>(series.size(), kMaxGraphsPerPlot);
-        QString title = style::q(name);
-        if (!root.empty())
-            title += tr("  (red: %1)").arg(style::q(root));
-        if (shown < series.size())
-            title += tr("  — %1 of %2 series").arg(shown).arg(series.size());
-        auto* titleEl = new QCPTextElement(plot, title, QFont(font().family(), font().pointSize(), QFont::Bold));
+        auto* titleEl = new QCPTextElement(plot, pp.title, QFont(font().family(), font().pointSize(), QFont::Bold));
         plot->plotLayout()->addElement(0, 0, titleEl);
-        double lo = 0, hi = 0;
-        bool any = false;
-        for (size_t i = shown; i-- > 0;) {
-            const MetricSeries& s = *series[i];
+        for (PreparedGraph& pg : pp.graphs) {
             QCPGraph* g = plot->addGraph();
-            const bool isRoot = !root.empty() && s.node == root;
-            const bool rootGpu = isRoot && m_analysis->result.rootCause && s.gpu == m_analysis->result.rootCause->gpuIndex;
-            QColor c = isRoot ? style::levelColor(style::Root) : QColor::fromHsv(static_cast<int>(i * 47 % 360), 60, 170);
-            if (isRoot && !rootGpu)
+            QColor c = pg.isRoot ? style::levelColor(style::Root) : QColor::fromHsv(static_cast<int>(pg.index * 47 % 360), 60, 170);
+            if (pg.isRoot && !pg.rootGpu)
                 c = c.lighter(140);
-            g->setPen(QPen(c, rootGpu ? 2.5 : (isRoot ? 1.5 : 1)));
-            g->setName(style::q(s.node) + (s.gpu >= 0 ? QStringLiteral(" gpu%1").arg(s.gpu) : QString()));
-            QVector<double> x, y;
-            x.reserve(static_cast<qsizetype>(s.samples.size()));
-            y.reserve(static_cast<qsizetype>(s.samples.size()));
-            for (const auto& smp : s.samples) {
-                if (smp.timeNs == kNoTime || !std::isfinite(smp.value))
-                    continue;
-                x.push_back(seconds(smp.timeNs));
-                y.push_back(smp.value);
-                lo = any ? std::min(lo, smp.value) : smp.value;
-                hi = any ? std::max(hi, smp.value) : smp.value;
-                any = true;
-            }
-            g->setData(x, y, true);
+            g->setPen(QPen(c, pg.rootGpu ? 2.5 : (pg.isRoot ? 1.5 : 1)));
+            g->setName(pg.name);
+            g->setData(pg.x, pg.y, true);
         }
-        const double pad = std::max((hi - lo) * 0.08, 1e-9);
-        plot->yAxis->setRange(lo - pad, hi + pad);
+        const double pad = std::max((pp.hi - pp.lo) * 0.08, 1e-9);
+        plot->yAxis->setRange(pp.lo - pad, pp.hi + pad);
         // Cursor on its own buffered layer: hover repaints only that layer.
         plot->addLayer(QStringLiteral("cursor"), nullptr, QCustomPlot::limAbove);
         plot->layer(QStringLiteral("cursor"))->setMode(QCPLayer::lmBuffered);

@@ -8,6 +8,8 @@
 #include "focusstate.h"
 
 #include <QScrollArea>
+#include <QString>
+#include <QVector>
 
 #include <memory>
 #include <vector>
@@ -26,6 +28,24 @@ public:
 
     explicit MetricsPanel(FocusState* focus, QWidget* parent = nullptr);
     void setAnalysis(std::shared_ptr<const Analysis> analysis);
+    // The series grouped into plots with their points, built on any thread
+    // (the workbench's background job); setPrepared makes the plots.
+    struct PreparedGraph {
+        QString name;
+        QVector<double> x, y;
+        size_t index = 0;  // colour
+        bool isRoot = false, rootGpu = false;
+    };
+    struct PreparedPlot {
+        QString title;
+        std::vector<PreparedGraph> graphs;  // in drawing order
+        double lo = 0, hi = 0;
+    };
+    struct Prepared {
+        std::vector<PreparedPlot> plots;
+    };
+    static Prepared prepare(const Analysis* analysis);
+    void setPrepared(std::shared_ptr<const Analysis> analysis, Prepared prepared);
 
     int plotCount() const { return static_cast<int>(m_plots.size()); }
     QCustomPlot* plot(int i) const { return m_plots[static_cast<size_t>(i)].plot; }

@@ -93,22 +93,33 @@ QSize TimelineView::sizeHint() const
 
 void TimelineView::setAnalysis(std::shared_ptr<const Analysis> analysis)
 {
+    Prepared p = prepare(analysis.get());
+    setPrepared(std::move(analysis), std::move(p));
+}
+
+TimelineView::Prepared TimelineView::prepare(const Analysis* analysis)
+{
+    Prepared out;
+    if (!analysis)
+        return out;
+    const auto& events = analysis->result.events;
+    out.eventIndex.reserve(events.size());
+    for (size_t i = 0; i < events.size(); ++i)
+        out.eventIndex.emplace(events[i].id.value, i);
+    // Nodes that produced files but no event still get a (quiet) lane.
+    std::set<std::string> nodes;
+    for (const auto& f : analysis->bundle.files)
+        if (!f.node.empty())
+            nodes.insert(f.node);
+    out.lanes.build(analysis->result, {nodes.begin(), nodes.end()});
+    return out;
+}
+
+void TimelineView::setPrepared(std::shared_ptr<const Analysis> analysis, Prepared prepared)
+{
     m_analysis = std::move(analysis);
-    m_eventIndex.clear();
-    TimelineLanes lanes;
-    if (m_analysis) {
-        const auto& events = m_analysis->result.events;
-        m_eventIndex.reserve(events.size());
-        for (size_t i = 0; i < events.size(); ++i)
-            m_eventIndex.emplace(events[i].id.value, i);
-        // Nodes that produced files but no event still get a (quiet) lane.
-        std::set<std::string> nodes;
-        for (const auto& f : m_analysis->bundle.files)
-            if (!f.node.empty())
-                nodes.insert(f.node);
-        lanes.build(m_analysis->result, {nodes.begin(), nodes.end()});
-    }
-    setLanes(std::move(lanes));
+    m_eventIndex = std::move(prepared.eventIndex);
+    setLanes(std::move(prepared.lanes));
     onHighlight();
 }
 

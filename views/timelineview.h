@@ -30,6 +30,14 @@ public:
     TimelineView(FocusState* focus, QWidget* parent = nullptr);
 
     void setAnalysis(std::shared_ptr<const Analysis> analysis);
+    // The lanes and the event lookup of an analysis, built on any thread (the
+    // workbench's background job) and shown by setPrepared on the GUI's.
+    struct Prepared {
+        TimelineLanes lanes;
+        std::unordered_map<uint32_t, size_t> eventIndex;  // event id -> index in result.events
+    };
+    static Prepared prepare(const Analysis* analysis);
+    void setPrepared(std::shared_ptr<const Analysis> analysis, Prepared prepared);
     // For synthetic loads (benchmarks, tests): lanes built elsewhere.
     void setLanes(TimelineLanes lanes);
     const TimelineLanes& lanes() const { return m_lanes; }

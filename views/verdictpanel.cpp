@@ -144,21 +144,32 @@ VerdictPanel::VerdictPanel(FocusState* focus, QWidget* parent)
 
 void VerdictPanel::setAnalysis(std::shared_ptr<const Analysis> analysis)
 {
+    std::vector<ConnectorReport> reports = analysis ? analysis->result.connectors : std::vector<ConnectorReport>();
+    setVerdict(std::move(analysis));
+    setCoverage(std::move(reports));
+}
+
+void VerdictPanel::setVerdict(std::shared_ptr<const Analysis> analysis)
+{
     m_analysis = std::move(analysis);
     m_showAllNodes = false;
     m_overrideButton->setEnabled(m_analysis != nullptr);
     setOverride(std::nullopt);
+    m_coverageModel->setReports({});
     if (!m_analysis) {
         m_banner->setText(tr("No analysis loaded"));
         m_body->clear();
-        m_coverageModel->setReports({});
         return;
     }
     const Banner b = bannerFor(m_analysis->result, m_analysis->cancelled);
     m_banner->setText(b.text);
     m_banner->setStyleSheet(QStringLiteral("QLabel { background:%1; color:white; }").arg(b.colour));
     m_body->setHtml(verdictHtml(*m_analysis));
-    m_coverageModel->setReports(m_analysis->result.connectors);
+}
+
+void VerdictPanel::setCoverage(std::vector<ConnectorReport> reports)
+{
+    m_coverageModel->setReports(std::move(reports));
     m_coverage->resizeColumnsToContents();
     m_coverage->setColumnWidth(CoverageModel::FileColumn, std::min(m_coverage->columnWidth(CoverageModel::FileColumn), 260));
 }

@@ -27,6 +27,10 @@ class VerdictPanel : public QWidget
 public:
     explicit VerdictPanel(FocusState* focus, QWidget* parent = nullptr);
     void setAnalysis(std::shared_ptr<const Analysis> analysis);
+    // The two halves of setAnalysis: the verdict at once, the coverage rows
+    // (a copy of Result::connectors, made off the GUI thread) when they are ready.
+    void setVerdict(std::shared_ptr<const Analysis> analysis);
+    void setCoverage(std::vector<ConnectorReport> reports);
 
     QString statusText() const;     // the banner, e.g. "AMBIGUOUS"
     QString verdictText() const;    // plain text of the verdict body

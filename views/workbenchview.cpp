@@ -4,6 +4,7 @@
 #include "overridedialog.h"
 #include "viewstyle.h"
 
+#include <QElapsedTimer>
 #include <QInputDialog>
 #include <QTableView>
 
@@ -27,6 +28,7 @@ WorkbenchView::WorkbenchView(QWidget* parent)
     , m_notes(std::make_unique<NotesStore>())
     , m_centre(new QTabWidget)
     , m_side(new QTabWidget)
+    , m_jobs(new ViewJobs(this))
 {
     // Left: what was decided and why. Centre: when and where. Bottom: the proof.
     m_side->addTab(m_verdict, tr("Verdict"));
@@ -78,6 +80,7 @@ WorkbenchView::WorkbenchView(QWidget* parent)
     connect(m_raw->view(), &RawFileView::fileOpened, this, [this] { refreshNotes(); });
     connect(m_verdict, &VerdictPanel::overrideRequested, this, &WorkbenchView::editVerdictOverride);
     connect(m_verdict, &VerdictPanel::overrideClearRequested, this, &WorkbenchView::clearVerdictOverride);
+    connect(m_jobs, &ViewJobs::allFinished, this, &WorkbenchView::onViewsReady);
 }
 
 WorkbenchView::~WorkbenchView() = default;
@@ -251,56 +254,87 @@ void WorkbenchView::editVerdictOverride()
         setVerdictOverride(dialog.value());
 }
 
-void WorkbenchView::setAnalysis(std::shared_ptr<const Analysis> analysis)
+void WorkbenchView::setAnalysis(std::shared_ptr<const Analysis> analysis, ViewJobs::Mode mode)
 {
+    m_jobs->restart(mode);
     m_analysis = std::move(analysis);
+    const std::shared_ptr<const Analysis> a = m_analysis;
     m_raw->view()->close();
-    // Start on the incident: that is the question the reader opened this for.
-    TimelineLanes lanes;
-    if (m_analysis)
-        lanes.build(m_analysis->result);
-    FocusSnapshot initial;
-    initial.startNs = lanes.incidentStart();
-    initial.endNs = lanes.incidentEnd();
-    m_focus->reset(initial);
-    m_verdict->setAnalysis(m_analysis);
-    m_explanation->setAnalysis(m_analysis);
-    m_timeline->view()->setAnalysis(m_analysis);
-    m_chain->setAnalysis(m_analysis);
-    m_metrics->setAnalysis(m_analysis);
-    m_evidence->setAnalysis(m_analysis);
-    m_stepper->setAnalysis(m_analysis);
+    m_focus->reset();
+    // Stage 1, at once: what was decided. The coverage rows follow.
+    QElapsedTimer t;
+    t.start();
+    m_verdict->setVerdict(a);
+    m_verdictMs = static_cast<double>(t.nsecsElapsed()) / 1e6;
+    if (mode == ViewJobs::Mode::Background) {
+        // Nothing of the previous analysis stays on show while the jobs run.
+        m_timeline->view()->setPrepared(nullptr, {});
+        m_chain->show({});
+        m_metrics->setPrepared(nullptr, {});
+        m_evidence->setAnalysis(nullptr);
+        m_explanation->setAnalysis(nullptr);
+        m_stepper->setAnalysis(nullptr);
+        emit verdictShown();
+    }
+    // Stage 2: what is built from the whole result, off this thread where it
+    // can be; each view fills in as its job lands.
+    m_jobs->run(QStringLiteral("coverage rows"), [a](const std::atomic<bool>&) { return a ? a->result.connectors : std::vector<ConnectorReport>(); },
+                [this](std::vector<ConnectorReport> rows) { m_verdict->setCoverage(std::move(rows)); });
+    m_jobs->run(QStringLiteral("timeline lanes"), [a](const std::atomic<bool>&) { return TimelineView::prepare(a.get()); },
+                [this, a](TimelineView::Prepared p) { m_timeline->view()->setPrepared(a, std::move(p)); });
+    m_jobs->run(QStringLiteral("chain layout"), [a, font = m_chain->font()](const std::atomic<bool>&) { return ChainGraphView::plan(a, font); },
+                [this](ChainGraphView::Plan p) { m_chain->show(std::move(p)); });
+    m_jobs->run(QStringLiteral("metric series"), [a](const std::atomic<bool>&) { return MetricsPanel::prepare(a.get()); },
+                [this, a](MetricsPanel::Prepared p) { m_metrics->setPrepared(a, std::move(p)); });
+    // Widgets that read the result directly: built on this thread, one per
+    // turn of the event loop, so the verdict is painted first.
+    auto onGui = [](const std::atomic<bool>&) { return true; };
+    m_jobs->run(QStringLiteral("evidence table"), onGui, [this, a](bool) { m_evidence->setAnalysis(a); });
+    m_jobs->run(QStringLiteral("explanation"), onGui, [this, a](bool) { m_explanation->setAnalysis(a); });
+    m_jobs->run(QStringLiteral("phase stepper"), onGui, [this, a](bool) { m_stepper->setAnalysis(a); });
+    if (mode == ViewJobs::Mode::Inline)
+        onViewsReady();
+}
+
+void WorkbenchView::onViewsReady()
+{
     refreshNotes();
-    // The root cause's first evidence (else the first root-role item, as in
-    // an ambiguous result) is selected and opened, without a history step.
-    if (!m_analysis)
-        return;
-    const Result& r = m_analysis->result;
-    FocusSnapshot s = m_focus->current();
-    if (r.rootCause && !r.rootCause->evidence.empty()) {
-        s.evidence = style::q(r.rootCause->evidence.front());
-        s.event = r.rootCause->event.value;
-    } else {
-        for (const EvidenceItem& e : r.evidence) {
-            if (e.role == EvidenceRole::Root) {
-                s.evidence = style::q(e.id);
-                s.event = e.event.value;
-                break;
+    // Start on the incident: that is the question the reader opened this
+    // for. A reader who already moved while the views were built keeps
+    // where they went.
+    if (m_analysis && m_focus->current() == FocusSnapshot{} && !m_focus->canGoBack()) {
+        const TimelineLanes& lanes = m_timeline->view()->lanes();
+        FocusSnapshot s;
+        s.startNs = lanes.incidentStart();
+        s.endNs = lanes.incidentEnd();
+        // The root cause's first evidence (else the first root-role item, as in
+        // an ambiguous result) is selected and opened, without a history step.
+        const Result& r = m_analysis->result;
+        if (r.rootCause && !r.rootCause->evidence.empty()) {
+            s.evidence = style::q(r.rootCause->evidence.front());
+            s.event = r.rootCause->event.value;
+        } else {
+            for (const EvidenceItem& e : r.evidence) {
+                if (e.role == EvidenceRole::Root) {
+                    s.evidence = style::q(e.id);
+                    s.event = e.event.value;
+                    break;
+                }
+            }
+            // Unattributed: the earliest evidence is where a reader starts.
+            const EvidenceItem* earliest = nullptr;
+            for (const EvidenceItem& e : r.evidence)
+                if (e.timeNs != kNoTime && (!earliest || e.timeNs < earliest->timeNs))
+                    earliest = &e;
+            if (s.evidence.isEmpty() && earliest) {
+                s.evidence = style::q(earliest->id);
+                s.event = earliest->event.value;
             }
         }
-        // Unattributed: the earliest evidence is where a reader starts.
-        const EvidenceItem* earliest = nullptr;
-        for (const EvidenceItem& e : r.evidence)
-            if (e.timeNs != kNoTime && (!earliest || e.timeNs < earliest->timeNs))
-                earliest = &e;
-        if (s.evidence.isEmpty() && earliest) {
-            s.evidence = style::q(earliest->id);
-            s.event = earliest->event.value;
-        }
-    }
-    if (!s.evidence.isEmpty())
         m_focus->reset(s);
+    }
     m_stepper->setHighlighting(m_side->currentWidget() == m_stepper);  // reset() cleared it
+    emit viewsReady();
 }
 
 void WorkbenchView::openEvidence(const QString& id)

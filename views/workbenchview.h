@@ -13,6 +13,7 @@
 #include "rawfilepanel.h"
 #include "timelinepanel.h"
 #include "verdictpanel.h"
+#include "viewjobs.h"
 
 #include <QWidget>
 
@@ -26,7 +27,15 @@ class WorkbenchView : public QWidget
 public:
     explicit WorkbenchView(QWidget* parent = nullptr);
     ~WorkbenchView() override;
-    void setAnalysis(std::shared_ptr<const Analysis> analysis);
+    // Inline: every view is built before this returns (tests, a result read
+    // from the service). Background: the verdict is shown at once
+    // (verdictShown), the rest is built by jobs() and lands view by view;
+    // viewsReady() when all did. A new call drops what an older one still builds.
+    void setAnalysis(std::shared_ptr<const Analysis> analysis, ViewJobs::Mode mode = ViewJobs::Mode::Inline);
+    ViewJobs* jobs() const { return m_jobs; }
+    bool viewsPending() const { return m_jobs->pending() > 0; }
+    // How long the verdict panel took on the GUI thread in the last setAnalysis.
+    double verdictMs() const { return m_verdictMs; }
     std::shared_ptr<const Analysis> analysis() const { return m_analysis; }
 
     FocusState* focus() const { return m_focus; }
@@ -66,10 +75,13 @@ public slots:
     void editVerdictOverride();
 
 signals:
+    void verdictShown();
+    void viewsReady();
     void notesChanged();
     void notesError(const QString& message);
 
 private:
+    void onViewsReady();
     void openEvidence(const QString& id);
     void refreshNotes();
     bool checked(bool ok);
@@ -88,6 +100,8 @@ private:
     std::unique_ptr<NotesStore> m_notes;
     QTabWidget* m_centre;
     QTabWidget* m_side;
+    ViewJobs* m_jobs;
+    double m_verdictMs = 0;
 };
 
 } // namespace fl

@@ -1,14 +1,16 @@
 // SPDX-License-Identifier: MIT
 // faultline [BUNDLE]                      open the workbench (on BUNDLE)
-// faultline --screenshot FILE [--notes] [--tab timeline|chain|metrics] [BUNDLE]
-//                                         analyse, render the window to FILE, exit; with --notes, fail
-//                                         (exit 1) when the bundle's notes cannot be stored or shown
+// faultline --screenshot FILE [--notes] [--timings] [--tab timeline|chain|metrics] [BUNDLE]
+//                                         analyse, build every view, render the window to FILE, exit; with
+//                                         --notes, fail (exit 1) when the bundle's notes cannot be stored or
+//                                         shown; with --timings (or FAULTLINE_TIMINGS=1), print where the time went
 #include "mainwindow.h"
 
 #include "../common/cli_conventions.h"
 
 #include <QApplication>
 #include <QDir>
+#include <QElapsedTimer>
 #include <QFileInfo>
 #include <QTabWidget>
 #include <QTimer>
@@ -23,7 +25,7 @@ int main(int argc, char** argv)
     fl::cli::applyConventions(cli);
     cli.set_version_flag("--version", std::string("faultline ") + FAULTLINE_VERSION);
     std::string bundleArg, shotArg, tabArg = "timeline";
-    bool notesWanted = false;
+    bool notesWanted = false, timings = false;
     cli.add_option("BUNDLE", bundleArg, "bundle folder or archive to open");
     auto* shotOption = cli.add_option("--screenshot", shotArg,
                                       "render the window to FILE once the analysis is done, then exit (1 if it failed)")
@@ -32,6 +34,9 @@ int main(int argc, char** argv)
                  "with --screenshot: the bundle's notes are wanted; exit 1 if they cannot be stored (SQLite driver "
                  "missing, no writable folder, unusable file)")
         ->needs(shotOption);
+    cli.add_flag("--timings", timings,
+                 "print the time of each stage (engine, verdict, each view's job, grab) on standard error; "
+                 "FAULTLINE_TIMINGS=1 does the same for an interactive open");
     cli.add_option("--tab", tabArg, "with --screenshot: the centre tab to show")
         ->check(CLI::IsMember({"timeline", "chain", "metrics"}))
         ->needs(shotOption);
@@ -46,10 +51,14 @@ int main(int argc, char** argv)
     QApplication::setApplicationName(QStringLiteral("faultline"));
     QApplication::setApplicationVersion(QStringLiteral(FAULTLINE_VERSION));
     const QString bundle = QString::fromLocal8Bit(bundleArg.c_str());
+    timings = timings || qEnvironmentVariableIntValue("FAULTLINE_TIMINGS") > 0;
 
     fl::MainWindow window;
     window.resize(1600, 1000);
     if (shotOption->count() == 0) {
+        if (timings)
+            QObject::connect(&window, &fl::MainWindow::analysisFinished, &window,
+                             [&window] { std::fputs(qPrintable(window.timingReport()), stderr); });
         window.show();
         if (!bundle.isEmpty())
             window.openPath(bundle);
@@ -60,15 +69,20 @@ int main(int argc, char** argv)
     const QString out = QString::fromLocal8Bit(shotArg.c_str());
     window.setProperty("headless", true);
     window.show();
-    auto save = [&window, out, notesWanted, tabArg](bool ok) {
+    auto save = [&window, out, notesWanted, tabArg, timings](bool ok) {
         fl::WorkbenchView* w = window.workbench();
         w->centreTabs()->setCurrentWidget(tabArg == "chain"     ? static_cast<QWidget*>(w->chain())
                                           : tabArg == "metrics" ? static_cast<QWidget*>(w->metrics())
                                                                 : static_cast<QWidget*>(w->timeline()));
         // Let queued layout and replots settle before grabbing.
-        QTimer::singleShot(200, &window, [&window, out, ok, notesWanted] {
+        QTimer::singleShot(200, &window, [&window, out, ok, notesWanted, timings] {
             QDir().mkpath(QFileInfo(out).absolutePath());
+            QElapsedTimer grabClock;
+            grabClock.start();
             const bool saved = window.grab().save(out);
+            if (timings)
+                std::fprintf(stderr, "%s%-64s %10.1f ms\n", qPrintable(window.timingReport()), "grab + PNG (after a 200 ms settle)",
+                             static_cast<double>(grabClock.nsecsElapsed()) / 1e6);
             if (!saved)
                 std::fprintf(stderr, "faultline: cannot write %s\n", qPrintable(out));
             if (!ok)

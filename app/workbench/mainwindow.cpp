@@ -96,6 +96,7 @@ MainWindow::MainWindow(QWidget* parent)
     connect(&m_watcher, &QFutureWatcher<AnalysisOutcome>::finished, this, &MainWindow::onFinished);
     buildActions();
     connect(m_workbench, &WorkbenchView::notesError, this, &MainWindow::showNotesProblem);
+    connect(m_workbench, &WorkbenchView::viewsReady, this, &MainWindow::onViewsReady);
     connect(m_workbench, &WorkbenchView::notesChanged, this, [this] {
         if (!m_path.isEmpty() && m_workbench->analysis() && QFileInfo::exists(m_path)) {  // not a service session
             m_history->record(m_path, verdictSummary(), m_workbench->notes()->hasNotes());
@@ -224,6 +225,8 @@ void MainWindow::openPath(const QString& path)
     }
     m_path = path;
     m_lastError.clear();
+    m_awaitingViews = false;
+    m_openClock.start();
     m_cancel = std::make_shared<std::atomic<bool>>(false);
     m_progress->setRange(0, 0);
     m_progress->show();
@@ -294,7 +297,17 @@ void MainWindow::onFinished()
         return;
     }
     const auto analysis = std::get<std::shared_ptr<const Analysis>>(out);
-    m_workbench->setAnalysis(analysis);
+    m_timings.clear();
+    for (const auto& [stage, ms] : analysis->stageMs)
+        m_timings.push_back({QStringLiteral("engine: %1").arg(style::q(stage)), ms});
+    m_timings.push_back({tr("analysis done (since open)"), elapsedMs()});
+    // The verdict first; the other views land as their jobs finish (onViewsReady).
+    m_awaitingViews = true;
+    m_workbench->setAnalysis(analysis, ViewJobs::Mode::Background);
+    m_workbench->verdict()->repaint();
+    m_viewsStartMs = elapsedMs() - m_workbench->jobs()->elapsedMs();
+    m_timings.push_back({tr("verdict panel (GUI thread)"), m_workbench->verdictMs()});
+    m_timings.push_back({tr("verdict shown (since open)"), elapsedMs()});
     // Notes are a convenience: an unusable notes file is reported, never fatal.
     m_notesError = m_workbench->openNotes(m_path);
     m_notesProblem->hide();
@@ -302,12 +315,42 @@ void MainWindow::onFinished()
         showNotesProblem(m_notesError);
     addRecent(m_path);
     statusBar()->showMessage(analysis->cancelled ? tr("Cancelled: showing a partial result for %1").arg(m_path)
-                                                 : tr("%1: %2 files, %3 observations, %4 events")
+                                                 : tr("%1: %2 files, %3 observations, %4 events — building the views…")
                                                        .arg(m_path)
                                                        .arg(analysis->bundle.files.size())
                                                        .arg(analysis->observations.size())
                                                        .arg(analysis->result.events.size()));
+}
+
+void MainWindow::onViewsReady()
+{
+    if (!m_awaitingViews)
+        return;
+    m_awaitingViews = false;
+    for (const JobTiming& j : m_workbench->jobs()->timings())
+        m_timings.push_back({tr("view: %1 (worker %2 ms, GUI %3 ms), landed at").arg(j.name).arg(j.workMs, 0, 'f', 1).arg(j.applyMs, 0, 'f', 1),
+                             m_viewsStartMs + j.doneAtMs});
+    m_timings.push_back({tr("all views (since open)"), elapsedMs()});
+    if (const auto a = m_workbench->analysis(); a && !a->cancelled)
+        statusBar()->showMessage(tr("%1: %2 files, %3 observations, %4 events")
+                                     .arg(m_path)
+                                     .arg(a->bundle.files.size())
+                                     .arg(a->observations.size())
+                                     .arg(a->result.events.size()));
     emit analysisFinished(true);
+}
+
+QString MainWindow::timingReport() const
+{
+    QString out;
+    for (const auto& [what, ms] : m_timings)
+        out += QStringLiteral("%1 %2 ms\n").arg(what, -64).arg(ms, 10, 'f', 1);
+    return out;
+}
+
+double MainWindow::elapsedMs() const
+{
+    return static_cast<double>(m_openClock.nsecsElapsed()) / 1e6;
 }
 
 QString MainWindow::verdictSummary() const

@@ -7,12 +7,15 @@
 #include "views/historystore.h"
 #include "views/workbenchview.h"
 
+#include <QElapsedTimer>
 #include <QFutureWatcher>
 #include <QMainWindow>
 
 #include <atomic>
 #include <memory>
+#include <utility>
 #include <variant>
+#include <vector>
 
 class QLabel;
 class QProgressBar;
@@ -36,6 +39,9 @@ public:
     QString notesError() const { return m_notesError; }
     HistoryStore* history() const { return m_history.get(); }
     QMenu* recentMenu() const { return m_recentMenu; }
+    // Where the time of the last open went: the engine's stages, the verdict,
+    // each view's job, one "what  N ms" line each (faultline --timings).
+    QString timingReport() const;
 
 public slots:
     void openPath(const QString& path);
@@ -59,6 +65,8 @@ protected:
 private:
     void buildActions();
     void onFinished();
+    void onViewsReady();
+    double elapsedMs() const;
     void addRecent(const QString& path);
     void rebuildRecentMenu();
     QString verdictSummary() const;
@@ -76,6 +84,10 @@ private:
     QPushButton* m_cancelButton;
     QMenu* m_recentMenu = nullptr;
     std::unique_ptr<HistoryStore> m_history;
+    QElapsedTimer m_openClock;
+    double m_viewsStartMs = 0;  // the view jobs' clock started here (since open)
+    bool m_awaitingViews = false;
+    std::vector<std::pair<QString, double>> m_timings;
 };
 
 } // namespace fl
