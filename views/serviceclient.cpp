@@ -149,6 +149,12 @@ QNetworkReply* ServiceClient::evidence(const QString& id, const QString& evidenc
     return send(m_net->get(request(u, m_token)), std::move(done));
 }
 
+QNetworkReply* ServiceClient::trace(const QString& id, Handler done)
+{
+    return send(m_net->get(request(url(QStringLiteral("/v2/sessions/") + segment(id) + QStringLiteral("/trace")), m_token)),
+                std::move(done));
+}
+
 QNetworkReply* ServiceClient::attribute(const QString& id, Handler done)
 {
     QNetworkRequest req = request(url(QStringLiteral("/v2/sessions/") + segment(id) + QStringLiteral("/attribute")), m_token);

@@ -54,6 +54,8 @@ public:
     QNetworkReply* latestResult(const QString& sessionId, Handler done);
     QNetworkReply* evidence(const QString& sessionId, const QString& evidenceId, int context, Handler done);
     QNetworkReply* attribute(const QString& sessionId, Handler done);
+    // The engine's trace of the latest run (the service analyses the session again to make it).
+    QNetworkReply* trace(const QString& sessionId, Handler done);
     // Streams the archive from disk (not read into memory); progress through uploadProgress.
     QNetworkReply* submitBundle(const QString& archivePath, Handler done);
 

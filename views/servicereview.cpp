@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: MIT
 #include "views/servicereview.h"
 
+#include "engine/trace_json.h"
 #include "views/focusstate.h"
+#include "views/phasestepperpanel.h"
 #include "views/rawfilepanel.h"
 #include "views/rawfileview.h"
 #include "views/serviceclient.h"
@@ -70,6 +72,34 @@ void ServiceReview::attach(ServiceClient* client, const QString& sessionId, std:
         emit message(problem);
     // The view has already focused an evidence item (the root cause's) before we were attached.
     fetch(m_view->focus()->current().evidence);
+    fetchTrace();
+}
+
+void ServiceReview::fetchTrace()
+{
+    m_traceError.clear();
+    ++m_pending;
+    const QString session = m_session;
+    const std::weak_ptr<const Analysis> forAnalysis = m_analysis;
+    m_client->trace(session, [this, session, forAnalysis](const ServiceReply& r) {
+        --m_pending;
+        const auto analysis = forAnalysis.lock();
+        if (session != m_session || !analysis || analysis != m_analysis.lock() || !active())
+            return;
+        const auto steps = r.ok() && r.body.is_object() ? r.body.find("trace") : r.body.end();
+        if (!r.ok() || steps == r.body.end() || !steps->is_array()) {
+            m_traceError = tr("No phase trace from the service: %1")
+                               .arg(r.ok() ? tr("its answer holds no trace") : r.error);
+            emit message(m_traceError);
+            emit traceShown(false);
+            return;
+        }
+        // The stepper alone gets the copy with the trace: the other views keep the analysis they show.
+        auto withTrace = std::make_shared<Analysis>(*analysis);
+        withTrace->trace = traceFromJson(*steps);
+        m_view->stepper()->setAnalysis(std::move(withTrace));
+        emit traceShown(true);
+    });
 }
 
 bool ServiceReview::active() const

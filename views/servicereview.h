@@ -7,7 +7,9 @@
 // and line notes name the same file and line as for the bundle itself. A
 // refusal (404, 401, a network error) is shown in the raw viewer and reported
 // through message(). Reviewer notes live in the user's data folder, one file
-// per service and session (notesKey()).
+// per service and session (notesKey()). The phase stepper gets the engine's
+// trace, which the stored result does not carry, from GET …/trace (the service
+// analyses the session again and checks it gives the stored result).
 #pragma once
 
 #include "engine/engine.h"
@@ -45,6 +47,7 @@ public:
     QString sessionId() const { return m_session; }
     bool busy() const { return m_pending > 0; }
     QString lastError() const { return m_error; }
+    QString traceError() const { return m_traceError; }
 
     // The notes of a session: `<data>/service-notes/<host>_<port>/<session>` as the
     // "bundle" path NotesStore keeps notes beside.
@@ -53,10 +56,12 @@ public:
 signals:
     void message(const QString& text);  // for the status bar
     void rawShown(const QString& evidenceId);  // the raw viewer shows the item's lines (or why not)
+    void traceShown(bool ok);                  // the phase stepper has the trace (or traceError() says why not)
 
 private:
     explicit ServiceReview(WorkbenchView* view);
     void fetch(const QString& evidenceId);
+    void fetchTrace();
     void show(const QString& evidenceId, const QString& file, const nlohmann::json& body);
     void showRefusal(const QString& evidenceId, const QString& file, const QString& error);
     bool openText(const QString& file, const QByteArray& text, uint64_t highlightAt, uint32_t highlightLength,
@@ -73,6 +78,7 @@ private:
     int m_files = 0;
     QString m_shown;  // the temporary file the raw viewer shows
     QString m_error;
+    QString m_traceError;
 };
 
 } // namespace fl

@@ -456,6 +456,7 @@ void Api::install(httplib::Server& server)
     server.Get(sid + "/result", wrap(&Api::result));
     server.Get(sid + "/results", wrap(&Api::results));
     server.Get(sid + "/evidence/([A-Za-z0-9._-]{1,64})", wrap(&Api::evidence));
+    server.Get(sid + "/trace", wrap(&Api::trace));
     server.Post("/v2/bundles", post(&Api::bundles));
     server.Post("/v1/attribution", post(&Api::v1Attribution));
 }
@@ -648,6 +649,19 @@ void Api::evidence(const Request& req, Response& res)
     const int context = intParam(req, "context", 5, 0, 500);
     const int run = intParam(req, "run", 0, 0, 1'000'000'000);
     sendJson(res, 200, sessions_.evidenceLines(pathSession(req), run, req.matches[2].str(), context));
+}
+
+// An analysis again (with the trace on), so it takes a slot and a deadline like attribute.
+void Api::trace(const Request& req, Response& res)
+{
+    const SessionId id = pathSession(req);
+    sessions_.require(id);
+    Deadline deadline(deadlines_, Clock::now() + std::chrono::milliseconds(timeoutMs(req, nullptr)));
+    GateSlot slot(gate_, deadline.at);
+    const auto out = sessions_.trace(id, Progress{{}, &deadline.cancel});
+    if (!out)
+        throwCancelled(id);
+    sendJson(res, 200, *out);
 }
 
 void Api::bundles(const Request& req, Response& res)

@@ -44,6 +44,7 @@ private:
     void result(const httplib::Request&, httplib::Response&);
     void results(const httplib::Request&, httplib::Response&);
     void evidence(const httplib::Request&, httplib::Response&);
+    void trace(const httplib::Request&, httplib::Response&);
     void bundles(const httplib::Request&, httplib::Response&);
     void v1Attribution(const httplib::Request&, httplib::Response&);
 

@@ -3,6 +3,7 @@
 #include "bundle/iso_time.h"
 #include "engine/engine.h"
 #include "engine/result_json.h"
+#include "engine/trace_json.h"
 
 #include <algorithm>
 #include <chrono>
@@ -405,15 +406,13 @@ RunOutcome SessionService::runEngine(const SessionRecord& s, const Bundle& bundl
     return out;
 }
 
-RunOutcome SessionService::attribute(const SessionId& id, const std::string& phase, const Progress& progress)
+Bundle SessionService::materialise(const SessionRecord& s, const std::string& dirPath, const Progress& progress)
 {
-    const SessionRecord s = require(id);
-    const auto t0 = std::chrono::steady_clock::now();
-    TempDir dir(options_.tmpDir);
+    const SessionId& id = s.id;
     std::map<std::string, FileRecord> declared;
     bool hasManifest = false;
     store_.forEachFile(id, [&](const FileRecord& f) {
-        const fs::path target = fs::path(dir.path) / f.path;
+        const fs::path target = fs::path(dirPath) / f.path;
         std::error_code ec;
         fs::create_directories(target.parent_path(), ec);
         if (ec)
@@ -430,15 +429,15 @@ RunOutcome SessionService::attribute(const SessionId& id, const std::string& pha
     if (!hasManifest) {
         const json m = manifestFor(s);
         if (!m.empty())
-            writeFile(dir.path + "/workload.json", m.dump(2));
+            writeFile(dirPath + "/workload.json", m.dump(2));
     }
     Bundle b;
     try {
-        b = loadBundle(dir.path, options_.load, progress);
+        b = loadBundle(dirPath, options_.load, progress);
     } catch (const BundleError& e) {
         std::string what = e.what(); // name the session's file, not our temporary folder
-        for (size_t at; (at = what.find(dir.path + "/")) != std::string::npos;)
-            what.erase(at, dir.path.size() + 1);
+        for (size_t at; (at = what.find(dirPath + "/")) != std::string::npos;)
+            what.erase(at, dirPath.size() + 1);
         throw ApiError(422, "bad_bundle", "session " + id.value + ": " + what);
     }
     // What the client declared wins over what the loader inferred from names and content.
@@ -463,8 +462,40 @@ RunOutcome SessionService::attribute(const SessionId& id, const std::string& pha
             f.rankReason = "declared by the client";
         }
     }
+    return b;
+}
+
+RunOutcome SessionService::attribute(const SessionId& id, const std::string& phase, const Progress& progress)
+{
+    const SessionRecord s = require(id);
+    const auto t0 = std::chrono::steady_clock::now();
+    TempDir dir(options_.tmpDir);
+    const Bundle b = materialise(s, dir.path, progress);
     const double loadMs = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
     return runEngine(s, b, phase, progress, loadMs);
+}
+
+std::optional<json> SessionService::trace(const SessionId& id, const Progress& progress)
+{
+    const SessionRecord s = require(id);
+    const auto run = store_.run(id, 0);
+    if (!run)
+        throw ApiError(404, "not_found", "session " + id.value + " has no result yet: POST .../attribute");
+    TempDir dir(options_.tmpDir);
+    const Bundle b = materialise(s, dir.path, progress);
+    Engine engine(rules_);
+    engine.setKeepMetricSamples(false);
+    engine.ingest(b, progress);
+    if (progress.cancelled())
+        return std::nullopt;
+    std::vector<TraceStep> steps;
+    const Result result = engine.attribute(&steps);
+    // The trace explains the stored run only if the same files and rules give the same result again.
+    if (resultToString(result) != run->resultJson)
+        throw ApiError(409, "result_changed",
+                       "run " + std::to_string(run->run) + " of session " + id.value +
+                           " was made from other files or rules than the service has now; attribute again, then ask for its trace");
+    return json{{"session_id", id.value}, {"run", run->run}, {"trace", traceToJson(steps)}};
 }
 
 std::pair<SessionRecord, RunOutcome> SessionService::analyzeArchive(const std::string& bytes, const Progress& progress)

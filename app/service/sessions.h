@@ -58,6 +58,9 @@ public:
 
     // The raw lines of one evidence item of a run (0: latest), `context` lines either side.
     nlohmann::json evidenceLines(const SessionId& id, int run, const std::string& evidenceId, int context);
+    // The engine's trace for the latest run: its analysis again, with the trace on; 409 when the
+    // files or rules no longer give that run's result. Nullopt when `progress` was cancelled.
+    std::optional<nlohmann::json> trace(const SessionId& id, const Progress& progress);
 
     const RuleSet& rules() const { return *rules_; }
     const std::string& rulesDigest() const { return rulesDigest_; } // computed once: hashing the rules is not free
@@ -67,6 +70,9 @@ private:
     RunOutcome runEngine(const SessionRecord& s, const Bundle& bundle, const std::string& phase,
                          const Progress& progress, double loadMs);
     std::string writeTemp(const std::string& bytes) const;
+    // The session's files written under `dir` and loaded as a bundle (a workload.json from the session when
+    // it has none; what the client declared wins over what the loader inferred).
+    Bundle materialise(const SessionRecord& s, const std::string& dir, const Progress& progress);
 
     Store& store_;
     std::shared_ptr<const RuleSet> rules_;

@@ -4,6 +4,7 @@
 // the timeline is drawn from its evidence lines. The expected families are read from the result itself.
 #include "engine/engine.h"
 #include "engine/result_json.h"
+#include "engine/trace_json.h"
 #include "present/report.h"
 #include "present/verdict.h"
 
@@ -165,6 +166,28 @@ private slots:
             QCOMPARE(fl::toString(x.reason), fl::toString(y.reason));
             QVERIFY(x.other == y.other && x.deltaNs == y.deltaNs && x.limitNs == y.limitNs);
         }
+    }
+
+    // The trace crosses the service's HTTP boundary for the workbench's stepper: read back as it was, and
+    // hostile steps (unknown action, wrong types) skipped, never thrown on.
+    void traceSurvivesItsJson()
+    {
+        fl::AnalyzeOptions o;
+        o.userConfigRules = false;
+        const fl::Analysis a = fl::analyze(FAULTLINE_SOURCE_DIR "/samples/xid149-nccl", o);
+        QVERIFY(a.trace.size() > 10);
+        const std::vector<fl::TraceStep> back = fl::traceFromJson(json::parse(fl::traceToJson(a.trace).dump()));
+        QCOMPARE(back.size(), a.trace.size());
+        for (size_t i = 0; i < back.size(); ++i)
+            QVERIFY(back[i].phase == a.trace[i].phase && back[i].rule == a.trace[i].rule &&
+                    back[i].action == a.trace[i].action && back[i].events == a.trace[i].events &&
+                    back[i].detail == a.trace[i].detail && back[i].change == a.trace[i].change);
+        const json hostile = json::parse(R"([{"action": "exploded"}, 7, {"action": "chose", "events": [-1, "x", 3],
+                                            "phase": ["outcome"]}])");
+        const std::vector<fl::TraceStep> h = fl::traceFromJson(hostile);
+        QCOMPARE(h.size(), size_t(1));
+        QVERIFY(h[0].action == fl::TraceAction::Chose && h[0].phase.empty() && h[0].events == std::vector{fl::EventId(3)});
+        QVERIFY(fl::traceFromJson(json::object()).empty());
     }
 
     void notAResultDocumentIsRefusedByTheReader()

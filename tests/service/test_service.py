@@ -106,6 +106,20 @@ try:
     excerpt = [e for e in res2["evidence"] if e["id"] == ev][0]["excerpt"]
     check(st == 200 and marked and excerpt.strip()[:40] in marked[0]["text"], "evidence endpoint returns the raw line")
     check(len(lines["lines"]) >= 2, "evidence endpoint returns context lines")
+    # -- the trace of the latest run: the analysis again, with the trace on
+    st, t = svc.json("GET", "/v2/sessions/%s/trace" % sid)
+    steps = t.get("trace", []) if st == 200 else []
+    check(st == 200 and t["run"] == 2 and steps, "GET /trace -> the trace of run 2 (got %d)" % st)
+    check(any(x["action"] == "chose" and x["phase"] == "outcome" for x in steps) and
+          all(set(x) == {"phase", "rule", "action", "events", "detail", "change"} for x in steps),
+          "the trace has typed steps, the outcome's choice among them")
+    st, _, _ = svc.request("POST", "/v2/sessions/%s/observations?path=late.log&kind=syslog&node=node-03" % sid,
+                           b"Mar 14 10:09:00 node-03 kernel: eth0: link up\n", {"Content-Type": "text/plain"})
+    st, r = svc.json("GET", "/v2/sessions/%s/trace" % sid)
+    check(st == 409 and r["error"] == "result_changed", "GET /trace after more evidence -> 409 result_changed (got %d)" % st)
+    st, r = svc.json("POST", "/v2/sessions/%s/attribute" % sid)
+    check(st == 200 and r["run"] == 3, "attribute again -> run 3")
+    check(svc.json("GET", "/v2/sessions/%s/trace" % sid)[0] == 200, "then its trace is given")
     st, lst = svc.json("GET", "/v2/sessions?workload_id=job-77&node=node-02&status=attributed")
     check(st == 200 and [x["session_id"] for x in lst["sessions"]] == [sid], "list sessions filtered by workload, node, status")
     st, lst = svc.json("GET", "/v2/sessions?workload_id=job-77&domain=no-such-domain")

@@ -238,10 +238,11 @@ private slots:
         ServiceReview* review = ServiceReview::of(&view);
         QCOMPARE(ServiceReview::of(&view), review);
         QSignalSpy shown(review, &ServiceReview::rawShown);
+        QSignalSpy traced(review, &ServiceReview::traceShown);
         review->attach(b.client(), b.openSession(), service);
         QVERIFY(review->active());
         QVERIFY(review->busy());  // asynchronous
-        QVERIFY(shown.wait(60000));
+        QVERIFY(shown.count() || shown.wait(60000));
 
         // The root cause's evidence line, as the file in the bundle holds it, at its line number.
         RawFileView* raw = view.raw()->view();
@@ -305,6 +306,22 @@ private slots:
         AnalyzeOptions o;
         o.userConfigRules = false;
         const Analysis local = analyze(FAULTLINE_SOURCE_DIR "/samples/xid149-nccl", o);
+
+        // The phase stepper: the trace, which the stored result does not carry, from the service.
+        QVERIFY(traced.count() || traced.wait(60000));
+        QVERIFY2(traced.last().at(0).toBool(), qPrintable(review->traceError()));
+        {
+            WorkbenchView here;
+            here.setAnalysis(std::make_shared<const Analysis>(local));
+            QVERIFY(here.stepper()->steps().count() > 3);
+            QCOMPARE(view.stepper()->steps().count(), here.stepper()->steps().count());
+            for (int i : {0, here.stepper()->steps().count() - 1}) {
+                view.stepper()->setStep(i);
+                here.stepper()->setStep(i);
+                QCOMPARE(view.stepper()->phaseText(), here.stepper()->phaseText());
+                QCOMPARE(view.stepper()->countsText(), here.stepper()->countsText());
+            }
+        }
         QCOMPARE(service->result.candidates.size(), local.result.candidates.size());
         for (size_t i = 0; i < local.result.candidates.size(); ++i)
             QCOMPARE(present::candidateVerdict(service->result.candidates[i], service->result),
@@ -316,8 +333,12 @@ private slots:
         gone.setAnalysis(copy);
         ServiceReview* r2 = ServiceReview::of(&gone);
         QSignalSpy shown2(r2, &ServiceReview::rawShown);
+        QSignalSpy traced2(r2, &ServiceReview::traceShown);
         r2->attach(b.client(), QStringLiteral("no-such-session"), copy);
         QVERIFY(shown2.wait(60000));
+        QVERIFY(traced2.count() || traced2.wait(60000));
+        QVERIFY(!traced2.last().at(0).toBool());
+        QVERIFY2(r2->traceError().contains(QStringLiteral("HTTP 404")), qPrintable(r2->traceError()));
         QTRY_VERIFY(gone.raw()->view()->indexComplete());
         QVERIFY2(r2->lastError().contains(QStringLiteral("HTTP 404")), qPrintable(r2->lastError()));
         QVERIFY2(gone.raw()->view()->lineText(1).contains(QStringLiteral("did not give the raw lines")),
