@@ -73,6 +73,21 @@ Rendered render(const json& document)
     return render(fl::resultFromJson(document));
 }
 
+// "/evidence/2/raw/line": a JSON pointer into an array element past the second.
+bool beyondSecondElement(const std::string& pointer)
+{
+    size_t at = 0;
+    while (at < pointer.size()) {
+        const size_t end = std::min(pointer.find('/', at + 1), pointer.size());
+        const std::string segment = pointer.substr(at + 1, end - at - 1);
+        if (!segment.empty() && segment.find_first_not_of("0123456789") == std::string::npos && segment != "0" &&
+            segment != "1")
+            return true;
+        at = end;
+    }
+    return false;
+}
+
 } // namespace
 
 class TestReportCompact : public QObject {
@@ -188,6 +203,42 @@ private slots:
         QCOMPARE(h.size(), size_t(1));
         QVERIFY(h[0].action == fl::TraceAction::Chose && h[0].phase.empty() && h[0].events == std::vector{fl::EventId(3)});
         QVERIFY(fl::traceFromJson(json::object()).empty());
+    }
+
+    // A result document is hostile input (a file handed to `report`, an answer from a service): every
+    // field replaced by a value of every wrong type, one at a time, still reads and reports, never throws.
+    void everyFieldOfTheWrongTypeStillReports()
+    {
+        fl::AnalyzeOptions o;
+        o.userConfigRules = false;
+        const json doc = fl::resultToJson(fl::analyze(FAULTLINE_SOURCE_DIR "/samples/ambiguous-two-faults", o).result);
+        const json flat = doc.flatten();
+        const std::vector<json> wrong{nullptr, -1, 4294967296LL, 1e300, "2026-13-45T99:99:99Z", "boot+xs",
+                                      json::array({1, "x"}), json::object({{"id", 0}}), true};
+        size_t mutations = 0;
+        for (const auto& [pointer, value] : flat.items()) {
+            // Every field once: in the arrays only the first two elements (the others are alike).
+            if (beyondSecondElement(pointer))
+                continue;
+            for (const json& w : wrong) {
+                json mutated = flat;
+                mutated[pointer] = w;
+                json back;
+                try {
+                    back = mutated.unflatten();
+                } catch (const json::exception&) {
+                    continue;
+                }
+                try {
+                    const Rendered r = render(back);
+                    QVERIFY(!r.md.empty() && !r.html.empty() && !r.dot.empty());
+                } catch (const std::invalid_argument&) {
+                    QVERIFY2(pointer == "/status" || pointer == "/schema_version", pointer.c_str());  // not a result any more
+                }
+                ++mutations;
+            }
+        }
+        QVERIFY(mutations > 500);
     }
 
     void notAResultDocumentIsRefusedByTheReader()

@@ -289,6 +289,11 @@ private slots:
             QCOMPARE(raw->lineText(after).contains(QStringLiteral("with the service")), more);
         }
 
+        if (const QString shots = qEnvironmentVariable("FAULTLINE_SCREENSHOTS"); !shots.isEmpty()) {
+            view.resize(1600, 1000);
+            view.grab().save(shots + QStringLiteral("/service-review-raw.png"));  // the raw lines as a reviewer sees them
+        }
+
         // Notes and bookmarks of this session, kept across a reopening.
         QVERIFY(view.setEvidenceNote(QString::fromStdString(rootId), QStringLiteral("checked the NVLink cable")));
         QVERIFY(view.toggleBookmark(raw->displayName(), other->ref.line));
