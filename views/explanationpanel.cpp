@@ -9,21 +9,18 @@
 #include <QHeaderView>
 #include <QLabel>
 #include <QSplitter>
-#include <QTreeWidget>
+#include <QTreeView>
 #include <QVBoxLayout>
-
-#include <map>
 
 namespace fl {
 
 namespace {
-constexpr int kEventRole = Qt::UserRole + 1;
-
-QTreeWidget* makeTree(const QStringList& headers, QWidget* parent)
+QTreeView* makeTree(ExplanationModel* model, QWidget* parent)
 {
-    auto* t = new QTreeWidget(parent);
-    t->setHeaderLabels(headers);
+    auto* t = new QTreeView(parent);
+    t->setModel(model);
     t->setRootIsDecorated(false);
+    t->setEditTriggers(QAbstractItemView::NoEditTriggers);
     t->setAlternatingRowColors(true);
     t->setUniformRowHeights(true);
     t->header()->setStretchLastSection(true);
@@ -34,10 +31,12 @@ QTreeWidget* makeTree(const QStringList& headers, QWidget* parent)
 ExplanationPanel::ExplanationPanel(FocusState* focus, QWidget* parent)
     : QWidget(parent)
     , m_focus(focus)
-    , m_candidates(makeTree({tr("Candidate / why"), tr("Node"), tr("Time (UTC)"), tr("Support")}, this))
+    , m_candidateModel(new ExplanationModel({tr("Candidate / why"), tr("Node"), tr("Time (UTC)"), tr("Support")}, this))
+    , m_ruleModel(new ExplanationModel({tr("Phase / rule"), tr("Effect"), tr("Count"), tr("Detail")}, this))
+    , m_candidates(makeTree(m_candidateModel, this))
     , m_side(new QWidget(this))
     , m_sideLayout(new QHBoxLayout(m_side))
-    , m_rules(makeTree({tr("Phase / rule"), tr("Effect"), tr("Count"), tr("Detail")}, this))
+    , m_rules(makeTree(m_ruleModel, this))
 {
     m_rules->setRootIsDecorated(true);
     m_sideLayout->setContentsMargins(0, 0, 0, 0);
@@ -61,55 +60,48 @@ ExplanationPanel::ExplanationPanel(FocusState* focus, QWidget* parent)
     layout->setContentsMargins(0, 0, 0, 0);
     layout->addWidget(split);
 
-    auto pick = [this](QTreeWidgetItem* it) {
-        if (it && it->data(0, kEventRole).isValid())
-            m_focus->selectEvent(it->data(0, kEventRole).toLongLong());
-    };
-    connect(m_candidates, &QTreeWidget::itemClicked, this, pick);
-    connect(m_rules, &QTreeWidget::itemClicked, this, pick);
+    connect(m_candidates, &QTreeView::clicked, this, &ExplanationPanel::pick);
+    connect(m_rules, &QTreeView::clicked, this, &ExplanationPanel::pick);
+}
+
+void ExplanationPanel::pick(const QModelIndex& index)
+{
+    const auto* model = static_cast<const ExplanationModel*>(index.model());
+    if (const auto event = model ? model->eventAt(index) : std::nullopt)
+        m_focus->selectEvent(event->value);
 }
 
 void ExplanationPanel::setAnalysis(std::shared_ptr<const Analysis> analysis)
 {
-    m_candidates->clear();
-    m_rules->clear();
-    fillSideBySide(Result{});
-    if (!analysis)
-        return;
-    fillCandidates(analysis->result);
-    fillSideBySide(analysis->result);
-    fillRules(*analysis);
+    Prepared p = prepare(analysis.get());
+    setPrepared(analysis.get(), std::move(p));
 }
 
-void ExplanationPanel::fillCandidates(const Result& r)
+ExplanationPanel::Prepared ExplanationPanel::prepare(const Analysis* analysis)
 {
-    for (const Candidate& c : r.candidates) {
-        auto* it = new QTreeWidgetItem(m_candidates);
-        it->setText(0, style::q(c.title.empty() ? c.symptom : c.title));
-        it->setText(1, style::q(c.node) + (c.rank >= 0 ? QStringLiteral(" r%1").arg(c.rank) : QString()));
-        it->setText(2, style::timeText(c.timeNs, c.timeBasis, false));
-        it->setData(3, Qt::DisplayRole, c.support);
-        it->setData(0, kEventRole, static_cast<qint64>(c.event.value));
-        // Why it won or lost, on its own full-width line: the panel is narrow
-        // and this is the sentence the reader came for.
-        auto* why = new QTreeWidgetItem(it);
-        why->setText(0, QStringLiteral("→ ") + style::q(present::candidateVerdict(c, r)));
-        why->setData(0, kEventRole, static_cast<qint64>(c.event.value));
-        why->setForeground(0, QColor(0x55, 0x55, 0x55));
-        why->setFirstColumnSpanned(true);
-        it->setExpanded(true);
-        if (c.chosen) {
-            QFont f = it->font(0);
-            f.setBold(true);
-            for (int col = 0; col < 4; ++col) {
-                it->setFont(col, f);
-                it->setForeground(col, style::levelColor(style::Root));
-            }
-        }
+    if (!analysis)
+        return {};
+    return {candidateRows(analysis->result), traceRows(*analysis)};
+}
+
+void ExplanationPanel::setPrepared(const Analysis* analysis, Prepared prepared)
+{
+    fillSideBySide(analysis ? analysis->result : Result{});
+    m_candidateModel->setRows(std::move(prepared.candidates));
+    m_ruleModel->setRows(std::move(prepared.trace));
+    // The why-sentences span the narrow panel; everything starts open.
+    for (int r = 0; r < m_candidateModel->rowCount(); ++r) {
+        const QModelIndex parent = m_candidateModel->index(r, 0);
+        for (int c = 0; c < m_candidateModel->rowCount(parent); ++c)
+            m_candidates->setFirstColumnSpanned(c, parent, true);
     }
+    m_candidates->expandAll();
+    m_rules->expandAll();
     for (int col = 1; col < 4; ++col)
         m_candidates->resizeColumnToContents(col);
     m_candidates->setColumnWidth(0, 240);
+    m_rules->resizeColumnToContents(0);
+    m_rules->resizeColumnToContents(1);
 }
 
 void ExplanationPanel::fillSideBySide(const Result& r)
@@ -139,44 +131,6 @@ void ExplanationPanel::fillSideBySide(const Result& r)
         m_sideLayout->addWidget(box);
         ++m_sideCount;
     }
-}
-
-void ExplanationPanel::fillRules(const Analysis& a)
-{
-    // Phases in the order they ran (first appearance), rules under them.
-    std::vector<std::string> order;
-    std::map<std::string, QTreeWidgetItem*> phases;
-    auto phaseItem = [&](const std::string& phase) {
-        auto it = phases.find(phase);
-        if (it != phases.end())
-            return it->second;
-        auto* item = new QTreeWidgetItem(m_rules);
-        item->setText(0, style::q(phase));
-        QFont f = item->font(0);
-        f.setBold(true);
-        item->setFont(0, f);
-        item->setExpanded(true);
-        phases[phase] = item;
-        return item;
-    };
-    for (const auto& f : a.result.rulesFired) {
-        auto* it = new QTreeWidgetItem(phaseItem(f.phase));
-        it->setText(0, style::q(f.rule));
-        it->setText(1, style::q(f.effect));
-        it->setData(2, Qt::DisplayRole, f.count);
-    }
-    for (const auto& s : a.trace) {
-        auto* it = new QTreeWidgetItem(phaseItem(s.phase));
-        it->setText(0, QStringLiteral("↳ %1").arg(style::q(s.rule)));
-        it->setText(1, style::q(present::traceAction(s)));
-        it->setData(2, Qt::DisplayRole, static_cast<qulonglong>(s.events.size()));
-        it->setText(3, style::q(s.detail));
-        it->setForeground(0, QColor(0x55, 0x55, 0x55));
-        if (!s.events.empty())
-            it->setData(0, kEventRole, static_cast<qint64>(s.events.front().value));
-    }
-    m_rules->resizeColumnToContents(0);
-    m_rules->resizeColumnToContents(1);
 }
 
 } // namespace fl

@@ -4,6 +4,7 @@
 #pragma once
 
 #include "engine/engine.h"
+#include "explanationmodel.h"
 #include "focusstate.h"
 
 #include <QWidget>
@@ -11,7 +12,7 @@
 #include <memory>
 
 class QHBoxLayout;
-class QTreeWidget;
+class QTreeView;
 class QWidget;
 
 namespace fl {
@@ -22,21 +23,31 @@ class ExplanationPanel : public QWidget
 public:
     explicit ExplanationPanel(FocusState* focus, QWidget* parent = nullptr);
     void setAnalysis(std::shared_ptr<const Analysis> analysis);
+    // The rows of both trees, built on any thread (a wide result's trace has
+    // thousands of steps); setPrepared shows them.
+    struct Prepared {
+        std::vector<ExplanationRow> candidates, trace;
+    };
+    static Prepared prepare(const Analysis* analysis);
+    void setPrepared(const Analysis* analysis, Prepared prepared);
 
-    QTreeWidget* candidates() const { return m_candidates; }
-    QTreeWidget* rules() const { return m_rules; }
+    QTreeView* candidates() const { return m_candidates; }
+    QTreeView* rules() const { return m_rules; }
+    ExplanationModel* candidateModel() const { return m_candidateModel; }
+    ExplanationModel* ruleModel() const { return m_ruleModel; }
     int sideBySideCount() const { return m_sideCount; }
 
 private:
-    void fillCandidates(const Result& r);
     void fillSideBySide(const Result& r);
-    void fillRules(const Analysis& a);
+    void pick(const QModelIndex& index);
 
     FocusState* m_focus;
-    QTreeWidget* m_candidates;
+    ExplanationModel* m_candidateModel;
+    ExplanationModel* m_ruleModel;
+    QTreeView* m_candidates;
     QWidget* m_side;
     QHBoxLayout* m_sideLayout;
-    QTreeWidget* m_rules;
+    QTreeView* m_rules;
     int m_sideCount = 0;
 };
 

@@ -100,8 +100,10 @@ void RawFileView::timerEvent(QTimerEvent* e)
 {
     if (e->timerId() != m_indexTimer)
         return QAbstractScrollArea::timerEvent(e);
-    if (m_pendingLine && jumpByCheckpoint(*m_pendingLine))
+    if (m_pendingLine && jumpByCheckpoint(*m_pendingLine)) {
         m_pendingLine.reset();
+        emit goToLineLanded(m_currentLine + 1);
+    }
     const bool indexed = m_index.indexMore(kIndexSlice);
     // Under load the index can finish before the checkpoint thread reaches
     // the line; the timer stops then, so land the pending jump here.
@@ -110,6 +112,7 @@ void RawFileView::timerEvent(QTimerEvent* e)
         m_pendingLine.reset();
         setCurrentLine(l);
         scrollToLine(l);
+        emit goToLineLanded(l + 1);
     }
     if (indexed) {
         killTimer(m_indexTimer);
@@ -211,12 +214,15 @@ void RawFileView::goToLine(uint64_t line)
             m_pendingLine = target;
             if (!m_indexTimer)
                 m_indexTimer = startTimer(0);
+            return;
         }
+        emit goToLineLanded(m_currentLine + 1);
         return;
     }
     const uint64_t l = std::min<uint64_t>(target, m_index.lineCount() - 1);
     setCurrentLine(l);
     scrollToLine(l);
+    emit goToLineLanded(l + 1);
 }
 
 bool RawFileView::jumpByCheckpoint(uint64_t target)

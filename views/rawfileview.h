@@ -61,6 +61,10 @@ public:
 signals:
     void fileOpened(const QString& displayName);
     void positionChanged(quint64 line);
+    // A goToLine reached its line (1-based; the last line when asked past the
+    // end): at once, or later when the background checkpoints or the index
+    // got there (goToLinePending() turns false then).
+    void goToLineLanded(quint64 line);
     void indexProgress(quint64 lines, bool complete);
     void bookmarkToggleRequested(quint64 line);
     void lineNoteRequested(quint64 line);

@@ -290,7 +290,8 @@ void WorkbenchView::setAnalysis(std::shared_ptr<const Analysis> analysis, ViewJo
     // turn of the event loop, so the verdict is painted first.
     auto onGui = [](const std::atomic<bool>&) { return true; };
     m_jobs->run(QStringLiteral("evidence table"), onGui, [this, a](bool) { m_evidence->setAnalysis(a); });
-    m_jobs->run(QStringLiteral("explanation"), onGui, [this, a](bool) { m_explanation->setAnalysis(a); });
+    m_jobs->run(QStringLiteral("candidates + trace rows"), [a](const std::atomic<bool>&) { return ExplanationPanel::prepare(a.get()); },
+                [this, a](ExplanationPanel::Prepared p) { m_explanation->setPrepared(a.get(), std::move(p)); });
     m_jobs->run(QStringLiteral("phase stepper"), onGui, [this, a](bool) { m_stepper->setAnalysis(a); });
     if (mode == ViewJobs::Mode::Inline)
         onViewsReady();

@@ -5,6 +5,7 @@
 #include "viewfixture.h"
 #include "views/coveragemodel.h"
 #include "views/evidencemodel.h"
+#include "views/explanationmodel.h"
 
 #include <QAbstractItemModelTester>
 #include <QTemporaryDir>
@@ -72,6 +73,58 @@ private slots:
         proxy.setText({});
         model.setReports({});
         QCOMPARE(proxy.rowCount(), 0);
+    }
+
+    // Candidates: one row each with its why-sentence as the only child; the
+    // chosen one bold; every row selects the candidate's event.
+    void candidateModel()
+    {
+        ExplanationModel model({QStringLiteral("a"), QStringLiteral("b"), QStringLiteral("c"), QStringLiteral("d")});
+        QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
+        const Result& r = m_analysis->result;
+        QVERIFY(!r.candidates.empty());
+        model.setRows(candidateRows(r));
+        QCOMPARE(model.rowCount(), int(r.candidates.size()));
+        for (int i = 0; i < model.rowCount(); ++i) {
+            const QModelIndex row = model.index(i, 0);
+            const Candidate& c = r.candidates[size_t(i)];
+            QCOMPARE(model.rowCount(row), 1);
+            QCOMPARE(model.eventAt(row), std::optional<EventId>(c.event));
+            QCOMPARE(model.eventAt(model.index(0, 0, row)), std::optional<EventId>(c.event));
+            QCOMPARE(row.data(ExplanationModel::EventRole).toULongLong(), qulonglong(c.event.value));
+            QCOMPARE(row.data(Qt::FontRole).isValid(), c.chosen);
+            QCOMPARE(model.index(0, 0, row).parent(), row);
+            QCOMPARE(model.rowCount(model.index(0, 0, row)), 0);  // two levels only
+        }
+        model.setRows({});
+        QCOMPARE(model.rowCount(), 0);
+    }
+
+    // Trace: phases in the order they ran, rules fired then steps under each;
+    // a step selects its first event, a phase row selects nothing.
+    void traceModel()
+    {
+        ExplanationModel model({QStringLiteral("a"), QStringLiteral("b"), QStringLiteral("c"), QStringLiteral("d")});
+        QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
+        model.setRows(traceRows(*m_analysis));
+        QVERIFY(model.rowCount() >= 1);
+        int steps = 0, rules = 0;
+        for (int i = 0; i < model.rowCount(); ++i) {
+            const QModelIndex phase = model.index(i, 0);
+            QVERIFY(!model.eventAt(phase));
+            for (int j = 0; j < model.rowCount(phase); ++j) {
+                const QModelIndex child = model.index(j, 0, phase);
+                if (child.data().toString().startsWith(QStringLiteral("↳ ")))
+                    ++steps;
+                else
+                    ++rules;
+            }
+        }
+        QCOMPARE(steps, int(m_analysis->trace.size()));
+        QCOMPARE(rules, int(m_analysis->result.rulesFired.size()));
+        // A second analysis replaces the rows in one reset.
+        model.setRows(traceRows(Analysis{}));
+        QCOMPARE(model.rowCount(), 0);
     }
 };
 

@@ -9,7 +9,7 @@
 #include <QTableView>
 #include <QTemporaryDir>
 #include <QTest>
-#include <QTreeWidget>
+#include <QTreeView>
 #include <qcustomplot.h>
 
 using namespace fl;
@@ -100,10 +100,16 @@ private slots:
         ExplanationPanel e(&focus);
         e.setAnalysis(a);
         QCOMPARE(e.sideBySideCount(), 2);
-        QCOMPARE(e.candidates()->topLevelItemCount(), 2);
+        QCOMPARE(e.candidateModel()->rowCount(), 2);
         // Clicking a candidate selects its event.
-        e.candidates()->itemClicked(e.candidates()->topLevelItem(1), 0);
+        e.candidates()->clicked(e.candidateModel()->index(1, 0));
         QCOMPARE(focus.current().event, qint64(a->result.candidates[1].event.value));
+        // Its why-sentence too, spanning the row.
+        const QModelIndex why = e.candidateModel()->index(0, 0, e.candidateModel()->index(0, 0));
+        QVERIFY(e.candidates()->isFirstColumnSpanned(0, why.parent()));
+        QVERIFY(why.data().toString().startsWith(QStringLiteral("→ ")));
+        e.candidates()->clicked(why);
+        QCOMPARE(focus.current().event, qint64(a->result.candidates[0].event.value));
     }
 
     void unattributed()
@@ -125,14 +131,15 @@ private slots:
         ExplanationPanel e(&focus);
         e.setAnalysis(a);
         QCOMPARE(e.sideBySideCount(), 0);
-        QTreeWidget* t = e.rules();
+        const ExplanationModel* t = e.ruleModel();
         QStringList phases;
-        for (int i = 0; i < t->topLevelItemCount(); ++i)
-            phases << t->topLevelItem(i)->text(0);
+        for (int i = 0; i < t->rowCount(); ++i)
+            phases << t->index(i, 0).data().toString();
         QCOMPARE(phases, (QStringList{QStringLiteral("extract"), QStringLiteral("filter.late"),
                                       QStringLiteral("refine.final"), QStringLiteral("outcome")}));
         // extract: two rules fired + one trace step.
-        QCOMPARE(t->topLevelItem(0)->childCount(), 3);
+        QCOMPARE(t->rowCount(t->index(0, 0)), 3);
+        QVERIFY(e.rules()->isExpanded(t->index(0, 0)));
     }
 
     void metricsFollowFocus()

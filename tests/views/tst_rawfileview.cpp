@@ -188,15 +188,22 @@ private slots:
         RawFileView v;
         v.resize(600, 300);
         QVERIFY(v.open(path));
+        QSignalSpy landed(&v, &RawFileView::goToLineLanded);
         v.goToLine(1'400'321);
         QVERIFY(!v.indexComplete());  // the prefix was not indexed to get there
-        QTRY_VERIFY_WITH_TIMEOUT(!v.goToLinePending(), 20000);
+        QVERIFY(landed.count() == 1 || landed.wait(20000));
+        QCOMPARE(landed.count(), 1);
+        QCOMPARE(landed.front().front().toULongLong(), quint64(1'400'321));
+        QVERIFY(!v.goToLinePending());
         QCOMPARE(v.currentLine(), uint64_t(1'400'321));
         QVERIFY(v.lineText(1'400'321).startsWith(QStringLiteral("line 01400321 ")));
         QVERIFY(v.lineText(1'400'300).startsWith(QStringLiteral("line 01400300 ")));
         QTRY_VERIFY_WITH_TIMEOUT(v.checkpointsComplete(), 20000);
+        landed.clear();
         v.goToLine(99'999'999);  // past the end: the last line
         QCOMPARE(v.currentLine(), uint64_t(1'500'000));
+        QCOMPARE(landed.count(), 1);
+        QCOMPARE(landed.front().front().toULongLong(), quint64(1'500'000));
         v.goToLine(1'023);  // within the first checkpoint
         QVERIFY(v.lineText(1'023).startsWith(QStringLiteral("line 00001023 ")));
     }
@@ -244,8 +251,11 @@ private slots:
         QVERIFY(v.firstVisibleLine() <= 900'000 - 1 && v.firstVisibleLine() + 20 > 900'000 - 1);
         // Going to a line in the not-yet-indexed gap lands there once the
         // background checkpoints reach it (at once if they already have).
+        QSignalSpy landed(&v, &RawFileView::goToLineLanded);
         v.goToLine(500'000);
-        QTRY_VERIFY_WITH_TIMEOUT(!v.goToLinePending(), 20000);
+        QVERIFY(landed.count() == 1 || landed.wait(20000));
+        QCOMPARE(landed.front().front().toULongLong(), quint64(500'000));
+        QVERIFY(!v.goToLinePending());
         QCOMPARE(v.currentLine(), uint64_t(500'000));
         QVERIFY(v.lineText(500'000).contains(QStringLiteral("line 500000x")));
         // Once indexed, the numbers agree with the window's.
