@@ -5,8 +5,8 @@
 // std::hash so they key unordered containers.
 //
 // Each id is the position of its item in the vector that owns it
-// (Analysis::observations, Result::events, Bundle::files): `.value` is that
-// position.
+// (Analysis::observations, Result::events, Bundle::files, Result::families):
+// `.value` is that position.
 #pragma once
 
 #ifndef Q_MOC_RUN // Qt 6.4's moc cannot parse <compare> (it stops in <concepts>)
@@ -36,6 +36,7 @@ struct Id {
 using EventId = Id<struct EventTag>;             // SymptomEvent::id: index into the event list
 using ObservationId = Id<struct ObservationTag>; // Observation::id: index into the observations
 using FileId = Id<struct FileTag>;               // SourceFile::index: index into Bundle::files
+using FamilyId = Id<struct FamilyTag>;           // index into Result::families ("fam-0001" is FamilyId(0))
 
 } // namespace fl
 

@@ -271,7 +271,7 @@ struct SymptomFamily {
     EvidenceRole role = EvidenceRole::Interesting;
     EventKind kind = EventKind::BadNode;
     std::string suppressedBy;                      // rule id when the members were suppressed
-    std::vector<uint32_t> causes;                  // families (Result::families indexes) of the roots upstream
+    std::vector<FamilyId> causes;                  // families of the roots upstream, ascending
     std::map<std::string, std::string> collective; // pg / seq / op every member shares
     std::vector<std::string> nodes;                // distinct, sorted
     std::string nodeRanges;                        // the same, compressed: "node-[0001-0004,0006-1250]"
@@ -290,8 +290,8 @@ struct SymptomFamily {
 };
 
 struct FamilyEdge {
-    uint32_t from = 0;         // Result::families indexes
-    uint32_t to = 0;
+    FamilyId from;
+    FamilyId to;
     std::string rule;
     uint32_t count = 0;        // event edges it stands for
 };
@@ -312,7 +312,7 @@ struct EvidenceItem {
     EvidenceRole role = EvidenceRole::Context;
     std::string symptom;
     EventId event;
-    std::optional<uint32_t> family; // Result::families index of `event`
+    std::optional<FamilyId> family; // the family of `event`
 };
 
 struct ConnectorReport {

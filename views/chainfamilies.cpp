@@ -36,8 +36,8 @@ ChainFamilies chainFamilies(const Result& r)
 {
     std::set<uint32_t> members;
     for (const FamilyEdge& e : r.familyEdges) {
-        members.insert(e.from);
-        members.insert(e.to);
+        members.insert(e.from.value);
+        members.insert(e.to.value);
     }
     for (size_t i = 0; i < r.families.size(); ++i)
         if (r.families[i].role == EvidenceRole::Root)
@@ -78,7 +78,7 @@ ChainFamilies chainFamilies(const Result& r)
         out.families.push_back(std::move(c));
     }
     for (const FamilyEdge& e : r.familyEdges) {
-        auto a = indexOf.find(e.from), b = indexOf.find(e.to);
+        auto a = indexOf.find(e.from.value), b = indexOf.find(e.to.value);
         if (a != indexOf.end() && b != indexOf.end() && a->second != b->second)
             out.edges.push_back({a->second, b->second, e.rule, e.count});
     }

@@ -102,8 +102,8 @@ std::string formatFamilies(const Result& r)
 {
     constexpr size_t kMaxLines = 60;
     std::ostringstream os;
-    std::map<uint32_t, std::vector<const FamilyEdge*>> out;
-    std::set<uint32_t> linked;
+    std::map<FamilyId, std::vector<const FamilyEdge*>> out;
+    std::set<FamilyId> linked;
     for (const auto& e : r.familyEdges) {
         out[e.from].push_back(&e);
         linked.insert(e.from);
@@ -122,26 +122,26 @@ std::string formatFamilies(const Result& r)
     os << "\nSymptom chain (" << counted(r.families.size(), "family", "families") << " of " << counted(r.events.size(), "event")
        << "; --detail lists every event)\n";
     // Several candidates often link to the same families: said once.
-    std::map<std::vector<std::pair<uint32_t, std::string>>, uint32_t> printedTargets;
+    std::map<std::vector<std::pair<FamilyId, std::string>>, FamilyId> printedTargets;
     for (const auto& [from, edges] : out) {
-        const SymptomFamily& f = r.families[from];
+        const SymptomFamily& f = r.families[from.value];
         emit("  " + tag(f) + "  " + familyLine(f));
-        std::vector<std::pair<uint32_t, std::string>> targets;
+        std::vector<std::pair<FamilyId, std::string>> targets;
         for (const FamilyEdge* e : edges)
             targets.emplace_back(e->to, e->rule);
         if (auto it = printedTargets.find(targets); it != printedTargets.end() && targets.size() > 1) {
-            emit("    -> the same " + std::to_string(targets.size()) + " families as " + r.families[it->second].symptom +
+            emit("    -> the same " + std::to_string(targets.size()) + " families as " + r.families[it->second.value].symptom +
                  " above");
             continue;
         }
         printedTargets.emplace(targets, from);
         for (const FamilyEdge* e : edges)
-            emit("    -> " + familyLine(r.families[e->to]) + "   (rule " + e->rule + ")");
+            emit("    -> " + familyLine(r.families[e->to.value]) + "   (rule " + e->rule + ")");
     }
     for (EvidenceRole role : {EvidenceRole::Root, EvidenceRole::Symptom, EvidenceRole::Interesting, EvidenceRole::Context})
         for (size_t i = 0; i < r.families.size(); ++i) {
             const SymptomFamily& f = r.families[i];
-            if (f.role == role && !linked.count(static_cast<uint32_t>(i)))
+            if (f.role == role && !linked.count(FamilyId(static_cast<uint32_t>(i))))
                 emit("  " + tag(f) + "  " + familyLine(f));
         }
     if (left)

@@ -256,12 +256,12 @@ void buildFamilies(const std::vector<SymptomEvent>& events, const std::vector<Ch
         return std::make_tuple(-present::rolePriority(x.role), x.firstNs == kNoTime, x.firstNs, x.symptom, x.events.front()) <
                std::make_tuple(-present::rolePriority(y.role), y.firstNs == kNoTime, y.firstNs, y.symptom, y.events.front());
     });
-    std::vector<uint32_t> familyOf(events.size(), 0);
+    std::vector<FamilyId> familyOf(events.size());
     result.families.clear();
     result.families.reserve(families.size());
     for (size_t i = 0; i < order.size(); ++i) {
         for (EventId id : families[order[i]].events)
-            familyOf[id.value] = static_cast<uint32_t>(i);
+            familyOf[id.value] = FamilyId(static_cast<uint32_t>(i));
         result.families.push_back(std::move(families[order[i]]));
     }
     // Causes: the families of the roots upstream (a root's family holds that root alone).
@@ -276,7 +276,7 @@ void buildFamilies(const std::vector<SymptomEvent>& events, const std::vector<Ch
         f.causes.erase(std::unique(f.causes.begin(), f.causes.end()), f.causes.end());
     }
 
-    std::map<std::tuple<uint32_t, uint32_t, std::string>, uint32_t> counts;
+    std::map<std::tuple<FamilyId, FamilyId, std::string>, uint32_t> counts;
     for (const auto& e : edges)
         if (e.from.value < familyOf.size() && e.to.value < familyOf.size())
             ++counts[{familyOf[e.from.value], familyOf[e.to.value], e.rule}];

@@ -232,10 +232,10 @@ void buildReport(const State& state, std::vector<SymptomEvent>& events, const st
             if (!pick.empty() && std::find(f.evidence.begin(), f.evidence.end(), pick) == f.evidence.end())
                 f.evidence.push_back(pick);
         }
-    std::vector<uint32_t> familyOfEvent(events.size(), 0);
+    std::vector<FamilyId> familyOfEvent(events.size());
     for (size_t i = 0; i < result.families.size(); ++i)
         for (EventId id : result.families[i].events)
-            familyOfEvent[id.value] = static_cast<uint32_t>(i);
+            familyOfEvent[id.value] = FamilyId(static_cast<uint32_t>(i));
     for (auto& [item, obs] : items) {
         if (item.event.value < familyOfEvent.size() && !result.families.empty())
             item.family = familyOfEvent[item.event.value];

@@ -116,7 +116,7 @@ json eventJson(const SymptomEvent& e)
 json familyJson(const SymptomFamily& f, bool detail)
 {
     json causes = json::array();
-    for (uint32_t c : f.causes)
+    for (FamilyId c : f.causes)
         causes.push_back(familyId(c));
     json collective = json::object();
     for (const auto& [k, v] : f.collective)
@@ -236,10 +236,10 @@ json resultHead(const Result& r)
 
 } // namespace
 
-std::string familyId(uint32_t index)
+std::string familyId(FamilyId family)
 {
     char id[32];
-    std::snprintf(id, sizeof id, "fam-%04u", index + 1);
+    std::snprintf(id, sizeof id, "fam-%04u", family.value + 1);
     return id;
 }
 
@@ -249,7 +249,7 @@ json resultToJson(const Result& r, const ResultJsonOptions& options)
     json families = json::array();
     for (size_t i = 0; i < r.families.size(); ++i) {
         json f = familyJson(r.families[i], options.detail);
-        f["id"] = familyId(static_cast<uint32_t>(i));
+        f["id"] = familyId(FamilyId(static_cast<uint32_t>(i)));
         families.push_back(std::move(f));
     }
     json familyEdges = json::array();
@@ -344,7 +344,7 @@ std::string resultToString(const Result& result, const ResultJsonOptions& option
             uint32_t index = 0;
             writeArray(out, result.families, 2, [&](const SymptomFamily& f) {
                 json j = familyJson(f, options.detail);
-                j["id"] = familyId(index++);
+                j["id"] = familyId(FamilyId(index++));
                 return j;
             });
             out += ",\n";

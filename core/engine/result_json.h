@@ -33,7 +33,7 @@ std::string resultToString(const Result& result, const ResultJsonOptions& option
 // the chosen root cause. Evidence RawRef::file indexes
 // Result::connectors. Throws std::invalid_argument when `doc` is not a result document.
 Result resultFromJson(const nlohmann::json& doc);
-// "fam-0001" for Result::families[0].
-std::string familyId(uint32_t index);
+// "fam-0001" for FamilyId(0).
+std::string familyId(FamilyId family);
 
 } // namespace fl

@@ -232,7 +232,7 @@ Candidate candidateOf(const json& c)
     return out;
 }
 
-SymptomFamily familyOf(const json& f, const std::map<std::string, uint32_t>& index)
+SymptomFamily familyOf(const json& f, const std::map<std::string, FamilyId>& index)
 {
     SymptomFamily out;
     out.symptom = str(f, "symptom");
@@ -325,9 +325,9 @@ Result resultFromJson(const json& doc)
     r.affectedNodes = strings(doc, "affected_nodes");
 
     const json& chain = member(doc, "symptom_chain");
-    std::map<std::string, uint32_t> familyIndex;
+    std::map<std::string, FamilyId> familyIndex;
     for (const json& f : array(chain, "families"))
-        familyIndex.emplace(str(f, "id"), static_cast<uint32_t>(familyIndex.size()));
+        familyIndex.emplace(str(f, "id"), FamilyId(static_cast<uint32_t>(familyIndex.size())));
     for (const json& f : array(chain, "families"))
         r.families.push_back(familyOf(f, familyIndex));
     for (const json& e : array(chain, "family_edges")) {
@@ -402,8 +402,8 @@ Result resultFromJson(const json& doc)
             e.timeBasis = item.timeBasis;
             e.evidenceRole = item.role;
             e.suppressed = item.role == EvidenceRole::Context;
-            if (item.family && *item.family < r.families.size())
-                e.kind = r.families[*item.family].kind;
+            if (item.family && item.family->value < r.families.size())
+                e.kind = r.families[item.family->value].kind;
         }
         for (auto& [id, e] : byId)
             r.events.push_back(std::move(e));

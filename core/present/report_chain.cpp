@@ -49,8 +49,8 @@ ChainSummary fromFamilies(const Result& r, size_t maxFocus, size_t maxGroups)
     const uint32_t nFamilies = static_cast<uint32_t>(r.families.size());
     std::map<uint32_t, std::vector<uint32_t>> out;
     for (const FamilyEdge& e : r.familyEdges)
-        if (e.from < nFamilies && e.to < nFamilies)
-            out[e.from].push_back(e.to);
+        if (e.from.value < nFamilies && e.to.value < nFamilies)
+            out[e.from.value].push_back(e.to.value);
 
     ChainSummary s;
     std::map<uint32_t, size_t> index;  // family -> node
@@ -83,7 +83,8 @@ ChainSummary fromFamilies(const Result& r, size_t maxFocus, size_t maxGroups)
         // A candidate's family is that of its evidence lines (or the family it represents).
         std::map<std::string, std::optional<uint32_t>> familyOfEvidence;
         for (const EvidenceItem& e : r.evidence)
-            familyOfEvidence[e.id] = e.family && *e.family < nFamilies ? e.family : std::nullopt;
+            familyOfEvidence[e.id] =
+                e.family && e.family->value < nFamilies ? std::optional<uint32_t>(e.family->value) : std::nullopt;
         for (const Candidate& c : r.candidates) {
             std::optional<uint32_t> id;
             for (const std::string& ev : c.evidence)

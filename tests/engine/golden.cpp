@@ -44,8 +44,8 @@ json goldenOf(const fl::Result& r)
         line += " · nodes " + (f.nodeRanges.empty() ? std::string("-") : f.nodeRanges) + " · ranks " +
                 (f.ranks.empty() ? std::string("-") : fl::formatRanges(f.ranks)) + " · " + std::to_string(f.count) +
                 " event" + (f.count == 1 ? "" : "s");
-        for (uint32_t c : f.causes)
-            line += " · caused by " + r.families[c].symptom + "@" + r.families[c].nodeRanges;
+        for (fl::FamilyId c : f.causes)
+            line += " · caused by " + r.families[c.value].symptom + "@" + r.families[c.value].nodeRanges;
         if (!f.suppressedBy.empty())
             line += " · suppressed by " + f.suppressedBy;
         families.push_back(line);
@@ -53,7 +53,7 @@ json goldenOf(const fl::Result& r)
     g["families"] = families;
     std::set<std::string> familyEdges;
     for (const auto& e : r.familyEdges)
-        familyEdges.insert(r.families[e.from].symptom + " -> " + r.families[e.to].symptom + " ×" +
+        familyEdges.insert(r.families[e.from.value].symptom + " -> " + r.families[e.to.value].symptom + " ×" +
                            std::to_string(e.count) + " [" + e.rule + "]");
     g["family_edges"] = familyEdges;
     std::map<std::string, std::map<std::string, int>> roles;

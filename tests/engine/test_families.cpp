@@ -66,7 +66,7 @@ void checkPartition(const Result& r)
         QVERIFY2(seen[i] == 1, ("event " + std::to_string(i)).c_str());
     uint32_t edgeCount = 0;
     for (const auto& e : r.familyEdges) {
-        QVERIFY(e.from < r.families.size() && e.to < r.families.size());
+        QVERIFY(e.from.value < r.families.size() && e.to.value < r.families.size());
         edgeCount += e.count;
     }
     QCOMPARE(edgeCount, static_cast<uint32_t>(r.edges.size()));
@@ -137,7 +137,7 @@ private slots:
         QVERIFY(timeouts);
         QVERIFY(timeouts->nodes.size() >= 20);
         QVERIFY(timeouts->rankCount >= 8 * 20);
-        QCOMPARE(timeouts->causes, std::vector<uint32_t>{0});
+        QCOMPARE(timeouts->causes, std::vector<FamilyId>{FamilyId(0)});
         QVERIFY(timeouts->nodeRanges.find('[') != std::string::npos);
     }
     void compactDocumentLeavesOutEvents()

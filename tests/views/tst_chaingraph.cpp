@@ -100,8 +100,8 @@ private slots:
         QCOMPARE(g.nodeItemCount(), 0);
         // Family edges naming families that do not exist, self loops: no crash, no box.
         for (uint32_t i = 0; i < 1000; ++i)
-            a->result.familyEdges.push_back({0, i, "r", 1});
-        a->result.familyEdges.push_back({7, 7, "loop", 1});
+            a->result.familyEdges.push_back({FamilyId(0), FamilyId(i), "r", 1});
+        a->result.familyEdges.push_back({FamilyId(7), FamilyId(7), "loop", 1});
         g.setAnalysis(a);
         QCOMPARE(g.nodeItemCount(), 0);
         a->result.familyEdges.clear();
