@@ -20,9 +20,9 @@ int yearOfNs(int64_t ns);
 // 1677-09-21 .. 2262-04-11) or would be INT64_MIN, which is kNoTime. Every
 // parser of dates ends here, so hostile years cannot overflow (issue #13).
 // Fields are not validated beyond that: callers check month/day/clock ranges.
-std::optional<int64_t> civilToNsChecked(int64_t year, unsigned month, unsigned day, int64_t hour, int64_t minute,
+[[nodiscard]] std::optional<int64_t> civilToNsChecked(int64_t year, unsigned month, unsigned day, int64_t hour, int64_t minute,
                                         int64_t second, int64_t nanos, int64_t offsetSec = 0);
 // seconds + nanos to ns, checked the same way (dmesg uptimes, epoch columns).
-std::optional<int64_t> secondsToNsChecked(int64_t seconds, int64_t nanos);
+[[nodiscard]] std::optional<int64_t> secondsToNsChecked(int64_t seconds, int64_t nanos);
 
 } // namespace fl

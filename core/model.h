@@ -29,11 +29,11 @@ enum class SourceKind : uint8_t {
     Unknown,
 };
 std::string_view toString(SourceKind);
-std::optional<SourceKind> sourceKindFromString(std::string_view);
+[[nodiscard]] std::optional<SourceKind> sourceKindFromString(std::string_view);
 
 enum class Severity : uint8_t { Debug, Info, Warning, Error, Fatal };
 std::string_view toString(Severity);
-std::optional<Severity> severityFromString(std::string_view);
+[[nodiscard]] std::optional<Severity> severityFromString(std::string_view);
 
 // How an observation's timestamp was obtained. Reviewers need this: a time
 // inherited from a neighbouring line or guessed from a boot offset is weaker
@@ -150,7 +150,7 @@ enum class SymptomRole : uint8_t {
     Unknown,       // recognised family, unknown member (e.g. an Xid not in the catalogue)
 };
 std::string_view toString(SymptomRole);
-std::optional<SymptomRole> symptomRoleFromString(std::string_view);
+[[nodiscard]] std::optional<SymptomRole> symptomRoleFromString(std::string_view);
 
 struct SymptomDef {
     std::string id;            // "gpu.xid.79"
@@ -354,7 +354,7 @@ struct RootCause {
 
 enum class ResultStatus : uint8_t { Attributed, Ambiguous, Unattributed };
 std::string_view toString(ResultStatus);   // "attributed" | "ambiguous" | "unattributed"
-std::optional<ResultStatus> resultStatusFromString(std::string_view);
+[[nodiscard]] std::optional<ResultStatus> resultStatusFromString(std::string_view);
 
 struct Result {
     static constexpr const char* kSchemaVersion = "2.0";

@@ -22,6 +22,6 @@ struct Decompressed {
 
 // Expands the single compressed stream `src` into the new file `dst`, at most
 // `maxBytes` of output (a bomb stops there with an error). `dst` is removed on error.
-Decompressed decompressFile(const std::string& src, const std::string& dst, uint64_t maxBytes);
+[[nodiscard]] Decompressed decompressFile(const std::string& src, const std::string& dst, uint64_t maxBytes);
 
 } // namespace fl

@@ -13,9 +13,9 @@ namespace fl {
 // "YYYY-MM-DDTHH:MM[:SS[.fraction]][Z|+hh:mm|+hhmm|+hh]" ('T' or ' ' between date
 // and time) to nanoseconds since the epoch. Without a zone the text is taken in
 // `defaultOffsetSec` east of UTC. nullopt on anything else.
-std::optional<int64_t> parseIso8601Ns(std::string_view text, int defaultOffsetSec = 0);
+[[nodiscard]] std::optional<int64_t> parseIso8601Ns(std::string_view text, int defaultOffsetSec = 0);
 
 // "+02:00", "-0530", "+02", "Z", "UTC" to seconds east of UTC.
-std::optional<int> parseUtcOffset(std::string_view text);
+[[nodiscard]] std::optional<int> parseUtcOffset(std::string_view text);
 
 } // namespace fl

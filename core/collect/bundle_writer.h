@@ -22,8 +22,8 @@ public:
     // The first candidate not taken yet ("" if all are); each must be a safe relative path.
     std::string reserve(const std::vector<std::string>& candidates);
     // Opens a reserved path for writing; nullptr and error on failure.
-    FILE* open(const std::string& rel, std::string& error);
-    bool write(const std::string& rel, std::string_view bytes, std::string& error);
+    [[nodiscard]] FILE* open(const std::string& rel, std::string& error);
+    [[nodiscard]] bool write(const std::string& rel, std::string_view bytes, std::string& error);
     void remove(const std::string& rel);
 
 private:

@@ -21,16 +21,16 @@ struct HttpResult {
 using HttpParams = std::vector<std::pair<std::string, std::string>>;
 
 // base: "http://host:port[/prefix]"; path: "/api/v1/query_range". Parameters are URL-encoded.
-HttpResult httpGet(const std::string& base, const std::string& path, const HttpParams& params,
+[[nodiscard]] HttpResult httpGet(const std::string& base, const std::string& path, const HttpParams& params,
                    const HttpParams& headers, std::chrono::steady_clock::time_point deadline,
                    uint64_t maxBodyBytes = 256ull << 20);
 
 // POST a body (an archive) to base+path. Same deadline rules.
-HttpResult httpPost(const std::string& base, const std::string& path, const std::string& body,
+[[nodiscard]] HttpResult httpPost(const std::string& base, const std::string& path, const std::string& body,
                     const std::string& contentType, const HttpParams& headers,
                     std::chrono::steady_clock::time_point deadline);
 
 // Splits "http://h:p/prefix" into ("http://h:p", "/prefix"); false if the scheme is not http(s).
-bool splitBaseUrl(const std::string& url, std::string& schemeHostPort, std::string& prefix);
+[[nodiscard]] bool splitBaseUrl(const std::string& url, std::string& schemeHostPort, std::string& prefix);
 
 } // namespace fl::collect

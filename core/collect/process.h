@@ -32,7 +32,7 @@ struct ProcessOptions {
     std::function<void(std::string_view)> stdoutSink;
 };
 
-ProcessResult runProcess(const std::vector<std::string>& argv, const ProcessOptions& options = {});
+[[nodiscard]] ProcessResult runProcess(const std::vector<std::string>& argv, const ProcessOptions& options = {});
 
 // Ends (SIGKILL to their process groups) every command runProcess is running
 // now; for an interrupted collect, so no ssh or journalctl outlives it.

@@ -47,7 +47,7 @@ struct Scope {
 
 // "node[01-03,07],gpu-a1" -> node01 node02 node03 node07 gpu-a1. nullopt (and
 // error) on an unbalanced bracket or a range over 100000 hosts.
-std::optional<std::vector<std::string>> expandHostlist(std::string_view list, std::string& error);
+[[nodiscard]] std::optional<std::vector<std::string>> expandHostlist(std::string_view list, std::string& error);
 
 // A node name we will put in a path, a remote command or a query: letters,
 // digits, '.', '-', '_' and not starting with '-' or '.'.
@@ -55,14 +55,14 @@ bool safeNodeName(std::string_view node);
 
 // sacct --json [-D] for one job id. The last record of the job is the current
 // attempt; earlier records of the same id (requeues) count as attempts.
-std::optional<Scope> scopeFromSacctJson(std::string_view json, std::string_view jobId, std::string& error);
+[[nodiscard]] std::optional<Scope> scopeFromSacctJson(std::string_view json, std::string_view jobId, std::string& error);
 
 // `scontrol show job ID` text. Its times carry no zone: they are local time
 // of the host that printed them, given here as seconds east of UTC.
-std::optional<Scope> scopeFromScontrol(std::string_view text, int utcOffsetSec, std::string& error);
+[[nodiscard]] std::optional<Scope> scopeFromScontrol(std::string_view text, int utcOffsetSec, std::string& error);
 
 // `kubectl get job NAME -o json` and `kubectl get pods -l job-name=NAME -o json`.
-std::optional<Scope> scopeFromKubectl(std::string_view jobJson, std::string_view podsJson, std::string& error);
+[[nodiscard]] std::optional<Scope> scopeFromKubectl(std::string_view jobJson, std::string_view podsJson, std::string& error);
 
 struct ScopeQueryOptions {
     std::chrono::milliseconds timeout{30000};

@@ -28,7 +28,7 @@ ServiceAnswer sendBundle(const std::string& serviceUrl, const std::string& dir, 
 // (domain/sub-domain/symptom) so repeat-offender nodes and GPUs can be found
 // across jobs. Returns false and error on failure.
 // `result` is the result document (docs/result-schema.md), local or from the service.
-bool appendHistory(const std::string& dbPath, const nlohmann::json& result, const std::string& scheduler,
+[[nodiscard]] bool appendHistory(const std::string& dbPath, const nlohmann::json& result, const std::string& scheduler,
                    const std::string& bundleDir, std::string& error);
 
 } // namespace fl::collect

@@ -30,9 +30,9 @@ struct ParseIssue {
 };
 
 // Each returns false when the data is not of that format at all.
-bool parseSacctJson(std::string_view data, std::vector<StructuredRecord>& out, std::vector<ParseIssue>& issues);
-bool parseSacctPipe(std::string_view data, std::vector<StructuredRecord>& out, std::vector<ParseIssue>& issues);
-bool parseK8sEvents(std::string_view data, std::vector<StructuredRecord>& out, std::vector<ParseIssue>& issues);
+[[nodiscard]] bool parseSacctJson(std::string_view data, std::vector<StructuredRecord>& out, std::vector<ParseIssue>& issues);
+[[nodiscard]] bool parseSacctPipe(std::string_view data, std::vector<StructuredRecord>& out, std::vector<ParseIssue>& issues);
+[[nodiscard]] bool parseK8sEvents(std::string_view data, std::vector<StructuredRecord>& out, std::vector<ParseIssue>& issues);
 
 struct MetricSample {
     int64_t timeNs = kNoTime;
@@ -51,7 +51,7 @@ struct MetricSeries {
 };
 
 // Prometheus query_range / query JSON, OpenMetrics text, CSV "time,node,gpu,metric,value".
-bool parseMetrics(std::string_view data, FileId file, std::vector<MetricSeries>& out,
+[[nodiscard]] bool parseMetrics(std::string_view data, FileId file, std::vector<MetricSeries>& out,
                   std::vector<ParseIssue>& issues);
 
 } // namespace fl

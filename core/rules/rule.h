@@ -27,7 +27,7 @@ enum class Phase : uint8_t {
     Report,
 };
 std::string_view toString(Phase);
-std::optional<Phase> phaseFromString(std::string_view);
+[[nodiscard]] std::optional<Phase> phaseFromString(std::string_view);
 
 // Which events a rule talks about. Empty members match anything.
 struct Selector {

@@ -30,7 +30,7 @@ struct SampleFailure {
 // Runs every sample and benign line of the extract rules in `rules` through
 // `compiled` (built from the same rules). `fileText` is the rule file, to find
 // each sample's line. Returns the failures in rule order.
-std::vector<SampleFailure> checkRuleSamples(const std::vector<Rule>& rules, const CompiledRules& compiled,
+[[nodiscard]] std::vector<SampleFailure> checkRuleSamples(const std::vector<Rule>& rules, const CompiledRules& compiled,
                                             std::string_view fileText);
 
 // "NVIDIA/nccl@v2.21.5-1:src/transport/net_ib.cc" -> "NVIDIA/nccl";

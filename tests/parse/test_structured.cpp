@@ -332,10 +332,10 @@ void StructuredTest::notThisFormat()
     const std::string hostile[] = {std::string("{\"data\":{\"result\":[{\"metric\":{}, \"values\":[[1,"),
                                    std::string(200000, '{'), std::string("{\"data\"\0:1}", 11),
                                    std::string("{\"items\":[") + std::string(50000, '[')};
-    for (const auto& h : hostile) {
-        parseMetrics(h, FileId(0), out, issues);
-        parseK8sEvents(h, recs, issues);
-        parseSacctJson(h, recs, issues);
-        parseSacctPipe(h, recs, issues);
+    for (const auto& h : hostile) { // no crash, no hang: whether they read anything does not matter here
+        (void)parseMetrics(h, FileId(0), out, issues);
+        (void)parseK8sEvents(h, recs, issues);
+        (void)parseSacctJson(h, recs, issues);
+        (void)parseSacctPipe(h, recs, issues);
     }
 }
