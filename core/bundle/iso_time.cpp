@@ -5,6 +5,7 @@ namespace fl {
 namespace {
 
 bool isDigit(char c) { return c >= '0' && c <= '9'; }
+bool isAlnum(char c) { return isDigit(c) || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z'); }
 
 // Reads exactly `n` digits at `pos`.
 std::optional<int> digits(std::string_view s, size_t& pos, size_t n)
@@ -31,53 +32,51 @@ bool expect(std::string_view s, size_t& pos, char c)
     return false;
 }
 
-unsigned daysInMonth(int year, unsigned month)
+int daysInMonth(int year, int month)
 {
-    static constexpr unsigned kDays[] = {31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31};
+    static constexpr int kDays[] = {31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31};
     const bool leap = (year % 4 == 0 && year % 100 != 0) || year % 400 == 0;
     return month == 2 && leap ? 29 : kDays[month - 1];
 }
 
-// Parses the zone part starting at `pos`, which must run to the end.
-std::optional<int> zoneAt(std::string_view s, size_t pos)
+// A zone at `pos`; on success `pos` is past it. Leaves `pos` alone otherwise.
+std::optional<int> zoneAt(std::string_view s, size_t& pos)
 {
-    if (pos >= s.size())
-        return std::nullopt;
-    if (s.substr(pos) == "Z" || s.substr(pos) == "z")
+    size_t q = pos;
+    if (expect(s, q, 'Z') || expect(s, q, 'z')) {
+        pos = q;
         return 0;
-    const char sign = s[pos];
-    if (sign != '+' && sign != '-')
+    }
+    if (s.substr(q, 4) == " UTC" && (q + 4 == s.size() || !isAlnum(s[q + 4]))) {
+        pos = q + 4;
+        return 0;
+    }
+    if (q >= s.size() || (s[q] != '+' && s[q] != '-'))
         return std::nullopt;
-    ++pos;
-    const auto hh = digits(s, pos, 2);
+    const bool west = s[q] == '-';
+    ++q;
+    const auto hh = digits(s, q, 2);
     if (!hh)
         return std::nullopt;
     int mm = 0;
-    if (pos < s.size()) {
-        expect(s, pos, ':');
-        const auto m = digits(s, pos, 2);
-        if (!m)
-            return std::nullopt;
+    size_t r = q;
+    expect(s, r, ':');
+    if (const auto m = digits(s, r, 2)) {
         mm = *m;
+        q = r;
     }
-    if (pos != s.size() || *hh > 23 || mm > 59)
+    if (*hh > 23 || mm > 59)
         return std::nullopt;
+    pos = q;
     const int sec = *hh * 3600 + mm * 60;
-    return sign == '-' ? -sec : sec;
+    return west ? -sec : sec;
 }
 
 } // namespace
 
-
-std::optional<int> parseUtcOffset(std::string_view text)
+std::optional<IsoStamp> scanIso8601(std::string_view s)
 {
-    if (text == "UTC" || text == "utc")
-        return 0;
-    return zoneAt(text, 0);
-}
-
-std::optional<int64_t> parseIso8601Ns(std::string_view s, int defaultOffsetSec)
-{
+    IsoStamp t;
     size_t pos = 0;
     const auto year = digits(s, pos, 4);
     if (!year || !expect(s, pos, '-'))
@@ -86,10 +85,9 @@ std::optional<int64_t> parseIso8601Ns(std::string_view s, int defaultOffsetSec)
     if (!month || !expect(s, pos, '-'))
         return std::nullopt;
     const auto day = digits(s, pos, 2);
-    if (!day || *month < 1 || *month > 12 || *day < 1
-        || static_cast<unsigned>(*day) > daysInMonth(*year, static_cast<unsigned>(*month)))
+    if (!day || *month < 1 || *month > 12 || *day < 1 || *day > daysInMonth(*year, *month))
         return std::nullopt;
-    if (!expect(s, pos, 'T') && !expect(s, pos, 't') && !expect(s, pos, ' '))
+    if (!expect(s, pos, 'T') && !expect(s, pos, 't') && !expect(s, pos, ' ') && !expect(s, pos, '_'))
         return std::nullopt;
     const auto hour = digits(s, pos, 2);
     if (!hour || !expect(s, pos, ':'))
@@ -97,39 +95,60 @@ std::optional<int64_t> parseIso8601Ns(std::string_view s, int defaultOffsetSec)
     const auto minute = digits(s, pos, 2);
     if (!minute)
         return std::nullopt;
-    int second = 0;
-    int64_t fractionNs = 0;
-    if (expect(s, pos, ':')) {
+    if (pos + 1 < s.size() && s[pos] == ':' && isDigit(s[pos + 1])) {
+        ++pos;
         const auto sec = digits(s, pos, 2);
         if (!sec)
             return std::nullopt;
-        second = *sec;
-        if (expect(s, pos, '.') || expect(s, pos, ',')) {
-            size_t n = 0;
+        t.second = *sec;
+        t.hasSeconds = true;
+        if (pos + 1 < s.size() && (s[pos] == '.' || s[pos] == ',') && isDigit(s[pos + 1])) {
+            ++pos;
             int64_t scale = 100'000'000;
             while (pos < s.size() && isDigit(s[pos])) {
-                fractionNs += (s[pos] - '0') * scale; // digits past nanoseconds are dropped
+                t.nanos += (s[pos] - '0') * scale; // digits past nanoseconds are dropped
                 scale /= 10;
+                ++t.fracDigits;
                 ++pos;
-                ++n;
             }
-            if (n == 0)
-                return std::nullopt;
         }
     }
-    // 24:00 and leap seconds are not accepted: manifests are written by tools, not people.
-    if (*hour > 23 || *minute > 59 || second > 59)
+    if (*hour > 23 || *minute > 59 || t.second > 60)
         return std::nullopt;
-    int offset = defaultOffsetSec;
-    if (pos < s.size()) {
-        const auto zone = zoneAt(s, pos);
-        if (!zone)
-            return std::nullopt;
-        offset = *zone;
-    }
+    t.year = *year;
+    t.month = *month;
+    t.day = *day;
+    t.hour = *hour;
+    t.minute = *minute;
+    t.zoneSec = zoneAt(s, pos);
+    t.end = pos;
+    return t;
+}
+
+std::optional<int64_t> isoStampNs(const IsoStamp& t, int defaultOffsetSec)
+{
+    return civilToNsChecked(t.year, static_cast<unsigned>(t.month), static_cast<unsigned>(t.day), t.hour, t.minute,
+                            t.second, t.nanos, t.zoneSec.value_or(defaultOffsetSec));
+}
+
+std::optional<int64_t> parseIso8601Ns(std::string_view s, int defaultOffsetSec)
+{
+    const auto t = scanIso8601(s);
+    if (!t || t->end != s.size())
+        return std::nullopt;
     // Year 0 or 9999 parses but does not fit int64 ns: nullopt, never wrap.
-    return civilToNsChecked(*year, static_cast<unsigned>(*month), static_cast<unsigned>(*day), *hour, *minute, second,
-                            fractionNs, offset);
+    return isoStampNs(*t, defaultOffsetSec);
+}
+
+std::optional<int> parseUtcOffset(std::string_view text)
+{
+    if (text == "UTC" || text == "utc")
+        return 0;
+    size_t pos = 0;
+    const auto zone = zoneAt(text, pos);
+    if (!zone || pos != text.size())
+        return std::nullopt;
+    return zone;
 }
 
 } // namespace fl

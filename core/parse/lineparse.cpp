@@ -1,5 +1,6 @@
 #include "parse/lineparse.h"
 
+#include "bundle/iso_time.h"
 #include "calendar.h"
 #include "parse/scan.h"
 
@@ -70,61 +71,27 @@ bool parseHms(std::string_view s, size_t& p, Clock& c)
     return true;
 }
 
-// Z | +HH:MM | +HHMM | +HH (also " UTC" as printed by some tools)
-bool parseZone(std::string_view s, size_t& p, Clock& c)
-{
-    size_t q = p;
-    if (q < s.size() && s[q] == 'Z') {
-        c.hasZone = true;
-        c.zoneSec = 0;
-        p = q + 1;
-        return true;
-    }
-    if (q < s.size() && (s[q] == '+' || s[q] == '-')) {
-        const int sign = s[q] == '-' ? -1 : 1;
-        ++q;
-        int hh = 0, mm = 0;
-        if (!digitsN(s, q, 2, hh))
-            return false;
-        if (q < s.size() && s[q] == ':')
-            ++q;
-        size_t r = q;
-        if (digitsN(s, r, 2, mm))
-            q = r;
-        if (hh > 23 || mm > 59)
-            return false;
-        c.hasZone = true;
-        c.zoneSec = sign * (hh * 3600 + mm * 60);
-        p = q;
-        return true;
-    }
-    if (lit(s, q, " UTC") && (q == s.size() || !isAlnum(s[q]))) {
-        c.hasZone = true;
-        c.zoneSec = 0;
-        p = q;
-        return true;
-    }
-    return false;
-}
-
-// YYYY-MM-DD[T| |_]HH:MM:SS[frac][zone]
+// YYYY-MM-DD[T| |_]HH:MM:SS[frac][zone], read by the one ISO 8601 reader
+// (bundle/iso_time.h). A log line's stamp needs its seconds and a plausible year.
 bool parseIso(std::string_view s, size_t& p, Clock& c)
 {
-    size_t q = p;
-    if (!digitsN(s, q, 4, c.year) || !lit(s, q, "-") || !digitsN(s, q, 2, c.month) || !lit(s, q, "-")
-        || !digitsN(s, q, 2, c.day))
+    const auto t = scanIso8601(s.substr(p));
+    if (!t || !t->hasSeconds)
         return false;
-    if (q >= s.size() || (s[q] != 'T' && s[q] != ' ' && s[q] != '_'))
-        return false;
-    ++q;
-    if (!parseHms(s, q, c))
-        return false;
-    c.hasZone = false;
-    parseZone(s, q, c);
+    c.year = t->year;
+    c.month = t->month;
+    c.day = t->day;
+    c.hour = t->hour;
+    c.minute = t->minute;
+    c.second = t->second;
+    c.nanos = t->nanos;
+    c.fracDigits = t->fracDigits;
+    c.hasZone = t->zoneSec.has_value();
+    c.zoneSec = t->zoneSec.value_or(0);
     c.yearAssumed = false;
     if (!validClock(c))
         return false;
-    p = q;
+    p += t->end;
     return true;
 }
 

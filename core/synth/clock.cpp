@@ -1,5 +1,6 @@
 #include "clock.h"
 
+#include "bundle/iso_time.h"
 #include "calendar.h"
 
 #include <cmath>
@@ -12,54 +13,15 @@ constexpr const char* kMonths[] = {"Jan", "Feb", "Mar", "Apr", "May", "Jun",
                                    "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"};
 
 
-int digit(char c) { return c >= '0' && c <= '9' ? c - '0' : -1; }
-
-bool number(std::string_view s, size_t pos, size_t len, int* out)
-{
-    if (pos + len > s.size())
-        return false;
-    int v = 0;
-    for (size_t i = 0; i < len; ++i) {
-        const int d = digit(s[pos + i]);
-        if (d < 0)
-            return false;
-        v = v * 10 + d;
-    }
-    *out = v;
-    return true;
-}
 } // namespace
 
 bool parseIsoUtc(std::string_view s, int64_t* us)
 {
-    int y, mo, d, h, mi, sec;
-    if (!number(s, 0, 4, &y) || s.size() < 20 || s[4] != '-' || !number(s, 5, 2, &mo) || s[7] != '-'
-        || !number(s, 8, 2, &d) || s[10] != 'T' || !number(s, 11, 2, &h) || s[13] != ':'
-        || !number(s, 14, 2, &mi) || s[16] != ':' || !number(s, 17, 2, &sec))
+    // The one ISO 8601 reader (bundle/iso_time.h); a stamp without a zone is UTC.
+    const auto ns = parseIso8601Ns(s, 0);
+    if (!ns || *ns < 0) // a job that starts before 1970 is a typo
         return false;
-    size_t pos = 19;
-    int64_t frac = 0;
-    if (s[pos] == '.') {
-        ++pos;
-        int64_t scale = 100000;
-        size_t digits = 0;
-        while (pos < s.size() && digit(s[pos]) >= 0) {
-            if (scale > 0) {
-                frac += digit(s[pos]) * scale;
-                scale /= 10;
-            }
-            ++pos;
-            ++digits;
-        }
-        if (digits == 0)
-            return false;
-    }
-    if (pos + 1 != s.size() || s[pos] != 'Z')
-        return false;
-    if (mo < 1 || mo > 12 || d < 1 || d > 31 || h > 23 || mi > 59 || sec > 60 || y < 1970)
-        return false;
-    const int64_t days = fl::daysFromCivil(y, unsigned(mo), unsigned(d));
-    *us = ((days * 24 + h) * 60 + mi) * 60 * kSec + int64_t(sec) * kSec + frac;
+    *us = *ns / 1000;
     return true;
 }
 

@@ -11,7 +11,8 @@ namespace fl::synth {
 inline constexpr int64_t kSec = 1'000'000;
 inline constexpr int64_t kMs = 1'000;
 
-// "YYYY-MM-DDTHH:MM:SS[.fff]Z" only; false on anything else.
+// An ISO 8601 date-time (bundle/iso_time.h: "2026-03-14T10:00:00Z", "+05:30",
+// no zone = UTC) at or after 1970; false on anything else.
 bool parseIsoUtc(std::string_view text, int64_t* us);
 
 struct Civil {
