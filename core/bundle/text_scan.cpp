@@ -29,19 +29,13 @@ template <typename Fn>
 size_t forSampleLines(std::string_view head, Fn fn)
 {
     size_t n = 0;
-    size_t pos = 0;
-    while (pos < head.size() && n < kSampleLines) {
-        size_t end = head.find('\n', pos);
-        if (end == std::string_view::npos)
-            end = head.size();
-        std::string_view line = head.substr(pos, end - pos);
-        if (!line.empty() && line.back() == '\r')
-            line.remove_suffix(1);
-        if (line.find_first_not_of(" \t") != std::string_view::npos) {
-            fn(line);
+    for (const TextLine& line : linesOf(head)) {
+        if (n >= kSampleLines)
+            break;
+        if (line.text.find_first_not_of(" \t") != std::string_view::npos) {
+            fn(line.text);
             ++n;
         }
-        pos = end + 1;
     }
     return n;
 }

@@ -1,5 +1,7 @@
 // Converters from recorded API answers to files the loader reads.
 #include "collect/collect.h"
+
+#include "bundle/text_scan.h"
 #include "present/timefmt.h"
 
 #include <nlohmann/json.hpp>
@@ -50,13 +52,8 @@ bool digitsOnly(std::string_view s)
 std::string journalJsonToSyslog(std::string_view data, std::string_view node, uint64_t& entries, uint64_t& badLines)
 {
     std::string out;
-    size_t i = 0;
-    while (i < data.size()) {
-        size_t end = data.find('\n', i);
-        if (end == std::string_view::npos)
-            end = data.size();
-        const std::string_view line = data.substr(i, end - i);
-        i = end + 1;
+    for (const TextLine& l : linesOf(data)) {
+        const std::string_view line = l.text;
         if (line.find_first_not_of(" \t\r") == std::string_view::npos)
             continue;
         json e = json::parse(line, nullptr, false);

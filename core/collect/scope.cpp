@@ -1,6 +1,7 @@
 #include "collect/scope.h"
 
 #include "bundle/iso_time.h"
+#include "bundle/text_scan.h"
 #include "collect/process.h"
 #include "parse/structured_util.h"
 
@@ -295,12 +296,9 @@ std::optional<Scope> scopeFromScontrol(std::string_view text, int utcOffsetSec, 
     // (JobName and Command may hold spaces). Only the first record is read.
     std::map<std::string, std::string> kv;
     std::string lastKey;
-    size_t i = 0;
     bool sawRecord = false;
-    while (i < text.size()) {
-        const size_t lineEnd = std::min(text.find('\n', i), text.size());
-        std::string_view line = text.substr(i, lineEnd - i);
-        i = lineEnd + 1;
+    for (const TextLine& l : linesOf(text)) {
+        const std::string_view line = l.text;
         if (line.find_first_not_of(" \t\r") == std::string_view::npos) {
             if (sawRecord)
                 break;

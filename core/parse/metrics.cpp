@@ -1,3 +1,4 @@
+#include "bundle/text_scan.h"
 #include "parse/scan.h"
 #include "parse/structured.h"
 #include "parse/structured_util.h"
@@ -275,16 +276,8 @@ bool textSample(std::string_view line, std::string& name, std::map<std::string, 
 template <typename F>
 void forLines(std::string_view data, F&& f)
 {
-    size_t pos = 0;
-    uint32_t no = 0;
-    while (pos < data.size()) {
-        const size_t nl = data.find('\n', pos);
-        const size_t end = nl == std::string_view::npos ? data.size() : nl;
-        f(scan::trimRight(data.substr(pos, end - pos)), pos, ++no);
-        if (nl == std::string_view::npos)
-            break;
-        pos = nl + 1;
-    }
+    for (const TextLine& line : linesOf(data))
+        f(scan::trimRight(line.text), line.offset, line.number);
 }
 
 bool parseText(std::string_view data, FileId file, std::vector<MetricSeries>& out, std::vector<ParseIssue>& issues)

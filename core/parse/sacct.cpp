@@ -1,3 +1,4 @@
+#include "bundle/text_scan.h"
 #include "parse/scan.h"
 #include "parse/structured.h"
 #include "parse/structured_util.h"
@@ -179,24 +180,16 @@ bool parseSacctJson(std::string_view data, std::vector<StructuredRecord>& out, s
 
 bool parseSacctPipe(std::string_view data, std::vector<StructuredRecord>& out, std::vector<ParseIssue>& issues)
 {
-    size_t pos = 0;
-    uint32_t lineNo = 0;
     std::vector<std::string> header;
     int cJob = -1, cState = -1, cExit = -1, cNodes = -1, cStart = -1, cEnd = -1, cReason = -1;
     bool any = false;
-    while (pos <= data.size()) {
-        const size_t nl = data.find('\n', pos);
-        const size_t end = nl == std::string_view::npos ? data.size() : nl;
-        const std::string_view raw = data.substr(pos, end - pos);
+    for (const TextLine& text : linesOf(data)) {
+        const std::string_view raw = text.text;
         const std::string_view line = scan::trimRight(raw);
-        ++lineNo;
-        const size_t begin = pos;
-        pos = end + 1;
-        if (line.empty()) {
-            if (nl == std::string_view::npos)
-                break;
+        const uint32_t lineNo = text.number;
+        const size_t begin = text.offset;
+        if (line.empty())
             continue;
-        }
         auto fields = splitFields(line, '|');
         if (header.empty()) {
             for (size_t i = 0; i < fields.size(); ++i) {
@@ -220,8 +213,6 @@ bool parseSacctPipe(std::string_view data, std::vector<StructuredRecord>& out, s
             }
             if (cJob < 0 || cState < 0 || fields.size() < 2)
                 return false;
-            if (nl == std::string_view::npos)
-                break;
             continue;
         }
         // "sacct -p" ends every row with '|'
@@ -230,16 +221,12 @@ bool parseSacctPipe(std::string_view data, std::vector<StructuredRecord>& out, s
         if (fields.size() != header.size()) {
             issues.push_back({lineNo, "sacct row has " + std::to_string(fields.size()) + " fields, header has "
                                           + std::to_string(header.size())});
-            if (nl == std::string_view::npos)
-                break;
             continue;
         }
         auto col = [&](int c) { return c < 0 ? std::string_view() : scan::trim(fields[size_t(c)]); };
         const std::string_view jobId = col(cJob);
         if (jobId.empty() || !scan::isDigit(jobId[0])) {
             issues.push_back({lineNo, "sacct row without a job id"});
-            if (nl == std::string_view::npos)
-                break;
             continue;
         }
         const size_t dot = jobId.find('.');
@@ -262,8 +249,6 @@ bool parseSacctPipe(std::string_view data, std::vector<StructuredRecord>& out, s
                            state, col(cExit), nodes, col(cReason));
         out.push_back(std::move(r));
         any = true;
-        if (nl == std::string_view::npos)
-            break;
     }
     return any || !header.empty();
 }

@@ -1,3 +1,4 @@
+#include "bundle/text_scan.h"
 #include "calendar.h"
 #include "parse/lineparse.h"
 
@@ -7,7 +8,7 @@ namespace fl {
 
 namespace {
 
-constexpr size_t kSampleLines = 4096;
+constexpr size_t kContextLines = 4096; // lines of a sample read for its time context
 constexpr size_t kBackScanBytes = 4u << 20; // how far inheritedTime may walk over long lines
 
 bool fullDate(TimeBasis b) { return b == TimeBasis::Absolute || b == TimeBasis::AssumedUtc; }
@@ -17,17 +18,9 @@ bool wallClock(TimeBasis b) { return fullDate(b) || b == TimeBasis::AssumedYear;
 template <typename F>
 void forEachLine(std::string_view sample, F&& f)
 {
-    size_t pos = 0, n = 0;
-    while (pos < sample.size() && n < kSampleLines) {
-        const size_t nl = sample.find('\n', pos);
-        const size_t end = nl == std::string_view::npos ? sample.size() : nl;
-        if (!f(sample.substr(pos, end - pos)))
+    for (const TextLine& line : linesOf(sample))
+        if (line.number > kContextLines || !f(line.text))
             return;
-        ++n;
-        if (nl == std::string_view::npos)
-            break;
-        pos = nl + 1;
-    }
 }
 
 // A file says what it will say about dates in its first lines; looking at

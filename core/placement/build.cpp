@@ -16,6 +16,7 @@
 #include "placement/placement.h"
 
 #include "bundle/mapped_file.h"
+#include "bundle/text_scan.h"
 #include "parse/lineparse.h"
 
 #include <algorithm>
@@ -106,17 +107,9 @@ void readAppLog(const SourceFile& f, std::string_view data, std::map<StreamKey, 
                 int& worldFromPg)
 {
     TimeContext ctx; // times are not needed here
-    size_t pos = 0;
-    uint32_t line = 0;
-    while (pos < data.size()) {
-        size_t eol = data.find('\n', pos);
-        if (eol == std::string_view::npos)
-            eol = data.size();
-        std::string_view text = data.substr(pos, eol - pos);
-        pos = eol + 1;
-        ++line;
-        if (!text.empty() && text.back() == '\r')
-            text.remove_suffix(1);
+    for (const TextLine& l : linesOf(data)) {
+        const std::string_view text = l.text;
+        const uint32_t line = l.number;
         if (text.empty())
             continue;
         const LineInfo li = parseLine(text.substr(0, std::min<size_t>(text.size(), 512)), f.kind, ctx);

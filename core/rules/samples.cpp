@@ -1,5 +1,6 @@
 #include "rules/samples.h"
 
+#include "bundle/text_scan.h"
 #include "rules/matcher.h"
 #include "rules/rule.h"
 #include "rules/template.h"
@@ -7,6 +8,7 @@
 #include <nlohmann/json.hpp>
 
 #include <map>
+#include <optional>
 #include <stdexcept>
 
 namespace fl {
@@ -58,15 +60,15 @@ int lineOf(std::string_view text, size_t byte)
 // Where `value` is written (as a JSON string) at or after the rule's line.
 int locate(std::string_view text, int fromLine, const std::string& value)
 {
-    size_t from = 0;
-    for (int l = 1; l < fromLine && from != std::string_view::npos; ++l) {
-        from = text.find('\n', from);
-        if (from != std::string_view::npos)
-            ++from;
-    }
-    if (from == std::string_view::npos)
+    std::optional<size_t> from = fromLine <= 1 ? std::optional<size_t>(0) : std::nullopt;
+    for (const TextLine& line : linesOf(text))
+        if (static_cast<int>(line.number) == fromLine) {
+            from = line.offset;
+            break;
+        }
+    if (!from)
         return fromLine;
-    size_t at = text.find(json(value).dump(), from);
+    size_t at = text.find(json(value).dump(), *from);
     return at == std::string_view::npos ? fromLine : lineOf(text, at);
 }
 
