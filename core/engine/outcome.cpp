@@ -15,6 +15,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <map>
 #include <set>
 
 namespace fl::detail {
@@ -31,157 +32,179 @@ std::string place(const SymptomEvent& e)
     return present::place(e.node, e.gpuIndex, e.pciBus, e.rank);
 }
 
-} // namespace
+// The rule set's settings the outcome reads, in nanoseconds where they are times.
+struct OutcomeSettings {
+    int64_t tolNs = 0;       // clock_skew_tolerance_s: closer than this is "at the same time"
+    int64_t windowNs = 0;    // episode_window_s: how far before the detection an initiator may be
+    int margin = 0;          // ambiguity_weight_margin
+    int inferredPenalty = 0; // inferred_weight_penalty
+};
 
-void computeOutcome(const State& state, const std::vector<SymptomEvent>& events, const std::vector<ChainEdge>& edges,
-                    Result& result, std::vector<TraceStep>* trace)
+OutcomeSettings settingsOf(const RuleSet& rules)
 {
-    const RuleSet& rules = *state.rules;
-    const int64_t tol = static_cast<int64_t>(rules.setting("clock_skew_tolerance_s", 2.0) * 1e9);
-    const int64_t window = static_cast<int64_t>(rules.setting("episode_window_s", 3600.0) * 1e9);
-    const int margin = static_cast<int>(rules.setting("ambiguity_weight_margin", 10.0));
-
-    const ClockModel& clocks = state.clocks;
-    for (const auto& [node, off] : clocks.offsets)
-        result.clockOffsets.push_back(off);
-
-    auto def = [&](const SymptomEvent& e) { return rules.symptom(e.symptom); };
+    OutcomeSettings s;
+    s.tolNs = static_cast<int64_t>(rules.setting("clock_skew_tolerance_s", 2.0) * 1e9);
+    s.windowNs = static_cast<int64_t>(rules.setting("episode_window_s", 3600.0) * 1e9);
+    s.margin = static_cast<int>(rules.setting("ambiguity_weight_margin", 10.0));
     // A cause that symptoms name but no line shows (an `infer` rule) weighs
     // less than one observed: at the same place and time the observed one wins.
-    const int inferredPenalty = static_cast<int>(rules.setting("inferred_weight_penalty", 25.0));
-    auto weight = [&](const SymptomEvent& e) {
-        const SymptomDef* d = def(e);
-        return (d ? d->weight : 0) - (e.inferred ? inferredPenalty : 0);
-    };
+    s.inferredPenalty = static_cast<int>(rules.setting("inferred_weight_penalty", 25.0));
+    return s;
+}
 
-    // Episode end: the manifest's detection time, else the last bad event.
-    int64_t end = kNoTime;
+// The terminal episode: [endNs - window, endNs + tolerance]; unbounded when nothing dates its end.
+struct Episode {
+    int64_t startNs = kNoTime;
+    int64_t endNs = kNoTime;
+    int64_t tolNs = 0;
+
+    bool bounded() const { return endNs != kNoTime; }
+    bool contains(int64_t t) const { return !bounded() || (t >= startNs && t <= endNs + tolNs); }
+};
+
+// Episode end: the manifest's detection time, else the last bad event.
+Episode episodeOf(const State& state, const std::vector<SymptomEvent>& events, const OutcomeSettings& s)
+{
+    Episode ep;
+    ep.tolNs = s.tolNs;
     if (state.manifest && state.manifest->detectedAtNs != kNoTime)
-        end = state.manifest->detectedAtNs;
-    if (end == kNoTime)
+        ep.endNs = state.manifest->detectedAtNs;
+    if (ep.endNs == kNoTime)
         for (const auto& e : events)
             if (!e.suppressed && e.kind == EventKind::BadNode && comparableTime(e))
-                end = std::max(end, e.timeNs);
-    const int64_t start = end == kNoTime ? kNoTime : end - window;
+                ep.endNs = std::max(ep.endNs, e.timeNs);
+    ep.startNs = ep.endNs == kNoTime ? kNoTime : ep.endNs - s.windowNs;
+    return ep;
+}
 
+// The initiating candidates: every one, those timed inside the episode
+// (sorted by time, then id), and those whose time cannot be placed.
+struct CandidatePool {
     std::vector<const SymptomEvent*> all, inEpisode, untimed;
+};
+
+CandidatePool candidatePool(const State& state, const std::vector<SymptomEvent>& events, const Episode& ep)
+{
+    CandidatePool pool;
     for (const auto& e : events) {
         if (e.suppressed || e.kind != EventKind::BadNode || effectiveRole(state, e) != SymptomRole::Initiator)
             continue;
-        all.push_back(&e);
+        pool.all.push_back(&e);
         if (!comparableTime(e))
-            untimed.push_back(&e);
-        else if (end == kNoTime || (e.timeNs >= start && e.timeNs <= end + tol))
-            inEpisode.push_back(&e);
+            pool.untimed.push_back(&e);
+        else if (ep.contains(e.timeNs))
+            pool.inEpisode.push_back(&e);
     }
-    std::sort(inEpisode.begin(), inEpisode.end(), [](const SymptomEvent* a, const SymptomEvent* b) {
+    std::sort(pool.inEpisode.begin(), pool.inEpisode.end(), [](const SymptomEvent* a, const SymptomEvent* b) {
         return std::tie(a->timeNs, a->id) < std::tie(b->timeNs, b->id);
     });
+    return pool;
+}
 
-    std::set<std::pair<EventId, EventId>> edgeSet;
-    for (const auto& e : edges)
-        edgeSet.insert({e.from, e.to});
-    auto supportOf = [&](EventId id) {
-        return static_cast<uint32_t>(
-            std::count_if(edges.begin(), edges.end(), [&](const ChainEdge& x) { return x.from == id; }));
-    };
-
-    // Timed candidates are ordered by their intervals and causal links
-    // (engine/ordering.cpp); a candidate whose time cannot be placed at all
-    // stands only when no timed one does.
-    const OrderingInputs ordering{clocks, edgeSet, weight, margin};
-    const InitiatorOrder first = orderInitiators(ordering, inEpisode.empty() ? untimed : inEpisode);
+// Why candidate `c` won or lost against the first initiators.
+CandidateOutcome outcomeOf(const SymptomEvent& c, const InitiatorOrder& first, const Episode& ep,
+                           const std::set<std::pair<EventId, EventId>>& edgeSet, const OutcomeSettings& s)
+{
     const SymptomEvent* winner = first.winner;
-    const std::vector<const SymptomEvent*> tied = first.tied;
-
-    // Candidates, with why each lost.
-    for (const auto* c : all) {
-        Candidate cand;
-        const SymptomDef* d = def(*c);
-        cand.event = c->id;
-        cand.symptom = c->symptom;
-        cand.title = d ? expandTemplate(d->title, c->fields) : c->symptom;
-        cand.domain = d ? d->domain : "unknown";
-        cand.subDomain = d ? d->subDomain : "";
-        cand.node = c->node;
-        cand.rank = c->rank;
-        cand.gpuIndex = c->gpuIndex;
-        cand.timeNs = c->timeNs;
-        cand.timeBasis = c->timeBasis;
-        cand.interval = clocks.corrected(*c);
-        cand.support = supportOf(c->id);
-        cand.pciBus = c->pciBus;
-        cand.inferred = c->inferred;
-        CandidateOutcome& o = cand.outcome;
-        if (winner && c != winner)
-            o.other = winner->id;
-        if (c == winner) {
-            cand.chosen = tied.empty();
-            o.reason = tied.empty() ? CandidateReason::RootCause : CandidateReason::TiedWinner;
-        } else if (std::find(tied.begin(), tied.end(), c) != tied.end()) {
-            o.reason = CandidateReason::TiedWith;
-            o.deltaNs = std::llabs(c->timeNs - winner->timeNs);
-            o.limitNs = tol;
-        } else if (!comparableTime(*c)) {
-            o.reason = CandidateReason::Untimed;
-        } else if (end != kNoTime && (c->timeNs < start || c->timeNs > end + tol)) {
-            o.reason = c->timeNs < start ? CandidateReason::BeforeEpisode : CandidateReason::AfterDetection;
-            o.limitNs = window;
-        } else if (winner && edgeSet.count({winner->id, c->id})) {
-            o.reason = CandidateReason::Consequence;
-        } else if (winner && c->timeNs >= winner->timeNs) {
-            o.reason = CandidateReason::Later;
-            o.deltaNs = c->timeNs - winner->timeNs;
-        } else if (winner) {
-            o.reason = CandidateReason::Lighter;
-        }
-        result.candidates.push_back(std::move(cand));
+    const auto& tied = first.tied;
+    CandidateOutcome o;
+    if (winner && &c != winner)
+        o.other = winner->id;
+    if (&c == winner) {
+        o.reason = tied.empty() ? CandidateReason::RootCause : CandidateReason::TiedWinner;
+    } else if (std::find(tied.begin(), tied.end(), &c) != tied.end()) {
+        o.reason = CandidateReason::TiedWith;
+        o.deltaNs = std::llabs(c.timeNs - winner->timeNs);
+        o.limitNs = s.tolNs;
+    } else if (!comparableTime(c)) {
+        o.reason = CandidateReason::Untimed;
+    } else if (!ep.contains(c.timeNs)) {
+        o.reason = c.timeNs < ep.startNs ? CandidateReason::BeforeEpisode : CandidateReason::AfterDetection;
+        o.limitNs = s.windowNs;
+    } else if (winner && edgeSet.count({winner->id, c.id})) {
+        o.reason = CandidateReason::Consequence;
+    } else if (winner && c.timeNs >= winner->timeNs) {
+        o.reason = CandidateReason::Later;
+        o.deltaNs = c.timeNs - winner->timeNs;
+    } else if (winner) {
+        o.reason = CandidateReason::Lighter;
     }
-    std::sort(result.candidates.begin(), result.candidates.end(), [](const Candidate& a, const Candidate& b) {
-        return std::tie(a.timeNs, a.event) < std::tie(b.timeNs, b.event);
-    });
+    return o;
+}
 
-    if (winner && tied.empty()) {
+// A candidate as the result lists it; its outcome is filled in by the caller.
+Candidate candidateOf(const SymptomEvent& c, const SymptomDef* d, const ClockModel& clocks, uint32_t support)
+{
+    Candidate cand;
+    cand.event = c.id;
+    cand.symptom = c.symptom;
+    cand.title = d ? expandTemplate(d->title, c.fields) : c.symptom;
+    cand.domain = d ? d->domain : "unknown";
+    cand.subDomain = d ? d->subDomain : "";
+    cand.node = c.node;
+    cand.rank = c.rank;
+    cand.gpuIndex = c.gpuIndex;
+    cand.timeNs = c.timeNs;
+    cand.timeBasis = c.timeBasis;
+    cand.interval = clocks.corrected(c);
+    cand.support = support;
+    cand.pciBus = c.pciBus;
+    cand.inferred = c.inferred;
+    return cand;
+}
+
+RootCause rootCauseOf(const SymptomEvent& winner, const SymptomDef* d, const ClockModel& clocks)
+{
+    RootCause rc;
+    rc.event = winner.id;
+    rc.symptom = winner.symptom;
+    rc.title = d ? expandTemplate(d->title, winner.fields) : winner.symptom;
+    rc.node = winner.node;
+    rc.gpuIndex = winner.gpuIndex;
+    rc.pciBus = winner.pciBus;
+    rc.rank = winner.rank;
+    rc.timeNs = winner.timeNs;
+    rc.timeBasis = winner.timeBasis;
+    rc.interval = clocks.corrected(winner);
+    rc.advice = d ? d->advice : "";
+    rc.inferred = winner.inferred;
+    // A rule may set the event's own advice (Xid 154's required recovery
+    // action overrides the catalogue's); the catalogue's follows it.
+    if (auto it = winner.fields.find("advice"); it != winner.fields.end() && !it->second.empty())
+        rc.advice = it->second + (rc.advice.empty() ? std::string() : " Catalogue: " + rc.advice);
+    return rc;
+}
+
+// Status, domain and root cause from the first initiators, with the trace step that says so.
+void decide(const RuleSet& rules, const InitiatorOrder& first, const ClockModel& clocks, const OutcomeSettings& s,
+            Result& result, std::vector<TraceStep>* trace)
+{
+    auto def = [&](const SymptomEvent& e) { return rules.symptom(e.symptom); };
+    const SymptomEvent* winner = first.winner;
+    if (winner && first.tied.empty()) {
         const SymptomDef* d = def(*winner);
         result.status = ResultStatus::Attributed;
         result.domain = d ? d->domain : "unknown";
         result.subDomain = d ? d->subDomain : "";
-        RootCause rc;
-        rc.event = winner->id;
-        rc.symptom = winner->symptom;
-        rc.title = d ? expandTemplate(d->title, winner->fields) : winner->symptom;
-        rc.node = winner->node;
-        rc.gpuIndex = winner->gpuIndex;
-        rc.pciBus = winner->pciBus;
-        rc.rank = winner->rank;
-        rc.timeNs = winner->timeNs;
-        rc.timeBasis = winner->timeBasis;
-        rc.interval = clocks.corrected(*winner);
-        rc.advice = d ? d->advice : "";
-        rc.inferred = winner->inferred;
-        // A rule may set the event's own advice (Xid 154's required recovery
-        // action overrides the catalogue's); the catalogue's follows it.
-        if (auto it = winner->fields.find("advice"); it != winner->fields.end() && !it->second.empty())
-            rc.advice = it->second + (rc.advice.empty() ? std::string() : " Catalogue: " + rc.advice);
-        result.rootCause = rc;
+        result.rootCause = rootCauseOf(*winner, d, clocks);
         if (trace)
             trace->push_back({"outcome", "engine", TraceAction::Chose, {winner->id},
                               winner->symptom + " on " + place(*winner) + " at " + formatTime(winner->timeNs, winner->timeBasis), {}});
     } else if (winner) {
         std::set<std::string> domains;
         domains.insert(def(*winner) ? def(*winner)->domain : "unknown");
-        for (const auto* c : tied)
+        for (const auto* c : first.tied)
             domains.insert(def(*c) ? def(*c)->domain : "unknown");
         result.status = ResultStatus::Ambiguous;
         result.domain = domains.size() == 1 ? *domains.begin() : "unknown";
         result.subDomain = "ambiguous";
         if (trace) {
             std::vector<EventId> ids{winner->id};
-            for (const auto* c : tied)
+            for (const auto* c : first.tied)
                 ids.push_back(c->id);
             trace->push_back({"outcome", "engine", TraceAction::Ambiguous, ids,
                               std::to_string(ids.size()) + " initiating candidates on different nodes within " +
-                                  present::seconds(tol), {}});
+                                  present::seconds(s.tolNs), {}});
         }
     } else {
         result.status = ResultStatus::Unattributed;
@@ -190,17 +213,65 @@ void computeOutcome(const State& state, const std::vector<SymptomEvent>& events,
         if (trace)
             trace->push_back({"outcome", "engine", TraceAction::Unattributed, {}, "no initiating event in the evidence", {}});
     }
+}
 
-    // Outcome: what happened to the workload, as far as the evidence says.
-    bool anyBad = std::any_of(events.begin(), events.end(),
-                              [](const SymptomEvent& e) { return !e.suppressed && e.kind == EventKind::BadNode; });
-    result.outcome = "unknown";
-    if (state.manifest && !state.manifest->detectionSignal.empty())
-        result.outcome = "failed";
-    else if (anyBad)
-        result.outcome = "failed";
+// What happened to the workload, as far as the evidence says.
+std::string workloadOutcome(const State& state, const std::vector<SymptomEvent>& events, const Result& result)
+{
     if (result.rootCause && result.domain == "scheduler")
-        result.outcome = "terminated_by_scheduler";
+        return "terminated_by_scheduler";
+    if (state.manifest && !state.manifest->detectionSignal.empty())
+        return "failed";
+    const bool anyBad = std::any_of(events.begin(), events.end(),
+                                    [](const SymptomEvent& e) { return !e.suppressed && e.kind == EventKind::BadNode; });
+    return anyBad ? "failed" : "unknown";
+}
+
+} // namespace
+
+void computeOutcome(const State& state, const std::vector<SymptomEvent>& events, const std::vector<ChainEdge>& edges,
+                    Result& result, std::vector<TraceStep>* trace)
+{
+    const RuleSet& rules = *state.rules;
+    const OutcomeSettings settings = settingsOf(rules);
+    const ClockModel& clocks = state.clocks;
+    for (const auto& [node, off] : clocks.offsets)
+        result.clockOffsets.push_back(off);
+
+    const Episode episode = episodeOf(state, events, settings);
+    const CandidatePool pool = candidatePool(state, events, episode);
+
+    std::set<std::pair<EventId, EventId>> edgeSet;
+    std::map<EventId, uint32_t> support; // edges out of each event
+    for (const auto& e : edges) {
+        edgeSet.insert({e.from, e.to});
+        ++support[e.from];
+    }
+
+    // Timed candidates are ordered by their intervals and causal links
+    // (engine/ordering.cpp); a candidate whose time cannot be placed at all
+    // stands only when no timed one does.
+    auto weight = [&](const SymptomEvent& e) {
+        const SymptomDef* d = rules.symptom(e.symptom);
+        return (d ? d->weight : 0) - (e.inferred ? settings.inferredPenalty : 0);
+    };
+    const OrderingInputs ordering{clocks, edgeSet, weight, settings.margin};
+    const InitiatorOrder first = orderInitiators(ordering, pool.inEpisode.empty() ? pool.untimed : pool.inEpisode);
+
+    // Candidates, with why each lost.
+    for (const auto* c : pool.all) {
+        const auto s = support.find(c->id);
+        Candidate cand = candidateOf(*c, rules.symptom(c->symptom), clocks, s == support.end() ? 0 : s->second);
+        cand.outcome = outcomeOf(*c, first, episode, edgeSet, settings);
+        cand.chosen = cand.outcome.reason == CandidateReason::RootCause;
+        result.candidates.push_back(std::move(cand));
+    }
+    std::sort(result.candidates.begin(), result.candidates.end(), [](const Candidate& a, const Candidate& b) {
+        return std::tie(a.timeNs, a.event) < std::tie(b.timeNs, b.event);
+    });
+
+    decide(rules, first, clocks, settings, result, trace);
+    result.outcome = workloadOutcome(state, events, result);
 }
 
 } // namespace fl::detail
