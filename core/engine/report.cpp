@@ -14,6 +14,7 @@
 #include <cstdio>
 #include <map>
 #include <set>
+#include <variant>
 
 namespace fl::detail {
 
@@ -41,66 +42,81 @@ std::string excerptOf(const State& state, const Observation& o, std::map<FileId,
     return out;
 }
 
-} // namespace
+// What an evidence item shows: a line the engine read (an observation), or the
+// absence of any line (an absent_ranks event whose ranks left none, shown by
+// their log file). Distinct alternatives: an absence can never be taken for an
+// observation, whatever the counts of either.
+struct AbsenceOf {
+    EventId event;
+    friend bool operator<(AbsenceOf a, AbsenceOf b) { return a.event < b.event; }
+    friend bool operator==(AbsenceOf a, AbsenceOf b) { return a.event == b.event; }
+};
+using EvidenceSource = std::variant<ObservationId, AbsenceOf>;
+using SourcedItems = std::vector<std::pair<EvidenceItem, EvidenceSource>>;
 
-void buildReport(const State& state, std::vector<SymptomEvent>& events, const std::vector<ChainEdge>& edges,
-                 std::vector<RuleFiring>& fired, Result& result, std::vector<TraceStep>* trace)
+// Per event: the roots it is downstream of (ascending), for its family's cause.
+std::vector<std::vector<EventId>> rootsOfEvents(const std::vector<ChainEdge>& edges, const std::set<EventId>& roots,
+                                                size_t eventCount)
 {
-    (void)fired;
-    const RuleSet& rules = *state.rules;
-
-    // Events downstream of the root (or of the tied candidates) are its symptoms.
-    const present::EventRoles roleOf(result, edges);
-    const std::set<EventId>& roots = roleOf.roots();
-    const std::set<EventId>& downstream = roleOf.downstream();
-    // Which roots each event is downstream of, for its family's cause.
-    FamilyInputs familyInputs;
-    familyInputs.rootsOf.resize(events.size());
-    {
-        std::map<EventId, std::vector<EventId>> children;
-        for (const auto& e : edges)
-            children[e.from].push_back(e.to);
-        for (EventId root : roots) {
-            std::set<EventId> reached;
-            std::vector<EventId> stack{root};
-            while (!stack.empty()) {
-                EventId id = stack.back();
-                stack.pop_back();
-                if (auto it = children.find(id); it != children.end())
-                    for (EventId to : it->second)
-                        if (!roots.count(to) && reached.insert(to).second)
-                            stack.push_back(to);
-            }
-            for (EventId id : reached)
-                if (id.value < familyInputs.rootsOf.size())
-                    familyInputs.rootsOf[id.value].push_back(root); // ascending: roots is a set
+    std::vector<std::vector<EventId>> rootsOf(eventCount);
+    std::map<EventId, std::vector<EventId>> children;
+    for (const auto& e : edges)
+        children[e.from].push_back(e.to);
+    for (EventId root : roots) {
+        std::set<EventId> reached;
+        std::vector<EventId> stack{root};
+        while (!stack.empty()) {
+            EventId id = stack.back();
+            stack.pop_back();
+            if (auto it = children.find(id); it != children.end())
+                for (EventId to : it->second)
+                    if (!roots.count(to) && reached.insert(to).second)
+                        stack.push_back(to);
         }
+        for (EventId id : reached)
+            if (id.value < rootsOf.size())
+                rootsOf[id.value].push_back(root); // ascending: roots is a set
     }
+    return rootsOf;
+}
 
-    // The compact chain: one node per family. Its representatives' lines are
-    // always evidence, whatever the per-symptom cap.
-    familyInputs.roles.reserve(events.size());
-    familyInputs.titles.reserve(events.size());
+FamilyInputs familyInputsOf(const RuleSet& rules, const std::vector<SymptomEvent>& events,
+                            const std::vector<ChainEdge>& edges, const present::EventRoles& roleOf)
+{
+    FamilyInputs in;
+    in.rootsOf = rootsOfEvents(edges, roleOf.roots(), events.size());
+    in.roles.reserve(events.size());
+    in.titles.reserve(events.size());
     for (const auto& e : events) {
-        familyInputs.roles.push_back(roleOf(e));
+        in.roles.push_back(roleOf(e));
         const SymptomDef* def = rules.symptom(e.symptom);
-        familyInputs.titles.push_back(def ? def->title : std::string());
+        in.titles.push_back(def ? def->title : std::string());
     }
-    buildFamilies(events, edges, familyInputs, result);
+    return in;
+}
+
+// The observation an evidence item shows, with the strongest role of the events it backs.
+struct Pick {
+    EvidenceRole role = EvidenceRole::Context;
+    EventId event;
+    bool set = false;
+};
+
+// One pick per observation kept: per symptom, the strongest and earliest lines
+// up to its cap (max_evidence_per_symptom, or a rule's max_evidence); the
+// families' representatives and the root's lines always. Counts what was left
+// out in result.evidenceOmitted.
+std::map<ObservationId, Pick> pickEvidence(const State& state, const std::vector<SymptomEvent>& events,
+                                           const present::EventRoles& roleOf, Result& result)
+{
     std::set<ObservationId> representativeObs;
     for (const auto& f : result.families)
         for (EventId id : f.representatives)
             if (!events[id.value].observations.empty())
                 representativeObs.insert(events[id.value].observations.front());
 
-    // One evidence item per observation, with the strongest role of the events it backs.
-    struct Pick {
-        EvidenceRole role = EvidenceRole::Context;
-        EventId event;
-        bool set = false;
-    };
-    std::map<ObservationId, Pick> picks; // observation -> pick
-    const int defaultCap = static_cast<int>(rules.setting("max_evidence_per_symptom", 20.0));
+    std::map<ObservationId, Pick> picks;
+    const int defaultCap = static_cast<int>(state.rules->setting("max_evidence_per_symptom", 20.0));
     std::map<std::string, std::vector<std::pair<const SymptomEvent*, ObservationId>>> bySymptom;
     for (const auto& e : events)
         for (ObservationId obs : e.observations)
@@ -134,83 +150,96 @@ void buildReport(const State& state, std::vector<SymptomEvent>& events, const st
         if (omitted)
             result.evidenceOmitted[symptom] = omitted;
     }
+    return picks;
+}
 
-    std::map<FileId, MappedFile> maps;
-    std::vector<std::pair<EvidenceItem, ObservationId>> items; // item, observation id
-    for (const auto& [obsId, pick] : picks) {
-        const Observation& o = state.observations[obsId.value];
-        const SymptomEvent& e = events[pick.event.value];
-        EvidenceItem item;
-        item.kind = o.source == SourceKind::Scheduler ? "scheduler" : o.source == SourceKind::Metrics ? "metric" : "log";
-        item.source = o.source;
-        item.file = o.ref.file.value < state.files.size() ? state.files[o.ref.file.value].path : std::string();
-        item.ref = o.ref;
-        item.node = o.node.empty() ? e.node : o.node;
-        item.rank = o.rank;
-        item.gpuIndex = o.gpuIndex >= 0 ? o.gpuIndex : e.gpuIndex;
-        item.timeNs = o.timeNs;
-        item.timeBasis = o.timeBasis;
-        item.excerpt = excerptOf(state, o, maps);
-        // An absence (absent_ranks) points at the last line the rank logged:
-        // the excerpt says what was missing, then shows that line.
-        if (auto it = e.fields.find("absent"); it != e.fields.end())
-            item.excerpt = "absent: " + it->second + "; last line it logged: " + item.excerpt;
-        item.role = pick.role;
-        item.symptom = e.symptom;
-        item.event = e.id;
-        items.emplace_back(std::move(item), obsId);
-    }
-    // An absence whose ranks left no observation points at their log file (or
-    // the manifest that lists them): the evidence is what is not there.
-    std::map<EventId, ObservationId> absenceItem; // event -> pseudo observation id
-    for (const auto& e : events) {
-        auto a = e.fields.find("absent");
-        if (!e.absentFile || a == e.fields.end() || !e.observations.empty() || e.suppressed)
-            continue;
-        const FileId file = *e.absentFile;
-        if (file.value >= state.files.size())
-            continue;
-        const SourceFile& sf = state.files[file.value];
-        EvidenceItem item;
-        item.kind = "log";
-        item.source = sf.kind;
-        item.file = sf.path;
-        item.ref.file = file;
-        item.ref.line = sf.kind == SourceKind::Manifest ? 0 : static_cast<uint32_t>(sf.lines);
-        item.ref.length = 0;
-        item.node = e.node;
-        item.rank = e.rank;
-        item.gpuIndex = e.gpuIndex;
-        item.timeNs = e.timeNs;
-        item.timeBasis = e.timeBasis;
-        item.excerpt = "absent: " + a->second +
-                       (sf.kind == SourceKind::Manifest ? " (the manifest lists the rank; no line of it was read)"
-                                                        : " (its log ends before any report of it)");
-        item.role = roleOf(e);
-        item.symptom = e.symptom;
-        item.event = e.id;
-        const ObservationId pseudo(static_cast<uint32_t>(state.observations.size()) + e.id.value);
-        absenceItem[e.id] = pseudo;
-        items.emplace_back(std::move(item), pseudo);
-    }
+EvidenceItem observationItem(const State& state, ObservationId obsId, const Pick& pick,
+                             const std::vector<SymptomEvent>& events, std::map<FileId, MappedFile>& maps)
+{
+    const Observation& o = state.observations[obsId.value];
+    const SymptomEvent& e = events[pick.event.value];
+    EvidenceItem item;
+    item.kind = o.source == SourceKind::Scheduler ? "scheduler" : o.source == SourceKind::Metrics ? "metric" : "log";
+    item.source = o.source;
+    item.file = o.ref.file.value < state.files.size() ? state.files[o.ref.file.value].path : std::string();
+    item.ref = o.ref;
+    item.node = o.node.empty() ? e.node : o.node;
+    item.rank = o.rank;
+    item.gpuIndex = o.gpuIndex >= 0 ? o.gpuIndex : e.gpuIndex;
+    item.timeNs = o.timeNs;
+    item.timeBasis = o.timeBasis;
+    item.excerpt = excerptOf(state, o, maps);
+    // An absence (absent_ranks) points at the last line the rank logged:
+    // the excerpt says what was missing, then shows that line.
+    if (auto it = e.fields.find("absent"); it != e.fields.end())
+        item.excerpt = "absent: " + it->second + "; last line it logged: " + item.excerpt;
+    item.role = pick.role;
+    item.symptom = e.symptom;
+    item.event = e.id;
+    return item;
+}
+
+// An absence whose ranks left no observation points at their log file (or
+// the manifest that lists them): the evidence is what is not there.
+std::optional<EvidenceItem> absenceItem(const State& state, const SymptomEvent& e, const present::EventRoles& roleOf)
+{
+    auto a = e.fields.find("absent");
+    if (!e.absentFile || a == e.fields.end() || !e.observations.empty() || e.suppressed)
+        return std::nullopt;
+    const FileId file = *e.absentFile;
+    if (file.value >= state.files.size())
+        return std::nullopt;
+    const SourceFile& sf = state.files[file.value];
+    EvidenceItem item;
+    item.kind = "log";
+    item.source = sf.kind;
+    item.file = sf.path;
+    item.ref.file = file;
+    item.ref.line = sf.kind == SourceKind::Manifest ? 0 : static_cast<uint32_t>(sf.lines);
+    item.ref.length = 0;
+    item.node = e.node;
+    item.rank = e.rank;
+    item.gpuIndex = e.gpuIndex;
+    item.timeNs = e.timeNs;
+    item.timeBasis = e.timeBasis;
+    item.excerpt = "absent: " + a->second +
+                   (sf.kind == SourceKind::Manifest ? " (the manifest lists the rank; no line of it was read)"
+                                                    : " (its log ends before any report of it)");
+    item.role = roleOf(e);
+    item.symptom = e.symptom;
+    item.event = e.id;
+    return item;
+}
+
+// Every evidence item, in time order, numbered "ev-00001"...; returns each source's id.
+std::map<EvidenceSource, std::string> numberEvidence(SourcedItems& items)
+{
     std::sort(items.begin(), items.end(), [](const auto& x, const auto& y) {
         const EvidenceItem& a = x.first;
         const EvidenceItem& b = y.first;
         return std::tie(a.timeNs, a.file, a.ref.offset) < std::tie(b.timeNs, b.file, b.ref.offset);
     });
-    std::map<ObservationId, std::string> idOfObservation;
+    std::map<EvidenceSource, std::string> idOf;
     for (size_t i = 0; i < items.size(); ++i) {
         char id[32];
         std::snprintf(id, sizeof id, "ev-%05zu", i + 1);
         items[i].first.id = id;
-        idOfObservation[items[i].second] = id;
+        idOf[items[i].second] = id;
     }
+    return idOf;
+}
+
+// The evidence ids of the root cause, the candidates and each family's representatives.
+void linkEvidence(const std::vector<SymptomEvent>& events, const std::map<EvidenceSource, std::string>& idOf,
+                  Result& result)
+{
     std::map<EventId, std::vector<std::string>> evidenceOfEvent;
-    for (const auto& [ev, pseudo] : absenceItem)
-        evidenceOfEvent[ev].push_back(idOfObservation[pseudo]);
+    for (const auto& [source, id] : idOf)
+        if (const auto* absence = std::get_if<AbsenceOf>(&source))
+            evidenceOfEvent[absence->event].push_back(id);
     for (const auto& e : events)
         for (ObservationId obs : e.observations)
-            if (auto it = idOfObservation.find(obs); it != idOfObservation.end()) {
+            if (auto it = idOf.find(obs); it != idOf.end()) {
                 auto& ids = evidenceOfEvent[e.id];
                 if (std::find(ids.begin(), ids.end(), it->second) == ids.end())
                     ids.push_back(it->second);
@@ -222,38 +251,63 @@ void buildReport(const State& state, std::vector<SymptomEvent>& events, const st
     for (auto& f : result.families)
         for (EventId id : f.representatives) {
             const auto& ids = evidenceOfEvent[id];
-            // An event's own primary line first; absences have their pseudo item.
+            // An event's own primary line first; absences have their absence item.
             std::string pick;
             if (!events[id.value].observations.empty())
-                if (auto it = idOfObservation.find(events[id.value].observations.front()); it != idOfObservation.end())
+                if (auto it = idOf.find(events[id.value].observations.front()); it != idOf.end())
                     pick = it->second;
             if (pick.empty() && !ids.empty())
                 pick = ids.front();
             if (!pick.empty() && std::find(f.evidence.begin(), f.evidence.end(), pick) == f.evidence.end())
                 f.evidence.push_back(pick);
         }
+}
+
+// result.evidence: the picked lines and the absences, numbered, each with its family.
+void buildEvidence(const State& state, const std::vector<SymptomEvent>& events, const present::EventRoles& roleOf,
+                   Result& result)
+{
+    const std::map<ObservationId, Pick> picks = pickEvidence(state, events, roleOf, result);
+    std::map<FileId, MappedFile> maps;
+    SourcedItems items;
+    for (const auto& [obsId, pick] : picks)
+        items.emplace_back(observationItem(state, obsId, pick, events, maps), obsId);
+    for (const auto& e : events)
+        if (auto item = absenceItem(state, e, roleOf))
+            items.emplace_back(std::move(*item), AbsenceOf{e.id});
+    linkEvidence(events, numberEvidence(items), result);
+
     std::vector<FamilyId> familyOfEvent(events.size());
     for (size_t i = 0; i < result.families.size(); ++i)
         for (EventId id : result.families[i].events)
             familyOfEvent[id.value] = FamilyId(static_cast<uint32_t>(i));
-    for (auto& [item, obs] : items) {
+    for (auto& [item, source] : items) {
         if (item.event.value < familyOfEvent.size() && !result.families.empty())
             item.family = familyOfEvent[item.event.value];
         result.evidence.push_back(std::move(item));
     }
+}
 
-    // Affected nodes: every node with a failure event (informational ones, like a
-    // benign Xid 63, do not make a node affected).
-    auto isFailure = [&](const SymptomEvent& e) {
-        return !e.suppressed && e.kind == EventKind::BadNode && effectiveRole(state, e) != SymptomRole::Informational;
-    };
+// A failure event: not suppressed, on a bad node, not merely informational
+// (a benign Xid 63 does not make its node affected).
+bool isFailure(const State& state, const SymptomEvent& e)
+{
+    return !e.suppressed && e.kind == EventKind::BadNode && effectiveRole(state, e) != SymptomRole::Informational;
+}
+
+std::vector<std::string> affectedNodes(const State& state, const std::vector<SymptomEvent>& events)
+{
     std::set<std::string> affected;
     for (const auto& e : events)
-        if (isFailure(e) && !e.node.empty())
+        if (isFailure(state, e) && !e.node.empty())
             affected.insert(e.node);
-    result.affectedNodes.assign(affected.begin(), affected.end());
+    return {affected.begin(), affected.end()};
+}
 
-    // Coverage.
+// result.connectors, one per file, and what the files say is missing:
+// kernel logs (overall or per node), scheduler records, application logs.
+present::MissingFacts coverage(const State& state, Result& result)
+{
     std::set<SourceKind> kindsRead;
     std::set<std::string> nodesWithSyslog, nodesSeen;
     for (const auto& f : state.files) {
@@ -282,7 +336,6 @@ void buildReport(const State& state, std::vector<SymptomEvent>& events, const st
         for (const auto& n : state.manifest->nodes)
             nodesSeen.insert(n);
 
-    // What is missing: said for every verdict, essential for "unattributed".
     present::MissingFacts missing;
     missing.kernelLogs = !kindsRead.count(SourceKind::SysLog);
     if (!missing.kernelLogs) {
@@ -295,34 +348,67 @@ void buildReport(const State& state, std::vector<SymptomEvent>& events, const st
     }
     missing.schedulerRecords = !kindsRead.count(SourceKind::Scheduler);
     missing.applicationLogs = !kindsRead.count(SourceKind::AppLog);
-    if (result.status == ResultStatus::Unattributed) {
-        missing.initiatingEvent = true;
-        std::map<std::string, std::set<std::string>> seenSymptoms;
-        for (const auto& e : events)
-            if (!e.suppressed)
-                seenSymptoms[e.symptom].insert(e.node + "#" + std::to_string(e.rank));
-        for (const auto& [symptom, where] : seenSymptoms)
-            missing.foundInstead.emplace_back(symptom, where.size());
-    }
-    result.missing = present::missingEvidence(missing);
+    return missing;
+}
 
+// Without an initiating event, what was found instead: each symptom and on how many places.
+void addUnattributedFacts(const std::vector<SymptomEvent>& events, present::MissingFacts& missing)
+{
+    missing.initiatingEvent = true;
+    std::map<std::string, std::set<std::string>> seenSymptoms;
+    for (const auto& e : events)
+        if (!e.suppressed)
+            seenSymptoms[e.symptom].insert(e.node + "#" + std::to_string(e.rank));
+    for (const auto& [symptom, where] : seenSymptoms)
+        missing.foundInstead.emplace_back(symptom, where.size());
+}
+
+// The summary's counts: the root's downstream symptoms, and the other failures
+// the rules did not link to it (said, not hidden).
+present::SummaryCounts summaryCounts(const State& state, const std::vector<SymptomEvent>& events,
+                                     const present::EventRoles& roleOf)
+{
     present::SummaryCounts counts;
-    counts.downstream = downstream.size();
+    counts.downstream = roleOf.downstream().size();
     std::set<std::string> symptomNodes;
-    for (EventId id : downstream)
+    for (EventId id : roleOf.downstream())
         if (!events[id.value].node.empty())
             symptomNodes.insert(events[id.value].node);
     counts.downstreamNodes = symptomNodes.size();
-    // Other bad events that the rules did not link to the root: said, not hidden.
     std::set<std::string> otherNodes;
     for (const auto& e : events)
-        if (isFailure(e) && !roots.count(e.id) && !downstream.count(e.id)) {
+        if (isFailure(state, e) && !roleOf.isRoot(e.id) && !roleOf.isDownstream(e.id)) {
             ++counts.otherErrors;
             if (!e.node.empty())
                 otherNodes.insert(e.node);
         }
     counts.otherErrorNodes = otherNodes.size();
-    result.summary = present::summary(result, {roots.begin(), roots.end()}, counts, missing);
+    return counts;
+}
+
+} // namespace
+
+void buildReport(const State& state, std::vector<SymptomEvent>& events, const std::vector<ChainEdge>& edges,
+                 std::vector<RuleFiring>& fired, Result& result, std::vector<TraceStep>* trace)
+{
+    (void)fired;
+    // Events downstream of the root (or of the tied candidates) are its symptoms.
+    const present::EventRoles roleOf(result, edges);
+
+    // The compact chain: one node per family. Its representatives' lines are
+    // always evidence, whatever the per-symptom cap.
+    buildFamilies(events, edges, familyInputsOf(*state.rules, events, edges, roleOf), result);
+    buildEvidence(state, events, roleOf, result);
+    result.affectedNodes = affectedNodes(state, events);
+
+    // What is missing: said for every verdict, essential for "unattributed".
+    present::MissingFacts missing = coverage(state, result);
+    if (result.status == ResultStatus::Unattributed)
+        addUnattributedFacts(events, missing);
+    result.missing = present::missingEvidence(missing);
+
+    const std::set<EventId>& roots = roleOf.roots();
+    result.summary = present::summary(result, {roots.begin(), roots.end()}, summaryCounts(state, events, roleOf), missing);
     if (trace)
         trace->push_back({"report", "engine", TraceAction::Reported, {},
                           std::to_string(result.evidence.size()) + " evidence items, " +

@@ -13,6 +13,7 @@
 
 #include <filesystem>
 #include <fstream>
+#include <map>
 #include <set>
 
 using namespace fl;
@@ -102,6 +103,7 @@ private slots:
     void silentRanksOnTwoNodesAreAmbiguous();
     void silenceNeedsMostRanksAndALog();
     void silenceExplainedByTheNodesOwnError();
+    void twoAbsencesKeepTheirOwnEvidence();
     void lowestEnqueuedRankIsTheStraggler();
     void xid154ActionOverridesTheXidsAdvice();
     void nvlsAndDrainReasons();
@@ -206,6 +208,61 @@ void TestCascadeRules::silenceNeedsMostRanksAndALog()
     writeJob(b3, {5});
     fs::remove(b3 / "workload.json");
     QVERIFY(all(run(b3).result, "host.silent_rank").empty());
+}
+
+// Ranks 1 and 6 (two nodes) log only a line no rule reads, the others time
+// out on SeqNum 42: two absences, each shown by its own rank's log file. The
+// report keys such items apart from the observations (an absence, not a
+// computed ObservationId), so neither takes another's evidence id nor a line's.
+void TestCascadeRules::twoAbsencesKeepTheirOwnEvidence()
+{
+    QTemporaryDir tmp;
+    const fs::path b = tmp.path().toStdString();
+    writeFile(b / "workload.json", manifest());
+    const std::set<int> silent{1, 6};
+    for (int r = 0; r < 8; ++r)
+        writeFile(b / ("applog-" + node(r) + "-rank" + std::to_string(r) + ".log"),
+                  silent.count(r) ? std::string("starting training\n") : timeoutLines(r, 42, 42));
+    Analysis a = run(b);
+    const Result& r = a.result;
+
+    std::vector<const SymptomEvent*> absences;
+    for (const auto& e : r.events)
+        if (e.symptom == "host.silent_rank" && !e.suppressed)
+            absences.push_back(&e);
+    QCOMPARE(absences.size(), size_t(2));
+    for (const SymptomEvent* e : absences) {
+        QVERIFY(e->observations.empty()); // the case under test: no line of the rank to show
+        QVERIFY(e->absentFile);
+    }
+
+    std::map<std::string, const EvidenceItem*> byId;
+    for (const auto& item : r.evidence)
+        QVERIFY2(byId.emplace(item.id, &item).second, item.id.c_str()); // every id once
+    std::set<std::string> absenceIds;
+    for (const SymptomEvent* e : absences) {
+        const Candidate* cand = nullptr;
+        for (const auto& c : r.candidates)
+            if (c.event == e->id)
+                cand = &c;
+        QVERIFY(cand);
+        QCOMPARE(cand->evidence.size(), size_t(1));
+        const EvidenceItem* item = byId.at(cand->evidence[0]);
+        QCOMPARE(item->event, e->id);
+        QVERIFY2(item->excerpt.rfind("absent: rank " + std::to_string(e->rank) + " on " + e->node, 0) == 0,
+                 item->excerpt.c_str());
+        QVERIFY2(item->file.find("rank" + std::to_string(e->rank)) != std::string::npos, item->file.c_str());
+        absenceIds.insert(item->id);
+    }
+    QCOMPARE(absenceIds.size(), size_t(2));
+    // The lines of the reporting ranks are items of their own, none of them an absence.
+    size_t lines = 0;
+    for (const auto& item : r.evidence)
+        if (!absenceIds.count(item.id)) {
+            ++lines;
+            QVERIFY2(item.excerpt.rfind("absent:", 0) != 0, item.excerpt.c_str());
+        }
+    QVERIFY(lines >= 6);
 }
 
 // Rank 2 is absent from the timeouts because it printed its own CUDA error:
