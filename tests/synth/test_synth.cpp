@@ -455,7 +455,10 @@ private slots:
         o.fault = "xid999";
         bad(o, "unknown fault");
         o = Options{};
-        o.startIso = "2026-03-14 10:00";
+        o.startIso = "2026-02-30T10:00:00Z"; // no such day (read as March 2 before the one ISO 8601 reader)
+        bad(o, "startIso");
+        o = Options{};
+        o.startIso = "2026-03-14 10:00 tomorrow";
         bad(o, "startIso");
         o = Options{};
         o.missingSources = {"dmesg"};
