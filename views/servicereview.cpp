@@ -114,19 +114,33 @@ void ServiceReview::fetch(const QString& evidenceId)
         return;
     const auto analysis = m_view->analysis();
     QString file;
+    int64_t line = 0;
     for (const EvidenceItem& e : analysis->result.evidence)
-        if (q(e.id) == evidenceId)
+        if (q(e.id) == evidenceId) {
             file = q(e.file);
+            line = e.ref.line;
+        }
     m_wanted = evidenceId;
     ++m_pending;
     emit message(tr("Fetching the raw lines of %1 from the service…").arg(evidenceId));
     const QString session = m_session;
-    m_client->evidence(session, evidenceId, m_context, [this, session, evidenceId, file](const ServiceReply& r) {
+    m_client->evidence(session, evidenceId, m_context, [this, session, evidenceId, file, line](const ServiceReply& r) {
         --m_pending;
         if (session != m_session || evidenceId != m_wanted || !active())
             return;  // the reviewer moved on
         if (!r.ok()) {
             showRefusal(evidenceId, file, r.error);
+            return;
+        }
+        // The service answers from its latest run: after more evidence and a new run, the same id may
+        // name another line. Never show those lines as this result's.
+        const auto f = r.body.is_object() ? r.body.find("file") : r.body.end();
+        const auto l = r.body.is_object() ? r.body.find("line") : r.body.end();
+        if (f == r.body.end() || !f->is_string() || q(f->get<std::string>()) != file || l == r.body.end() ||
+            !l->is_number_integer() || l->get<int64_t>() != line) {
+            showRefusal(evidenceId, file,
+                        tr("the session was attributed again since this result was opened, and its %1 is another "
+                           "line now; open the session again").arg(evidenceId));
             return;
         }
         show(evidenceId, file, r.body);

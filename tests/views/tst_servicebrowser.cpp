@@ -349,6 +349,23 @@ private slots:
         QVERIFY2(gone.raw()->view()->lineText(1).contains(QStringLiteral("did not give the raw lines")),
                  qPrintable(gone.raw()->view()->lineText(1)));
 
+        // The service answers from its latest run: lines that are not this result's evidence line (here: a
+        // result whose root evidence says another line) are refused, not shown as if they were.
+        {
+            auto moved = std::make_shared<Analysis>(*service);
+            for (EvidenceItem& e : moved->result.evidence)
+                if (e.id == rootId)
+                    e.ref.line += 1;
+            WorkbenchView stale;
+            stale.setAnalysis(moved);
+            ServiceReview* r3 = ServiceReview::of(&stale);
+            QSignalSpy shown3(r3, &ServiceReview::rawShown);
+            r3->attach(b.client(), b.openSession(), moved);
+            stale.focus()->selectEvidence(QString::fromStdString(rootId));
+            QTRY_VERIFY_WITH_TIMEOUT(!r3->busy() && shown3.count() > 0, 60000);
+            QVERIFY2(r3->lastError().contains(QStringLiteral("attributed again")), qPrintable(r3->lastError()));
+        }
+
         // Whatever the view shows next ends the review.
         view.setAnalysis(std::make_shared<const Analysis>(local));
         QVERIFY(!review->active());
