@@ -107,7 +107,7 @@ struct Pick {
 // families' representatives and the root's lines always. Counts what was left
 // out in result.evidenceOmitted.
 std::map<ObservationId, Pick> pickEvidence(const State& state, const std::vector<SymptomEvent>& events,
-                                           const present::EventRoles& roleOf, Result& result)
+                                           const std::vector<EvidenceRole>& roles, Result& result)
 {
     std::set<ObservationId> representativeObs;
     for (const auto& f : result.families)
@@ -117,24 +117,35 @@ std::map<ObservationId, Pick> pickEvidence(const State& state, const std::vector
 
     std::map<ObservationId, Pick> picks;
     const int defaultCap = static_cast<int>(state.rules->setting("max_evidence_per_symptom", 20.0));
-    std::map<std::string, std::vector<std::pair<const SymptomEvent*, ObservationId>>> bySymptom;
-    for (const auto& e : events)
+    // Each line's sort key is read once: its event's role (familyInputs' roles,
+    // by event id) and its observation's time. The comparison is the one it
+    // always was, so equal keys keep the order they had.
+    struct Line {
+        int priority;
+        int64_t timeNs;
+        ObservationId obs;
+        const SymptomEvent* event;
+    };
+    std::map<std::string, std::vector<Line>> bySymptom;
+    for (const auto& e : events) {
+        const int priority = present::rolePriority(roles[e.id.value]);
         for (ObservationId obs : e.observations)
-            bySymptom[e.symptom].push_back({&e, obs});
+            bySymptom[e.symptom].push_back({priority, state.observations[obs.value].timeNs, obs, &e});
+    }
     for (auto& [symptom, list] : bySymptom) {
-        std::sort(list.begin(), list.end(), [&](const auto& a, const auto& b) {
-            int pa = present::rolePriority(roleOf(*a.first)), pb = present::rolePriority(roleOf(*b.first));
-            if (pa != pb)
-                return pa > pb;
-            return std::tie(state.observations[a.second.value].timeNs, a.second) <
-                   std::tie(state.observations[b.second.value].timeNs, b.second);
+        std::sort(list.begin(), list.end(), [](const Line& a, const Line& b) {
+            if (a.priority != b.priority)
+                return a.priority > b.priority;
+            return std::tie(a.timeNs, a.obs) < std::tie(b.timeNs, b.obs);
         });
         int cap = defaultCap;
         uint32_t kept = 0, omitted = 0;
-        for (const auto& [e, obs] : list) {
+        for (const Line& line : list) {
+            const SymptomEvent* e = line.event;
+            const ObservationId obs = line.obs;
             if (e->maxEvidence)
                 cap = *e->maxEvidence;
-            EvidenceRole role = roleOf(*e);
+            const EvidenceRole role = roles[e->id.value];
             if (role != EvidenceRole::Root && static_cast<int>(kept) >= cap && !representativeObs.count(obs)) {
                 ++omitted;
                 continue;
@@ -181,7 +192,7 @@ EvidenceItem observationItem(const State& state, ObservationId obsId, const Pick
 
 // An absence whose ranks left no observation points at their log file (or
 // the manifest that lists them): the evidence is what is not there.
-std::optional<EvidenceItem> absenceItem(const State& state, const SymptomEvent& e, const present::EventRoles& roleOf)
+std::optional<EvidenceItem> absenceItem(const State& state, const SymptomEvent& e, EvidenceRole role)
 {
     auto a = e.fields.find("absent");
     if (!e.absentFile || a == e.fields.end() || !e.observations.empty() || e.suppressed)
@@ -205,7 +216,7 @@ std::optional<EvidenceItem> absenceItem(const State& state, const SymptomEvent& 
     item.excerpt = "absent: " + a->second +
                    (sf.kind == SourceKind::Manifest ? " (the manifest lists the rank; no line of it was read)"
                                                     : " (its log ends before any report of it)");
-    item.role = roleOf(e);
+    item.role = role;
     item.symptom = e.symptom;
     item.event = e.id;
     return item;
@@ -264,16 +275,16 @@ void linkEvidence(const std::vector<SymptomEvent>& events, const std::map<Eviden
 }
 
 // result.evidence: the picked lines and the absences, numbered, each with its family.
-void buildEvidence(const State& state, const std::vector<SymptomEvent>& events, const present::EventRoles& roleOf,
+void buildEvidence(const State& state, const std::vector<SymptomEvent>& events, const std::vector<EvidenceRole>& roles,
                    Result& result)
 {
-    const std::map<ObservationId, Pick> picks = pickEvidence(state, events, roleOf, result);
+    const std::map<ObservationId, Pick> picks = pickEvidence(state, events, roles, result);
     std::map<FileId, MappedFile> maps;
     SourcedItems items;
     for (const auto& [obsId, pick] : picks)
         items.emplace_back(observationItem(state, obsId, pick, events, maps), obsId);
     for (const auto& e : events)
-        if (auto item = absenceItem(state, e, roleOf))
+        if (auto item = absenceItem(state, e, roles[e.id.value]))
             items.emplace_back(std::move(*item), AbsenceOf{e.id});
     linkEvidence(events, numberEvidence(items), result);
 
@@ -397,8 +408,11 @@ void buildReport(const State& state, std::vector<SymptomEvent>& events, const st
 
     // The compact chain: one node per family. Its representatives' lines are
     // always evidence, whatever the per-symptom cap.
-    buildFamilies(events, edges, familyInputsOf(*state.rules, events, edges, roleOf), result);
-    buildEvidence(state, events, roleOf, result);
+    // Every event's role is computed once (familyInputs.roles, by event id)
+    // and read by the families and the evidence alike.
+    const FamilyInputs familyInputs = familyInputsOf(*state.rules, events, edges, roleOf);
+    buildFamilies(events, edges, familyInputs, result);
+    buildEvidence(state, events, familyInputs.roles, result);
     result.affectedNodes = affectedNodes(state, events);
 
     // What is missing: said for every verdict, essential for "unattributed".
