@@ -24,6 +24,7 @@
 #include <map>
 #include <set>
 #include <tuple>
+#include <unordered_map>
 
 namespace fl {
 
@@ -107,14 +108,22 @@ void readAppLog(const SourceFile& f, std::string_view data, std::map<StreamKey, 
                 int& worldFromPg)
 {
     TimeContext ctx; // times are not needed here
+    // Consecutive lines are mostly one stream: its facts are looked up again
+    // only when the stream changes (a std::map's elements stay where they are).
+    StreamFacts* last = nullptr;
+    StreamKey lastKey;
     for (const TextLine& l : linesOf(data)) {
         const std::string_view text = l.text;
         const uint32_t line = l.number;
         if (text.empty())
             continue;
         const LineInfo li = parseLine(text.substr(0, std::min<size_t>(text.size(), 512)), f.kind, ctx);
-        StreamKey key{f.index, li.task, li.localRank};
-        StreamFacts& s = streams[key];
+        const StreamKey key{f.index, li.task, li.localRank};
+        if (!last || key != lastKey) {
+            last = &streams[key];
+            lastKey = key;
+        }
+        StreamFacts& s = *last;
         if (s.lines++ == 0)
             s.fileNode = f.node;
         const std::string_view msg = text.substr(std::min(li.messageStart, text.size()));
@@ -438,10 +447,20 @@ Placement buildPlacement(const std::vector<SourceFile>& files, const std::vector
 
     // Kernel lines that name both a GPU's bus and a pid ("Xid (PCI:0000:41:00): 45, pid=41002")
     // tie that bus to the rank whose NCCL lines came from the same pid on the same node.
+    // Indexed once: each such line walked every node's aliases (canonicalNode)
+    // and every entry, which at 10,000 ranks is most of this loop. Entries of a
+    // node are kept in their order, so the merges happen as before; the loop
+    // changes no entry's node, so the views stay valid.
+    std::unordered_map<std::string_view, std::string_view> canonicalOf;
+    for (const auto& n : pl.nodes)
+        for (const auto& a : n.aliases)
+            canonicalOf.try_emplace(a, n.name); // the first node naming the alias, as canonicalNode
+    std::unordered_map<std::string_view, std::vector<size_t>> entriesOfNode;
+    for (size_t i = 0; i < pl.entries.size(); ++i)
+        entriesOfNode[pl.entries[i].node].push_back(i);
     for (const auto& o : observations) {
         if (o.source != SourceKind::SysLog || o.node.empty())
             continue;
-        const std::string node = pl.canonicalNode(o.node);
         const size_t at = o.text.find("PCI:");
         const int pid = numberAfter(o.text, "pid=");
         if (at == std::string::npos || pid <= 0)
@@ -452,8 +471,13 @@ Placement buildPlacement(const std::vector<SourceFile>& files, const std::vector
         const std::string pci = normalizePciAddress(std::string_view(o.text).substr(at, end - at));
         if (pci.empty())
             continue;
-        for (auto& e : pl.entries) {
-            if (e.node != node || std::find(e.pids.begin(), e.pids.end(), pid) == e.pids.end())
+        const auto alias = canonicalOf.find(o.node);
+        const auto onNode = entriesOfNode.find(alias == canonicalOf.end() ? std::string_view(o.node) : alias->second);
+        if (onNode == entriesOfNode.end())
+            continue;
+        for (size_t i : onNode->second) {
+            PlacementEntry& e = pl.entries[i];
+            if (std::find(e.pids.begin(), e.pids.end(), pid) == e.pids.end())
                 continue;
             PlacementSource src{o.ref.file, o.ref.line, "PCI " + pci + " used by pid " + std::to_string(pid),
                                 "kernel line naming the bus and the pid"};
