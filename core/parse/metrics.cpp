@@ -319,10 +319,28 @@ std::string lowerAscii(std::string_view s)
     return o;
 }
 
+// A CSV row's series as the row spells it: views into the file's text, which
+// outlives the parse, so finding a row's series builds no string.
+struct CsvSeriesKey {
+    std::string_view metric, node, gpu;
+    bool operator==(const CsvSeriesKey&) const = default;
+};
+
+struct CsvSeriesKeyHash {
+    size_t operator()(const CsvSeriesKey& k) const
+    {
+        const std::hash<std::string_view> h;
+        size_t v = h(k.metric);
+        v ^= h(k.node) + 0x9e3779b97f4a7c15ULL + (v << 6) + (v >> 2);
+        v ^= h(k.gpu) + 0x9e3779b97f4a7c15ULL + (v << 6) + (v >> 2);
+        return v;
+    }
+};
+
 bool parseCsv(std::string_view data, FileId file, std::vector<MetricSeries>& out, std::vector<ParseIssue>& issues)
 {
     // Metrics CSVs run to millions of rows: rows are split into a fixed array,
-    // the series of a row is found through a reused key, and a time text equal
+    // the series of a row is found by its fields' text, and a time text equal
     // to the previous row's is not parsed again.
     constexpr size_t kMaxColumns = 32;
     SeriesSet set(file);
@@ -330,8 +348,7 @@ bool parseCsv(std::string_view data, FileId file, std::vector<MetricSeries>& out
     size_t columns = 0;
     bool header = false;
     std::array<std::string_view, kMaxColumns> f{};
-    std::unordered_map<std::string, MetricSeries*> cache;
-    std::string key;
+    std::unordered_map<CsvSeriesKey, MetricSeries*, CsvSeriesKeyHash> cache;
     std::string_view lastTime;
     int64_t lastNs = 0;
     forLines(data, [&](std::string_view line, size_t off, uint32_t no) {
@@ -397,12 +414,7 @@ bool parseCsv(std::string_view data, FileId file, std::vector<MetricSeries>& out
         }
         const std::string_view node = cNode >= 0 ? scan::trim(f[size_t(cNode)]) : std::string_view();
         const std::string_view gpu = cGpu >= 0 ? scan::trim(f[size_t(cGpu)]) : std::string_view();
-        key.assign(metric);
-        key += '\x1f';
-        key += node;
-        key += '\x1e';
-        key += gpu;
-        MetricSeries*& series = cache[key];
+        MetricSeries*& series = cache[CsvSeriesKey{metric, node, gpu}];
         if (!series) {
             std::map<std::string, std::string> labels;
             if (!node.empty())
