@@ -328,21 +328,21 @@ void ChainGraphView::onSceneSelection()
         return;
     // A family box selects its earliest event, or keeps the selection when it
     // is already one of the family's.
-    const qint64 current = m_focus->current().event;
+    const std::optional<EventId> current = m_focus->current().event;
     const auto& ev = m_plan.boxes[b].events;
-    if (current >= 0 && std::find(ev.begin(), ev.end(), static_cast<uint32_t>(current)) != ev.end())
+    if (current && std::find(ev.begin(), ev.end(), current->value) != ev.end())
         return;
     const ChainFamily& fam = m_plan.families.families[m_plan.boxes[b].family];
     const bool repHere = std::find(ev.begin(), ev.end(), fam.representative) != ev.end();
-    m_focus->selectEvent(repHere ? fam.representative : ev.front());
+    m_focus->selectEvent(EventId(repHere ? fam.representative : ev.front()));
 }
 
-void ChainGraphView::onEventSelected(qint64 event)
+void ChainGraphView::onEventSelected(std::optional<EventId> event)
 {
     m_syncing = true;
     scene()->clearSelection();
-    if (event >= 0 && event <= UINT32_MAX) {
-        if (QGraphicsItem* it = itemForEvent(static_cast<uint32_t>(event))) {
+    if (event) {
+        if (QGraphicsItem* it = itemForEvent(event->value)) {
             it->setSelected(true);
             ensureVisible(it);
         }

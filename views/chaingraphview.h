@@ -80,7 +80,7 @@ private:
         QPen basePen;
     };
     void onSceneSelection();
-    void onEventSelected(qint64 event);
+    void onEventSelected(std::optional<EventId> event);
     void fitScene();
     void onHighlight();
 

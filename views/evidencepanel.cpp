@@ -152,7 +152,7 @@ void EvidencePanel::activateRow(int proxyRow)
     QString lane = style::q(it->node);
     if (it->rank >= 0)
         lane += QLatin1Char('/') + QString::number(it->rank);
-    m_focus->selectEvidence(style::q(it->id), it->event.value, lane);
+    m_focus->selectEvidence(style::q(it->id), it->event, lane);
 }
 
 void EvidencePanel::onEvidenceSelected(const QString& id)
@@ -170,14 +170,14 @@ void EvidencePanel::onEvidenceSelected(const QString& id)
     m_table->viewport()->update();
 }
 
-void EvidencePanel::onEventSelected(qint64 event)
+void EvidencePanel::onEventSelected(std::optional<EventId> event)
 {
     // Selecting an event elsewhere (timeline, graph) shows its first evidence
     // row here, without opening the raw viewer: that only follows an evidence pick.
-    if (event < 0 || event > UINT32_MAX)
+    if (!event)
         return;
     QModelIndex best;
-    for (int row : m_model->rowsOfEvent(static_cast<uint32_t>(event))) {
+    for (int row : m_model->rowsOfEvent(event->value)) {
         const QModelIndex idx = m_proxy->mapFromSource(m_model->index(row, 0));
         if (idx.isValid() && (!best.isValid() || idx.row() < best.row()))
             best = idx;

@@ -44,7 +44,7 @@ public slots:
 
 private:
     void onEvidenceSelected(const QString& id);
-    void onEventSelected(qint64 event);
+    void onEventSelected(std::optional<EventId> event);
     void activateRow(int proxyRow);
     void step(int delta);
     void showContextMenu(const QPoint& pos);

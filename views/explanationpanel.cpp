@@ -24,6 +24,9 @@ QTreeView* makeTree(ExplanationModel* model, QWidget* parent)
     t->setAlternatingRowColors(true);
     t->setUniformRowHeights(true);
     t->header()->setStretchLastSection(true);
+    // Column widths from the first rows, not from every one of a wide
+    // result's thousands of trace steps.
+    t->header()->setResizeContentsPrecision(64);
     return t;
 }
 } // namespace
@@ -68,7 +71,7 @@ void ExplanationPanel::pick(const QModelIndex& index)
 {
     const auto* model = static_cast<const ExplanationModel*>(index.model());
     if (const auto event = model ? model->eventAt(index) : std::nullopt)
-        m_focus->selectEvent(event->value);
+        m_focus->selectEvent(*event);
 }
 
 void ExplanationPanel::setAnalysis(std::shared_ptr<const Analysis> analysis)

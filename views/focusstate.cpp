@@ -40,7 +40,7 @@ void FocusState::setTimeWindow(int64_t startNs, int64_t endNs, History mode)
     navigate(next, mode);
 }
 
-void FocusState::selectEvent(int64_t event, const QString& lane)
+void FocusState::selectEvent(EventId event, const QString& lane)
 {
     FocusSnapshot next = m_current;
     next.event = event;
@@ -49,11 +49,11 @@ void FocusState::selectEvent(int64_t event, const QString& lane)
     navigate(next);
 }
 
-void FocusState::selectEvidence(const QString& evidenceId, int64_t event, const QString& lane)
+void FocusState::selectEvidence(const QString& evidenceId, std::optional<EventId> event, const QString& lane)
 {
     FocusSnapshot next = m_current;
     next.evidence = evidenceId;
-    if (event >= 0)
+    if (event)
         next.event = event;
     if (!lane.isEmpty())
         next.lane = lane;

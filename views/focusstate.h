@@ -9,6 +9,7 @@
 #include <QObject>
 #include <QString>
 
+#include <optional>
 #include <vector>
 
 namespace fl {
@@ -16,7 +17,7 @@ namespace fl {
 struct FocusSnapshot {
     int64_t startNs = kNoTime;  // visible time window; kNoTime: not set yet
     int64_t endNs = kNoTime;
-    int64_t event = -1;         // Result::events id, -1: none
+    std::optional<EventId> event;  // the selected Result::events id, if any
     QString evidence;           // EvidenceItem::id, empty: none
     QString lane;               // "node" or "node/rank" (TimelineLanes::laneKey)
     QString laneFilter;
@@ -38,8 +39,8 @@ public:
 
     void navigate(const FocusSnapshot& next, History mode = History::Push);
     void setTimeWindow(int64_t startNs, int64_t endNs, History mode = History::Push);
-    void selectEvent(int64_t event, const QString& lane = {});
-    void selectEvidence(const QString& evidenceId, int64_t event = -1, const QString& lane = {});
+    void selectEvent(EventId event, const QString& lane = {});
+    void selectEvidence(const QString& evidenceId, std::optional<EventId> event = std::nullopt, const QString& lane = {});
     void selectLane(const QString& lane);
     void setLaneFilter(const QString& text);
     // Hover position shared by timeline and metrics; not part of history.
@@ -62,7 +63,7 @@ public slots:
 
 signals:
     void timeWindowChanged(qint64 startNs, qint64 endNs);
-    void eventSelected(qint64 event);
+    void eventSelected(std::optional<fl::EventId> event);
     void evidenceSelected(const QString& evidenceId);
     void laneSelected(const QString& lane);
     void laneFilterChanged(const QString& text);

@@ -60,7 +60,7 @@ PhaseStepperPanel::PhaseStepperPanel(FocusState* focus, QWidget* parent)
     connect(m_last, &QPushButton::clicked, this, &PhaseStepperPanel::last);
     connect(m_items, &QTreeWidget::itemClicked, this, [this](QTreeWidgetItem* it) {
         if (it && it->data(0, kEventRole).isValid())
-            m_focus->selectEvent(it->data(0, kEventRole).toLongLong());
+            m_focus->selectEvent(EventId(it->data(0, kEventRole).toUInt()));
     });
     setAnalysis(nullptr);
 }
@@ -165,7 +165,7 @@ void PhaseStepperPanel::show()
         it->setToolTip(1, it->text(1));
         it->setToolTip(3, it->text(3));
         if (!t->events.empty())
-            it->setData(0, kEventRole, static_cast<qint64>(t->events.front().value));
+            it->setData(0, kEventRole, t->events.front().value);
         if (change == PhaseSteps::Suppressed)
             it->setForeground(0, style::levelColor(style::Suppressed));
         else if (change == PhaseSteps::Ranked)

@@ -208,10 +208,10 @@ void TimelineView::onTimeWindow(qint64 start, qint64 end)
     update();
 }
 
-void TimelineView::onEventSelected(qint64 event)
+void TimelineView::onEventSelected(std::optional<EventId> event)
 {
-    if (event >= 0 && event <= UINT32_MAX) {
-        const int64_t t = m_lanes.eventTime(static_cast<uint32_t>(event));
+    if (event) {
+        const int64_t t = m_lanes.eventTime(event->value);
         // Bring the event into view without changing the zoom the reader chose.
         if (t != kNoTime && (t < m_range.start || t >= m_range.end)) {
             const int64_t span = m_range.end - m_range.start;
@@ -523,9 +523,8 @@ void TimelineView::paintOverlays(QPainter& p)
         }
     }
     // Selected event: a line through every lane.
-    const int64_t sel = m_focus->current().event;
-    if (sel >= 0 && sel <= UINT32_MAX) {
-        const int64_t t = m_lanes.eventTime(static_cast<uint32_t>(sel));
+    if (const auto sel = m_focus->current().event) {
+        const int64_t t = m_lanes.eventTime(sel->value);
         if (t != kNoTime) {
             p.setPen(QPen(palette().highlight().color(), 1.5, Qt::DashLine));
             p.drawLine(QPointF(xOfTime(t), kAxisHeight), QPointF(xOfTime(t), bottom));
@@ -613,8 +612,8 @@ void TimelineView::mouseReleaseEvent(QMouseEvent* e)
         return;
     }
     const int64_t ev = eventAt(e->pos());
-    if (ev >= 0)
-        m_focus->selectEvent(ev, m_lanes.lane(lane).key);
+    if (ev >= 0 && ev <= UINT32_MAX)
+        m_focus->selectEvent(EventId(static_cast<uint32_t>(ev)), m_lanes.lane(lane).key);
     else
         m_focus->selectLane(m_lanes.lane(lane).key);
 }

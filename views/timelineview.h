@@ -87,7 +87,7 @@ protected:
 
 private:
     void onTimeWindow(qint64 start, qint64 end);
-    void onEventSelected(qint64 event);
+    void onEventSelected(std::optional<EventId> event);
     void onLaneFilter(const QString& text);
     void rowsChanged();
     void updateScrollBar();

@@ -136,9 +136,9 @@ VerdictPanel::VerdictPanel(FocusState* focus, QWidget* parent)
             return;
         }
         bool ok = false;
-        const qint64 ev = url.path().toLongLong(&ok);
+        const uint ev = url.path().toUInt(&ok);  // a hostile link past uint32 is no event
         if (url.scheme() == QLatin1String("event") && ok)
-            m_focus->selectEvent(ev);
+            m_focus->selectEvent(EventId(ev));
     });
 }
 

@@ -313,12 +313,12 @@ void WorkbenchView::onViewsReady()
         const Result& r = m_analysis->result;
         if (r.rootCause && !r.rootCause->evidence.empty()) {
             s.evidence = style::q(r.rootCause->evidence.front());
-            s.event = r.rootCause->event.value;
+            s.event = r.rootCause->event;
         } else {
             for (const EvidenceItem& e : r.evidence) {
                 if (e.role == EvidenceRole::Root) {
                     s.evidence = style::q(e.id);
-                    s.event = e.event.value;
+                    s.event = e.event;
                     break;
                 }
             }
@@ -329,7 +329,7 @@ void WorkbenchView::onViewsReady()
                     earliest = &e;
             if (s.evidence.isEmpty() && earliest) {
                 s.evidence = style::q(earliest->id);
-                s.event = earliest->event.value;
+                s.event = earliest->event;
             }
         }
         m_focus->reset(s);

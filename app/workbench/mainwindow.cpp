@@ -163,7 +163,7 @@ void MainWindow::buildActions()
     go->addAction(tr("Go to &root cause"), QKeySequence(Qt::CTRL | Qt::Key_R), this, [this] {
         const auto a = m_workbench->analysis();
         if (a && a->result.rootCause)
-            m_workbench->focus()->selectEvent(a->result.rootCause->event.value);
+            m_workbench->focus()->selectEvent(a->result.rootCause->event);
     });
 
     go->addSeparator();

@@ -82,9 +82,9 @@ private slots:
         t.setAnalysis(m_analysis);
         // Graph -> focus (and so the timeline).
         g.itemForEvent(5)->setSelected(true);
-        QCOMPARE(focus.current().event, qint64(5));
+        QCOMPARE(focus.current().event, std::optional<EventId>(EventId(5)));
         // Focus (e.g. a timeline click) -> graph.
-        focus.selectEvent(test::kRootEvent);
+        focus.selectEvent(EventId(test::kRootEvent));
         QVERIFY(g.itemForEvent(test::kRootEvent)->isSelected());
         QVERIFY(!g.itemForEvent(5)->isSelected());
         focus.back();
@@ -182,7 +182,7 @@ private slots:
         QCOMPARE(g.itemForEvent(timeouts[0]), g.itemForEvent(timeouts[5000]));
         // Selecting the family box selects its earliest event.
         g.itemForEvent(timeouts[7])->setSelected(true);
-        QCOMPARE(focus.current().event, qint64(timeouts.front()));
+        QCOMPARE(focus.current().event, std::optional<EventId>(EventId(timeouts.front())));
         // Expanded: the first kMaxExpanded events and one "+N more" box.
         const size_t ti = size_t(fam.familyOfEvent(timeouts.front()));
         g.setExpanded(ti, true);

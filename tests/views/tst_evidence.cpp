@@ -88,7 +88,7 @@ private slots:
         QCOMPARE(raw->highlight().first, target->ref.offset);
         QVERIFY(raw->lineText(raw->currentLine()).contains(QStringLiteral("[Rank 12] Watchdog caught")));
         // The timeline follows: the event of that evidence is selected.
-        QCOMPARE(w.focus()->current().event, qint64(target->event.value));
+        QCOMPARE(w.focus()->current().event, std::optional<EventId>(target->event));
         QCOMPARE(w.focus()->current().lane, QStringLiteral("node04/12"));
 
         // F8-style stepping moves to another evidence and another file; back returns.

@@ -4,6 +4,7 @@
 #include <QSignalSpy>
 #include <QTest>
 
+using fl::EventId;
 using fl::FocusState;
 
 class TestFocusState : public QObject
@@ -14,7 +15,7 @@ private slots:
     {
         FocusState f;
         f.setTimeWindow(0, 100);
-        f.selectEvent(3, QStringLiteral("node02/7"));
+        f.selectEvent(EventId(3), QStringLiteral("node02/7"));
         f.selectEvidence(QStringLiteral("ev-0004"));
         QCOMPARE(f.backDepth(), 3);
         QSignalSpy ev(&f, &FocusState::eventSelected);
@@ -22,13 +23,14 @@ private slots:
 
         f.back();
         QCOMPARE(f.current().evidence, QString());
-        QCOMPARE(f.current().event, 3);
+        QCOMPARE(f.current().event, std::optional<EventId>(EventId(3)));
         QCOMPARE(evid.count(), 1);
         QCOMPARE(ev.count(), 0);  // unchanged fields do not signal
         f.back();
-        QCOMPARE(f.current().event, -1);
+        QCOMPARE(f.current().event, std::optional<EventId>());
         QCOMPARE(f.current().lane, QString());
         QCOMPARE(ev.count(), 1);
+        QCOMPARE(ev.front().front().value<std::optional<EventId>>(), std::optional<EventId>());  // none, not a magic -1
         QVERIFY(f.canGoForward());
         f.forward();
         f.forward();
@@ -41,14 +43,14 @@ private slots:
     void newNavigationDropsForward()
     {
         FocusState f;
-        f.selectEvent(1);
-        f.selectEvent(2);
+        f.selectEvent(EventId(1));
+        f.selectEvent(EventId(2));
         f.back();
         QVERIFY(f.canGoForward());
-        f.selectEvent(5);
+        f.selectEvent(EventId(5));
         QVERIFY(!f.canGoForward());
         f.back();
-        QCOMPARE(f.current().event, 1);
+        QCOMPARE(f.current().event, std::optional<EventId>(EventId(1)));
     }
 
     void coalescedZoomIsOneStep()
@@ -62,11 +64,11 @@ private slots:
         f.back();
         QCOMPARE(f.current().startNs, 0);
         // A selection breaks the run: the next zoom is a new step.
-        f.selectEvent(4);
+        f.selectEvent(EventId(4));
         f.setTimeWindow(1, 2, FocusState::History::Coalesce);
         f.setTimeWindow(1, 3, FocusState::History::Coalesce);
         f.back();
-        QCOMPARE(f.current().event, 4);
+        QCOMPARE(f.current().event, std::optional<EventId>(EventId(4)));
         QCOMPARE(f.current().endNs, 1000);
     }
 
@@ -82,7 +84,7 @@ private slots:
     {
         FocusState f;
         fl::FocusSnapshot s;
-        s.event = 7;
+        s.event = EventId(7);
         s.evidence = QStringLiteral("ev-0009");
         bool consistent = false;
         connect(&f, &FocusState::eventSelected, this,
@@ -105,7 +107,7 @@ private slots:
     {
         FocusState f;
         for (int i = 0; i < 2000; ++i)
-            f.selectEvent(i);
+            f.selectEvent(EventId(uint32_t(i)));
         QVERIFY(f.backDepth() <= 500);
         QVERIFY(f.backDepth() > 100);
     }
@@ -113,10 +115,10 @@ private slots:
     void resetClears()
     {
         FocusState f;
-        f.selectEvent(1);
+        f.selectEvent(EventId(1));
         f.reset();
         QVERIFY(!f.canGoBack());
-        QCOMPARE(f.current().event, -1);
+        QCOMPARE(f.current().event, std::optional<EventId>());
     }
 };
 

@@ -103,13 +103,13 @@ private slots:
         QCOMPARE(e.candidateModel()->rowCount(), 2);
         // Clicking a candidate selects its event.
         e.candidates()->clicked(e.candidateModel()->index(1, 0));
-        QCOMPARE(focus.current().event, qint64(a->result.candidates[1].event.value));
+        QCOMPARE(focus.current().event, std::optional<EventId>(a->result.candidates[1].event));
         // Its why-sentence too, spanning the row.
         const QModelIndex why = e.candidateModel()->index(0, 0, e.candidateModel()->index(0, 0));
         QVERIFY(e.candidates()->isFirstColumnSpanned(0, why.parent()));
         QVERIFY(why.data().toString().startsWith(QStringLiteral("→ ")));
         e.candidates()->clicked(why);
-        QCOMPARE(focus.current().event, qint64(a->result.candidates[0].event.value));
+        QCOMPARE(focus.current().event, std::optional<EventId>(a->result.candidates[0].event));
     }
 
     void unattributed()

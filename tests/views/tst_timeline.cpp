@@ -332,7 +332,7 @@ private slots:
             + int(timecoords::timeToPixel(test::kRootTimeNs, v.range().start, v.range().end, v.plotWidth()));
         const int y = TimelineView::kAxisHeight + (row - v.firstVisibleRow()) * TimelineView::kRowHeight + 10;
         QTest::mouseClick(&v, Qt::LeftButton, {}, QPoint(x + 1, y));
-        QCOMPARE(focus.current().event, qint64(test::kRootEvent));
+        QCOMPARE(focus.current().event, std::optional<EventId>(EventId(test::kRootEvent)));
         QCOMPARE(focus.current().lane, QStringLiteral("node02/7"));
         // Clicking an empty spot of a lane selects the lane only.
         QTest::mouseClick(&v, Qt::LeftButton, {}, QPoint(TimelineView::kLabelWidth + 3, y));

@@ -100,7 +100,7 @@ private slots:
         QCOMPARE(w.chain()->nodeItemCount(), 17);
         QCOMPARE(w.timeline()->view()->lanes().laneCount() > 0, true);
         QCOMPARE(w.verdict()->coverageModel()->rowCount(), int(a->result.connectors.size()));
-        QCOMPARE(w.focus()->current().event, qint64(test::kRootEvent));
+        QCOMPARE(w.focus()->current().event, std::optional<EventId>(EventId(test::kRootEvent)));
         QVERIFY(!w.focus()->current().evidence.isEmpty());
         QVERIFY(w.focus()->current().startNs != kNoTime);
         QCOMPARE(w.focus()->backDepth(), 0);  // no history step for the initial focus
