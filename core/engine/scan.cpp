@@ -5,6 +5,7 @@
 #include "bundle/mapped_file.h"
 #include "calendar.h"
 #include "engine/clock_offsets.h"
+#include "engine/failure_summary.h"
 #include "engine/internal.h"
 #include "parse/extent.h"
 #include "parse/lineparse.h"
@@ -623,6 +624,7 @@ void scanBundle(State& state, const Bundle& bundle, const Progress& progress)
                                  "(syslog \"Mon DD HH:MM:SS\") take it from their file's modification time");
 
     const uint32_t fileBase = static_cast<uint32_t>(state.files.size());
+    const size_t firstEvent = state.extracted.size();
     std::vector<FileOutput> outputs(bundle.files.size());
     for (size_t i = 0; i < bundle.files.size(); ++i) {
         outputs[i].file = bundle.files[i];
@@ -701,6 +703,9 @@ void scanBundle(State& state, const Bundle& bundle, const Progress& progress)
     std::sort(state.metrics.begin(), state.metrics.end(), [](const MetricSeries& a, const MetricSeries& b) {
         return std::tie(a.name, a.node, a.gpu, a.file) < std::tie(b.name, b.node, b.gpu, b.file);
     });
+
+    // Fields that sit on several lines of one record (engine/failure_summary.cpp).
+    readFailureSummaries(state, firstEvent);
 
     // PLACEMENT: node <-> GPU <-> PCI <-> local/global rank from every source, then filled in
     // (before the clock estimate, which groups events by node).

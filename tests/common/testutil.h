@@ -28,6 +28,21 @@ inline void writeFile(const std::filesystem::path& p, const std::string& content
     out << content;
 }
 
+// "attributed", "ambiguous", "unattributed".
+inline std::string statusOf(const fl::Result& r)
+{
+    return std::string(fl::toString(r.status));
+}
+
+// The candidate for `symptom`, or null.
+inline const fl::Candidate* candidateFor(const fl::Result& r, const std::string& symptom)
+{
+    for (const auto& c : r.candidates)
+        if (c.symptom == symptom)
+            return &c;
+    return nullptr;
+}
+
 inline std::string readFile(const std::filesystem::path& p)
 {
     std::ifstream in(p, std::ios::binary);

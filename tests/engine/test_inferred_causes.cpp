@@ -16,6 +16,8 @@ using namespace fl;
 namespace fs = std::filesystem;
 using fltest::shippedOnly;
 using fltest::writeFile;
+using fltest::statusOf;
+using fltest::candidateFor;
 
 namespace {
 
@@ -39,19 +41,7 @@ fs::path bundle(const QTemporaryDir& tmp, const std::string& kernelLog)
     return dir;
 }
 
-QString statusOf(const Result& r)
-{
-    const auto s = toString(r.status);
-    return QString::fromUtf8(s.data(), qsizetype(s.size()));
-}
 
-const Candidate* candidate(const Result& r, const std::string& symptom)
-{
-    for (const auto& c : r.candidates)
-        if (c.symptom == symptom)
-            return &c;
-    return nullptr;
-}
 
 } // namespace
 
@@ -73,7 +63,7 @@ void TestInferredCauses::rotatedLogKeepsOnlyTheXid45ThatNamesItsCause()
     const std::string second = "Nov 30 12:15:02 gpu-a17 kernel: [883212.000100] NVRM: Xid (PCI:0000:ab:00): 45, "
                                "pid=88413, name=python3, Ch 00000003 caused by previous Xid 79\n";
     Analysis a = analyze(bundle(tmp, kXid45CausedBy79 + second).string(), shippedOnly());
-    QCOMPARE(statusOf(a.result), QStringLiteral("attributed"));
+    QCOMPARE(QString::fromStdString(statusOf(a.result)), QStringLiteral("attributed"));
     QVERIFY(a.result.rootCause);
     const RootCause& rc = *a.result.rootCause;
     QCOMPARE(QString::fromStdString(rc.symptom), QStringLiteral("gpu.xid.79"));
@@ -106,7 +96,7 @@ void TestInferredCauses::anXid45ThatNamesNothingStaysUnattributed()
 {
     QTemporaryDir tmp;
     Analysis a = analyze(bundle(tmp, kXid45Plain).string(), shippedOnly());
-    QCOMPARE(statusOf(a.result), QStringLiteral("unattributed"));
+    QCOMPARE(QString::fromStdString(statusOf(a.result)), QStringLiteral("unattributed"));
     QVERIFY(!a.result.rootCause);
 }
 
@@ -116,7 +106,7 @@ void TestInferredCauses::theNamedXidOnItsOwnLineIsObservedNotInferred()
     const std::string xid79 = "Nov 30 12:14:51 gpu-a17 kernel: [883201.445102] NVRM: Xid (PCI:0000:ab:00): 79, "
                               "pid='<unknown>', name=<unknown>, GPU has fallen off the bus.\n";
     Analysis a = analyze(bundle(tmp, xid79 + kXid45CausedBy79).string(), shippedOnly());
-    QCOMPARE(statusOf(a.result), QStringLiteral("attributed"));
+    QCOMPARE(QString::fromStdString(statusOf(a.result)), QStringLiteral("attributed"));
     QCOMPARE(QString::fromStdString(a.result.rootCause->symptom), QStringLiteral("gpu.xid.79"));
     QVERIFY(!a.result.rootCause->inferred);
     QCOMPARE(a.result.candidates.size(), size_t(1));
@@ -135,10 +125,10 @@ void TestInferredCauses::anObservedFaultBeatsAnInferredOneAtTheSamePlace()
                               "pid=88415, name=python3, An uncorrectable double bit error (DBE) has been detected "
                               "on GPU in the framebuffer at partition 6, subpartition 0.\n";
     Analysis a = analyze(bundle(tmp, kXid45CausedBy79 + xid48).string(), shippedOnly());
-    QCOMPARE(statusOf(a.result), QStringLiteral("attributed"));
+    QCOMPARE(QString::fromStdString(statusOf(a.result)), QStringLiteral("attributed"));
     QCOMPARE(QString::fromStdString(a.result.rootCause->symptom), QStringLiteral("gpu.xid.48"));
     QVERIFY(!a.result.rootCause->inferred);
-    const Candidate* inferred = candidate(a.result, "gpu.xid.79");
+    const Candidate* inferred = candidateFor(a.result, "gpu.xid.79");
     QVERIFY(inferred);
     QVERIFY(inferred->inferred);
     QVERIFY(!inferred->chosen);
@@ -157,7 +147,7 @@ void TestInferredCauses::aPeerNamedByAddressIsAnInferredCause()
               "[2026-11-30 12:40:00] gpu-a17:88412:88602 [0] transport/net_ib.cc:1909 NCCL WARN NET/IB : Got "
               "completion from peer 10.10.1.22<36752> with status=12 opcode=0 len=0 vendor err 129 (Recv)\n");
     Analysis a = analyze(dir.string(), shippedOnly());
-    QCOMPARE(statusOf(a.result), QStringLiteral("attributed"));
+    QCOMPARE(QString::fromStdString(statusOf(a.result)), QStringLiteral("attributed"));
     QCOMPARE(QString::fromStdString(a.result.rootCause->node), QStringLiteral("gpu-b04"));
     QCOMPARE(QString::fromStdString(a.result.domain), QStringLiteral("network"));
     QVERIFY(a.result.rootCause->inferred);
