@@ -118,12 +118,26 @@ ClockModel estimateClockOffsets(const State& state, const std::vector<SymptomEve
 
     // key -> node -> anchor times of that node's ranks
     std::map<std::string, std::map<std::string, std::vector<int64_t>>> byKey;
+    // A launch line (torchrun's start, its rendezvous, slurmd's "launch task")
+    // is printed again by every restart: its rule marks it `clock_anchor_first`
+    // and only the first on each node is the shared moment (the restarts of
+    // one node are not the same moment as each other).
+    std::map<std::pair<std::string, std::string>, int64_t> firstOnly;
     for (const auto& e : events) {
         std::string key;
         int64_t t = 0;
-        if (anchor(e, key, t))
-            byKey[key][clockOf(e)].push_back(t);
+        if (!anchor(e, key, t))
+            continue;
+        if (auto f = e.fields.find("clock_anchor_first"); f != e.fields.end() && f->second == "yes") {
+            auto [it, fresh] = firstOnly.try_emplace({key, clockOf(e)}, t);
+            if (!fresh)
+                it->second = std::min(it->second, t);
+            continue;
+        }
+        byKey[key][clockOf(e)].push_back(t);
     }
+    for (const auto& [where, t] : firstOnly)
+        byKey[where.first][where.second].push_back(t);
     struct Dev {
         std::vector<int64_t> d;
         int64_t spread = 0; // how far the node's own ranks disagree on the moment
@@ -167,17 +181,32 @@ ClockModel estimateClockOffsets(const State& state, const std::vector<SymptomEve
     return m;
 }
 
+namespace {
+
+// The two events' intervals on one clock: their node's own when they share
+// it (and the same kind of time), else the consensus clock.
+std::pair<TimeInterval, TimeInterval> comparable(const ClockModel& clocks, const SymptomEvent& a, const SymptomEvent& b)
+{
+    const bool sameNode = !clockOf(a).empty() && clockOf(a) == clockOf(b);
+    if (sameNode && (a.timeBasis == TimeBasis::BootRelative) == (b.timeBasis == TimeBasis::BootRelative))
+        return {ownInterval(a), ownInterval(b)};
+    return {clocks.corrected(a), clocks.corrected(b)};
+}
+
+} // namespace
+
+bool certainlyWithin(const ClockModel& clocks, const SymptomEvent& self, const SymptomEvent& other, int64_t loNs,
+                     int64_t hiNs)
+{
+    const auto [s, o] = comparable(clocks, self, other);
+    if (!s.bounded() || !o.bounded())
+        return false;
+    return o.earliestNs - s.latestNs >= loNs && o.latestNs - s.earliestNs <= hiNs;
+}
+
 TimeOrder order(const ClockModel& clocks, const SymptomEvent& a, const SymptomEvent& b)
 {
-    TimeInterval x, y;
-    const bool sameNode = !clockOf(a).empty() && clockOf(a) == clockOf(b);
-    if (sameNode && (a.timeBasis == TimeBasis::BootRelative) == (b.timeBasis == TimeBasis::BootRelative)) {
-        x = ownInterval(a);
-        y = ownInterval(b);
-    } else {
-        x = clocks.corrected(a);
-        y = clocks.corrected(b);
-    }
+    const auto [x, y] = comparable(clocks, a, b);
     const bool xKnown = x.earliestNs != kNoTime || x.latestNs != kNoTime;
     const bool yKnown = y.earliestNs != kNoTime || y.latestNs != kNoTime;
     if (!xKnown || !yKnown)

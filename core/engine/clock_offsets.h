@@ -26,6 +26,13 @@ enum class TimeOrder : uint8_t {
 // Same node: its own clock, no offset. Different nodes: corrected intervals.
 TimeOrder order(const ClockModel& clocks, const SymptomEvent& a, const SymptomEvent& b);
 
+// Whether `other` certainly happened within [loNs, hiNs] of `self` (other
+// minus self), intervals compared as `order` compares them: every time the
+// other's interval allows minus every time self's allows lies in the window.
+// An unbounded side (an untimed line with no stamp after it) never does.
+bool certainlyWithin(const ClockModel& clocks, const SymptomEvent& self, const SymptomEvent& other, int64_t loNs,
+                     int64_t hiNs);
+
 // The event's interval on its own clock; events made by rules (not from a
 // line) get their stamp and one second.
 TimeInterval ownInterval(const SymptomEvent& e);

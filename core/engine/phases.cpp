@@ -196,8 +196,12 @@ bool numericOrder(const SymptomEvent& e, const SymptomEvent& o, const std::strin
 
 // Events related to `e` by `rel`, among `pool` (already filtered by rel.other).
 // "order": how the other event's interval lies against this one's.
-bool orderHolds(const ClockModel& clocks, const SymptomEvent& e, const SymptomEvent& o, const std::string& want)
+bool orderHolds(const ClockModel& clocks, const SymptomEvent& e, const SymptomEvent& o, const Relation& rel)
 {
+    const std::string& want = rel.order;
+    if (want == "within") // engine/clock_offsets.cpp
+        return certainlyWithin(clocks, e, o, static_cast<int64_t>(rel.withinLo * 1e9),
+                               static_cast<int64_t>(rel.withinHi * 1e9));
     const TimeOrder t = order(clocks, o, e); // the other against this
     if (t == TimeOrder::Unknown)
         return false;
@@ -216,7 +220,7 @@ bool related(const ClockModel& clocks, const SymptomEvent& e, const SymptomEvent
 {
     if (o.id == e.id)
         return false;
-    if (!rel.order.empty() && !orderHolds(clocks, e, o, rel.order))
+    if (!rel.order.empty() && !orderHolds(clocks, e, o, rel))
         return false;
     for (const auto& s : rel.different) {
         std::string a = key(e, s), b = key(o, s);

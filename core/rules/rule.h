@@ -53,7 +53,9 @@ struct Relation {
     bool timed = false;                    // a window was given: both events need times
     // Interval order of the other event against this one, after each node's
     // clock offset (engine/clock_offsets.cpp): "before" (the other ends before
-    // this begins), "after", "overlaps" (neither), "not_after", "not_before".
+    // this begins), "after", "overlaps" (neither), "not_after", "not_before",
+    // "within" (every time the other's interval allows minus every time this
+    // one's allows lies in within_s: certainly, not just as printed).
     // Empty: no condition. Events whose times cannot be compared never relate.
     std::string order;
     int atLeast = 1;                       // how many such events are needed

@@ -322,8 +322,10 @@ Relation parseRelation(const Ctx& ctx, const json& j)
     }
     r.order = str(ctx, j, "order");
     if (!r.order.empty() && r.order != "before" && r.order != "after" && r.order != "overlaps" &&
-        r.order != "not_after" && r.order != "not_before")
-        ctx.fail("'order' must be before, after, overlaps, not_after or not_before, not '" + r.order + "'");
+        r.order != "not_after" && r.order != "not_before" && r.order != "within")
+        ctx.fail("'order' must be before, after, overlaps, not_after, not_before or within, not '" + r.order + "'");
+    if (r.order == "within" && !r.timed)
+        ctx.fail("'order': 'within' needs 'within_s': the window the two intervals must certainly lie in");
     if (auto it = j.find("at_least"); it != j.end()) {
         if (!it->is_number_integer() || it->get<int>() < 1)
             ctx.fail("'at_least' must be a positive integer");
