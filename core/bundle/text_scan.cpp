@@ -84,6 +84,20 @@ bool fabricManagerLine(std::string_view line)
     return true;
 }
 
+// Megatron-LM's training_log() iteration line (NVIDIA/Megatron-LM@core_r0.9.0:
+// megatron/training/training.py): " [2025-08-01 07:19:37] iteration    42/  5000 |
+// consumed samples: ... | elapsed time per iteration (ms): ... | ... lm loss: ... |".
+// A training log that prints only these (no torch, NCCL or traceback line in its
+// head) is still an application log, whatever its file is called.
+bool megatronIterationLine(std::string_view line)
+{
+    const size_t it = line.find("iteration ");
+    if (it == std::string_view::npos)
+        return false;
+    return line.find("elapsed time per iteration (", it) != std::string_view::npos
+           || line.find("| consumed samples:", it) != std::string_view::npos;
+}
+
 struct Tally {
     size_t count = 0;
     std::string firstMarker;
@@ -302,6 +316,8 @@ ContentShape sniffContent(std::string_view head)
             app.hit("NCCL lines");
         else if (line.find("Traceback") != std::string_view::npos)
             app.hit("Python traceback");
+        else if (megatronIterationLine(line))
+            app.hit("Megatron-LM iteration lines");
         else if (line.starts_with("JobID|"))
             sched.hit("sacct 'JobID|' header");
         else if (line.starts_with("srun: ") || line.starts_with("slurmstepd: "))

@@ -906,6 +906,16 @@ private slots:
         QTest::newRow("rotated") << "kern.log.1" << "" << "syslog" << "";
         QTest::newRow("torch once") << "notes.txt" << "we use torch\n" << "unknown" << "";
         QTest::newRow("traceback") << "notes.txt" << "Traceback (most recent call last):\n" << "applog" << "";
+        // Megatron-LM training_log() lines (megatron/training/training.py) in a file named only for its node.
+        QTest::newRow("megatron iterations") << "node-7.log"
+            << " [2025-08-01 07:19:37] iteration        1/    5000 | consumed samples:          128 | elapsed time per "
+               "iteration (ms): 19138.8 | learning rate: 1.500000E-07 | global batch size:   128 | lm loss: 1.098765E+01 |"
+               " loss scale: 4294967296.0 | number of skipped iterations:   0 | number of nan iterations:   0 |\n"
+               " [2025-08-01 07:19:56] iteration        2/    5000 | consumed samples:          256 | elapsed time per "
+               "iteration (ms): 18904.2 | learning rate: 3.000000E-07 | global batch size:   128 | lm loss: 1.097712E+01 |"
+               " loss scale: 4294967296.0 | number of skipped iterations:   0 | number of nan iterations:   0 |\n"
+            << "applog" << "node-7";
+        QTest::newRow("iteration in prose") << "notes.txt" << "the next iteration of the plan\n" << "unknown" << "";
     }
 
     void classifyByContent()

@@ -136,6 +136,7 @@ private slots:
     void engineNamesTheStragglerWithItsLines();
     void aNodeConsoleKeepsItsRanksApart();
     void engineKeepsEqualRanksUnattributed();
+    void oneRankSeesTheJobSlowDownButNotWhy();
     void pyspyOddStackOut();
     void pyspyWithoutAnOddOneIsNothing();
     void trendRulesAreChecked();
@@ -341,6 +342,49 @@ void TestTrends::engineKeepsEqualRanksUnattributed()
     });
     Analysis a = analyze(dir.string(), shippedOnly());
     QVERIFY(a.result.status == ResultStatus::Unattributed);
+}
+
+void TestTrends::oneRankSeesTheJobSlowDownButNotWhy()
+{
+    // Only the logging rank prints step times (Megatron's print_rank_last):
+    // they climb 6 % step after step. Every rank waits for the slowest, so the
+    // job slowed; which GPU is slow needs other ranks' times. Context, not a cause.
+    QTemporaryDir tmp;
+    const fs::path dir = tmp.path().toStdString();
+    writeFile(dir / "workload.json", R"({"window": {"start": "2026-11-30T11:00:00Z"}})");
+    const std::vector<double> rising = {105160, 105170, 106250, 110170, 111140};
+    std::string log;
+    for (size_t i = 0; i < rising.size(); ++i)
+        log += megatronLine(int(i) * 110, 42780 + int(i), rising[i], 2.117);
+    writeFile(dir / "applog-node-7-rank7.log", log);
+    Analysis a = analyze(dir.string(), shippedOnly());
+    QVERIFY(a.result.status == ResultStatus::Unattributed);
+    const SymptomEvent* slowdown = nullptr;
+    for (const auto& e : a.result.events)
+        if (e.symptom == "workload.job_slowdown")
+            slowdown = &e;
+    QVERIFY(slowdown);
+    QCOMPARE(QString::fromStdString(slowdown->fields.at("from")), QStringLiteral("105.16 s"));
+    QCOMPARE(QString::fromStdString(slowdown->fields.at("to")), QStringLiteral("111.14 s"));
+    QVERIFY(slowdown->kind == EventKind::InterestingNode);
+    QVERIFY(slowdown->node.empty()); // the job, not a place
+    QVERIFY(slowdown->observations.size() >= 2); // cites the first and last lines
+    bool listed = false;
+    for (const auto& m : a.result.missing)
+        listed = listed || m.find("workload.job_slowdown") != std::string::npos;
+    QVERIFY(listed);
+
+    // Jitter around a steady step time, and a single slow step, are not a slowdown.
+    QTemporaryDir flat;
+    const fs::path d2 = flat.path().toStdString();
+    writeFile(d2 / "workload.json", R"({"window": {"start": "2026-11-30T11:00:00Z"}})");
+    std::string steady;
+    for (int i = 0; i < 10; ++i)
+        steady += megatronLine(i * 110, 42780 + i, (i == 6 ? 130000.0 : 105000.0) * (1 + 0.02 * jitter(7, i)), 2.117);
+    writeFile(d2 / "applog-node-7-rank7.log", steady);
+    Analysis b = analyze(d2.string(), shippedOnly());
+    for (const auto& e : b.result.events)
+        QVERIFY(e.symptom != "workload.job_slowdown");
 }
 
 namespace {
