@@ -130,7 +130,14 @@ void honestForSources(const Options& opt, Truth& t)
         silentNode(f == "nfs_hang" ? opt.gpusPerNode : 1, "the culprit rank just stops logging; only the kernel log says why");
     else if (opt.iterationsOnLastRank && f == "straggler")
         silentNode(1, "only the last rank prints step times: the straggler's own times are not in the logs");
-    else if (noScheduler && (f == "preemption" || f == "time_limit" || f == "user_cancel"))
+    else if (noScheduler && f == "node_fail") {
+        // The node's peers report error 12 naming its address; its own ranks just stop (no error,
+        // no teardown): a node that went down is derivable, that the scheduler failed it is not.
+        t.notes += " [no scheduler records: the app logs show the node's peers losing it while its own ranks "
+                   "print nothing, a node that died or hung, not a node failure the scheduler declared]";
+        t.domain = "host";
+        t.subDomain = "unresponsive";
+    } else if (noScheduler && (f == "preemption" || f == "time_limit" || f == "user_cancel"))
         unattributable("every rank gets SIGTERM; only the scheduler says why");
     else if ((noKernel || lostFirst) && f == "pcie_aer") {
         // The rank still reports CUDA 'unknown error': a lost GPU on that node is derivable, the AER is not.

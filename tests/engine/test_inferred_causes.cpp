@@ -53,6 +53,7 @@ private slots:
     void theNamedXidOnItsOwnLineIsObservedNotInferred();
     void anObservedFaultBeatsAnInferredOneAtTheSamePlace();
     void aPeerNamedByAddressIsAnInferredCause();
+    void aNodeItsPeersLostThatSaidNothingIsUnresponsive();
     void inferIsRefusedOutsideFilterAndRefine();
 };
 
@@ -137,10 +138,14 @@ void TestInferredCauses::anObservedFaultBeatsAnInferredOneAtTheSamePlace()
 void TestInferredCauses::aPeerNamedByAddressIsAnInferredCause()
 {
     // Error 12 names the peer by address; that peer's NCCL init printed it.
+    // The peer is alive (its own watchdog fires later): a link, not a lost node.
     QTemporaryDir tmp;
     const fs::path dir = tmp.path().toStdString();
     writeFile(dir / "applog-gpu-b04-rank0.log",
-              "gpu-b04:33018:33018 [0] NCCL INFO NET/IB : Using [0]mlx5_0:1/IB [RO]; OOB eth0:10.10.1.22<0>\n");
+              "gpu-b04:33018:33018 [0] NCCL INFO NET/IB : Using [0]mlx5_0:1/IB [RO]; OOB eth0:10.10.1.22<0>\n"
+              "[rank0]:[E1130 12:50:00.000000 33018 ProcessGroupNCCL.cpp:607] [Rank 0] Watchdog caught collective "
+              "operation timeout: WorkNCCL(SeqNum=4120, OpType=ALLREDUCE, NumelIn=1, NumelOut=1, Timeout(ms)=600000) "
+              "ran for 600012 milliseconds before timing out.\n");
     writeFile(dir / "applog-gpu-a17-rank8.log",
               "[2026-11-30 12:20:00] gpu-a17:88412:88412 [0] NCCL INFO NET/IB : Using [0]mlx5_0:1/IB [RO]; OOB "
               "eth0:10.10.1.17<0>\n"
@@ -153,6 +158,39 @@ void TestInferredCauses::aPeerNamedByAddressIsAnInferredCause()
     QVERIFY(a.result.rootCause->inferred);
     QCOMPARE(QString::fromStdString(a.result.rootCause->inferred->fromSymptom),
              QStringLiteral("network.ib_retry_exceeded"));
+}
+
+void TestInferredCauses::aNodeItsPeersLostThatSaidNothingIsUnresponsive()
+{
+    // Two hosts report error 12 naming gpu-b04's address; gpu-b04's own rank
+    // printed its NCCL init and then nothing: it died or hung, not a link
+    // (a failed link is seen from its own ranks too).
+    QTemporaryDir tmp;
+    const fs::path dir = tmp.path().toStdString();
+    writeFile(dir / "workload.json", R"({"window": {"start": "2026-11-30T11:00:00Z"}})");
+    const std::string b04Init = "[2026-11-30 12:20:00] gpu-b04:33018:33018 [0] NCCL INFO NET/IB : Using [0]mlx5_0:1/IB "
+                                "[RO]; OOB eth0:10.10.1.22<0>\n";
+    auto reporter = [](const std::string& host, const std::string& addr) {
+        return "[2026-11-30 12:20:00] " + host + ":88412:88412 [0] NCCL INFO NET/IB : Using [0]mlx5_0:1/IB [RO]; OOB eth0:" +
+               addr + "<0>\n[2026-11-30 12:40:00] " + host +
+               ":88412:88602 [0] transport/net_ib.cc:1909 NCCL WARN NET/IB : Got completion from peer 10.10.1.22<36752> "
+               "with status=12 opcode=0 len=0 vendor err 129 (Recv)\n";
+    };
+    writeFile(dir / "applog-gpu-a17-rank8.log", reporter("gpu-a17", "10.10.1.17"));
+    writeFile(dir / "applog-gpu-c09-rank16.log", reporter("gpu-c09", "10.10.1.31"));
+    writeFile(dir / "applog-gpu-b04-rank0.log", b04Init);
+    Analysis a = analyze(dir.string(), shippedOnly());
+    QCOMPARE(QString::fromStdString(statusOf(a.result)), QStringLiteral("attributed"));
+    QCOMPARE(QString::fromStdString(a.result.rootCause->node), QStringLiteral("gpu-b04"));
+    QCOMPARE(QString::fromStdString(a.result.rootCause->symptom), QStringLiteral("host.node_lost"));
+    QVERIFY(a.result.rootCause->inferred);
+
+    // The same, but gpu-b04's own rank reports the failure too: a link, network.
+    writeFile(dir / "applog-gpu-b04-rank0.log",
+              b04Init + "[2026-11-30 12:40:01] gpu-b04:33018:33190 [0] transport/net_ib.cc:1909 NCCL WARN NET/IB : Got "
+                        "completion from peer 10.10.1.17<48840> with status=12 opcode=0 len=0 vendor err 129 (Recv)\n");
+    Analysis b = analyze(dir.string(), shippedOnly());
+    QCOMPARE(QString::fromStdString(b.result.domain), QStringLiteral("network"));
 }
 
 void TestInferredCauses::inferIsRefusedOutsideFilterAndRefine()
