@@ -98,8 +98,12 @@ void TestRulesLanguage::peerAddressMovesTheEventToThatNode()
               "node-0001:100:101 [0] NCCL INFO NET/IB : Using [0]mlx5_0:1/IB [RO]; OOB eth0:10.9.0.1<0>\n"
               "node-0001:100:102 [0] transport/net_ib.cc:1696 NCCL WARN NET/IB : Got completion from peer 10.9.0.2<555> "
               "with error 12, opcode 0, len 0, vendor err 129 (Recv)\n");
+    // node-0002 reports the failure too, untimed like every NCCL WARN line: it
+    // is alive, so a link failed, not the node (peers-lost-a-silent-node).
     writeFile(b / "applog-node-0002-rank1.log",
-              "node-0002:200:201 [0] NCCL INFO NET/IB : Using [0]mlx5_0:1/IB [RO]; OOB eth0:10.9.0.2<0>\n");
+              "node-0002:200:201 [0] NCCL INFO NET/IB : Using [0]mlx5_0:1/IB [RO]; OOB eth0:10.9.0.2<0>\n"
+              "node-0002:200:202 [0] transport/net_ib.cc:1696 NCCL WARN NET/IB : Got completion from peer 10.9.0.1<557> "
+              "with error 12, opcode 0, len 0, vendor err 129 (Recv)\n");
     writeFile(b / "applog-node-0003-rank2.log",
               "node-0003:300:301 [0] NCCL INFO NET/IB : Using [0]mlx5_0:1/IB [RO]; OOB eth0:10.9.0.3<0>\n"
               "node-0003:300:302 [0] transport/net_ib.cc:1696 NCCL WARN NET/IB : Got completion from peer 10.9.0.2<556> "
