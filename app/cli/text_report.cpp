@@ -78,9 +78,9 @@ std::string familyLine(const SymptomFamily& f)
     else if (!f.nodes.empty())
         s += " · " + counted(f.nodes.size(), "node") + (f.nodeRanges.size() <= 40 ? " (" + f.nodeRanges + ")" : "");
     if (f.rankCount == 1)
-        s += " · rank " + formatRanges(f.ranks);
+        s += " · rank " + present::formatRanges(f.ranks);
     else if (f.rankCount > 1) {
-        const std::string ranges = formatRanges(f.ranks);
+        const std::string ranges = present::formatRanges(f.ranks);
         s += " · " + counted(f.rankCount, "rank") + (ranges.size() <= 24 ? " (" + ranges + ")" : "");
     }
     if (f.count > 1)

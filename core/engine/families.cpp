@@ -23,19 +23,6 @@ std::vector<IndexRange> toRanges(std::vector<int> values)
     return out;
 }
 
-std::string formatRanges(const std::vector<IndexRange>& ranges)
-{
-    std::string s;
-    for (const auto& r : ranges) {
-        if (!s.empty())
-            s += ',';
-        s += std::to_string(r.first);
-        if (r.last != r.first)
-            s += '-' + std::to_string(r.last);
-    }
-    return s;
-}
-
 namespace {
 
 std::string padded(long long v, size_t width)

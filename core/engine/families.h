@@ -12,8 +12,6 @@ namespace fl {
 
 // Runs of a sorted or unsorted list of integers: {0,1,2,5} -> {0-2, 5-5}.
 std::vector<IndexRange> toRanges(std::vector<int> values);
-// "0-2,5"; empty for none.
-std::string formatRanges(const std::vector<IndexRange>& ranges);
 // Host names compressed the Slurm way: "node-[0001-0004,0006-1250],login1".
 // Names ending in digits group by prefix and zero-padded width; the order is
 // by prefix, then number; names without a trailing number are listed as they are.

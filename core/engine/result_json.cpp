@@ -130,7 +130,7 @@ json familyJson(const SymptomFamily& f, bool detail)
               {"collective", collective},
               {"nodes", optStr(f.nodeRanges)},
               {"node_count", f.nodes.size()},
-              {"ranks", optStr(formatRanges(f.ranks))},
+              {"ranks", optStr(present::formatRanges(f.ranks))},
               {"rank_count", f.rankCount},
               {"count", f.count},
               {"occurrences", f.occurrences},

@@ -25,19 +25,9 @@ ChainNode focusNode(const Cause& c, bool root)
     return {true, root, c.symptom, place(c.node, c.gpuIndex, c.pciBus, c.rank), timeText(c.timeNs, c.timeBasis), 1, 1};
 }
 
-// "0-2,5", as the result document writes a family's ranks (core/engine/families.cpp
-// formats them there; present sits below the engine and cannot call it).
-std::string rankRuns(const std::vector<IndexRange>& ranges)
-{
-    std::string s;
-    for (const IndexRange& r : ranges)
-        s += (s.empty() ? "" : ",") + std::to_string(r.first) + (r.last != r.first ? "-" + std::to_string(r.last) : "");
-    return s;
-}
-
 ChainNode familyNode(const SymptomFamily& f)
 {
-    return {false, false, f.symptom, placeOfMany(f.nodeRanges, rankRuns(f.ranks)), timeText(f.firstNs, f.firstBasis),
+    return {false, false, f.symptom, placeOfMany(f.nodeRanges, formatRanges(f.ranks)), timeText(f.firstNs, f.firstBasis),
             f.count, f.nodes.size()};
 }
 

@@ -6,6 +6,7 @@
 #include "model.h"
 
 #include <string>
+#include <vector>
 
 namespace fl::present {
 
@@ -17,6 +18,9 @@ enum class BusDetail { IfNoIndex, Always };
 // ("node07 GPU 3 (PCI 0000:91:00) rank 25"). The one way every text names a place.
 std::string place(const std::string& node, int gpu, const std::string& pciBus, int rank,
                   BusDetail bus = BusDetail::IfNoIndex);
+
+// Runs of ranks as the result document writes them: "0-2,5"; empty for none.
+std::string formatRanges(const std::vector<IndexRange>& ranges);
 
 // A family's place: "node-[01,03-04] ranks 0-1,3-7", its nodes compressed the
 // Slurm way and its ranks as runs, both as the result writes them; either may be empty.

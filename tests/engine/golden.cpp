@@ -42,7 +42,7 @@ json goldenOf(const fl::Result& r)
         for (const auto& [k, v] : f.collective)
             line += " " + k + "=" + v;
         line += " · nodes " + (f.nodeRanges.empty() ? std::string("-") : f.nodeRanges) + " · ranks " +
-                (f.ranks.empty() ? std::string("-") : fl::formatRanges(f.ranks)) + " · " + std::to_string(f.count) +
+                (f.ranks.empty() ? std::string("-") : fl::present::formatRanges(f.ranks)) + " · " + std::to_string(f.count) +
                 " event" + (f.count == 1 ? "" : "s");
         for (fl::FamilyId c : f.causes)
             line += " · caused by " + r.families[c.value].symptom + "@" + r.families[c.value].nodeRanges;

@@ -3,6 +3,7 @@
 #include "engine/engine.h"
 #include "engine/families.h"
 #include "engine/result_json.h"
+#include "present/verdict.h"
 #include "synth/synth.h"
 #include "testutil.h"
 
@@ -80,9 +81,9 @@ class TestFamilies : public QObject {
 private slots:
     void ranges()
     {
-        QCOMPARE(QString::fromStdString(formatRanges(toRanges({5, 0, 2, 1, 2, 7, 8}))), QStringLiteral("0-2,5,7-8"));
-        QCOMPARE(QString::fromStdString(formatRanges(toRanges({}))), QString());
-        QCOMPARE(QString::fromStdString(formatRanges(toRanges({-1}))), QStringLiteral("-1"));
+        QCOMPARE(QString::fromStdString(present::formatRanges(toRanges({5, 0, 2, 1, 2, 7, 8}))), QStringLiteral("0-2,5,7-8"));
+        QCOMPARE(QString::fromStdString(present::formatRanges(toRanges({}))), QString());
+        QCOMPARE(QString::fromStdString(present::formatRanges(toRanges({-1}))), QStringLiteral("-1"));
     }
     void hostLists()
     {
