@@ -1,7 +1,9 @@
 #include "engine/failure_summary.h"
 
 #include "bundle/mapped_file.h"
+#include "bundle/text_scan.h"
 #include "engine/internal.h"
+#include "parse/scan.h"
 
 #include <algorithm>
 #include <array>
@@ -11,6 +13,8 @@ namespace fl::detail {
 
 namespace {
 
+using scan::trim;
+
 constexpr std::string_view kRootHeader = "Root Cause (first observed failure):";
 constexpr std::string_view kFailuresHeader = "Failures:";
 // The entry's lines, in the order _FAILURE_FORMAT_TEMPLATE prints them.
@@ -18,15 +22,6 @@ constexpr std::array<std::string_view, 6> kKeys = {"time", "host", "rank", "exit
 // A Root Cause line is found in the record or, for a block whose closing
 // border was cut off (a truncated log), this far after the matched line.
 constexpr size_t kReadAhead = 4096;
-
-std::string_view trim(std::string_view s)
-{
-    while (!s.empty() && (s.front() == ' ' || s.front() == '\t'))
-        s.remove_prefix(1);
-    while (!s.empty() && (s.back() == ' ' || s.back() == '\t' || s.back() == '\r'))
-        s.remove_suffix(1);
-    return s;
-}
 
 bool allDigits(std::string_view s)
 {
@@ -133,13 +128,8 @@ std::map<std::string, std::string> readRootCause(std::string_view block)
 {
     std::map<std::string, std::string> f;
     std::vector<std::string_view> lines;
-    for (size_t pos = 0; pos <= block.size();) {
-        size_t eol = block.find('\n', pos);
-        if (eol == std::string_view::npos)
-            eol = block.size();
-        lines.push_back(block.substr(pos, eol - pos));
-        pos = eol + 1;
-    }
+    for (const TextLine& line : linesOf(block))
+        lines.push_back(line.text);
     size_t root = lines.size(), failures = lines.size();
     for (size_t i = 0; i < lines.size(); ++i) {
         if (lines[i].find(kRootHeader) != std::string_view::npos) {
