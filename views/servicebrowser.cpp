@@ -248,7 +248,7 @@ bool ServiceBrowser::connectToService()
     }
     m_client->setToken(token);
     begin(tr("Connecting to %1…").arg(m_client->baseUrl().toString()));
-    m_client->health([this](const ServiceReply& r) {
+    m_client->health(this, [this](const ServiceReply& r) {
         QString done;
         if (r.ok() && r.body.is_object())
             done = tr("Connected: faultline-service %1, rules %2")
@@ -271,7 +271,7 @@ void ServiceBrowser::refresh()
     f.node = m_node->text();
     const bool alone = m_pending == 0;  // else the other request's outcome is the news
     begin(tr("Listing sessions…"));
-    m_client->sessions(f, [this, alone](const ServiceReply& r) {
+    m_client->sessions(f, this, [this, alone](const ServiceReply& r) {
         if (r.ok())
             m_model->setSessions(r.body);
         end(r, alone ? tr("%n session(s)", nullptr, m_model->rowCount()) : QString());
@@ -298,7 +298,7 @@ void ServiceBrowser::openSelected()
 void ServiceBrowser::openSession(const QString& id)
 {
     begin(tr("Fetching the latest result of %1…").arg(id));
-    m_client->latestResult(id, [this, id](const ServiceReply& r) {
+    m_client->latestResult(id, this, [this, id](const ServiceReply& r) {
         if (r.ok())
             showResult(id, r.body);
         end(r, tr("Result of %1").arg(id));
@@ -313,7 +313,7 @@ void ServiceBrowser::rerunSelected()
         return;
     }
     begin(tr("Attributing %1 again…").arg(id));
-    m_client->attribute(id, [this, id](const ServiceReply& r) {
+    m_client->attribute(id, this, [this, id](const ServiceReply& r) {
         QString done;
         if (r.ok()) {
             done = tr("Run %1 of %2: %3").arg(r.body.value("run", 0)).arg(id, qs(r.body.value("result", nlohmann::json::object()).value("status", std::string())));
@@ -353,7 +353,7 @@ void ServiceBrowser::submit(const QString& path)
 void ServiceBrowser::upload(const QString& archive, const QString& shownName)
 {
     begin(tr("Submitting %1…").arg(shownName));
-    m_client->submitBundle(archive, [this, shownName](const ServiceReply& r) {
+    m_client->submitBundle(archive, this, [this, shownName](const ServiceReply& r) {
         QString done;
         if (r.ok()) {
             const QString id = qs(r.body.value("session_id", std::string()));
@@ -424,7 +424,7 @@ void ServiceBrowser::showEvidence(int row)
     const QString evidenceId = item->data(Qt::UserRole).toString();
     const QString session = m_openSession;
     begin(tr("Fetching the raw lines of %1…").arg(evidenceId));
-    m_client->evidence(session, evidenceId, 5, [this, session, evidenceId](const ServiceReply& r) {
+    m_client->evidence(session, evidenceId, 5, this, [this, session, evidenceId](const ServiceReply& r) {
         if (r.ok() && session == m_openSession) {
             QString text = tr("%1, %2:").arg(evidenceId, qs(r.body.value("file", std::string()))) + QLatin1Char('\n');
             if (auto lines = r.body.find("lines"); lines != r.body.end() && lines->is_array())

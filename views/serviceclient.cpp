@@ -6,6 +6,7 @@
 #include <QNetworkAccessManager>
 #include <QNetworkReply>
 #include <QNetworkRequest>
+#include <QPointer>
 #include <QUrlQuery>
 
 namespace fl {
@@ -86,10 +87,15 @@ QString ServiceClient::describeError(int status, const nlohmann::json& body, con
     return text;
 }
 
-QNetworkReply* ServiceClient::send(QNetworkReply* reply, Handler done)
+QNetworkReply* ServiceClient::send(QNetworkReply* reply, QObject* receiver, Handler done)
 {
-    connect(reply, &QNetworkReply::finished, this, [reply, done = std::move(done)] {
+    Q_ASSERT(receiver);
+    // Queued: the abort must not re-enter the receiver's destructor through `finished`.
+    connect(receiver, &QObject::destroyed, reply, &QNetworkReply::abort, Qt::QueuedConnection);
+    connect(reply, &QNetworkReply::finished, this, [reply, alive = QPointer<QObject>(receiver), done = std::move(done)] {
         reply->deleteLater();
+        if (!alive)
+            return;  // whoever asked is gone: a closed view is never called back
         ServiceReply r;
         r.status = reply->attribute(QNetworkRequest::HttpStatusCodeAttribute).toInt();
         const QByteArray bytes = reply->readAll();
@@ -117,12 +123,12 @@ QNetworkRequest request(const QUrl& url, const QByteArray& token)
 }
 } // namespace
 
-QNetworkReply* ServiceClient::health(Handler done)
+QNetworkReply* ServiceClient::health(QObject* receiver, Handler done)
 {
-    return send(m_net->get(request(url(QStringLiteral("/v2/healthz")), m_token)), std::move(done));
+    return send(m_net->get(request(url(QStringLiteral("/v2/healthz")), m_token)), receiver, std::move(done));
 }
 
-QNetworkReply* ServiceClient::sessions(const SessionFilter& f, Handler done)
+QNetworkReply* ServiceClient::sessions(const SessionFilter& f, QObject* receiver, Handler done)
 {
     QUrl u = url(QStringLiteral("/v2/sessions"));
     QUrlQuery q;
@@ -133,36 +139,36 @@ QNetworkReply* ServiceClient::sessions(const SessionFilter& f, Handler done)
             q.addQueryItem(QString::fromLatin1(name), value.trimmed());
     q.addQueryItem(QStringLiteral("limit"), QString::number(f.limit));
     u.setQuery(q);
-    return send(m_net->get(request(u, m_token)), std::move(done));
+    return send(m_net->get(request(u, m_token)), receiver, std::move(done));
 }
 
-QNetworkReply* ServiceClient::latestResult(const QString& id, Handler done)
+QNetworkReply* ServiceClient::latestResult(const QString& id, QObject* receiver, Handler done)
 {
     return send(m_net->get(request(url(QStringLiteral("/v2/sessions/") + segment(id) + QStringLiteral("/result")), m_token)),
-                std::move(done));
+                receiver, std::move(done));
 }
 
-QNetworkReply* ServiceClient::evidence(const QString& id, const QString& evidenceId, int context, Handler done)
+QNetworkReply* ServiceClient::evidence(const QString& id, const QString& evidenceId, int context, QObject* receiver, Handler done)
 {
     QUrl u = url(QStringLiteral("/v2/sessions/") + segment(id) + QStringLiteral("/evidence/") + segment(evidenceId));
     u.setQuery(QStringLiteral("context=") + QString::number(context));
-    return send(m_net->get(request(u, m_token)), std::move(done));
+    return send(m_net->get(request(u, m_token)), receiver, std::move(done));
 }
 
-QNetworkReply* ServiceClient::trace(const QString& id, Handler done)
+QNetworkReply* ServiceClient::trace(const QString& id, QObject* receiver, Handler done)
 {
     return send(m_net->get(request(url(QStringLiteral("/v2/sessions/") + segment(id) + QStringLiteral("/trace")), m_token)),
-                std::move(done));
+                receiver, std::move(done));
 }
 
-QNetworkReply* ServiceClient::attribute(const QString& id, Handler done)
+QNetworkReply* ServiceClient::attribute(const QString& id, QObject* receiver, Handler done)
 {
     QNetworkRequest req = request(url(QStringLiteral("/v2/sessions/") + segment(id) + QStringLiteral("/attribute")), m_token);
     req.setHeader(QNetworkRequest::ContentTypeHeader, QStringLiteral("application/json"));
-    return send(m_net->post(req, QByteArray("{}")), std::move(done));
+    return send(m_net->post(req, QByteArray("{}")), receiver, std::move(done));
 }
 
-QNetworkReply* ServiceClient::submitBundle(const QString& path, Handler done)
+QNetworkReply* ServiceClient::submitBundle(const QString& path, QObject* receiver, Handler done)
 {
     auto* file = new QFile(path);
     if (!file->open(QIODevice::ReadOnly)) {
@@ -178,7 +184,7 @@ QNetworkReply* ServiceClient::submitBundle(const QString& path, Handler done)
     QNetworkReply* reply = m_net->post(req, file);
     file->setParent(reply);  // lives as long as the upload
     connect(reply, &QNetworkReply::uploadProgress, this, &ServiceClient::uploadProgress);
-    return send(reply, std::move(done));
+    return send(reply, receiver, std::move(done));
 }
 
 } // namespace fl

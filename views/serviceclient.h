@@ -49,15 +49,18 @@ public:
     // The bearer token from a file (its first line, as the service reads it), or an error naming the file.
     static std::optional<QByteArray> readTokenFile(const QString& path, QString* error);
 
-    QNetworkReply* health(Handler done);
-    QNetworkReply* sessions(const SessionFilter& filter, Handler done);
-    QNetworkReply* latestResult(const QString& sessionId, Handler done);
-    QNetworkReply* evidence(const QString& sessionId, const QString& evidenceId, int context, Handler done);
-    QNetworkReply* attribute(const QString& sessionId, Handler done);
+    // Each request's handler runs on the receiver's thread only while the receiver lives; when the
+    // receiver is destroyed first, the request is aborted and its handler never runs (a closed view must
+    // not be called back).
+    QNetworkReply* health(QObject* receiver, Handler done);
+    QNetworkReply* sessions(const SessionFilter& filter, QObject* receiver, Handler done);
+    QNetworkReply* latestResult(const QString& sessionId, QObject* receiver, Handler done);
+    QNetworkReply* evidence(const QString& sessionId, const QString& evidenceId, int context, QObject* receiver, Handler done);
+    QNetworkReply* attribute(const QString& sessionId, QObject* receiver, Handler done);
     // The engine's trace of the latest run (the service analyses the session again to make it).
-    QNetworkReply* trace(const QString& sessionId, Handler done);
+    QNetworkReply* trace(const QString& sessionId, QObject* receiver, Handler done);
     // Streams the archive from disk (not read into memory); progress through uploadProgress.
-    QNetworkReply* submitBundle(const QString& archivePath, Handler done);
+    QNetworkReply* submitBundle(const QString& archivePath, QObject* receiver, Handler done);
 
     // The error text of a reply: HTTP status and the service's {error, detail}, else the network's error.
     static QString describeError(int status, const nlohmann::json& body, const QString& networkError);
@@ -67,7 +70,7 @@ signals:
 
 private:
     QUrl url(const QString& path) const;
-    QNetworkReply* send(QNetworkReply* reply, Handler done);
+    QNetworkReply* send(QNetworkReply* reply, QObject* receiver, Handler done);
 
     QNetworkAccessManager* m_net;
     QUrl m_base;

@@ -81,7 +81,7 @@ void ServiceReview::fetchTrace()
     ++m_pending;
     const QString session = m_session;
     const std::weak_ptr<const Analysis> forAnalysis = m_analysis;
-    m_client->trace(session, [this, session, forAnalysis](const ServiceReply& r) {
+    m_client->trace(session, this, [this, session, forAnalysis](const ServiceReply& r) {
         --m_pending;
         const auto analysis = forAnalysis.lock();
         if (session != m_session || !analysis || analysis != m_analysis.lock() || !active())
@@ -124,7 +124,7 @@ void ServiceReview::fetch(const QString& evidenceId)
     ++m_pending;
     emit message(tr("Fetching the raw lines of %1 from the service…").arg(evidenceId));
     const QString session = m_session;
-    m_client->evidence(session, evidenceId, m_context, [this, session, evidenceId, file, line](const ServiceReply& r) {
+    m_client->evidence(session, evidenceId, m_context, this, [this, session, evidenceId, file, line](const ServiceReply& r) {
         --m_pending;
         if (session != m_session || evidenceId != m_wanted || !active())
             return;  // the reviewer moved on

@@ -19,6 +19,7 @@
 #include <QAbstractItemModelTester>
 #include <QFile>
 #include <QListWidget>
+#include <QNetworkReply>
 #include <QProcess>
 #include <QRegularExpression>
 #include <QSignalSpy>
@@ -369,6 +370,34 @@ private slots:
         // Whatever the view shows next ends the review.
         view.setAnalysis(std::make_shared<const Analysis>(local));
         QVERIFY(!review->active());
+    }
+
+    // A view closed while its raw lines and trace are still being fetched is never called back: the
+    // requests are aborted and their replies freed. (Its handlers once ran on the freed review and crashed
+    // one run in three.)
+    void aViewClosedWhileFetchingIsNotCalledBack()
+    {
+        ServiceBrowser b{QString()};
+        QVERIFY(submitSample(b, QStringLiteral("xid149-nccl")));
+        QSignalSpy opened(&b, &ServiceBrowser::openInWorkbench);
+        QVERIFY(b.openInMainWindow());
+        const auto service = opened.at(0).at(0).value<std::shared_ptr<const Analysis>>();
+        QVERIFY(service);
+        auto pending = [&b] { return b.client()->findChildren<QNetworkReply*>().size(); };
+        for (int i = 0; i < 5; ++i) {
+            auto view = std::make_unique<WorkbenchView>();
+            view->setAnalysis(service);
+            ServiceReview* review = ServiceReview::of(view.get());
+            review->attach(b.client(), b.openSession(), service);
+            QVERIFY(review->busy());
+            QVERIFY(pending() >= 2);  // the raw lines and the trace
+            view.reset();
+            QTRY_COMPARE_WITH_TIMEOUT(pending(), qsizetype(0), 60000);
+        }
+        // The client still serves the browser afterwards.
+        b.refresh();
+        QVERIFY(waitIdle(b));
+        QVERIFY2(b.sessions()->rowCount() > 0, qPrintable(b.statusText()));
     }
 
     // "Open in workbench": the service's (compact) result in the main window's views, as a local analysis of
