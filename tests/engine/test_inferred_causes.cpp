@@ -185,6 +185,15 @@ void TestInferredCauses::aNodeItsPeersLostThatSaidNothingIsUnresponsive()
     QCOMPARE(QString::fromStdString(a.result.rootCause->symptom), QStringLiteral("host.node_lost"));
     QVERIFY(a.result.rootCause->inferred);
 
+    // Only one host lost it: that host's view cannot tell a silent node from
+    // its own network fault, so the report stays a network one.
+    fs::remove(dir / "applog-gpu-c09-rank16.log");
+    Analysis one = analyze(dir.string(), shippedOnly());
+    QCOMPARE(QString::fromStdString(one.result.domain), QStringLiteral("network"));
+    for (const auto& e : one.result.events)
+        QVERIFY2(e.symptom != "host.node_lost", "one reporting host made a silent node");
+    writeFile(dir / "applog-gpu-c09-rank16.log", reporter("gpu-c09", "10.10.1.31"));
+
     // The same, but gpu-b04's own rank reports the failure too: a link, network.
     writeFile(dir / "applog-gpu-b04-rank0.log",
               b04Init + "[2026-11-30 12:40:01] gpu-b04:33018:33190 [0] transport/net_ib.cc:1909 NCCL WARN NET/IB : Got "
