@@ -47,6 +47,23 @@ std::string seconds(int64_t ns)
     return buf;
 }
 
+namespace {
+
+// Why time alone could not order two candidates: what their intervals (after
+// each node's clock offset) show, not a fixed tolerance.
+std::string overlapReason(const Candidate& c, const Candidate* other)
+{
+    if (!other || !c.interval.bounded() || !other->interval.bounded())
+        return "their times cannot be ordered (one has no bounded interval)";
+    const int64_t overlap = std::min(c.interval.latestNs, other->interval.latestNs) -
+                            std::max(c.interval.earliestNs, other->interval.earliestNs);
+    return "after clock-offset correction their intervals, " + seconds(c.interval.latestNs - c.interval.earliestNs) +
+           " and " + seconds(other->interval.latestNs - other->interval.earliestNs) + " wide, overlap by " +
+           seconds(std::max<int64_t>(overlap, 0)) + ", so neither certainly came first";
+}
+
+} // namespace
+
 std::string candidateVerdict(const Candidate& c, const Result& result)
 {
     const CandidateOutcome& o = c.outcome;
@@ -68,8 +85,8 @@ std::string candidateVerdict(const Candidate& c, const Result& result)
     case CandidateReason::TiedWinner:
         return "tied: cannot be ordered against the other tied candidates";
     case CandidateReason::TiedWith:
-        return "tied with " + otherSymptom + " on " + otherPlace + " (" + seconds(o.deltaNs) + " apart, within the " +
-               seconds(o.limitNs) + " clock-skew tolerance, on another node)";
+        return "tied with " + otherSymptom + " on " + otherPlace + " (" + seconds(o.deltaNs) + " apart as printed; " +
+               overlapReason(c, other) + "; nothing known makes one cause the other, on another node)";
     case CandidateReason::Untimed:
         return "lost: its time cannot be compared with the others (" + std::string(toString(c.timeBasis)) + ")";
     case CandidateReason::BeforeEpisode:
@@ -82,7 +99,7 @@ std::string candidateVerdict(const Candidate& c, const Result& result)
     case CandidateReason::Later:
         return "lost: " + seconds(o.deltaNs) + " later than " + otherSymptom + " on " + otherPlace;
     case CandidateReason::Lighter:
-        return "lost: " + otherSymptom + " is a heavier cause within the clock-skew tolerance";
+        return "lost: " + otherSymptom + " on the same node is the stronger cause and " + overlapReason(c, other);
     }
     return {};
 }
