@@ -451,6 +451,7 @@ void Api::install(httplib::Server& server)
     server.Post("/v2/sessions", post(&Api::createSession));
     server.Get("/v2/sessions", wrap(&Api::listSessions));
     server.Get(sid, wrap(&Api::getSession));
+    server.Delete(sid, wrap(&Api::deleteSession));
     server.Post(sid + "/observations", post(&Api::observations));
     server.Post(sid + "/attribute", post(&Api::attribute));
     server.Get(sid + "/result", wrap(&Api::result));
@@ -519,6 +520,16 @@ void Api::getSession(const Request& req, Response& res)
         files.push_back(fileJson(f));
     j["files"] = files;
     sendJson(res, 200, j);
+}
+
+void Api::deleteSession(const Request& req, Response& res)
+{
+    const SessionId id = pathSession(req);
+    const DeletedCounts n = sessions_.remove(id);
+    cache_.forgetPrefix(id.value + "#");
+    std::fprintf(stderr, "faultline-service: deleted session %s (%zu files, %zu runs) on request\n", id.value.c_str(),
+                 n.files, n.runs);
+    sendJson(res, 200, {{"session_id", id.value}, {"deleted", {{"files", n.files}, {"runs", n.runs}}}});
 }
 
 void Api::observations(const Request& req, Response& res)
@@ -593,8 +604,10 @@ void Api::result(const Request& req, Response& res)
 {
     const SessionId id = pathSession(req);
     int run = intParam(req, "run", 0, 0, 1'000'000'000);
+    // One primary-key read per request, also for a cached run: a session another replica deleted is gone here too.
+    const SessionRecord s = sessions_.require(id);
     if (run == 0) {
-        run = sessions_.require(id).latestRun;
+        run = s.latestRun;
         if (run == 0)
             throw ApiError(404, "not_found", "session " + id.value + " has no result yet: POST .../attribute");
     }
@@ -602,10 +615,8 @@ void Api::result(const Request& req, Response& res)
     auto doc = cache_.get(key);
     if (!doc) {
         auto r = sessions_.store().run(id, run);
-        if (!r) {
-            sessions_.require(id);
+        if (!r)
             throw ApiError(404, "not_found", "no run " + std::to_string(run) + " in session " + id.value);
-        }
         doc = std::make_shared<const std::string>(std::move(r->resultJson));
         cache_.put(key, doc);
     }
@@ -655,10 +666,11 @@ void Api::evidence(const Request& req, Response& res)
 void Api::trace(const Request& req, Response& res)
 {
     const SessionId id = pathSession(req);
+    const int run = intParam(req, "run", 0, 0, 1'000'000'000);
     sessions_.require(id);
     Deadline deadline(deadlines_, Clock::now() + std::chrono::milliseconds(timeoutMs(req, nullptr)));
     GateSlot slot(gate_, deadline.at);
-    const auto out = sessions_.trace(id, Progress{{}, &deadline.cancel});
+    const auto out = sessions_.trace(id, run, Progress{{}, &deadline.cancel});
     if (!out)
         throwCancelled(id);
     sendJson(res, 200, *out);

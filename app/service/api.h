@@ -39,6 +39,7 @@ private:
     void createSession(const httplib::Request&, httplib::Response&);
     void listSessions(const httplib::Request&, httplib::Response&);
     void getSession(const httplib::Request&, httplib::Response&);
+    void deleteSession(const httplib::Request&, httplib::Response&);
     void observations(const httplib::Request&, httplib::Response&);
     void attribute(const httplib::Request&, httplib::Response&);
     void result(const httplib::Request&, httplib::Response&);

@@ -41,6 +41,21 @@ public:
         }
     }
 
+    // A deleted session: none of its runs ("session#…" keys) may be served from memory.
+    void forgetPrefix(const std::string& prefix)
+    {
+        std::lock_guard lock(mutex_);
+        for (auto it = lru_.begin(); it != lru_.end();) {
+            if (it->first.compare(0, prefix.size(), prefix) == 0) {
+                bytes_ -= it->second->size();
+                index_.erase(it->first);
+                it = lru_.erase(it);
+            } else {
+                ++it;
+            }
+        }
+    }
+
     // After retention pruned sessions: none of their runs may be served from memory.
     void clear()
     {

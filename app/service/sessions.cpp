@@ -218,6 +218,17 @@ void refuseFolderClashes(Store& store, const SessionId& id, const std::vector<Fi
     }
 }
 
+// The files a run read, with their sizes then: its result's connector reports (docs/result-schema.md).
+std::map<std::string, uint64_t> inputsOf(const json& result)
+{
+    std::map<std::string, uint64_t> out;
+    if (auto reports = result.find("connector_reports"); reports != result.end() && reports->is_array())
+        for (const auto& r : *reports)
+            if (r.is_object() && r.contains("file") && r["file"].is_string())
+                out[r["file"].get<std::string>()] = r.value("bytes", uint64_t(0));
+    return out;
+}
+
 } // namespace
 
 SessionService::SessionService(Store& store, std::shared_ptr<const RuleSet> rules, SessionServiceOptions options)
@@ -311,7 +322,11 @@ IngestReport SessionService::ingestFiles(const SessionId& id, std::vector<FileRe
         f.addedNs = nowNs();
     }
     refuseFolderClashes(store_, id, files);
-    store_.putFiles(id, files);
+    try {
+        store_.putFiles(id, files);
+    } catch (const StoreError& e) {
+        rethrowIfGone(id, e);
+    }
     IngestReport rep;
     for (auto& f : files) {
         f.content.clear();
@@ -374,7 +389,11 @@ IngestReport SessionService::ingestArchive(const SessionId& id, const std::strin
     std::vector<FileRecord> records;
     IngestReport rep = recordsOf(b, records);
     refuseFolderClashes(store_, id, records);
-    store_.putFiles(id, records);
+    try {
+        store_.putFiles(id, records);
+    } catch (const StoreError& e) {
+        rethrowIfGone(id, e);
+    }
     for (auto& r : records) {
         r.content.clear();
         rep.files.push_back(std::move(r));
@@ -402,16 +421,38 @@ RunOutcome SessionService::runEngine(const SessionRecord& s, const Bundle& bundl
     out.run.nodes = nodesOf(result);
     out.run.elapsedMs = loadMs + std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
     out.run.resultJson = resultToString(result);
-    out.run.run = store_.addRun(s.id, out.run);
+    try {
+        out.run.run = store_.addRun(s.id, out.run);
+    } catch (const StoreError& e) {
+        rethrowIfGone(s.id, e);
+    }
     return out;
 }
 
-Bundle SessionService::materialise(const SessionRecord& s, const std::string& dirPath, const Progress& progress)
+void SessionService::rethrowIfGone(const SessionId& id, const StoreError& e)
+{
+    if (!store_.session(id))
+        throw ApiError(404, "not_found", "session '" + id.value + "' was deleted meanwhile; nothing was stored");
+    throw e;
+}
+
+DeletedCounts SessionService::remove(const SessionId& id)
+{
+    auto n = store_.deleteSession(id);
+    if (!n)
+        throw ApiError(404, "not_found", "no session '" + id.value + "'");
+    return *n;
+}
+
+Bundle SessionService::materialise(const SessionRecord& s, const std::string& dirPath, const Progress& progress,
+                                   const std::set<std::string>* only)
 {
     const SessionId& id = s.id;
     std::map<std::string, FileRecord> declared;
     bool hasManifest = false;
     store_.forEachFile(id, [&](const FileRecord& f) {
+        if (only && !only->count(f.path))
+            return;
         const fs::path target = fs::path(dirPath) / f.path;
         std::error_code ec;
         fs::create_directories(target.parent_path(), ec);
@@ -475,14 +516,19 @@ RunOutcome SessionService::attribute(const SessionId& id, const std::string& pha
     return runEngine(s, b, phase, progress, loadMs);
 }
 
-std::optional<json> SessionService::trace(const SessionId& id, const Progress& progress)
+std::optional<json> SessionService::trace(const SessionId& id, int runNo, const Progress& progress)
 {
     const SessionRecord s = require(id);
-    const auto run = store_.run(id, 0);
+    const auto run = store_.run(id, runNo);
     if (!run)
-        throw ApiError(404, "not_found", "session " + id.value + " has no result yet: POST .../attribute");
+        throw ApiError(404, "not_found", "session " + id.value + (runNo ? " has no run " + std::to_string(runNo)
+                                                                          : std::string(" has no result yet: POST .../attribute")));
+    // Only what that run read: evidence added since belongs to later runs.
+    std::set<std::string> inputs;
+    for (const auto& [path, bytes] : inputsOf(json::parse(run->resultJson)))
+        inputs.insert(path);
     TempDir dir(options_.tmpDir);
-    const Bundle b = materialise(s, dir.path, progress);
+    const Bundle b = materialise(s, dir.path, progress, &inputs);
     Engine engine(rules_);
     engine.setKeepMetricSamples(false);
     engine.ingest(b, progress);
@@ -494,7 +540,8 @@ std::optional<json> SessionService::trace(const SessionId& id, const Progress& p
     if (resultToString(result) != run->resultJson)
         throw ApiError(409, "result_changed",
                        "run " + std::to_string(run->run) + " of session " + id.value +
-                           " was made from other files or rules than the service has now; attribute again, then ask for its trace");
+                           " was made from other files or rules than the service has now (a file it read was replaced since, "
+                           "or the rules changed); attribute again, then ask for the new run's trace");
     return json{{"session_id", id.value}, {"run", run->run}, {"trace", traceToJson(steps)}};
 }
 
@@ -544,6 +591,13 @@ json SessionService::evidenceLines(const SessionId& id, int run, const std::stri
     if (!content)
         throw ApiError(404, "not_found", "evidence '" + evidenceId + "' refers to '" + file +
                                              "', which this service did not store (a generated manifest?)");
+    // A file posted again under the same path replaces the stored one: never show its new lines as the run's.
+    const auto inputs = inputsOf(result);
+    if (auto it = inputs.find(file); it != inputs.end() && it->second != content->size())
+        throw ApiError(409, "result_changed",
+                       "'" + file + "' was replaced since run " + std::to_string(r->run) + " read it (" +
+                           std::to_string(it->second) + " bytes then, " + std::to_string(content->size()) +
+                           " now); its lines are no longer that run's evidence");
     const int64_t first = std::max<int64_t>(1, line - context), last = line + count - 1 + context;
     json lines = json::array();
     int64_t n = 1;

@@ -13,6 +13,7 @@
 #include <nlohmann/json.hpp>
 
 #include <memory>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -58,9 +59,12 @@ public:
 
     // The raw lines of one evidence item of a run (0: latest), `context` lines either side.
     nlohmann::json evidenceLines(const SessionId& id, int run, const std::string& evidenceId, int context);
-    // The engine's trace for the latest run: its analysis again, with the trace on; 409 when the
-    // files or rules no longer give that run's result. Nullopt when `progress` was cancelled.
-    std::optional<nlohmann::json> trace(const SessionId& id, const Progress& progress);
+    // The engine's trace of a run (0: latest): the analysis again of the files that run read (its
+    // connector reports name them), with the trace on; 409 when they or the rules no longer give that
+    // run's result (a file replaced since, other rules). Nullopt when `progress` was cancelled.
+    std::optional<nlohmann::json> trace(const SessionId& id, int run, const Progress& progress);
+    // Deletes a session with its files (an uploaded bundle's too) and runs; 404 when unknown.
+    DeletedCounts remove(const SessionId& id);
 
     const RuleSet& rules() const { return *rules_; }
     const std::string& rulesDigest() const { return rulesDigest_; } // computed once: hashing the rules is not free
@@ -72,7 +76,11 @@ private:
     std::string writeTemp(const std::string& bytes) const;
     // The session's files written under `dir` and loaded as a bundle (a workload.json from the session when
     // it has none; what the client declared wins over what the loader inferred).
-    Bundle materialise(const SessionRecord& s, const std::string& dir, const Progress& progress);
+    // `only`: just these paths (the files a run read); null: every file of the session.
+    Bundle materialise(const SessionRecord& s, const std::string& dir, const Progress& progress,
+                       const std::set<std::string>* only = nullptr);
+    // A store write refused because the session is gone (deleted meanwhile) becomes a 404.
+    [[noreturn]] void rethrowIfGone(const SessionId& id, const StoreError& e);
 
     Store& store_;
     std::shared_ptr<const RuleSet> rules_;

@@ -61,6 +61,10 @@ struct SessionFilter {
     int limit = 100, offset = 0;
 };
 
+struct DeletedCounts {
+    size_t files = 0, runs = 0;
+};
+
 struct StoreError : std::runtime_error {
     using std::runtime_error::runtime_error;
 };
@@ -84,6 +88,8 @@ public:
     // Deletes every session idle since before `cutoffNs` (created, last run and last file all
     // older) with its files and runs, in one transaction; returns how many sessions went.
     virtual size_t pruneIdleBefore(int64_t cutoffNs) = 0;
+    // Deletes one session with its files and runs, in one transaction; nullopt when there is no such session.
+    virtual std::optional<DeletedCounts> deleteSession(const SessionId& id) = 0;
 };
 
 // "sqlite:///path/to.db", a plain path, or "postgresql://..." / "postgres://...".

@@ -265,6 +265,28 @@ public:
         return pruned;
     }
 
+    std::optional<DeletedCounts> deleteSession(const SessionId& id) override
+    {
+        auto c = borrow();
+        q(c, "BEGIN");
+        std::optional<DeletedCounts> out;
+        try {
+            // The row lock waits for a replica appending a run to this session (addRun) to commit.
+            if (q(c, "SELECT 1 FROM sessions WHERE id = $1 FOR UPDATE", Params().add(id.value))->rows() == 1) {
+                size_t changed[3] = {};
+                size_t i = 0;
+                for (const std::string& sql : deleteSessionStatements())
+                    changed[i++] = static_cast<size_t>(q(c, sql.c_str(), Params().add(id.value))->affected());
+                out = DeletedCounts{changed[1], changed[0]};
+            }
+            q(c, "COMMIT");
+        } catch (...) {
+            PQclear(PQexec(c.conn->pg, "ROLLBACK"));
+            throw;
+        }
+        return out;
+    }
+
 private:
     struct Lease {
         PostgresStore* store;

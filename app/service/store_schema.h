@@ -38,4 +38,11 @@ inline std::vector<std::string> pruneStatements()
             "DELETE FROM sessions WHERE id IN (" + stale + ")"};
 }
 
+// DELETE /v2/sessions/{id}: its runs, its files, then the session ($1: its id), in one transaction.
+inline std::vector<std::string> deleteSessionStatements()
+{
+    return {"DELETE FROM runs WHERE session_id = $1", "DELETE FROM files WHERE session_id = $1",
+            "DELETE FROM sessions WHERE id = $1"};
+}
+
 } // namespace fl::service

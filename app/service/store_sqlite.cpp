@@ -275,6 +275,29 @@ public:
         return pruned;
     }
 
+    std::optional<DeletedCounts> deleteSession(const SessionId& id) override
+    {
+        auto c = borrow();
+        exec(c.get(), "BEGIN IMMEDIATE");
+        std::optional<DeletedCounts> out;
+        try {
+            size_t changed[3] = {};
+            size_t i = 0;
+            for (const std::string& sql : deleteSessionStatements()) {
+                Stmt s(c.get(), sql.c_str());
+                s.bind(1, id.value).step();
+                changed[i++] = static_cast<size_t>(sqlite3_changes(c.get()));
+            }
+            if (changed[2] == 1)
+                out = DeletedCounts{changed[1], changed[0]};
+            exec(c.get(), "COMMIT");
+        } catch (...) {
+            sqlite3_exec(c.get(), "ROLLBACK", nullptr, nullptr, nullptr);
+            throw;
+        }
+        return out;
+    }
+
 private:
     static FileRecord fileFrom(const Stmt& s)
     {

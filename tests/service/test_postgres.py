@@ -64,6 +64,20 @@ try:
         ev = r["result"]["evidence"][0]["id"]
         st, lines = b.json("GET", "/v2/sessions/%s/evidence/%s" % (sid, ev))
         check(st == 200 and any(l["evidence"] for l in lines["lines"]), "evidence lines read back from PostgreSQL (bytea)")
+        st, t = b.json("GET", "/v2/sessions/%s/trace?run=1" % sid)
+        check(st == 200 and t["run"] == 1 and t["trace"], "trace of run 1 on PostgreSQL (got %d)" % st)
+        # DELETE on replica A: gone on replica B too, also the run B had read into its result cache.
+        st, d = a.json("POST", "/v2/sessions", {"workload_id": "pg-del"})
+        did = d["session_id"]
+        st, _, _ = a.request("POST", "/v2/sessions/%s/observations?path=syslog-node-02.log" % did, b"Mar 14 10:00:00 node-02 kernel: hello\n")
+        st, _ = b.json("POST", "/v2/sessions/%s/attribute" % did)
+        check(b.request("GET", "/v2/sessions/%s/result?run=1" % did)[0] == 200, "delete on PostgreSQL: replica B read run 1")
+        st, r = a.json("DELETE", "/v2/sessions/" + did)
+        check(st == 200 and r["deleted"] == {"files": 1, "runs": 1}, "DELETE on replica A removes its file and run (%d %s)" % (st, r))
+        check(b.json("GET", "/v2/sessions/%s/result?run=1" % did)[0] == 404, "replica B no longer serves the deleted run from memory")
+        check(b.json("GET", "/v2/sessions?workload_id=pg-del")[1]["sessions"] == [], "replica B no longer lists it")
+        check(b.json("DELETE", "/v2/sessions/" + did)[0] == 404, "DELETE again on replica B -> 404")
+        check(b.json("GET", "/v2/sessions/" + sid)[0] == 200, "the other session stays")
     finally:
         a.stop()
         b.stop()

@@ -116,7 +116,8 @@ try:
     st, _, _ = svc.request("POST", "/v2/sessions/%s/observations?path=late.log&kind=syslog&node=node-03" % sid,
                            b"Mar 14 10:09:00 node-03 kernel: eth0: link up\n", {"Content-Type": "text/plain"})
     st, r = svc.json("GET", "/v2/sessions/%s/trace" % sid)
-    check(st == 409 and r["error"] == "result_changed", "GET /trace after more evidence -> 409 result_changed (got %d)" % st)
+    check(st == 200 and r["run"] == 2 and r["trace"] == steps,
+          "GET /trace after more evidence still explains run 2 from the files it read (got %d)" % st)
     st, r = svc.json("POST", "/v2/sessions/%s/attribute" % sid)
     check(st == 200 and r["run"] == 3, "attribute again -> run 3")
     check(svc.json("GET", "/v2/sessions/%s/trace" % sid)[0] == 200, "then its trace is given")
@@ -124,6 +125,61 @@ try:
     check(st == 200 and [x["session_id"] for x in lst["sessions"]] == [sid], "list sessions filtered by workload, node, status")
     st, lst = svc.json("GET", "/v2/sessions?workload_id=job-77&domain=no-such-domain")
     check(st == 200 and lst["sessions"] == [], "domain filter excludes")
+
+    # -- a run's evidence and trace stay that run's after more evidence and a newer run
+    st, s = svc.json("POST", "/v2/sessions", {"workload_id": "runs-1"})
+    rsid = s["session_id"]
+    with open(os.path.join(sample, "syslog-node-02.log"), "rb") as f:
+        syslog2 = f.read()
+    st, _, _ = svc.request("POST", "/v2/sessions/%s/observations?path=syslog-node-02.log" % rsid, syslog2)
+    st, r1 = svc.json("POST", "/v2/sessions/%s/attribute" % rsid)
+    check(st == 200 and r1["run"] == 1 and r1["result"]["evidence"], "runs: run 1 from one syslog")
+    st, _, _ = svc.request("POST", "/v2/sessions/%s/observations?path=applog-node-01-rank0.log&kind=applog&node=node-01&rank=0"
+                           % rsid, app0)
+    st, r2 = svc.json("POST", "/v2/sessions/%s/attribute" % rsid)
+    check(st == 200 and r2["run"] == 2 and r2["result"] != r1["result"], "runs: run 2 after more evidence, another result")
+    ev1 = r1["result"]["evidence"][-1]
+    st, lines = svc.json("GET", "/v2/sessions/%s/evidence/%s?context=0&run=1" % (rsid, ev1["id"]))
+    check(st == 200 and lines["run"] == 1 and lines["file"] == ev1["raw"]["file"] and lines["line"] == ev1["raw"]["line"],
+          "runs: evidence %s of run 1 read back as run 1 holds it (%d %s)" % (ev1["id"], st, lines.get("detail", "")))
+    st, t1 = svc.json("GET", "/v2/sessions/%s/trace?run=1" % rsid)
+    st2, t2 = svc.json("GET", "/v2/sessions/%s/trace" % rsid)
+    check(st == 200 and t1["run"] == 1 and st2 == 200 and t2["run"] == 2 and t1["trace"] != t2["trace"],
+          "runs: GET /trace?run=1 explains run 1, /trace run 2 (%d, %d)" % (st, st2))
+    st, r = svc.json("GET", "/v2/sessions/%s/trace?run=9" % rsid)
+    check(st == 404 and "run 9" in r["detail"], "runs: trace of a run that does not exist -> 404")
+    # The file run 1 read, posted again with other content: neither its lines nor a trace are given as run 1's.
+    st, _, _ = svc.request("POST", "/v2/sessions/%s/observations?path=syslog-node-02.log" % rsid,
+                           syslog2 + b"Mar 14 10:09:00 node-02 kernel: eth0: link up\n")
+    st, r = svc.json("GET", "/v2/sessions/%s/evidence/%s?run=1" % (rsid, ev1["id"]))
+    check(st == 409 and r["error"] == "result_changed" and "replaced" in r["detail"],
+          "runs: evidence of a file replaced since -> 409 result_changed (%d %s)" % (st, r.get("detail")))
+    st, r = svc.json("GET", "/v2/sessions/%s/trace?run=1" % rsid)
+    check(st == 409 and r["error"] == "result_changed", "runs: trace of a run whose file was replaced -> 409 (got %d)" % st)
+
+    # -- DELETE /v2/sessions/{id}: the session, its files and every run, also from the result cache
+    st, hdrs, cached = svc.request("GET", "/v2/sessions/%s/result?run=1" % rsid)
+    check(st == 200, "delete: run 1 read (and cached) before")
+    st, r = svc.json("DELETE", "/v2/sessions/%s" % rsid)
+    check(st == 200 and r["deleted"] == {"files": 2, "runs": 2}, "delete: 200 with 2 files and 2 runs deleted (%d %s)" % (st, r))
+    for path in ["", "/result", "/result?run=1", "/results", "/evidence/%s?run=1" % ev1["id"], "/trace?run=1"]:
+        st, r = svc.json("GET", "/v2/sessions/%s%s" % (rsid, path))
+        check(st == 404 and r["error"] == "not_found", "delete: GET %s of the deleted session -> 404 (got %d)" % (path or "/", st))
+    st, r = svc.json("POST", "/v2/sessions/%s/attribute" % rsid)
+    check(st == 404, "delete: attribute a deleted session -> 404")
+    st, lst = svc.json("GET", "/v2/sessions?workload_id=runs-1")
+    check(st == 200 and lst["sessions"] == [], "delete: no longer listed")
+    st, r = svc.json("DELETE", "/v2/sessions/%s" % rsid)
+    check(st == 404 and r["error"] == "not_found", "delete: again -> 404")
+    st, r = svc.json("DELETE", "/v2/sessions/s-ffffffffffffffff")
+    check(st == 404 and r["error"] == "not_found", "delete: unknown session -> 404")
+    with open(os.path.join(WORK, "xid149-nccl.tar.gz"), "rb") as f:
+        st, b = svc.json("POST", "/v2/bundles", f.read(), {"Content-Type": "application/gzip"})
+    nfiles = len(svc.json("GET", "/v2/sessions/%s" % b["session_id"])[1]["files"])
+    st, r = svc.json("DELETE", "/v2/sessions/%s" % b["session_id"])
+    check(st == 200 and r["deleted"] == {"files": nfiles, "runs": 1} and nfiles > 3,
+          "delete: an uploaded bundle's session goes with its %d stored files (%s)" % (nfiles, r))
+    check(svc.json("GET", "/v2/sessions/%s/result" % b["session_id"])[0] == 404, "delete: the bundle's result is gone")
 
     # -- NVIDIA Recovery v1 request
     v1 = {"schema_version": "1.0", "workload_id": "12345", "phase": "fast",
@@ -248,6 +304,11 @@ try:
     svc.token = "test-token-0123456789abcdef"
     st, r = svc.json("GET", "/v2/sessions")
     check(st == 200, "right token -> 200")
+    st, s = svc.json("POST", "/v2/sessions", {"workload_id": "tok"})
+    st, r = svc.json("DELETE", "/v2/sessions/" + s["session_id"], headers={"Authorization": "Bearer wrong-token-0123456789abcde"})
+    check(st == 401 and svc.json("GET", "/v2/sessions/" + s["session_id"])[0] == 200, "DELETE with a wrong token -> 401, nothing deleted")
+    st, r = svc.json("DELETE", "/v2/sessions/" + s["session_id"])
+    check(st == 200, "DELETE with the token -> 200")
 finally:
     svc.stop()
 
