@@ -149,6 +149,8 @@ void setupPlan(const World& w, Plan& p);
 
 // Fills the plan for the fault in w.opt and returns the truth.
 Truth buildScenario(World& w, Plan& p);
+// Whether buildScenario has a builder of its own for this fault kind.
+bool hasScenario(const std::string& fault);
 
 // Writers; each returns false with *error set on I/O failure.
 bool writeRankLog(const World& w, Plan& p, int rank, const std::string& path, std::string* error);

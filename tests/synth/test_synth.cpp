@@ -1,4 +1,5 @@
 #include "synth/synth.h"
+#include "synth/world.h"
 
 #include <nlohmann/json.hpp>
 
@@ -112,6 +113,8 @@ private slots:
         std::set<std::string> ids;
         for (const auto& k : kinds) {
             QVERIFY2(ids.insert(k.id).second, k.id.c_str());
+            // Its own scenario builder, not the fallback that injects nothing.
+            QVERIFY2(fl::synth::hasScenario(k.id), k.id.c_str());
             QTemporaryDir d;
             const fs::path dir = d.path().toStdString();
             const Truth t = gen(small(k.id), dir);
@@ -152,6 +155,7 @@ private slots:
             }
             QVERIFY(fs::exists(dir / "sacct.txt"));
         }
+        QVERIFY(!fl::synth::hasScenario("no_such_fault"));
     }
 
     void culpritSyslogHasTheInjectedXid()
