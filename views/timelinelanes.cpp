@@ -67,6 +67,7 @@ void TimelineLanes::add(const std::string& node, int rank, int64_t timeNs, Level
     if (event >= m_eventTime.size()) {
         m_eventTime.resize(event + 1, kNoTime);
         m_eventLevel.resize(event + 1, style::Suppressed);
+        m_eventInterval.resize(event + 1);
     }
     // Times outside [1970, ~2065] are garbage from a hostile or broken line;
     // keeping them out bounds every span so time arithmetic cannot overflow.
@@ -85,6 +86,7 @@ void TimelineLanes::add(const std::string& node, int rank, int64_t timeNs, Level
         && interval.earliestNs >= 0 && interval.latestNs <= kMaxTimeNs;
     m_eventTime[event] = timeNs;
     m_eventLevel[event] = level;
+    m_eventInterval[event] = uncertain ? interval : TimeInterval{};
     if (level == style::Root && (m_rootEvent == UINT32_MAX || event < m_rootEvent))
         m_rootEvent = event;
     if (timeNs == kNoTime)
@@ -94,7 +96,7 @@ void TimelineLanes::add(const std::string& node, int rank, int64_t timeNs, Level
         lane.times[level].push_back(timeNs);
         lane.events[level].push_back(event);
         if (uncertain) {
-            lane.spans[level].emplace_back(interval.earliestNs, interval.latestNs);
+            lane.spans[level].push_back({interval.earliestNs, interval.latestNs, std::clamp(timeNs, interval.earliestNs, interval.latestNs)});
             lane.widestSpan = std::max(lane.widestSpan, interval.latestNs - interval.earliestNs);
         }
         // An informational mark (an old Xid 63, a start-up warning) is on
@@ -147,7 +149,7 @@ void TimelineLanes::finish()
 {
     for (Lane& lane : m_lanes) {
         for (auto& s : lane.spans)
-            std::sort(s.begin(), s.end());
+            std::stable_sort(s.begin(), s.end());
         for (size_t lv = 0; lv < style::LevelCount; ++lv) {
             auto& t = lane.times[lv];
             auto& ev = lane.events[lv];
@@ -330,28 +332,60 @@ void TimelineLanes::marks(int laneIndex, int64_t start, int64_t end, int width, 
     }
 }
 
-void TimelineLanes::spanMarks(int laneIndex, int64_t start, int64_t end, int width, std::vector<uint8_t>& out) const
+void TimelineLanes::spanMarks(int laneIndex, int64_t start, int64_t end, int width, std::vector<uint8_t>& out, int capPx) const
 {
     out.assign(static_cast<size_t>(std::max(width, 0)), 0);
     if (laneIndex < 0 || laneIndex >= laneCount() || width <= 0 || end <= start)
         return;
     const Lane& lane = m_lanes[static_cast<size_t>(laneIndex)];
     const long double nsPerPixel = (static_cast<long double>(end) - start) / width;
-    auto column = [&](int64_t t) {
-        return static_cast<size_t>(std::clamp<long double>(std::floor((t - static_cast<long double>(start)) / nsPerPixel), 0, width - 1));
+    auto px = [&](int64_t t) { return std::floor((t - static_cast<long double>(start)) / nsPerPixel); };
+    const long double cap = std::max(capPx, 0);
+    auto put = [&](long double x, uint8_t level, bool tick) {
+        uint8_t& v = out[static_cast<size_t>(x)];
+        v = static_cast<uint8_t>(std::max<uint8_t>(v & kSpanLevel, level) | (v & kSpanEnd) | (tick ? kSpanEnd : 0));
     };
     for (size_t lv = 0; lv < style::LevelCount; ++lv) {
         const auto& s = lane.spans[lv];
         // Sorted by start: nothing that starts before start - widestSpan can reach the window.
-        auto it = std::lower_bound(s.begin(), s.end(), std::make_pair(start - lane.widestSpan, INT64_MIN));
-        for (; it != s.end() && it->first < end; ++it) {
-            if (it->second < start)
+        auto it = std::lower_bound(s.begin(), s.end(), Lane::Span{start - lane.widestSpan, 0, 0});
+        for (; it != s.end() && it->earliest < end; ++it) {
+            if (it->latest < start)
                 continue;
-            for (size_t x = column(it->first), x1 = column(it->second); x <= x1; ++x)
-                if (out[x] < lv + 1)
-                    out[x] = static_cast<uint8_t>(lv + 1);
+            long double x0 = px(it->earliest), x1 = px(it->latest);
+            if (x1 - x0 < kMinSpanPx)
+                continue;
+            const long double xp = px(it->point);
+            bool closed0 = true, closed1 = true;
+            if (xp - x0 > cap) {
+                x0 = xp - cap;
+                closed0 = false;
+            }
+            if (x1 - xp > cap) {
+                x1 = xp + cap;
+                closed1 = false;
+            }
+            if (x1 < 0 || x0 > width - 1)
+                continue;
+            // An end beyond the window's edge is not an end the reader sees.
+            if (x0 < 0) {
+                x0 = 0;
+                closed0 = false;
+            }
+            if (x1 > width - 1) {
+                x1 = width - 1;
+                closed1 = false;
+            }
+            const auto level = static_cast<uint8_t>(lv + 1);
+            for (long double x = x0; x <= x1; ++x)
+                put(x, level, (x == x0 && closed0) || (x == x1 && closed1));
         }
     }
+}
+
+TimeInterval TimelineLanes::eventInterval(uint32_t event) const
+{
+    return event < m_eventInterval.size() ? m_eventInterval[event] : TimeInterval{};
 }
 
 int64_t TimelineLanes::eventNear(int laneIndex, int64_t t0, int64_t t1) const

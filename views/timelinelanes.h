@@ -29,10 +29,15 @@ struct Lane {
     int64_t firstAnomaly = kNoTime;  // earliest symptom or root event (informational marks do not count)
     std::array<std::vector<int64_t>, style::LevelCount> times;   // sorted
     std::array<std::vector<uint32_t>, style::LevelCount> events; // parallel to times
-    // Uncertain times ([earliest, latest] wider than a point), sorted by start:
-    // drawn as bars so that a line that only lies "between 10:00:01 and
-    // 10:03:40" does not look like a precise moment.
-    std::array<std::vector<std::pair<int64_t, int64_t>>, style::LevelCount> spans;
+    // Uncertain times ([earliest, latest] wider than a point) with the best
+    // estimate the mark sits at, sorted by start: drawn as whiskers so that a
+    // line that only lies "between 10:00:01 and 10:03:40" does not look like
+    // a precise moment.
+    struct Span {
+        int64_t earliest = 0, latest = 0, point = 0;
+        friend bool operator<(const Span& a, const Span& b) { return a.earliest < b.earliest; }
+    };
+    std::array<std::vector<Span>, style::LevelCount> spans;
     int64_t widestSpan = 0;
     uint32_t bootRelative = 0; // events kept off the wall-clock axis (boot time unknown)
     size_t eventCount() const;
@@ -82,9 +87,21 @@ public:
     // pixel column x of [start, end) over `width` pixels, 0 for none. Costs
     // O(min(events in range, width * log events)) per level.
     void marks(int lane, int64_t start, int64_t end, int width, std::vector<uint8_t>& out) const;
-    // The same for the uncertain times' bars: out[x] = 1 + worst level of the
-    // intervals that cover pixel column x.
-    void spanMarks(int lane, int64_t start, int64_t end, int width, std::vector<uint8_t>& out) const;
+    // The same for the uncertain times' whiskers: out[x] & kSpanLevel = 1 +
+    // worst level of the whiskers over pixel column x; kSpanEnd marks a column
+    // where an interval really ends (drawn as a tick). A whisker reaches at
+    // most `capPx` either side of its best estimate: an interval that spans
+    // the window on every lane of a wide job would otherwise paint every lane
+    // solid; a capped side has no end tick, which says "goes on". Intervals
+    // under kMinSpanPx are left to the mark.
+    static constexpr uint8_t kSpanLevel = 0x7f, kSpanEnd = 0x80;
+    static constexpr int kMinSpanPx = 3, kSpanCapPx = 24;
+    void spanMarks(int lane, int64_t start, int64_t end, int width, std::vector<uint8_t>& out,
+                   int capPx = kSpanCapPx) const;
+    // The interval an event's mark stands for, unbounded when its time is a
+    // point (or has no place on the axis): what the view draws in full for
+    // the selected event.
+    TimeInterval eventInterval(uint32_t event) const;
     // True when every timed event is boot-relative (no boot time known): the
     // axis is then seconds since each node's own boot.
     bool bootAxis() const { return m_bootAxis; }
@@ -102,6 +119,7 @@ private:
     std::vector<bool> m_expanded;
     std::vector<int64_t> m_eventTime;           // by event id
     std::vector<uint8_t> m_eventLevel;          // by event id
+    std::vector<TimeInterval> m_eventInterval;  // by event id; unbounded unless drawn as a whisker
     QString m_filter;
     bool m_sortByAnomaly = true;
     int m_rootLane = -1;

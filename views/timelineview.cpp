@@ -467,18 +467,24 @@ void TimelineView::paintLane(QPainter& p, int row, int laneIndex, int y)
     const LaneGeometry& geo = cachedGeometry(laneIndex);
     const auto& marks = geo.marks;
     p.setClipRect(kLabelWidth, y, w, kRowHeight);
-    // Uncertain times first: a thin translucent bar over [earliest, latest],
-    // one rectangle per run of equal level, under the marks.
-    const int barH = 6;
-    for (int x = 0; x < static_cast<int>(geo.spans.size());) {
-        const uint8_t v = geo.spans[static_cast<size_t>(x)];
+    // Uncertain times first, under the marks: a thin faint whisker from the
+    // mark towards [earliest, latest], capped (TimelineLanes::spanMarks), with
+    // a tick where the interval really ends. One rectangle per run of equal
+    // level. The selected event's whole interval is a band (paintOverlays).
+    const int barH = 2, tickH = 8;
+    const auto& spans = geo.spans;
+    for (int x = 0; x < static_cast<int>(spans.size());) {
+        const uint8_t v = spans[static_cast<size_t>(x)] & TimelineLanes::kSpanLevel;
         int x1 = x + 1;
-        while (x1 < static_cast<int>(geo.spans.size()) && geo.spans[static_cast<size_t>(x1)] == v)
+        while (x1 < static_cast<int>(spans.size()) && (spans[static_cast<size_t>(x1)] & TimelineLanes::kSpanLevel) == v)
             ++x1;
         if (v > 0) {
             QColor c = style::levelColor(static_cast<style::Level>(v - 1));
-            c.setAlpha(110);
+            c.setAlpha(120);
             p.fillRect(QRect(kLabelWidth + x, y + (kRowHeight - barH) / 2, x1 - x, barH), c);
+            for (int t = x; t < x1; ++t)
+                if (spans[static_cast<size_t>(t)] & TimelineLanes::kSpanEnd)
+                    p.fillRect(QRect(kLabelWidth + t, y + (kRowHeight - tickH) / 2, 1, tickH), c);
         }
         x = x1;
     }
@@ -522,9 +528,22 @@ void TimelineView::paintOverlays(QPainter& p)
             p.drawPath(d);
         }
     }
-    // Selected event: a line through every lane.
+    // Selected event: a line through every lane; an uncertain time also gets
+    // its whole [earliest, latest] as a faint band, so it can be compared
+    // with every other lane's marks.
     if (const auto sel = m_focus->current().event) {
         const int64_t t = m_lanes.eventTime(sel->value);
+        if (const TimeInterval iv = m_lanes.eventInterval(sel->value); t != kNoTime && iv.bounded()) {
+            const double x0 = std::max<double>(xOfTime(iv.earliestNs), kLabelWidth - 1);
+            const double x1 = std::min<double>(xOfTime(iv.latestNs), kLabelWidth + w + 1);
+            QColor band = palette().highlight().color();
+            band.setAlpha(28);
+            p.fillRect(QRectF(x0, kAxisHeight, x1 - x0, bottom - kAxisHeight), band);
+            band.setAlpha(140);
+            p.setPen(QPen(band, 1));
+            p.drawLine(QPointF(x0, kAxisHeight), QPointF(x0, bottom));
+            p.drawLine(QPointF(x1, kAxisHeight), QPointF(x1, bottom));
+        }
         if (t != kNoTime) {
             p.setPen(QPen(palette().highlight().color(), 1.5, Qt::DashLine));
             p.drawLine(QPointF(xOfTime(t), kAxisHeight), QPointF(xOfTime(t), bottom));

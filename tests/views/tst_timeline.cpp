@@ -2,7 +2,9 @@
 #include "viewfixture.h"
 #include "views/timelineview.h"
 
+#include <QDir>
 #include <QElapsedTimer>
+#include <QImage>
 #include <QSignalSpy>
 #include <QTemporaryDir>
 #include <QTest>
@@ -171,28 +173,92 @@ private slots:
     }
 
     // An untimed NCCL line lies between the stamped lines around it: its
-    // interval is a bar over every pixel it covers, under the point mark.
-    void uncertainTimeIsABar()
+    // interval is a faint whisker from the mark, at most kSpanCapPx either
+    // side, with a tick only where the interval really ends. Without the cap,
+    // an interval over the whole window paints every lane of a wide job solid.
+    void uncertainTimeIsACappedWhisker()
     {
+        const int cap = TimelineLanes::kSpanCapPx;
         TimelineLanes l;
-        l.add("n", -1, 300, style::Symptom, 0, TimeInterval{200, 600});
-        l.add("n", -1, 800, style::Root, 1, TimeInterval{800, 800});  // a point: no bar
-        l.add("n", -1, 50, style::Interesting, 2, TimeInterval{0, 100});
+        l.add("n", -1, 300, style::Symptom, 0, TimeInterval{290, 310});       // narrow: drawn whole
+        l.add("n", -1, 500, style::Interesting, 1, TimeInterval{500, 900});   // wide: capped on the right
+        l.add("n", -1, 800, style::Root, 2, TimeInterval{800, 800});          // a point: no whisker
+        l.add("n", -1, 100, style::Symptom, 3, TimeInterval{99, 101});        // under kMinSpanPx: the mark covers it
         l.finish();
+        auto level = [](uint8_t v) { return int(v & TimelineLanes::kSpanLevel); };
+        auto tick = [](uint8_t v) { return (v & TimelineLanes::kSpanEnd) != 0; };
         std::vector<uint8_t> bars;
-        l.spanMarks(0, 0, 1000, 10, bars);
-        QCOMPARE(bars.size(), size_t(10));
-        QCOMPARE(int(bars[0]), style::Interesting + 1);
-        QCOMPARE(int(bars[1]), style::Interesting + 1);  // 100 is inclusive
-        for (int x = 2; x <= 6; ++x)
-            QCOMPARE(int(bars[size_t(x)]), style::Symptom + 1);
-        QCOMPARE(int(bars[7]), 0);
-        QCOMPARE(int(bars[8]), 0);
-        // Zoomed in past the bar's start: still drawn from the left edge.
-        l.spanMarks(0, 500, 700, 4, bars);
-        QCOMPARE(int(bars[0]), style::Symptom + 1);
-        QCOMPARE(int(bars[2]), style::Symptom + 1);
-        QCOMPARE(int(bars[3]), 0);
+        l.spanMarks(0, 0, 1000, 1000, bars);  // 1 ns per pixel
+        QCOMPARE(bars.size(), size_t(1000));
+        for (int x = 290; x <= 310; ++x)
+            QCOMPARE(level(bars[size_t(x)]), style::Symptom + 1);
+        QVERIFY(tick(bars[290]) && tick(bars[310]) && !tick(bars[300]));
+        QCOMPARE(level(bars[289]), 0);
+        QCOMPARE(level(bars[311]), 0);
+        QVERIFY(tick(bars[500]));
+        QCOMPARE(level(bars[size_t(500 + cap)]), style::Interesting + 1);
+        QVERIFY(!tick(bars[size_t(500 + cap)]));  // capped: no end drawn
+        for (int x = 500 + cap + 1; x < 1000; ++x)
+            QCOMPARE(level(bars[size_t(x)]), 0);
+        for (int x = 98; x <= 102; ++x)
+            QCOMPARE(level(bars[size_t(x)]), 0);
+        QCOMPARE(level(bars[800]), 0);
+        // Zoomed in: the same whisker, measured in pixels of the new window.
+        l.spanMarks(0, 400, 600, 400, bars);  // 0.5 ns per pixel: the mark at x = 200
+        QVERIFY(tick(bars[200]));
+        QCOMPARE(level(bars[size_t(200 + cap)]), style::Interesting + 1);
+        QCOMPARE(level(bars[size_t(201 + cap)]), 0);
+        // An end outside the window is not drawn as an end.
+        l.spanMarks(0, 295, 305, 10, bars);
+        QVERIFY(!tick(bars[0]) && !tick(bars[9]));
+        QCOMPARE(level(bars[0]), style::Symptom + 1);
+        // The selected event's whole interval stays reachable.
+        QCOMPARE(l.eventInterval(1), (TimeInterval{500, 900}));
+        QVERIFY(!l.eventInterval(2).bounded());
+        QVERIFY(!l.eventInterval(99).bounded());
+    }
+
+    // As a person sees it: four lanes whose every event is only known to lie
+    // somewhere in the whole window. Each lane shows its mark and a short
+    // whisker, not a bar across the window; selecting one event shows its
+    // whole interval as a band over every lane.
+    void uncertainTimesDoNotFillLanes()
+    {
+        constexpr int64_t s = 1'000'000'000;
+        TimelineLanes l;
+        for (uint32_t n = 0; n < 4; ++n)
+            l.add("node-" + std::to_string(n), -1, 1500 * s + n * 20 * s, style::Symptom, n, TimeInterval{1000 * s, 2000 * s});
+        l.finish();
+        FocusState focus;
+        TimelineView v(&focus);
+        v.resize(1000, 200);
+        v.setLanes(std::move(l));
+        v.show();
+        focus.setTimeWindow(1000 * s, 2000 * s);
+        const QImage before = v.grab().toImage();
+        const int x0 = TimelineView::kLabelWidth + 2, x1 = TimelineView::kLabelWidth + v.plotWidth() - 2;
+        auto painted = [&](const QImage& img, int row) {
+            const int y = TimelineView::kAxisHeight + row * TimelineView::kRowHeight + TimelineView::kRowHeight / 2;
+            const QRgb bg = img.pixel(x0, y);  // the window's edge: far from every mark
+            int n = 0;
+            for (int x = x0; x < x1; ++x)
+                n += img.pixel(x, y) != bg;
+            return n;
+        };
+        for (int row = 0; row < 4; ++row) {
+            const int n = painted(before, row);
+            QVERIFY2(n > 0, "the lane shows its event");
+            QVERIFY2(n <= 2 * TimelineLanes::kSpanCapPx + 8, qPrintable(QStringLiteral("row %1 paints %2 px").arg(row).arg(n)));
+        }
+        focus.selectEvent(EventId(2));
+        const QImage after = v.grab().toImage();
+        const int y = TimelineView::kAxisHeight + TimelineView::kRowHeight / 2;
+        const int far = TimelineView::kLabelWidth + v.plotWidth() / 10;  // inside the interval, far from every mark
+        QVERIFY2(after.pixel(far, y) != before.pixel(far, y), "the selected event's interval is a band over the lanes");
+        if (qEnvironmentVariableIsSet("FAULTLINE_SCREENSHOTS")) {
+            QVERIFY(QDir().mkpath(QStringLiteral(FAULTLINE_BINARY_DIR "/screenshots")));
+            QVERIFY(after.save(QStringLiteral(FAULTLINE_BINARY_DIR "/screenshots/timeline-uncertain.png")));
+        }
     }
 
     void perPixelKeepsWorst()
