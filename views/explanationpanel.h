@@ -38,7 +38,7 @@ public:
     int sideBySideCount() const { return m_sideCount; }
 
 private:
-    void fillSideBySide(const Result& r);
+    void fillSideBySide(const Result* result);
     void pick(const QModelIndex& index);
 
     FocusState* m_focus;
