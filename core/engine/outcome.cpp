@@ -132,42 +132,45 @@ CandidateOutcome outcomeOf(const SymptomEvent& c, const InitiatorOrder& first, c
     return o;
 }
 
+std::string domainOf(const SymptomDef* d)
+{
+    return d ? d->domain : "unknown";
+}
+
+// What a candidate and the root cause say alike about their event: which
+// one, its title, where and when (also after clock correction), inferred or seen.
+template <class Described>
+Described describe(const SymptomEvent& e, const SymptomDef* d, const ClockModel& clocks)
+{
+    Described out;
+    out.event = e.id;
+    out.symptom = e.symptom;
+    out.title = d ? expandTemplate(d->title, e.fields) : e.symptom;
+    out.node = e.node;
+    out.rank = e.rank;
+    out.gpuIndex = e.gpuIndex;
+    out.pciBus = e.pciBus;
+    out.timeNs = e.timeNs;
+    out.timeBasis = e.timeBasis;
+    out.interval = clocks.corrected(e);
+    out.inferred = e.inferred;
+    return out;
+}
+
 // A candidate as the result lists it; its outcome is filled in by the caller.
 Candidate candidateOf(const SymptomEvent& c, const SymptomDef* d, const ClockModel& clocks, uint32_t support)
 {
-    Candidate cand;
-    cand.event = c.id;
-    cand.symptom = c.symptom;
-    cand.title = d ? expandTemplate(d->title, c.fields) : c.symptom;
-    cand.domain = d ? d->domain : "unknown";
+    Candidate cand = describe<Candidate>(c, d, clocks);
+    cand.domain = domainOf(d);
     cand.subDomain = d ? d->subDomain : "";
-    cand.node = c.node;
-    cand.rank = c.rank;
-    cand.gpuIndex = c.gpuIndex;
-    cand.timeNs = c.timeNs;
-    cand.timeBasis = c.timeBasis;
-    cand.interval = clocks.corrected(c);
     cand.support = support;
-    cand.pciBus = c.pciBus;
-    cand.inferred = c.inferred;
     return cand;
 }
 
 RootCause rootCauseOf(const SymptomEvent& winner, const SymptomDef* d, const ClockModel& clocks)
 {
-    RootCause rc;
-    rc.event = winner.id;
-    rc.symptom = winner.symptom;
-    rc.title = d ? expandTemplate(d->title, winner.fields) : winner.symptom;
-    rc.node = winner.node;
-    rc.gpuIndex = winner.gpuIndex;
-    rc.pciBus = winner.pciBus;
-    rc.rank = winner.rank;
-    rc.timeNs = winner.timeNs;
-    rc.timeBasis = winner.timeBasis;
-    rc.interval = clocks.corrected(winner);
+    RootCause rc = describe<RootCause>(winner, d, clocks);
     rc.advice = d ? d->advice : "";
-    rc.inferred = winner.inferred;
     // A rule may set the event's own advice (Xid 154's required recovery
     // action overrides the catalogue's); the catalogue's follows it.
     if (auto it = winner.fields.find("advice"); it != winner.fields.end() && !it->second.empty())
@@ -184,7 +187,7 @@ void decide(const RuleSet& rules, const InitiatorOrder& first, const ClockModel&
     if (winner && first.tied.empty()) {
         const SymptomDef* d = def(*winner);
         result.status = ResultStatus::Attributed;
-        result.domain = d ? d->domain : "unknown";
+        result.domain = domainOf(d);
         result.subDomain = d ? d->subDomain : "";
         result.rootCause = rootCauseOf(*winner, d, clocks);
         if (trace)
@@ -192,9 +195,9 @@ void decide(const RuleSet& rules, const InitiatorOrder& first, const ClockModel&
                               winner->symptom + " on " + place(*winner) + " at " + formatTime(winner->timeNs, winner->timeBasis), {}});
     } else if (winner) {
         std::set<std::string> domains;
-        domains.insert(def(*winner) ? def(*winner)->domain : "unknown");
+        domains.insert(domainOf(def(*winner)));
         for (const auto* c : first.tied)
-            domains.insert(def(*c) ? def(*c)->domain : "unknown");
+            domains.insert(domainOf(def(*c)));
         result.status = ResultStatus::Ambiguous;
         result.domain = domains.size() == 1 ? *domains.begin() : "unknown";
         result.subDomain = "ambiguous";

@@ -291,13 +291,117 @@ SymptomEvent eventOf(const json& n)
     return e;
 }
 
-} // namespace
-
-Result resultFromJson(const json& doc)
+// The symptom chain: families (ids as the document names them → FamilyId), their edges, events and edges.
+std::map<std::string, FamilyId> readChain(const json& chain, Result& r)
 {
-    if (!doc.is_object() || !doc.contains("status") || !doc.contains("schema_version"))
-        throw std::invalid_argument("not a Faultline result document (no \"status\" or \"schema_version\")");
-    Result r;
+    std::map<std::string, FamilyId> familyIndex;
+    for (const json& f : array(chain, "families"))
+        familyIndex.emplace(str(f, "id"), FamilyId(static_cast<uint32_t>(familyIndex.size())));
+    for (const json& f : array(chain, "families"))
+        r.families.push_back(familyOf(f, familyIndex));
+    for (const json& e : array(chain, "family_edges")) {
+        auto from = familyIndex.find(str(e, "from")), to = familyIndex.find(str(e, "to"));
+        if (from != familyIndex.end() && to != familyIndex.end())
+            r.familyEdges.push_back({from->second, to->second, str(e, "rule"), count(e, "count")});
+    }
+    for (const json& n : array(chain, "nodes"))
+        r.events.push_back(eventOf(n));
+    for (const json& e : array(chain, "edges"))
+        r.edges.push_back({EventId(count(e, "from")), EventId(count(e, "to")), str(e, "rule"), str(e, "label")});
+    return familyIndex;
+}
+
+uint64_t unsignedOf(const json& j, const char* key)
+{
+    return static_cast<uint64_t>(std::max<int64_t>(0, integer(j, key)));
+}
+
+// Files are named by the evidence and the coverage; RawRef::file indexes the connector reports.
+std::map<std::string, uint32_t> readConnectors(const json& doc, Result& r)
+{
+    std::map<std::string, uint32_t> fileIndex;
+    for (const json& c : array(doc, "connector_reports")) {
+        ConnectorReport out;
+        out.file = str(c, "file");
+        out.kind = sourceKindFromString(str(c, "kind")).value_or(SourceKind::Unknown);
+        out.kindReason = str(c, "kind_reason");
+        out.node = str(c, "node");
+        out.rank = small(c, "rank");
+        out.status = enumOf(str(c, "status"), FileStatus::Skipped, FileStatus::Error);
+        out.reason = str(c, "reason");
+        out.bytes = unsignedOf(c, "bytes");
+        out.lines = unsignedOf(c, "lines");
+        out.observations = unsignedOf(c, "observations");
+        out.parseErrors = unsignedOf(c, "parse_errors");
+        fileIndex.emplace(out.file, static_cast<uint32_t>(r.connectors.size()));
+        r.connectors.push_back(std::move(out));
+    }
+    return fileIndex;
+}
+
+EvidenceItem evidenceOf(const json& e, const std::map<std::string, uint32_t>& fileIndex,
+                        const std::map<std::string, FamilyId>& familyIndex)
+{
+    EvidenceItem out;
+    out.id = str(e, "id");
+    out.kind = str(e, "kind");
+    out.source = sourceKindFromString(str(e, "source")).value_or(SourceKind::Unknown);
+    const json& raw = member(e, "raw");
+    out.file = str(raw, "file");
+    auto fi = fileIndex.find(out.file);
+    out.ref.file = FileId(fi == fileIndex.end() ? UINT32_MAX : fi->second);
+    out.ref.offset = unsignedOf(raw, "offset");
+    out.ref.length = count(raw, "length");
+    out.ref.line = count(raw, "line");
+    out.ref.lineCount = std::max<uint32_t>(1, count(raw, "line_count"));
+    out.node = str(e, "node");
+    out.rank = small(e, "rank");
+    out.gpuIndex = small(e, "gpu");
+    out.timeBasis = basisOf(e, "time_basis");
+    out.timeNs = timeOf(str(e, "time"));
+    out.excerpt = str(e, "excerpt");
+    out.role = enumOf(str(e, "role"), EvidenceRole::Context, EvidenceRole::Context);
+    out.symptom = str(e, "symptom");
+    out.event = EventId(count(e, "event"));
+    if (auto f = familyIndex.find(str(e, "family")); f != familyIndex.end())
+        out.family = f->second;
+    return out;
+}
+
+// A compact document lists no events: the ones its evidence lines back
+// (every family's representatives among them), for the views.
+void eventsFromEvidence(Result& r)
+{
+    std::map<EventId, SymptomEvent> byId;
+    for (const EvidenceItem& item : r.evidence) {
+        auto [it, fresh] = byId.try_emplace(item.event);
+        if (!fresh)
+            continue;
+        SymptomEvent& e = it->second;
+        e.id = item.event;
+        e.symptom = e.originalSymptom = item.symptom;
+        e.node = item.node;
+        e.rank = item.rank;
+        e.gpuIndex = item.gpuIndex;
+        e.timeNs = item.timeNs;
+        e.timeBasis = item.timeBasis;
+        e.evidenceRole = item.role;
+        e.suppressed = item.role == EvidenceRole::Context;
+        if (item.family && item.family->value < r.families.size())
+            e.kind = r.families[item.family->value].kind;
+    }
+    for (auto& [id, e] : byId)
+        r.events.push_back(std::move(e));
+}
+
+int64_t secondsToNs(const json& v)
+{
+    return v.is_number() ? static_cast<int64_t>(v.get<double>() * 1e9) : 0;
+}
+
+// Status, workload, root cause and candidates: the verdict part of the document.
+void readVerdict(const json& doc, Result& r)
+{
     r.status = resultStatusFromString(str(doc, "status")).value_or(ResultStatus::Unattributed);
     r.outcome = str(doc, "outcome");
     r.domain = str(doc, "domain").empty() ? std::string("unknown") : str(doc, "domain");
@@ -323,102 +427,30 @@ Result resultFromJson(const json& doc)
         if (c.outcome.reason == CandidateReason::None && c.chosen && r.status == ResultStatus::Attributed)
             c.outcome.reason = CandidateReason::RootCause;
     r.affectedNodes = strings(doc, "affected_nodes");
+}
 
-    const json& chain = member(doc, "symptom_chain");
-    std::map<std::string, FamilyId> familyIndex;
-    for (const json& f : array(chain, "families"))
-        familyIndex.emplace(str(f, "id"), FamilyId(static_cast<uint32_t>(familyIndex.size())));
-    for (const json& f : array(chain, "families"))
-        r.families.push_back(familyOf(f, familyIndex));
-    for (const json& e : array(chain, "family_edges")) {
-        auto from = familyIndex.find(str(e, "from")), to = familyIndex.find(str(e, "to"));
-        if (from != familyIndex.end() && to != familyIndex.end())
-            r.familyEdges.push_back({from->second, to->second, str(e, "rule"), count(e, "count")});
-    }
-    for (const json& n : array(chain, "nodes"))
-        r.events.push_back(eventOf(n));
+} // namespace
+
+Result resultFromJson(const json& doc)
+{
+    if (!doc.is_object() || !doc.contains("status") || !doc.contains("schema_version"))
+        throw std::invalid_argument("not a Faultline result document (no \"status\" or \"schema_version\")");
+    Result r;
+    readVerdict(doc, r);
+    const std::map<std::string, FamilyId> familyIndex = readChain(member(doc, "symptom_chain"), r);
     const bool compact = r.events.empty();
-    for (const json& e : array(chain, "edges"))
-        r.edges.push_back({EventId(count(e, "from")), EventId(count(e, "to")), str(e, "rule"), str(e, "label")});
-
-    // Files are named by the evidence and the coverage; RawRef::file indexes the connector reports.
-    std::map<std::string, uint32_t> fileIndex;
-    for (const json& c : array(doc, "connector_reports")) {
-        ConnectorReport out;
-        out.file = str(c, "file");
-        out.kind = sourceKindFromString(str(c, "kind")).value_or(SourceKind::Unknown);
-        out.kindReason = str(c, "kind_reason");
-        out.node = str(c, "node");
-        out.rank = small(c, "rank");
-        out.status = enumOf(str(c, "status"), FileStatus::Skipped, FileStatus::Error);
-        out.reason = str(c, "reason");
-        out.bytes = static_cast<uint64_t>(std::max<int64_t>(0, integer(c, "bytes")));
-        out.lines = static_cast<uint64_t>(std::max<int64_t>(0, integer(c, "lines")));
-        out.observations = static_cast<uint64_t>(std::max<int64_t>(0, integer(c, "observations")));
-        out.parseErrors = static_cast<uint64_t>(std::max<int64_t>(0, integer(c, "parse_errors")));
-        fileIndex.emplace(out.file, static_cast<uint32_t>(r.connectors.size()));
-        r.connectors.push_back(std::move(out));
-    }
-    for (const json& e : array(doc, "evidence")) {
-        EvidenceItem out;
-        out.id = str(e, "id");
-        out.kind = str(e, "kind");
-        out.source = sourceKindFromString(str(e, "source")).value_or(SourceKind::Unknown);
-        const json& raw = member(e, "raw");
-        out.file = str(raw, "file");
-        auto fi = fileIndex.find(out.file);
-        out.ref.file = FileId(fi == fileIndex.end() ? UINT32_MAX : fi->second);
-        out.ref.offset = static_cast<uint64_t>(std::max<int64_t>(0, integer(raw, "offset")));
-        out.ref.length = count(raw, "length");
-        out.ref.line = count(raw, "line");
-        out.ref.lineCount = std::max<uint32_t>(1, count(raw, "line_count"));
-        out.node = str(e, "node");
-        out.rank = small(e, "rank");
-        out.gpuIndex = small(e, "gpu");
-        out.timeBasis = basisOf(e, "time_basis");
-        out.timeNs = timeOf(str(e, "time"));
-        out.excerpt = str(e, "excerpt");
-        out.role = enumOf(str(e, "role"), EvidenceRole::Context, EvidenceRole::Context);
-        out.symptom = str(e, "symptom");
-        out.event = EventId(count(e, "event"));
-        if (auto f = familyIndex.find(str(e, "family")); f != familyIndex.end())
-            out.family = f->second;
-        r.evidence.push_back(std::move(out));
-    }
-    if (compact) {
-        // The events the evidence lines back (every family's representatives among them), for the views.
-        std::map<EventId, SymptomEvent> byId;
-        for (const EvidenceItem& item : r.evidence) {
-            auto [it, fresh] = byId.try_emplace(item.event);
-            if (!fresh)
-                continue;
-            SymptomEvent& e = it->second;
-            e.id = item.event;
-            e.symptom = e.originalSymptom = item.symptom;
-            e.node = item.node;
-            e.rank = item.rank;
-            e.gpuIndex = item.gpuIndex;
-            e.timeNs = item.timeNs;
-            e.timeBasis = item.timeBasis;
-            e.evidenceRole = item.role;
-            e.suppressed = item.role == EvidenceRole::Context;
-            if (item.family && item.family->value < r.families.size())
-                e.kind = r.families[item.family->value].kind;
-        }
-        for (auto& [id, e] : byId)
-            r.events.push_back(std::move(e));
-    }
+    const std::map<std::string, uint32_t> fileIndex = readConnectors(doc, r);
+    for (const json& e : array(doc, "evidence"))
+        r.evidence.push_back(evidenceOf(e, fileIndex, familyIndex));
+    if (compact)
+        eventsFromEvidence(r);
     if (const json& omitted = member(doc, "evidence_omitted"); omitted.is_object())
         for (const auto& [symptom, n] : omitted.items())
             if (n.is_number_unsigned())
                 r.evidenceOmitted[symptom] = static_cast<uint32_t>(std::min<uint64_t>(n.get<uint64_t>(), UINT32_MAX));
-    for (const json& c : array(doc, "clock_offsets")) {
-        const json& off = member(c, "offset_s");
-        const json& res = member(c, "residual_s");
-        r.clockOffsets.push_back({str(c, "node"), off.is_number() ? static_cast<int64_t>(off.get<double>() * 1e9) : 0,
-                                  res.is_number() ? static_cast<int64_t>(res.get<double>() * 1e9) : 0, count(c, "anchors"),
-                                  str(c, "basis")});
-    }
+    for (const json& c : array(doc, "clock_offsets"))
+        r.clockOffsets.push_back({str(c, "node"), secondsToNs(member(c, "offset_s")), secondsToNs(member(c, "residual_s")),
+                                  count(c, "anchors"), str(c, "basis")});
     for (const json& f : array(doc, "rules_fired"))
         r.rulesFired.push_back({str(f, "rule"), str(f, "phase"), str(f, "effect"), count(f, "count")});
     r.warnings = strings(doc, "warnings");
