@@ -238,51 +238,100 @@ std::string iterationText(const World& w, int i, int r)
     return s;
 }
 
+// torchrun's OMP_NUM_THREADS banner, once per node (in local rank 0's file).
+void agentBanner(const World& w, Bg& bg)
+{
+    bg.add(w.tLaunch, Pfx::Agent, "torch/distributed/run.py:793] ", 'W');
+    bg.add(w.tLaunch, Pfx::Agent, "torch/distributed/run.py:793] *****************************************", 'W');
+    bg.add(w.tLaunch, Pfx::Agent, "torch/distributed/run.py:793] Setting OMP_NUM_THREADS environment variable for "
+                                  "each process to be 1 in default, to avoid your system being overloaded, please "
+                                  "further tune the variable for optimal performance in your application as needed. ", 'W');
+    bg.add(w.tLaunch, Pfx::Agent, "torch/distributed/run.py:793] *****************************************", 'W');
+}
+
+// Megatron's argument dump on rank 0.
+void megatronArguments(const World& w, Bg& bg, int64_t t0)
+{
+    bg.add(t0, Pfx::Rank, "using world size: " + std::to_string(w.ranks) + ", data-parallel size: "
+                              + std::to_string(std::max(1, w.ranks / 8)) + ", context-parallel size: 1, "
+                              "tensor-model-parallel size: " + std::to_string(std::min(8, w.gpus))
+                              + ", pipeline-model-parallel size: 1 ");
+    bg.add(t0, Pfx::Rank, "------------------------ arguments ------------------------");
+    const char* args[] = {"  accumulate_allreduce_grads_in_fp32 .............. True",
+                          "  bf16 ............................................ True",
+                          "  ckpt_format ..................................... torch_dist",
+                          "  distributed_backend ............................. nccl",
+                          "  distributed_timeout_minutes ..................... 10",
+                          "  global_batch_size ............................... 1024",
+                          "  hidden_size ..................................... 12288",
+                          "  lr .............................................. 0.00015",
+                          "  micro_batch_size ................................ 1",
+                          "  num_attention_heads ............................. 96",
+                          "  num_layers ...................................... 96",
+                          "  save ............................................ /checkpoints/gpt-175b",
+                          "  seq_length ...................................... 2048",
+                          "  train_iters ..................................... "};
+    for (const char* a : args) {
+        std::string s = a;
+        if (s.back() == ' ')
+            s += std::to_string(w.totalIters);
+        bg.add(t0, Pfx::Rank, s);
+    }
+    bg.add(t0, Pfx::Rank, "-------------------- end of arguments ---------------------");
+    bg.add(t0 + 200 * kMs, Pfx::Rank, "> initializing torch distributed ...");
+}
+
+// Megatron's timer block (min and max across ranks), every 10th step at heavy noise.
+void timerBlock(Bg& bg, int64_t t, double ms)
+{
+    bg.add(t, Pfx::Rank, "(min, max) time across ranks (ms):");
+    auto row = [&](const char* head, double lo, double hi) {
+        std::string s = head;
+        appendFixed(s, ms * lo, 2);
+        s += ", ";
+        appendFixed(s, ms * hi, 2);
+        s += ")";
+        bg.add(t, Pfx::Rank, s);
+    };
+    row("    forward-backward ...............................: (", 0.97, 0.975);
+    row("    optimizer ......................................: (", 0.021, 0.024);
+}
+
+// Iteration lines up to `limit`, and rank 0's checkpoint saves.
+void trainingSteps(const World& w, int r, Bg& bg, int64_t limit)
+{
+    const int64_t offset = int64_t(mix64(w.opt.seed ^ uint64_t(r)) % 40) * kMs;
+    for (size_t i = 1; i < w.iterEnd.size(); ++i) {
+        const int64_t t = w.iterEnd[i] + offset;
+        if (w.iterEnd[i] >= limit)
+            break;
+        if (w.opt.iterationsOnLastRank && r != w.ranks - 1 && !(r == 0 && int(i) % w.saveInterval == 0))
+            continue;
+        bg.add(t, Pfx::RankStamp, iterationText(w, int(i), r));
+        if (w.opt.noiseLevel >= 2 && i % 10 == 0)
+            timerBlock(bg, t, double(w.iterEnd[i] - w.iterEnd[i - 1]) / 1000.0);
+        if (r == 0 && int(i) % w.saveInterval == 0) {
+            std::string it;
+            pad(it, int64_t(i), 8);
+            bg.add(t + 100 * kMs, Pfx::RankStamp, "saving checkpoint at iteration " + it + " to " + kCkptDir + " in torch_dist format");
+            if (t + 14 * kSec < limit)
+                bg.add(t + 14 * kSec, Pfx::Rank, "  successfully saved checkpoint from iteration " + it + " to " + kCkptDir
+                                                     + " [ t 1/" + std::to_string(std::min(8, w.gpus)) + ", p 1/1 ]");
+        }
+    }
+}
+
 void rankBackground(const World& w, const Plan& p, int r, Bg& bg)
 {
     const RankState& st = p.rs[size_t(r)];
     if (st.stopIter <= w.tLaunch && st.noInit)
         return; // never started (rendezvous never completed)
     const int l = w.localOf(r);
-    const int level = w.opt.noiseLevel;
     const int64_t t0 = w.tLaunch + 900 * kMs + int64_t(l) * 37 * kMs;
-    if (l == 0) {
-        bg.add(w.tLaunch, Pfx::Agent, "torch/distributed/run.py:793] ", 'W');
-        bg.add(w.tLaunch, Pfx::Agent, "torch/distributed/run.py:793] *****************************************", 'W');
-        bg.add(w.tLaunch, Pfx::Agent, "torch/distributed/run.py:793] Setting OMP_NUM_THREADS environment variable for "
-                                      "each process to be 1 in default, to avoid your system being overloaded, please "
-                                      "further tune the variable for optimal performance in your application as needed. ", 'W');
-        bg.add(w.tLaunch, Pfx::Agent, "torch/distributed/run.py:793] *****************************************", 'W');
-    }
-    if (r == 0) {
-        bg.add(t0, Pfx::Rank, "using world size: " + std::to_string(w.ranks) + ", data-parallel size: "
-                                  + std::to_string(std::max(1, w.ranks / 8)) + ", context-parallel size: 1, "
-                                  "tensor-model-parallel size: " + std::to_string(std::min(8, w.gpus))
-                                  + ", pipeline-model-parallel size: 1 ");
-        bg.add(t0, Pfx::Rank, "------------------------ arguments ------------------------");
-        const char* args[] = {"  accumulate_allreduce_grads_in_fp32 .............. True",
-                              "  bf16 ............................................ True",
-                              "  ckpt_format ..................................... torch_dist",
-                              "  distributed_backend ............................. nccl",
-                              "  distributed_timeout_minutes ..................... 10",
-                              "  global_batch_size ............................... 1024",
-                              "  hidden_size ..................................... 12288",
-                              "  lr .............................................. 0.00015",
-                              "  micro_batch_size ................................ 1",
-                              "  num_attention_heads ............................. 96",
-                              "  num_layers ...................................... 96",
-                              "  save ............................................ /checkpoints/gpt-175b",
-                              "  seq_length ...................................... 2048",
-                              "  train_iters ..................................... "};
-        for (const char* a : args) {
-            std::string s = a;
-            if (s.back() == ' ')
-                s += std::to_string(w.totalIters);
-            bg.add(t0, Pfx::Rank, s);
-        }
-        bg.add(t0, Pfx::Rank, "-------------------- end of arguments ---------------------");
-        bg.add(t0 + 200 * kMs, Pfx::Rank, "> initializing torch distributed ...");
-    }
+    if (l == 0)
+        agentBanner(w, bg);
+    if (r == 0)
+        megatronArguments(w, bg, t0);
     if (!st.noInit || st.end > w.tInit)
         ncclInit(w, bg, r, w.tInit + int64_t(l) * 23 * kMs + int64_t(mix64(uint64_t(r)) % 400) * kMs);
     if (r == 0) {
@@ -294,40 +343,7 @@ void rankBackground(const World& w, const Plan& p, int r, Bg& bg)
         appendPyDate(s, w.tTrain0 + w.node[0].skew);
         bg.add(w.tTrain0, Pfx::Rank, s);
     }
-    const int64_t limit = std::min({st.stopIter, st.end, w.tFault});
-    const int64_t offset = int64_t(mix64(w.opt.seed ^ uint64_t(r)) % 40) * kMs;
-    for (size_t i = 1; i < w.iterEnd.size(); ++i) {
-        const int64_t t = w.iterEnd[i] + offset;
-        if (w.iterEnd[i] >= limit)
-            break;
-        if (w.opt.iterationsOnLastRank && r != w.ranks - 1 && !(r == 0 && int(i) % w.saveInterval == 0))
-            continue;
-        bg.add(t, Pfx::RankStamp, iterationText(w, int(i), r));
-        if (level >= 2 && i % 10 == 0) {
-            bg.add(t, Pfx::Rank, "(min, max) time across ranks (ms):");
-            const double ms = double(w.iterEnd[i] - w.iterEnd[i - 1]) / 1000.0;
-            std::string a = "    forward-backward ...............................: (";
-            appendFixed(a, ms * 0.97, 2);
-            a += ", ";
-            appendFixed(a, ms * 0.975, 2);
-            a += ")";
-            bg.add(t, Pfx::Rank, a);
-            std::string b = "    optimizer ......................................: (";
-            appendFixed(b, ms * 0.021, 2);
-            b += ", ";
-            appendFixed(b, ms * 0.024, 2);
-            b += ")";
-            bg.add(t, Pfx::Rank, b);
-        }
-        if (r == 0 && int(i) % w.saveInterval == 0) {
-            std::string it;
-            pad(it, int64_t(i), 8);
-            bg.add(t + 100 * kMs, Pfx::RankStamp, "saving checkpoint at iteration " + it + " to " + kCkptDir + " in torch_dist format");
-            if (t + 14 * kSec < limit)
-                bg.add(t + 14 * kSec, Pfx::Rank, "  successfully saved checkpoint from iteration " + it + " to " + kCkptDir
-                                                     + " [ t 1/" + std::to_string(std::min(8, w.gpus)) + ", p 1/1 ]");
-        }
-    }
+    trainingSteps(w, r, bg, std::min({st.stopIter, st.end, w.tFault}));
 }
 
 } // namespace
@@ -352,75 +368,62 @@ bool writeRankLog(const World& w, Plan& p, int r, const std::string& path, std::
     return writeSorted(w, lines, w.nodeOf(r), r, path, error);
 }
 
-bool writeSyslog(const World& w, Plan& p, int n, const std::string& path, std::string* error)
+namespace {
+
+// A node's benign syslog traffic: cron, mlx5 register polls, corrected PCIe
+// AER, the cluster's few benign Xid 63, EDAC corrected errors at heavy noise.
+void syslogNoise(const World& w, int n, Bg& bg, int64_t from, int64_t to)
 {
-    std::vector<Line> lines;
-    Bg bg{lines};
     const int level = w.opt.noiseLevel;
-    const Node& nd = w.node[size_t(n)];
-    const int64_t from = w.tStart - 60 * kSec, to = p.jobEnd + 60 * kSec;
     Rng nr = w.rng.fork(5000 + uint64_t(n));
-    if (level >= 1) {
-        int cronPid = int(nr.range(100000, 900000));
-        for (int64_t t = from + nr.range(0, 300 * kSec); t < to; t += 300 * kSec)
-            bg.add(t, Pfx::Daemon, "(root) CMD (/usr/sbin/nvidia-healthcheck --quiet >/dev/null 2>&1)", 'I',
-                   "CRON[" + std::to_string(cronPid++) + "]");
-        const bool polls = level >= 2 || mix64(w.opt.seed ^ uint64_t(n) * 31) % 3 == 0;
-        if (polls) {
-            const int64_t every = level >= 2 ? 30 * kSec : 120 * kSec;
-            const int pid = int(nr.range(1000000, 1999999));
-            for (int64_t t = from + nr.range(0, every); t < to; t += every) {
-                const int hca = int(nr.range(0, w.gpus - 1));
-                bg.add(t, Pfx::Kernel, std::string("mlx5_core ") + hcaBus(hca) + ": mlx5_cmd_out_err:838:(pid "
-                                           + std::to_string(pid) + "): ACCESS_REG(0x805) op_mod(0x1) failed, status bad "
-                                           "resource(0x5), syndrome (0x305684), err(-22)");
-            }
-        }
-        const int aerGroups = level >= 2 ? int(nr.range(1, 4)) : (mix64(w.opt.seed ^ uint64_t(n) * 57) % 7 == 0 ? 1 : 0);
-        for (int k = 0; k < aerGroups; ++k) {
-            const int64_t t = nr.range(from, to);
-            const char* port = "0000:00:03.0";
-            bg.add(t, Pfx::Kernel, std::string("pcieport ") + port + ": AER: Corrected error received: " + port);
-            bg.add(t, Pfx::Kernel, std::string("pcieport ") + port + ": PCIe Bus Error: severity=Corrected, type=Data Link Layer, (Transmitter ID)");
-            bg.add(t, Pfx::Kernel, std::string("pcieport ") + port + ":   device [8086:347a] error status/mask=00001000/00002000");
-            bg.add(t, Pfx::Kernel, std::string("pcieport ") + port + ":    [12] Timeout               ");
-        }
-        // Benign row-remap notices (Xid 63) on a few GPUs across the cluster.
-        const int benign = level >= 2 ? 3 : 1;
-        for (int k = 0; k < benign; ++k) {
-            Rng br = w.rng.fork(6300 + uint64_t(k));
-            const int bn = int(br.range(0, w.nodes - 1));
-            const int bg_ = int(br.range(0, w.gpus - 1));
-            const int64_t t = br.range(w.tTrain0, std::max(w.tTrain0 + 1, w.tFault - 30 * kSec));
-            if (bn == n)
-                bg.add(t, Pfx::Kernel, std::string("NVRM: Xid (PCI:") + gpuBus(bg_) + "): 63, pid="
-                                           + std::to_string(w.pidOf(w.rankOf(n, bg_))) + ", Row Remapper: New row marked for remapping, reset gpu to activate");
-        }
-        if (level >= 2) {
-            const int ce = int(nr.range(0, 3));
-            for (int k = 0; k < ce; ++k)
-                bg.add(nr.range(from, to), Pfx::Kernel,
-                       "EDAC MC" + std::to_string(k % 2) + ": 1 CE memory read error on CPU_SrcID#" + std::to_string(k % 2)
-                           + "_MC#0_Chan#1_DIMM#0 (channel:1 slot:0 page:0x" + std::to_string(nr.range(10000, 99999))
-                           + " offset:0x0 grain:32 syndrome:0x0 - err_code:0x0000:0x009f)");
+    int cronPid = int(nr.range(100000, 900000));
+    for (int64_t t = from + nr.range(0, 300 * kSec); t < to; t += 300 * kSec)
+        bg.add(t, Pfx::Daemon, "(root) CMD (/usr/sbin/nvidia-healthcheck --quiet >/dev/null 2>&1)", 'I',
+               "CRON[" + std::to_string(cronPid++) + "]");
+    const bool polls = level >= 2 || mix64(w.opt.seed ^ uint64_t(n) * 31) % 3 == 0;
+    if (polls) {
+        const int64_t every = level >= 2 ? 30 * kSec : 120 * kSec;
+        const int pid = int(nr.range(1000000, 1999999));
+        for (int64_t t = from + nr.range(0, every); t < to; t += every) {
+            const int hca = int(nr.range(0, w.gpus - 1));
+            bg.add(t, Pfx::Kernel, std::string("mlx5_core ") + hcaBus(hca) + ": mlx5_cmd_out_err:838:(pid "
+                                       + std::to_string(pid) + "): ACCESS_REG(0x805) op_mod(0x1) failed, status bad "
+                                       "resource(0x5), syndrome (0x305684), err(-22)");
         }
     }
-    const int64_t dead = p.fx[size_t(n)].deadAt;
-    lines.erase(std::remove_if(lines.begin(), lines.end(), [&](const Line& l) { return l.t >= dead; }), lines.end());
-    for (auto& l : p.sys[size_t(n)]) {
-        if (l.t >= dead)
-            continue;
-        l.ord += 1u << 24;
-        lines.push_back(std::move(l));
+    const int aerGroups = level >= 2 ? int(nr.range(1, 4)) : (mix64(w.opt.seed ^ uint64_t(n) * 57) % 7 == 0 ? 1 : 0);
+    for (int k = 0; k < aerGroups; ++k) {
+        const int64_t t = nr.range(from, to);
+        const char* port = "0000:00:03.0";
+        bg.add(t, Pfx::Kernel, std::string("pcieport ") + port + ": AER: Corrected error received: " + port);
+        bg.add(t, Pfx::Kernel, std::string("pcieport ") + port + ": PCIe Bus Error: severity=Corrected, type=Data Link Layer, (Transmitter ID)");
+        bg.add(t, Pfx::Kernel, std::string("pcieport ") + port + ":   device [8086:347a] error status/mask=00001000/00002000");
+        bg.add(t, Pfx::Kernel, std::string("pcieport ") + port + ":    [12] Timeout               ");
     }
-    std::vector<Line>().swap(p.sys[size_t(n)]);
-    // A rotated file begins where logrotate cut it; the older file is not in the bundle.
-    const int64_t rotated = p.rotatedAt[size_t(n)];
-    if (rotated != kNever)
-        lines.erase(std::remove_if(lines.begin(), lines.end(), [&](const Line& l) { return l.t < rotated; }),
-                    lines.end());
-    sortLines(lines);
-    // The driver prints a GPU's identity before its first Xid since boot.
+    // Benign row-remap notices (Xid 63) on a few GPUs across the cluster.
+    const int benign = level >= 2 ? 3 : 1;
+    for (int k = 0; k < benign; ++k) {
+        Rng br = w.rng.fork(6300 + uint64_t(k));
+        const int bn = int(br.range(0, w.nodes - 1));
+        const int bg_ = int(br.range(0, w.gpus - 1));
+        const int64_t t = br.range(w.tTrain0, std::max(w.tTrain0 + 1, w.tFault - 30 * kSec));
+        if (bn == n)
+            bg.add(t, Pfx::Kernel, std::string("NVRM: Xid (PCI:") + gpuBus(bg_) + "): 63, pid="
+                                       + std::to_string(w.pidOf(w.rankOf(n, bg_))) + ", Row Remapper: New row marked for remapping, reset gpu to activate");
+    }
+    if (level >= 2) {
+        const int ce = int(nr.range(0, 3));
+        for (int k = 0; k < ce; ++k)
+            bg.add(nr.range(from, to), Pfx::Kernel,
+                   "EDAC MC" + std::to_string(k % 2) + ": 1 CE memory read error on CPU_SrcID#" + std::to_string(k % 2)
+                       + "_MC#0_Chan#1_DIMM#0 (channel:1 slot:0 page:0x" + std::to_string(nr.range(10000, 99999))
+                       + " offset:0x0 grain:32 syndrome:0x0 - err_code:0x0000:0x009f)");
+    }
+}
+
+// The driver prints a GPU's identity before its first Xid since boot.
+std::vector<Line> withGpuIdentity(const World& w, const Node& nd, std::vector<Line> lines)
+{
     std::vector<Line> out;
     out.reserve(lines.size() + 16);
     std::array<bool, 8> seen{};
@@ -439,6 +442,33 @@ bool writeSyslog(const World& w, Plan& p, int n, const std::string& path, std::s
         }
         out.push_back(std::move(l));
     }
+    return out;
+}
+
+} // namespace
+
+bool writeSyslog(const World& w, Plan& p, int n, const std::string& path, std::string* error)
+{
+    std::vector<Line> lines;
+    Bg bg{lines};
+    if (w.opt.noiseLevel >= 1)
+        syslogNoise(w, n, bg, w.tStart - 60 * kSec, p.jobEnd + 60 * kSec);
+    const int64_t dead = p.fx[size_t(n)].deadAt;
+    lines.erase(std::remove_if(lines.begin(), lines.end(), [&](const Line& l) { return l.t >= dead; }), lines.end());
+    for (auto& l : p.sys[size_t(n)]) {
+        if (l.t >= dead)
+            continue;
+        l.ord += 1u << 24;
+        lines.push_back(std::move(l));
+    }
+    std::vector<Line>().swap(p.sys[size_t(n)]);
+    // A rotated file begins where logrotate cut it; the older file is not in the bundle.
+    const int64_t rotated = p.rotatedAt[size_t(n)];
+    if (rotated != kNever)
+        lines.erase(std::remove_if(lines.begin(), lines.end(), [&](const Line& l) { return l.t < rotated; }),
+                    lines.end());
+    sortLines(lines);
+    const std::vector<Line> out = withGpuIdentity(w, w.node[size_t(n)], std::move(lines));
     OutFile f;
     if (!f.open(path, error))
         return false;
@@ -582,89 +612,92 @@ void appendElapsed(std::string& s, int64_t us)
     s.push_back(':');
     appendPadded(s, secs % 60, 2);
 }
+
+// sacct -P: the job, its batch and extern steps, and the torchrun step.
+bool writeSacct(const World& w, const Plan& p, const std::string& path, std::string* error)
+{
+    const std::string job = std::to_string(w.jobId);
+    const std::string hosts = hostList(w);
+    OutFile f;
+    if (!f.open(path, error))
+        return false;
+    auto row = [&](const std::string& id, const std::string& name, const std::string& part, int cpus,
+                   const std::string& state, const std::string& exit, const std::string& derived,
+                   const std::string& nodes, const std::string& failed, bool limit) {
+        std::string& b = f.buf();
+        b += id + "|" + name + "|" + part + "|llm|";
+        appendInt(b, cpus);
+        b += "|" + state + "|" + exit + "|" + derived + "|";
+        appendIsoLocal(b, w.tStart);
+        b.push_back('|');
+        appendIsoLocal(b, p.jobEnd);
+        b.push_back('|');
+        appendElapsed(b, p.jobEnd - w.tStart);
+        b.push_back('|');
+        if (limit)
+            appendElapsed(b, p.timeLimitSec * kSec);
+        b += "|" + nodes + "|" + failed + "\n";
+    };
+    f.put("JobID|JobName|Partition|Account|AllocCPUS|State|ExitCode|DerivedExitCode|Start|End|Elapsed|Timelimit|NodeList|FailedNode\n");
+    const std::string shortState = p.jobState.rfind("CANCELLED", 0) == 0 ? "CANCELLED" : p.jobState;
+    const std::string stepExit = p.stepState == "FAILED" ? "1:0" : p.stepState == "OUT_OF_MEMORY" ? "0:125" : "0:15";
+    row(job, "pretrain_gpt", "gpu", 112 * w.nodes, p.jobState, p.jobExit, "0:0", hosts, p.failedNode, true);
+    row(job + ".batch", "batch", "", 112, shortState, p.jobExit, "", w.node[0].name, "", false);
+    row(job + ".extern", "extern", "", 112 * w.nodes, "COMPLETED", "0:0", "", hosts, "", false);
+    row(job + ".0", "torchrun", "", 112 * w.nodes, p.stepState, stepExit, "", hosts, "", false);
+    return f.close(error);
+}
+
+// Lines whose text is already complete (srun output, slurmctld), one a line.
+bool writeRawLines(const std::string& path, const std::vector<Line>& lines, std::string* error)
+{
+    OutFile f;
+    if (!f.open(path, error))
+        return false;
+    for (const auto& l : lines) {
+        f.buf() += l.text;
+        f.buf().push_back('\n');
+        f.commit();
+    }
+    return f.close(error);
+}
+
+// slurmctld.log: the scenario's lines between the allocation and the job's completion.
+std::vector<Line> slurmctldLines(const World& w, const Plan& p)
+{
+    const std::string job = std::to_string(w.jobId);
+    auto stampLine = [](int64_t t, const std::string& text) {
+        std::string s = "[";
+        appendIsoLocal(s, t);
+        s.push_back('.');
+        appendPadded(s, t / kMs % 1000, 3);
+        s += "] " + text;
+        return s;
+    };
+    std::vector<Line> lines = p.slurmctld;
+    const int64_t alloc = w.tStart - 800 * kMs;
+    lines.push_back(Line{alloc, 0, Pfx::Raw, 'I', {},
+                         stampLine(alloc, "sched: Allocate JobId=" + job + " NodeList=" + hostList(w) + " #CPUs="
+                                              + std::to_string(112 * w.nodes) + " Partition=gpu")});
+    const bool signalled = p.jobExit != "1:0";
+    lines.push_back(Line{p.jobEnd, 1u << 30, Pfx::Raw, 'I', {},
+                         stampLine(p.jobEnd, "_job_complete: JobId=" + job
+                                                 + (signalled ? " WTERMSIG 15" : " WEXITSTATUS 1"))});
+    lines.push_back(Line{p.jobEnd, (1u << 30) + 1, Pfx::Raw, 'I', {},
+                         stampLine(p.jobEnd, "_job_complete: JobId=" + job + " done")});
+    sortLines(lines);
+    return lines;
+}
+
 } // namespace
 
 bool writeScheduler(const World& w, Plan& p, const std::string& dir, std::string* error)
 {
-    const std::string job = std::to_string(w.jobId);
-    const std::string hosts = hostList(w);
-    {
-        OutFile f;
-        if (!f.open(dir + "/sacct.txt", error))
-            return false;
-        auto row = [&](const std::string& id, const std::string& name, const std::string& part, int cpus,
-                       const std::string& state, const std::string& exit, const std::string& derived,
-                       const std::string& nodes, const std::string& failed, bool limit) {
-            std::string& b = f.buf();
-            b += id + "|" + name + "|" + part + "|llm|";
-            appendInt(b, cpus);
-            b += "|" + state + "|" + exit + "|" + derived + "|";
-            appendIsoLocal(b, w.tStart);
-            b.push_back('|');
-            appendIsoLocal(b, p.jobEnd);
-            b.push_back('|');
-            appendElapsed(b, p.jobEnd - w.tStart);
-            b.push_back('|');
-            if (limit)
-                appendElapsed(b, p.timeLimitSec * kSec);
-            b += "|" + nodes + "|" + failed + "\n";
-        };
-        f.put("JobID|JobName|Partition|Account|AllocCPUS|State|ExitCode|DerivedExitCode|Start|End|Elapsed|Timelimit|NodeList|FailedNode\n");
-        const std::string shortState = p.jobState.rfind("CANCELLED", 0) == 0 ? "CANCELLED" : p.jobState;
-        const std::string stepExit = p.stepState == "FAILED" ? "1:0" : p.stepState == "OUT_OF_MEMORY" ? "0:125" : "0:15";
-        row(job, "pretrain_gpt", "gpu", 112 * w.nodes, p.jobState, p.jobExit, "0:0", hosts, p.failedNode, true);
-        row(job + ".batch", "batch", "", 112, shortState, p.jobExit, "", w.node[0].name, "", false);
-        row(job + ".extern", "extern", "", 112 * w.nodes, "COMPLETED", "0:0", "", hosts, "", false);
-        row(job + ".0", "torchrun", "", 112 * w.nodes, p.stepState, stepExit, "", hosts, "", false);
-        if (!f.close(error))
-            return false;
-    }
+    if (!writeSacct(w, p, dir + "/sacct.txt", error))
+        return false;
     sortLines(p.slurmOut);
-    {
-        OutFile f;
-        if (!f.open(dir + "/slurm-" + job + ".out", error))
-            return false;
-        for (const auto& l : p.slurmOut) {
-            f.buf() += l.text;
-            f.buf().push_back('\n');
-            f.commit();
-        }
-        if (!f.close(error))
-            return false;
-    }
-    {
-        auto stampLine = [](int64_t t, const std::string& text) {
-            std::string s = "[";
-            appendIsoLocal(s, t);
-            s.push_back('.');
-            appendPadded(s, t / kMs % 1000, 3);
-            s += "] " + text;
-            return s;
-        };
-        std::vector<Line> lines = p.slurmctld;
-        const int64_t alloc = w.tStart - 800 * kMs;
-        lines.push_back(Line{alloc, 0, Pfx::Raw, 'I', {},
-                             stampLine(alloc, "sched: Allocate JobId=" + job + " NodeList=" + hosts + " #CPUs="
-                                                  + std::to_string(112 * w.nodes) + " Partition=gpu")});
-        const bool signalled = p.jobExit != "1:0";
-        lines.push_back(Line{p.jobEnd, 1u << 30, Pfx::Raw, 'I', {},
-                             stampLine(p.jobEnd, "_job_complete: JobId=" + job
-                                                     + (signalled ? " WTERMSIG 15" : " WEXITSTATUS 1"))});
-        lines.push_back(Line{p.jobEnd, (1u << 30) + 1, Pfx::Raw, 'I', {},
-                             stampLine(p.jobEnd, "_job_complete: JobId=" + job + " done")});
-        sortLines(lines);
-        OutFile f;
-        if (!f.open(dir + "/slurmctld.log", error))
-            return false;
-        for (const auto& l : lines) {
-            f.buf() += l.text;
-            f.buf().push_back('\n');
-            f.commit();
-        }
-        if (!f.close(error))
-            return false;
-    }
-    return true;
+    return writeRawLines(dir + "/slurm-" + std::to_string(w.jobId) + ".out", p.slurmOut, error)
+           && writeRawLines(dir + "/slurmctld.log", slurmctldLines(w, p), error);
 }
 
 } // namespace fl::synth

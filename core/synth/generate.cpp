@@ -197,6 +197,54 @@ bool combineRankLogs(const std::vector<std::pair<std::string, std::string>>& ran
     return out.close(error);
 }
 
+// One file per rank, then the layout's combined files (one torchrun console
+// per node, or one srun --label file completed by appendSrunOutput).
+bool writeAppLogs(const World& w, Plan& p, const std::string& dir, std::string* error)
+{
+    std::vector<std::vector<std::pair<std::string, std::string>>> byNode(size_t(w.nodes));
+    std::vector<std::pair<std::string, std::string>> all;
+    for (int r = 0; r < w.ranks; ++r) {
+        const std::string path = dir + "/applog-" + w.node[size_t(w.nodeOf(r))].name + "-rank" + std::to_string(r) + ".log";
+        if (!writeRankLog(w, p, r, path, error))
+            return false;
+        byNode[size_t(w.nodeOf(r))].emplace_back(path, "[default" + std::to_string(w.localOf(r)) + "]:");
+        all.emplace_back(path, std::to_string(r) + ": ");
+    }
+    if (w.opt.layout == "per-node") {
+        for (int n = 0; n < w.nodes; ++n)
+            if (!combineRankLogs(byNode[size_t(n)], dir + "/applog-" + w.node[size_t(n)].name + ".log", error))
+                return false;
+    } else if (w.opt.layout == "srun") {
+        if (!combineRankLogs(all, dir + "/slurm-" + std::to_string(w.jobId) + ".out.tasks", error))
+            return false;
+    }
+    return true;
+}
+
+// srun's own messages ("srun: error: ... task 17: Exited") end the same stdout file.
+bool appendSrunOutput(const World& w, const std::string& dir, std::string* error)
+{
+    const std::string out = dir + "/slurm-" + std::to_string(w.jobId) + ".out";
+    std::error_code ec;
+    if (std::filesystem::exists(out, ec)) {
+        std::ifstream in(out, std::ios::binary);
+        std::ofstream app(out + ".tasks", std::ios::binary | std::ios::app);
+        app << in.rdbuf();
+        if (!app) {
+            if (error)
+                *error = out + ": write failed (disk full?)";
+            return false;
+        }
+    }
+    std::filesystem::rename(out + ".tasks", out, ec);
+    if (ec) {
+        if (error)
+            *error = out + ": cannot rename: " + ec.message();
+        return false;
+    }
+    return true;
+}
+
 } // namespace
 
 const std::vector<std::string>& layoutNames()
@@ -238,25 +286,8 @@ Truth generate(const Options& opt, const std::string& dir, std::string* error)
     if (!writeText(dir + "/workload.json", manifestJson(w, p), error)
         || !writeText(dir + "/truth.json", truthJson(opt, truth), error))
         return failed();
-    if (want("applog")) {
-        std::vector<std::vector<std::pair<std::string, std::string>>> byNode(size_t(w.nodes));
-        std::vector<std::pair<std::string, std::string>> all;
-        for (int r = 0; r < w.ranks; ++r) {
-            const std::string path = dir + "/applog-" + w.node[size_t(w.nodeOf(r))].name + "-rank" + std::to_string(r) + ".log";
-            if (!writeRankLog(w, p, r, path, error))
-                return failed();
-            byNode[size_t(w.nodeOf(r))].emplace_back(path, "[default" + std::to_string(w.localOf(r)) + "]:");
-            all.emplace_back(path, std::to_string(r) + ": ");
-        }
-        if (opt.layout == "per-node") {
-            for (int n = 0; n < w.nodes; ++n)
-                if (!combineRankLogs(byNode[size_t(n)], dir + "/applog-" + w.node[size_t(n)].name + ".log", error))
-                    return failed();
-        } else if (opt.layout == "srun") {
-            if (!combineRankLogs(all, dir + "/slurm-" + std::to_string(w.jobId) + ".out.tasks", error))
-                return failed();
-        }
-    }
+    if (want("applog") && !writeAppLogs(w, p, dir, error))
+        return failed();
     for (int n = 0; n < w.nodes; ++n) {
         const std::string& name = w.node[size_t(n)].name;
         if (want("syslog") && !writeSyslog(w, p, n, dir + "/syslog-" + name + ".log", error))
@@ -268,27 +299,8 @@ Truth generate(const Options& opt, const std::string& dir, std::string* error)
     }
     if (want("scheduler") && !writeScheduler(w, p, dir, error))
         return failed();
-    if (want("applog") && opt.layout == "srun") {
-        // srun's own messages ("srun: error: ... task 17: Exited") end the same stdout file.
-        const std::string out = dir + "/slurm-" + std::to_string(w.jobId) + ".out";
-        ec.clear();
-        if (std::filesystem::exists(out, ec)) {
-            std::ifstream in(out, std::ios::binary);
-            std::ofstream app(out + ".tasks", std::ios::binary | std::ios::app);
-            app << in.rdbuf();
-            if (!app) {
-                if (error)
-                    *error = out + ": write failed (disk full?)";
-                return failed();
-            }
-        }
-        std::filesystem::rename(out + ".tasks", out, ec);
-        if (ec) {
-            if (error)
-                *error = out + ": cannot rename: " + ec.message();
-            return failed();
-        }
-    }
+    if (want("applog") && opt.layout == "srun" && !appendSrunOutput(w, dir, error))
+        return failed();
     return truth;
 }
 

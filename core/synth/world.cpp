@@ -54,42 +54,39 @@ int64_t World::seqAt(int64_t t) const
     return seq;
 }
 
-bool setupWorld(const Options& opt, World& w, std::string* error)
+namespace {
+
+// Why the options cannot make a world, or empty when they can.
+std::string optionsError(const Options& opt)
 {
-    auto fail = [&](std::string m) {
-        if (error)
-            *error = std::move(m);
-        return false;
-    };
     if (opt.nodes < 1 || opt.nodes > 1250)
-        return fail("nodes must be between 1 and 1250");
+        return "nodes must be between 1 and 1250";
     if (opt.gpusPerNode < 1 || opt.gpusPerNode > 8)
-        return fail("gpusPerNode must be between 1 and 8");
+        return "gpusPerNode must be between 1 and 8";
     if (opt.iterations < 1 || opt.iterations > 10'000'000)
-        return fail("iterations must be between 1 and 10000000");
+        return "iterations must be between 1 and 10000000";
     if (opt.noiseLevel < 0 || opt.noiseLevel > 2)
-        return fail("noiseLevel must be 0, 1 or 2");
+        return "noiseLevel must be 0, 1 or 2";
     if (!(opt.clockSkewSec >= 0 && opt.clockSkewSec <= 86400))
-        return fail("clockSkewSec must be between 0 and 86400");
+        return "clockSkewSec must be between 0 and 86400";
     if (!(opt.culpritAheadSec >= 0 && opt.culpritAheadSec <= 86400))
-        return fail("culpritAheadSec must be between 0 and 86400");
+        return "culpritAheadSec must be between 0 and 86400";
     bool known = false;
     for (const auto& k : faultKinds())
         known = known || k.id == opt.fault;
     if (!known)
-        return fail("unknown fault kind '" + opt.fault + "'");
+        return "unknown fault kind '" + opt.fault + "'";
     for (const auto& m : opt.missingSources)
         if (std::find(sourceNames().begin(), sourceNames().end(), m) == sourceNames().end())
-            return fail("unknown source '" + m + "' in missingSources (known: applog, fabricmanager, metrics, "
-                        "scheduler, syslog)");
-    if (!parseIsoUtc(opt.startIso, &w.tStart))
-        return fail("startIso must look like 2026-03-14T10:00:00Z, got '" + opt.startIso + "'");
+            return "unknown source '" + m + "' in missingSources (known: applog, fabricmanager, metrics, "
+                   "scheduler, syslog)";
+    return {};
+}
 
-    w.opt = opt;
-    w.rng = Rng(opt.seed);
-    w.nodes = opt.nodes;
-    w.gpus = opt.gpusPerNode;
-    w.ranks = w.nodes * w.gpus;
+// Job start-up, the iteration times shared by all ranks (synchronous data
+// parallel) and the fault inside the step after the last logged one.
+void layOutTimeline(const Options& opt, World& w)
+{
     Rng jr = w.rng.fork(1);
     w.jobId = uint64_t(jr.range(100000, 999999));
     w.tLaunch = w.tStart + jr.range(2 * kSec, 5 * kSec);
@@ -102,7 +99,6 @@ bool setupWorld(const Options& opt, World& w, std::string* error)
     w.saveInterval = opt.iterations >= 400 ? 200 : std::max(10, opt.iterations / 2);
     w.masterAddr = "node-0001";
 
-    // Iteration times are shared by all ranks (synchronous data parallel).
     const int nIter = opt.iterations + 64;
     w.iterEnd.assign(size_t(nIter) + 1, 0);
     w.iterEnd[0] = w.tTrain0;
@@ -115,7 +111,11 @@ bool setupWorld(const Options& opt, World& w, std::string* error)
     }
     Rng fr = w.rng.fork(3);
     w.tFault = w.iterEnd[size_t(opt.iterations)] + fr.range(w.stepUs / 10, w.stepUs * 9 / 10);
+}
 
+// Names, addresses, clocks, boot times, pids and GPU identities, one seeded stream per node.
+void layOutNodes(const Options& opt, World& w)
+{
     w.node.resize(size_t(w.nodes));
     const int64_t skewUs = int64_t(opt.clockSkewSec * double(kSec));
     for (int n = 0; n < w.nodes; ++n) {
@@ -134,6 +134,27 @@ bool setupWorld(const Options& opt, World& w, std::string* error)
             nd.serial[size_t(g)] = uint64_t(nr.range(1650000000000LL, 1659999999999LL));
         }
     }
+}
+
+} // namespace
+
+bool setupWorld(const Options& opt, World& w, std::string* error)
+{
+    std::string problem = optionsError(opt);
+    if (problem.empty() && !parseIsoUtc(opt.startIso, &w.tStart))
+        problem = "startIso must look like 2026-03-14T10:00:00Z, got '" + opt.startIso + "'";
+    if (!problem.empty()) {
+        if (error)
+            *error = std::move(problem);
+        return false;
+    }
+    w.opt = opt;
+    w.rng = Rng(opt.seed);
+    w.nodes = opt.nodes;
+    w.gpus = opt.gpusPerNode;
+    w.ranks = w.nodes * w.gpus;
+    layOutTimeline(opt, w);
+    layOutNodes(opt, w);
     return true;
 }
 
