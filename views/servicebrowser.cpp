@@ -3,11 +3,14 @@
 
 #include "engine/result_json.h"
 #include "present/report.h"
+#include "views/notesstore.h"
+#include "views/servicereview.h"
 #include "views/sessionlistmodel.h"
 
 #include <QComboBox>
 #include <QDir>
 #include <QFileDialog>
+#include <QFile>
 #include <QFileInfo>
 #include <QFormLayout>
 #include <QHBoxLayout>
@@ -34,6 +37,13 @@ namespace {
 QString qs(const std::string& s)
 {
     return QString::fromStdString(s);
+}
+
+// The run a reply of attribute or bundles names (0 when it does not, or the answer is no object).
+int runOf(const nlohmann::json& body)
+{
+    const auto it = body.is_object() ? body.find("run") : body.end();
+    return it != body.end() && it->is_number_integer() ? it->get<int>() : 0;
 }
 } // namespace
 
@@ -111,6 +121,9 @@ ServiceBrowser::ServiceBrowser(const QString& openBundle, QWidget* parent)
     auto* openButton = new QPushButton(tr("Open result"), this);
     auto* rerunButton = new QPushButton(tr("Re-run attribution"), this);
     auto* submitButton = new QPushButton(tr("Submit bundle…"), this);
+    auto* deleteButton = new QPushButton(tr("Delete session…"), this);
+    deleteButton->setToolTip(tr("Delete the selected session on the service (its files and every run) and the notes kept for it here"));
+    connect(deleteButton, &QPushButton::clicked, this, &ServiceBrowser::deleteSelected);
     connect(openButton, &QPushButton::clicked, this, &ServiceBrowser::openSelected);
     connect(rerunButton, &QPushButton::clicked, this, &ServiceBrowser::rerunSelected);
     connect(submitButton, &QPushButton::clicked, this, [this] {
@@ -128,7 +141,7 @@ ServiceBrowser::ServiceBrowser(const QString& openBundle, QWidget* parent)
     m_workbenchButton->setEnabled(false);
     m_workbenchButton->setToolTip(tr("Show this result in the main window, with the same views as a local analysis"));
     connect(m_workbenchButton, &QPushButton::clicked, this, &ServiceBrowser::openInMainWindow);
-    for (QPushButton* b : {openButton, rerunButton, submitButton, m_exportButton, m_workbenchButton})
+    for (QPushButton* b : {openButton, rerunButton, submitButton, deleteButton, m_exportButton, m_workbenchButton})
         actions->addWidget(b);
     actions->addStretch();
 
@@ -298,9 +311,9 @@ void ServiceBrowser::openSelected()
 void ServiceBrowser::openSession(const QString& id)
 {
     begin(tr("Fetching the latest result of %1…").arg(id));
-    m_client->latestResult(id, this, [this, id](const ServiceReply& r) {
+    m_client->result(id, 0, this, [this, id](const ServiceReply& r) {
         if (r.ok())
-            showResult(id, r.body);
+            showResult(id, r.run, r.body);
         end(r, tr("Result of %1").arg(id));
     });
 }
@@ -318,7 +331,48 @@ void ServiceBrowser::rerunSelected()
         if (r.ok()) {
             done = tr("Run %1 of %2: %3").arg(r.body.value("run", 0)).arg(id, qs(r.body.value("result", nlohmann::json::object()).value("status", std::string())));
             if (auto res = r.body.find("result"); res != r.body.end())
-                showResult(id, *res);
+                showResult(id, runOf(r.body), *res);
+            refresh();
+        }
+        end(r, done);
+    });
+}
+
+void ServiceBrowser::deleteSelected()
+{
+    const QString id = selectedSession();
+    if (id.isEmpty()) {
+        m_state->setText(tr("Select a session first."));
+        return;
+    }
+    if (QMessageBox::question(this, tr("Delete session"),
+                              tr("Delete session %1 on the service, with its files and every run, and the notes kept for it "
+                                 "here? This cannot be undone.")
+                                  .arg(id)) == QMessageBox::Yes)
+        deleteSession(id);
+}
+
+void ServiceBrowser::deleteSession(const QString& id)
+{
+    begin(tr("Deleting %1…").arg(id));
+    // The notes' place is named now: the service may be another one when the answer comes.
+    const QString notes = ServiceReview::notesKey(m_client->baseUrl(), id);
+    m_client->deleteSession(id, this, [this, id, notes](const ServiceReply& r) {
+        QString done;
+        if (r.ok()) {
+            const auto n = r.body.is_object() ? r.body.value("deleted", nlohmann::json::object()) : nlohmann::json::object();
+            const auto count = [&n](const char* k) {
+                const auto it = n.is_object() ? n.find(k) : n.end();
+                return it != n.end() && it->is_number_integer() ? it->get<int64_t>() : int64_t(0);
+            };
+            done = tr("Deleted %1 (%2 files, %3 runs)").arg(id).arg(count("files")).arg(count("runs"));
+            for (const QString& db : {NotesStore::besidePath(notes), NotesStore::fallbackPath(notes)})
+                for (const QString& suffix : {QString(), QStringLiteral("-journal"), QStringLiteral("-wal"), QStringLiteral("-shm")})
+                    if (QFileInfo::exists(db + suffix) && !QFile::remove(db + suffix))
+                        done += tr("; cannot remove its notes %1").arg(db + suffix);
+            if (id == m_openSession)
+                clearResult();
+            emit sessionDeleted(id);
             refresh();
         }
         end(r, done);
@@ -359,16 +413,30 @@ void ServiceBrowser::upload(const QString& archive, const QString& shownName)
             const QString id = qs(r.body.value("session_id", std::string()));
             done = tr("Submitted %1 as session %2").arg(shownName, id);
             if (auto res = r.body.find("result"); res != r.body.end() && res->is_object())
-                showResult(id, *res);
+                showResult(id, runOf(r.body), *res);
             refresh();
         }
         end(r, done);
     });
 }
 
-void ServiceBrowser::showResult(const QString& sessionId, const nlohmann::json& result)
+void ServiceBrowser::clearResult()
+{
+    m_openSession.clear();
+    m_openRun = 0;
+    m_result = nullptr;
+    m_read.reset();
+    m_evidence->clear();
+    m_raw->clear();
+    m_verdict->clear();
+    m_exportButton->setEnabled(false);
+    m_workbenchButton->setEnabled(false);
+}
+
+void ServiceBrowser::showResult(const QString& sessionId, int run, const nlohmann::json& result)
 {
     m_openSession = sessionId;
+    m_openRun = run;
     m_result = result;
     m_evidence->clear();
     m_raw->clear();
@@ -424,7 +492,7 @@ void ServiceBrowser::showEvidence(int row)
     const QString evidenceId = item->data(Qt::UserRole).toString();
     const QString session = m_openSession;
     begin(tr("Fetching the raw lines of %1…").arg(evidenceId));
-    m_client->evidence(session, evidenceId, 5, this, [this, session, evidenceId](const ServiceReply& r) {
+    m_client->evidence(session, m_openRun, evidenceId, 5, this, [this, session, evidenceId](const ServiceReply& r) {
         if (r.ok() && session == m_openSession) {
             QString text = tr("%1, %2:").arg(evidenceId, qs(r.body.value("file", std::string()))) + QLatin1Char('\n');
             if (auto lines = r.body.find("lines"); lines != r.body.end() && lines->is_array())

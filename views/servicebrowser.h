@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: MIT
 // File → Connect to service…: a window onto a faultline-service. Connect (URL and
 // an optional token file), browse and filter its sessions, open a session's latest
-// result (verdict, root cause, evidence; the raw lines of an evidence item fetched
-// from the service), re-run attribution, submit a bundle, export the result as a
-// report. Every request is asynchronous; the window says what it is waiting for
+// result (verdict, root cause, evidence; the raw lines of an evidence item of that
+// run fetched from the service), re-run attribution, submit a bundle, delete a
+// session (with the notes kept for it here), export the result as a report. Every request is asynchronous; the window says what it is waiting for
 // and, on failure, the HTTP status with the service's {error, detail}.
 #pragma once
 
@@ -41,6 +41,7 @@ public:
     bool busy() const { return m_pending > 0; }
     const nlohmann::json& result() const { return m_result; }  // the open result document (null if none)
     QString openSession() const { return m_openSession; }
+    int openRun() const { return m_openRun; }  // the run of the open result (0: not said)
     QString rawText() const;
     QListWidget* evidenceList() const { return m_evidence; }
 
@@ -55,6 +56,11 @@ public slots:
     void refresh();
     void openSelected();
     void rerunSelected();
+    // Asks, then deletes the selected session on the service.
+    void deleteSelected();
+    // Deletes session `id` on the service and, once it is gone there, the reviewer notes this
+    // workbench kept for it (ServiceReview::notesKey); the list is refreshed.
+    void deleteSession(const QString& id);
     // Submits `path` (an archive, or a folder packed with tar first).
     void submit(const QString& path);
     void setUrl(const QString& url);
@@ -67,6 +73,7 @@ public slots:
 
 signals:
     void idle();  // no request is pending any more
+    void sessionDeleted(const QString& id);
     // "Open in workbench": the main window shows `analysis`, named `title`.
     void openInWorkbench(std::shared_ptr<const fl::Analysis> analysis, const QString& title);
 
@@ -74,7 +81,8 @@ private:
     void begin(const QString& what);
     void end(const ServiceReply& reply, const QString& done);
     void openSession(const QString& id);
-    void showResult(const QString& sessionId, const nlohmann::json& result);
+    void showResult(const QString& sessionId, int run, const nlohmann::json& result);
+    void clearResult();
     void showEvidence(int row);
     void upload(const QString& archive, const QString& shownName);
     void exportReport();
@@ -100,6 +108,7 @@ private:
     nlohmann::json m_result;
     std::shared_ptr<const Result> m_read;  // m_result read back (resultFromJson); null when unreadable
     QString m_openSession;
+    int m_openRun = 0;
     int m_pending = 0;
 };
 

@@ -7,6 +7,7 @@
 #include <QNetworkReply>
 #include <QNetworkRequest>
 #include <QPointer>
+#include <QStringList>
 #include <QUrlQuery>
 
 namespace fl {
@@ -98,6 +99,7 @@ QNetworkReply* ServiceClient::send(QNetworkReply* reply, QObject* receiver, Hand
             return;  // whoever asked is gone: a closed view is never called back
         ServiceReply r;
         r.status = reply->attribute(QNetworkRequest::HttpStatusCodeAttribute).toInt();
+        r.run = reply->rawHeader("X-Faultline-Run").toInt();
         const QByteArray bytes = reply->readAll();
         r.body = nlohmann::json::parse(bytes.constData(), bytes.constData() + bytes.size(), nullptr, false);
         if (r.body.is_discarded())
@@ -142,23 +144,41 @@ QNetworkReply* ServiceClient::sessions(const SessionFilter& f, QObject* receiver
     return send(m_net->get(request(u, m_token)), receiver, std::move(done));
 }
 
-QNetworkReply* ServiceClient::latestResult(const QString& id, QObject* receiver, Handler done)
+// /v2/sessions/{id}{tail}, with ?run=N when a run is named (0: the latest) and `query` after it.
+QUrl ServiceClient::sessionUrl(const QString& id, const QString& tail, int run, const QString& query) const
 {
-    return send(m_net->get(request(url(QStringLiteral("/v2/sessions/") + segment(id) + QStringLiteral("/result")), m_token)),
-                receiver, std::move(done));
+    QUrl u = url(QStringLiteral("/v2/sessions/") + segment(id) + tail);
+    QStringList items;
+    if (!query.isEmpty())
+        items << query;
+    if (run > 0)
+        items << QStringLiteral("run=") + QString::number(run);
+    if (!items.isEmpty())
+        u.setQuery(items.join(QLatin1Char('&')));
+    return u;
 }
 
-QNetworkReply* ServiceClient::evidence(const QString& id, const QString& evidenceId, int context, QObject* receiver, Handler done)
+QNetworkReply* ServiceClient::result(const QString& id, int run, QObject* receiver, Handler done)
 {
-    QUrl u = url(QStringLiteral("/v2/sessions/") + segment(id) + QStringLiteral("/evidence/") + segment(evidenceId));
-    u.setQuery(QStringLiteral("context=") + QString::number(context));
+    return send(m_net->get(request(sessionUrl(id, QStringLiteral("/result"), run), m_token)), receiver, std::move(done));
+}
+
+QNetworkReply* ServiceClient::evidence(const QString& id, int run, const QString& evidenceId, int context, QObject* receiver,
+                                       Handler done)
+{
+    const QUrl u = sessionUrl(id, QStringLiteral("/evidence/") + segment(evidenceId), run,
+                              QStringLiteral("context=") + QString::number(context));
     return send(m_net->get(request(u, m_token)), receiver, std::move(done));
 }
 
-QNetworkReply* ServiceClient::trace(const QString& id, QObject* receiver, Handler done)
+QNetworkReply* ServiceClient::trace(const QString& id, int run, QObject* receiver, Handler done)
 {
-    return send(m_net->get(request(url(QStringLiteral("/v2/sessions/") + segment(id) + QStringLiteral("/trace")), m_token)),
-                receiver, std::move(done));
+    return send(m_net->get(request(sessionUrl(id, QStringLiteral("/trace"), run), m_token)), receiver, std::move(done));
+}
+
+QNetworkReply* ServiceClient::deleteSession(const QString& id, QObject* receiver, Handler done)
+{
+    return send(m_net->deleteResource(request(sessionUrl(id, QString(), 0), m_token)), receiver, std::move(done));
 }
 
 QNetworkReply* ServiceClient::attribute(const QString& id, QObject* receiver, Handler done)

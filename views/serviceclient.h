@@ -24,6 +24,7 @@ struct ServiceReply {
     int status = 0;              // HTTP status; 0 when no answer came
     nlohmann::json body;         // the parsed JSON body (null when none or not JSON)
     QString error;               // empty on success: "HTTP 404 not_found: session 'x' …" or the network's words
+    int run = 0;                 // the run a result document belongs to (X-Faultline-Run), 0 when not said
     bool ok() const { return error.isEmpty(); }
 };
 
@@ -54,11 +55,16 @@ public:
     // not be called back).
     QNetworkReply* health(QObject* receiver, Handler done);
     QNetworkReply* sessions(const SessionFilter& filter, QObject* receiver, Handler done);
-    QNetworkReply* latestResult(const QString& sessionId, QObject* receiver, Handler done);
-    QNetworkReply* evidence(const QString& sessionId, const QString& evidenceId, int context, QObject* receiver, Handler done);
+    // `run` 0: the latest run (the reply's `run` says which it was).
+    QNetworkReply* result(const QString& sessionId, int run, QObject* receiver, Handler done);
+    // The raw lines of an evidence item of run `run` (0: the latest).
+    QNetworkReply* evidence(const QString& sessionId, int run, const QString& evidenceId, int context, QObject* receiver,
+                            Handler done);
     QNetworkReply* attribute(const QString& sessionId, QObject* receiver, Handler done);
-    // The engine's trace of the latest run (the service analyses the session again to make it).
-    QNetworkReply* trace(const QString& sessionId, QObject* receiver, Handler done);
+    // The engine's trace of run `run` (0: the latest; the service analyses the files that run read again).
+    QNetworkReply* trace(const QString& sessionId, int run, QObject* receiver, Handler done);
+    // DELETE: the session with its files and runs, on the service.
+    QNetworkReply* deleteSession(const QString& sessionId, QObject* receiver, Handler done);
     // Streams the archive from disk (not read into memory); progress through uploadProgress.
     QNetworkReply* submitBundle(const QString& archivePath, QObject* receiver, Handler done);
 
@@ -70,6 +76,7 @@ signals:
 
 private:
     QUrl url(const QString& path) const;
+    QUrl sessionUrl(const QString& id, const QString& tail, int run, const QString& query = QString()) const;
     QNetworkReply* send(QNetworkReply* reply, QObject* receiver, Handler done);
 
     QNetworkAccessManager* m_net;

@@ -58,10 +58,11 @@ QString ServiceReview::notesKey(const QUrl& service, const QString& sessionId)
            QLatin1Char('/') + session;
 }
 
-void ServiceReview::attach(ServiceClient* client, const QString& sessionId, std::shared_ptr<const Analysis> analysis)
+void ServiceReview::attach(ServiceClient* client, const QString& sessionId, int run, std::shared_ptr<const Analysis> analysis)
 {
     m_client = client;
     m_session = sessionId;
+    m_run = run;
     m_analysis = analysis;
     m_wanted.clear();
     m_error.clear();
@@ -81,15 +82,19 @@ void ServiceReview::fetchTrace()
     ++m_pending;
     const QString session = m_session;
     const std::weak_ptr<const Analysis> forAnalysis = m_analysis;
-    m_client->trace(session, this, [this, session, forAnalysis](const ServiceReply& r) {
+    m_client->trace(session, m_run, this, [this, session, forAnalysis](const ServiceReply& r) {
         --m_pending;
         const auto analysis = forAnalysis.lock();
         if (session != m_session || !analysis || analysis != m_analysis.lock() || !active())
             return;
         const auto steps = r.ok() && r.body.is_object() ? r.body.find("trace") : r.body.end();
-        if (!r.ok() || steps == r.body.end() || !steps->is_array()) {
+        const auto run = r.ok() && r.body.is_object() ? r.body.find("run") : r.body.end();
+        const bool otherRun = m_run > 0 && (run == r.body.end() || !run->is_number_integer() || run->get<int64_t>() != m_run);
+        if (!r.ok() || steps == r.body.end() || !steps->is_array() || otherRun) {
             m_traceError = tr("No phase trace from the service: %1")
-                               .arg(r.ok() ? tr("its answer holds no trace") : r.error);
+                               .arg(!r.ok()     ? r.error
+                                    : otherRun ? tr("it answered with another run's trace than run %1").arg(m_run)
+                                               : tr("its answer holds no trace"));
             emit message(m_traceError);
             emit traceShown(false);
             return;
@@ -124,7 +129,7 @@ void ServiceReview::fetch(const QString& evidenceId)
     ++m_pending;
     emit message(tr("Fetching the raw lines of %1 from the service…").arg(evidenceId));
     const QString session = m_session;
-    m_client->evidence(session, evidenceId, m_context, this, [this, session, evidenceId, file, line](const ServiceReply& r) {
+    m_client->evidence(session, m_run, evidenceId, m_context, this, [this, session, evidenceId, file, line](const ServiceReply& r) {
         --m_pending;
         if (session != m_session || evidenceId != m_wanted || !active())
             return;  // the reviewer moved on
@@ -132,15 +137,16 @@ void ServiceReview::fetch(const QString& evidenceId)
             showRefusal(evidenceId, file, r.error);
             return;
         }
-        // The service answers from its latest run: after more evidence and a new run, the same id may
-        // name another line. Never show those lines as this result's.
+        // Asked of this result's run, the service names the same file and line; if it does not (a result
+        // whose run is not known, answered from a newer one), never show those lines as this result's.
         const auto f = r.body.is_object() ? r.body.find("file") : r.body.end();
         const auto l = r.body.is_object() ? r.body.find("line") : r.body.end();
         if (f == r.body.end() || !f->is_string() || q(f->get<std::string>()) != file || l == r.body.end() ||
             !l->is_number_integer() || l->get<int64_t>() != line) {
             showRefusal(evidenceId, file,
-                        tr("the session was attributed again since this result was opened, and its %1 is another "
-                           "line now; open the session again").arg(evidenceId));
+                        tr("the service's run %1 has %2 on another line than this result; open the session again")
+                            .arg(r.body.value("run", 0))
+                            .arg(evidenceId));
             return;
         }
         show(evidenceId, file, r.body);

@@ -39,12 +39,15 @@ public:
     // The view's review helper, created on first use (a child of the view).
     static ServiceReview* of(WorkbenchView* view);
 
-    // Reviews `analysis` (now shown by the view) as session `sessionId` of the
-    // service `client` talks to: opens its notes and fetches the raw lines of the
-    // selected evidence. Whatever the view shows next (a local bundle) ends it.
-    void attach(ServiceClient* client, const QString& sessionId, std::shared_ptr<const Analysis> analysis);
+    // Reviews `analysis` (now shown by the view) as run `run` of session `sessionId`
+    // of the service `client` talks to: opens its notes and fetches the raw lines of
+    // the selected evidence and the trace, both of that run (run 0: the latest, for
+    // a result whose run is not known), so a session attributed again meanwhile
+    // does not get in the way. Whatever the view shows next (a local bundle) ends it.
+    void attach(ServiceClient* client, const QString& sessionId, int run, std::shared_ptr<const Analysis> analysis);
     bool active() const;
     QString sessionId() const { return m_session; }
+    int run() const { return m_run; }
     bool busy() const { return m_pending > 0; }
     QString lastError() const { return m_error; }
     QString traceError() const { return m_traceError; }
@@ -70,6 +73,7 @@ private:
     WorkbenchView* m_view;
     QPointer<ServiceClient> m_client;
     QString m_session;
+    int m_run = 0;
     std::weak_ptr<const Analysis> m_analysis;
     std::unique_ptr<QTemporaryDir> m_dir;
     QString m_wanted;  // the evidence whose lines are awaited; older answers are dropped

@@ -136,7 +136,7 @@ void MainWindow::buildActions()
             connect(browser, &ServiceBrowser::openInWorkbench, this,
                     [this, browser, review](std::shared_ptr<const Analysis> a, const QString& title) {
                         showAnalysis(a, title);
-                        review->attach(browser->client(), browser->openSession(), a);
+                        review->attach(browser->client(), browser->openSession(), browser->openRun(), a);
                     });
         }
         browser->setOpenBundle(QFileInfo::exists(m_path) ? m_path : QString());

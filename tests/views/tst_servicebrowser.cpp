@@ -18,6 +18,8 @@
 
 #include <QAbstractItemModelTester>
 #include <QFile>
+#include <QFileInfo>
+#include <QNetworkAccessManager>
 #include <QListWidget>
 #include <QNetworkReply>
 #include <QProcess>
@@ -240,7 +242,7 @@ private slots:
         QCOMPARE(ServiceReview::of(&view), review);
         QSignalSpy shown(review, &ServiceReview::rawShown);
         QSignalSpy traced(review, &ServiceReview::traceShown);
-        review->attach(b.client(), b.openSession(), service);
+        review->attach(b.client(), b.openSession(), b.openRun(), service);
         QVERIFY(review->active());
         QVERIFY(review->busy());  // asynchronous
         QVERIFY(shown.count() || shown.wait(60000));
@@ -302,7 +304,7 @@ private slots:
         {
             WorkbenchView again;
             again.setAnalysis(service);
-            ServiceReview::of(&again)->attach(b.client(), b.openSession(), service);
+            ServiceReview::of(&again)->attach(b.client(), b.openSession(), b.openRun(), service);
             QCOMPARE(again.notes()->note(NotesStore::kEvidence, QString::fromStdString(rootId)),
                      QStringLiteral("checked the NVLink cable"));
             QCOMPARE(again.notes()->bookmarks(raw->displayName()).size(), size_t(1));
@@ -340,7 +342,7 @@ private slots:
         ServiceReview* r2 = ServiceReview::of(&gone);
         QSignalSpy shown2(r2, &ServiceReview::rawShown);
         QSignalSpy traced2(r2, &ServiceReview::traceShown);
-        r2->attach(b.client(), QStringLiteral("no-such-session"), copy);
+        r2->attach(b.client(), QStringLiteral("no-such-session"), 1, copy);
         QVERIFY(shown2.wait(60000));
         QVERIFY(traced2.count() || traced2.wait(60000));
         QVERIFY(!traced2.last().at(0).toBool());
@@ -350,8 +352,8 @@ private slots:
         QVERIFY2(gone.raw()->view()->lineText(1).contains(QStringLiteral("did not give the raw lines")),
                  qPrintable(gone.raw()->view()->lineText(1)));
 
-        // The service answers from its latest run: lines that are not this result's evidence line (here: a
-        // result whose root evidence says another line) are refused, not shown as if they were.
+        // Lines that are not this result's evidence line (here: a result whose root evidence says another
+        // line than the service's run) are refused, not shown as if they were.
         {
             auto moved = std::make_shared<Analysis>(*service);
             for (EvidenceItem& e : moved->result.evidence)
@@ -361,10 +363,10 @@ private slots:
             stale.setAnalysis(moved);
             ServiceReview* r3 = ServiceReview::of(&stale);
             QSignalSpy shown3(r3, &ServiceReview::rawShown);
-            r3->attach(b.client(), b.openSession(), moved);
+            r3->attach(b.client(), b.openSession(), b.openRun(), moved);
             stale.focus()->selectEvidence(QString::fromStdString(rootId));
             QTRY_VERIFY_WITH_TIMEOUT(!r3->busy() && shown3.count() > 0, 60000);
-            QVERIFY2(r3->lastError().contains(QStringLiteral("attributed again")), qPrintable(r3->lastError()));
+            QVERIFY2(r3->lastError().contains(QStringLiteral("on another line")), qPrintable(r3->lastError()));
         }
 
         // Whatever the view shows next ends the review.
@@ -388,7 +390,7 @@ private slots:
             auto view = std::make_unique<WorkbenchView>();
             view->setAnalysis(service);
             ServiceReview* review = ServiceReview::of(view.get());
-            review->attach(b.client(), b.openSession(), service);
+            review->attach(b.client(), b.openSession(), b.openRun(), service);
             QVERIFY(review->busy());
             QVERIFY(pending() >= 2);  // the raw lines and the trace
             view.reset();
@@ -450,6 +452,111 @@ private slots:
         QVERIFY(service->result.candidates.front().chosen);
         QCOMPARE(present::candidateVerdict(service->result.candidates.front(), service->result),
                  present::candidateVerdict(local->result.candidates.front(), local->result));
+    }
+
+    // The review asks for the run it shows: after the session was attributed again with more evidence,
+    // the raw lines and the trace are still those of the run on screen, not the newer one's.
+    void reviewAsksForTheRunItShows()
+    {
+        ServiceBrowser b{QString()};
+        QVERIFY(submitSample(b, QStringLiteral("xid149-nccl")));
+        QCOMPARE(b.openRun(), 1);
+        QSignalSpy opened(&b, &ServiceBrowser::openInWorkbench);
+        QVERIFY(b.openInMainWindow());
+        const auto run1 = opened.at(0).at(0).value<std::shared_ptr<const Analysis>>();
+        QVERIFY(run1 && run1->result.rootCause);
+        const QString session = b.openSession();
+
+        // More evidence and a new run, as another client would add them.
+        ServiceReply posted, attributed;
+        QNetworkAccessManager net;
+        QNetworkRequest req(QUrl(m_url + QStringLiteral("/v2/sessions/") + session +
+                                 QStringLiteral("/observations?path=late/syslog-node-05.log&kind=syslog&node=node-05")));
+        req.setRawHeader("Authorization", "Bearer workbench-test-token-0123456789");
+        req.setHeader(QNetworkRequest::ContentTypeHeader, QStringLiteral("text/plain"));
+        QNetworkReply* reply = net.post(req, QByteArray("Mar 14 10:01:00 node-05 kernel: NVRM: Xid (PCI:0000:41:00): 79, GPU has fallen off the bus.\n"));
+        QSignalSpy finished(reply, &QNetworkReply::finished);
+        QVERIFY2(finished.wait(60000), "no answer to the observation upload within 60 s");
+        QCOMPARE(reply->attribute(QNetworkRequest::HttpStatusCodeAttribute).toInt(), 201);
+        reply->deleteLater();
+        QObject asker;
+        bool answered = false;
+        b.client()->attribute(session, &asker, [&](const ServiceReply& r) { attributed = r; answered = true; });
+        QTRY_VERIFY_WITH_TIMEOUT(answered, 120000);
+        QVERIFY2(attributed.ok(), qPrintable(attributed.error));
+        QCOMPARE(attributed.body.value("run", 0), 2);
+        QVERIFY(attributed.body["result"] != b.result());
+
+        WorkbenchView view;
+        view.setAnalysis(run1);
+        ServiceReview* review = ServiceReview::of(&view);
+        QSignalSpy shown(review, &ServiceReview::rawShown);
+        QSignalSpy traced(review, &ServiceReview::traceShown);
+        review->attach(b.client(), session, b.openRun(), run1);
+        QCOMPARE(review->run(), 1);
+        QVERIFY2(shown.count() || shown.wait(60000), "no raw lines within 60 s");
+        QTRY_VERIFY_WITH_TIMEOUT(!review->busy(), 120000);
+        QVERIFY2(review->lastError().isEmpty(), qPrintable(review->lastError()));
+        QVERIFY2(traced.count() && traced.last().at(0).toBool(), qPrintable(review->traceError()));
+        // Every evidence item of run 1, also those run 2 numbers otherwise, shows run 1's lines.
+        for (const EvidenceItem& e : run1->result.evidence) {
+            view.focus()->selectEvidence(QString::fromStdString(e.id));
+            QTRY_VERIFY_WITH_TIMEOUT(!review->busy(), 60000);
+            QVERIFY2(review->lastError().isEmpty(), qPrintable(review->lastError()));
+            QTRY_VERIFY(view.raw()->view()->indexComplete());
+            QCOMPARE(view.raw()->view()->lineText(e.ref.line), sampleLine(QString::fromStdString(e.file), e.ref.line));
+        }
+        // The phase stepper steps through run 1's trace: the local analysis of the same files has as many steps.
+        AnalyzeOptions o;
+        o.userConfigRules = false;
+        WorkbenchView here;
+        here.setAnalysis(std::make_shared<const Analysis>(analyze(FAULTLINE_SOURCE_DIR "/samples/xid149-nccl", o)));
+        QCOMPARE(view.stepper()->steps().count(), here.stepper()->steps().count());
+    }
+
+    // Delete session: gone on the service (404 afterwards), out of the list, and the notes this workbench
+    // kept for it removed; a second delete reports the service's 404.
+    void deleteRemovesTheSessionAndItsNotes()
+    {
+        ServiceBrowser b{QString()};
+        QVERIFY(submitSample(b, QStringLiteral("xid149-nccl")));
+        const QString session = b.openSession();
+        QSignalSpy opened(&b, &ServiceBrowser::openInWorkbench);
+        QVERIFY(b.openInMainWindow());
+        const auto service = opened.at(0).at(0).value<std::shared_ptr<const Analysis>>();
+        QString notesPath;
+        {
+            WorkbenchView view;
+            view.setAnalysis(service);
+            ServiceReview::of(&view)->attach(b.client(), session, b.openRun(), service);
+            QVERIFY(view.setEvidenceNote(QString::fromStdString(service->result.evidence.front().id), QStringLiteral("to go")));
+            notesPath = view.notes()->path();
+            QTRY_VERIFY_WITH_TIMEOUT(!ServiceReview::of(&view)->busy(), 60000);
+        }
+        QVERIFY2(QFileInfo::exists(notesPath), qPrintable(notesPath));
+
+        QSignalSpy deleted(&b, &ServiceBrowser::sessionDeleted);
+        b.deleteSession(session);
+        QVERIFY(b.busy());
+        QVERIFY(waitIdle(b));
+        QVERIFY2(b.statusText().startsWith(QStringLiteral("Deleted ") + session), qPrintable(b.statusText()));
+        QCOMPARE(deleted.count(), 1);
+        QVERIFY2(!QFileInfo::exists(notesPath), qPrintable(notesPath));
+        QVERIFY(b.openSession().isEmpty());  // the open result was that session's
+        QVERIFY(!b.openInMainWindow());
+        for (int i = 0; i < b.sessions()->rowCount(); ++i)
+            QVERIFY(b.sessions()->session(i)->id != session);
+
+        QObject asker;
+        ServiceReply gone;
+        bool answered = false;
+        b.client()->result(session, 0, &asker, [&](const ServiceReply& r) { gone = r; answered = true; });
+        QTRY_VERIFY_WITH_TIMEOUT(answered, 60000);
+        QCOMPARE(gone.status, 404);
+
+        b.deleteSession(session);
+        QVERIFY(waitIdle(b));
+        QVERIFY2(b.statusText().contains(QStringLiteral("HTTP 404 not_found")), qPrintable(b.statusText()));
     }
 };
 
