@@ -70,6 +70,7 @@ ServiceBrowser::ServiceBrowser(const QString& openBundle, QWidget* parent)
     setWindowTitle(tr("Faultline service"));
     resize(1200, 800);
     m_url->setObjectName(QStringLiteral("serviceUrl"));
+    m_tokenFile->setObjectName(QStringLiteral("serviceTokenFile"));
     m_tokenFile->setPlaceholderText(tr("optional: a file holding the bearer token"));
     auto* browse = new QPushButton(tr("Browse…"), this);
     connect(browse, &QPushButton::clicked, this, [this] {

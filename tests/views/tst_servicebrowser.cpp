@@ -5,6 +5,7 @@
 // attribution; errors say the HTTP status and the service's {error, detail}. The session list model under
 // QAbstractItemModelTester, including hostile JSON.
 #include "qtplugins.h"
+#include "realservice.h"
 #include "engine/engine.h"
 #include "present/verdict.h"
 #include "views/focusstate.h"
@@ -64,7 +65,7 @@ class TestServiceBrowser : public QObject
     Q_OBJECT
 private:
     QTemporaryDir m_dir;
-    QProcess m_service;
+    RealService m_service;
     QString m_url;
     QString m_tokenFile;
 
@@ -84,30 +85,10 @@ private slots:
     {
         QStandardPaths::setTestModeEnabled(true);  // notes of service sessions go to a test data folder
         QVERIFY(m_dir.isValid());
-        m_tokenFile = m_dir.filePath(QStringLiteral("token"));
-        QVERIFY(writeFile(m_tokenFile, "workbench-test-token-0123456789\n"));
-        m_service.setProcessChannelMode(QProcess::SeparateChannels);
-        m_service.setStandardErrorFile(m_dir.filePath(QStringLiteral("service.log")));
-        m_service.start(QStringLiteral(FAULTLINE_SERVICE),
-                        {QStringLiteral("--listen"), QStringLiteral("127.0.0.1:0"), QStringLiteral("--data"),
-                         m_dir.filePath(QStringLiteral("data")), QStringLiteral("--token-file"), m_tokenFile,
-                         QStringLiteral("--workers"), QStringLiteral("1")});
-        QVERIFY2(m_service.waitForStarted(10000), qPrintable(m_service.errorString()));
-        QByteArray line;
-        for (int i = 0; i < 100 && !line.contains('\n'); ++i) {
-            m_service.waitForReadyRead(200);
-            line += m_service.readAllStandardOutput();
-        }
-        const auto m = QRegularExpression(QStringLiteral("listening on (http://127\\.0\\.0\\.1:\\d+)")).match(QString::fromUtf8(line));
-        QVERIFY2(m.hasMatch(), line.constData());
-        m_url = m.captured(1);
-    }
-
-    void cleanupTestCase()
-    {
-        m_service.terminate();
-        if (!m_service.waitForFinished(10000))
-            m_service.kill();
+        const QString problem = m_service.start(QStringLiteral(FAULTLINE_SERVICE), m_dir.path(), "workbench-test-token-0123456789");
+        QVERIFY2(problem.isEmpty(), qPrintable(problem));
+        m_url = m_service.url();
+        m_tokenFile = m_service.tokenFile();
     }
 
     void modelPassesTheTesterWithHostileJson()

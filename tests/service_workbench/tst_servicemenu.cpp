@@ -1,0 +1,252 @@
+// SPDX-License-Identifier: MIT
+// File → Connect to service…, end to end, as a person uses it: the real MainWindow (offscreen) opens a sample
+// bundle, its File menu opens the service window, whose fields and buttons connect to a REAL faultline-service
+// (started here on a free loopback port, with a token), submit the open bundle (answering the question the
+// window asks), open the result in the main window (raw lines and trace of that run fetched from the
+// service), re-run attribution, delete the session, and close the main window while a fetch is in flight.
+// Every wait is bounded and fails saying what did not come.
+#include "qtplugins.h"
+#include "realservice.h"
+#include "mainwindow.h"
+#include "views/focusstate.h"
+#include "views/phasestepperpanel.h"
+#include "views/rawfilepanel.h"
+#include "views/rawfileview.h"
+#include "views/servicebrowser.h"
+#include "views/servicereview.h"
+#include "views/sessionlistmodel.h"
+
+#include <QApplication>
+#include <QFile>
+#include <QLineEdit>
+#include <QMenu>
+#include <QMenuBar>
+#include <QMessageBox>
+#include <QNetworkReply>
+#include <QProcess>
+#include <QPushButton>
+#include <QRegularExpression>
+#include <QSignalSpy>
+#include <QStandardPaths>
+#include <QStatusBar>
+#include <QTableView>
+#include <QTemporaryDir>
+#include <QTest>
+#include <QTimer>
+
+using namespace fl;
+
+namespace {
+const QString kSample = QStringLiteral(FAULTLINE_SOURCE_DIR "/samples/xid149-nccl");
+
+QString sampleLine(const std::string& file, uint32_t line)
+{
+    QFile f(kSample + QLatin1Char('/') + QString::fromStdString(file));
+    if (!f.open(QIODevice::ReadOnly))
+        return {};
+    const QList<QByteArray> lines = f.readAll().split('\n');
+    return line >= 1 && line <= uint32_t(lines.size()) ? QString::fromUtf8(lines[line - 1]) : QString();
+}
+
+QPushButton* button(QWidget* in, const QString& text)
+{
+    for (QPushButton* b : in->findChildren<QPushButton*>())
+        if (b->text() == text)
+            return b;
+    return nullptr;
+}
+
+QAction* menuAction(QMainWindow& w, const QString& menu, const QString& action)
+{
+    for (QAction* m : w.menuBar()->actions())
+        if (m->text() == menu && m->menu())
+            for (QAction* a : m->menu()->actions())
+                if (a->text() == action)
+                    return a;
+    return nullptr;
+}
+
+// Answers the next question box with `answer`, from inside its exec(), as a person would click it. Polls for
+// 20 s at most, then gives up (the caller's checks then fail naming the question that never came).
+struct QuestionAnswerer : QObject {
+    QString text;
+    bool answered = false;
+    explicit QuestionAnswerer(QMessageBox::StandardButton answer)
+    {
+        auto* timer = new QTimer(this);
+        timer->setInterval(50);
+        connect(timer, &QTimer::timeout, this, [this, timer, answer, ticks = 0]() mutable {
+            for (QWidget* top : QApplication::topLevelWidgets())
+                if (auto* box = qobject_cast<QMessageBox*>(top); box && box->isVisible()) {
+                    text = box->text();
+                    answered = true;
+                    timer->stop();
+                    if (QAbstractButton* b = box->button(answer))
+                        b->click();
+                    else
+                        box->reject();
+                    return;
+                }
+            if (++ticks > 400)
+                timer->stop();
+        });
+        timer->start();
+    }
+};
+
+bool waitIdle(ServiceBrowser& b, int ms = 120000)
+{
+    if (!b.busy())
+        return true;
+    QSignalSpy idle(&b, &ServiceBrowser::idle);
+    return idle.wait(ms);
+}
+} // namespace
+
+class TestServiceMenu : public QObject
+{
+    Q_OBJECT
+    QTemporaryDir m_dir;
+    RealService m_service;
+    QString m_url;
+    QString m_tokenFile;
+
+private slots:
+    void initTestCase()
+    {
+        FL_REQUIRE_SQLITE_DRIVER();
+        QStandardPaths::setTestModeEnabled(true);  // notes and history go to a test data folder
+        QVERIFY(m_dir.isValid());
+        const QString problem = m_service.start(QStringLiteral(FAULTLINE_SERVICE), m_dir.path(), "menu-test-token-0123456789abcdef");
+        QVERIFY2(problem.isEmpty(), qPrintable(problem));
+        m_url = m_service.url();
+        m_tokenFile = m_service.tokenFile();
+    }
+
+    void connectSubmitOpenRerunDeleteClose()
+    {
+        auto* w = new MainWindow;
+        QPointer<MainWindow> alive(w);
+        w->resize(1400, 900);
+        w->show();
+        {
+            QSignalSpy done(w, &MainWindow::analysisFinished);
+            w->openPath(kSample);
+            QVERIFY2(done.count() || done.wait(120000), "the sample was not analysed within 120 s");
+            QVERIFY2(done.last().at(0).toBool(), qPrintable(w->lastError()));
+        }
+
+        // File → Connect to service…: one window, offering the open bundle.
+        QAction* connectAction = menuAction(*w, tr("&File"), tr("&Connect to service…"));
+        QVERIFY2(connectAction, "no File → Connect to service… in the menu bar");
+        connectAction->trigger();
+        auto* browser = w->findChild<ServiceBrowser*>();
+        QVERIFY(browser);
+        QVERIFY(browser->isVisible());
+        connectAction->trigger();
+        QCOMPARE(w->findChildren<ServiceBrowser*>().size(), qsizetype(1));
+
+        // Typed into the fields, then Connect.
+        auto* url = browser->findChild<QLineEdit*>(QStringLiteral("serviceUrl"));
+        auto* token = browser->findChild<QLineEdit*>(QStringLiteral("serviceTokenFile"));
+        QVERIFY(url && token);
+        url->clear();
+        QTest::keyClicks(url, m_url);
+        token->setText(m_tokenFile);
+        QPushButton* connectButton = button(browser, tr("Connect"));
+        QVERIFY(connectButton);
+        QTest::mouseClick(connectButton, Qt::LeftButton);
+        QVERIFY2(waitIdle(*browser), "no answer from the service to Connect within 120 s");
+        QVERIFY2(browser->statusText().startsWith(QStringLiteral("Connected: faultline-service")), qPrintable(browser->statusText()));
+
+        // Submit bundle…: the window asks whether to submit the bundle open in the workbench; yes.
+        {
+            QuestionAnswerer yes(QMessageBox::Yes);
+            QTest::mouseClick(button(browser, tr("Submit bundle…")), Qt::LeftButton);
+            QVERIFY2(yes.answered, "no question whether to submit the open bundle");
+            QVERIFY2(yes.text.contains(kSample), qPrintable(yes.text));
+        }
+        QVERIFY2(waitIdle(*browser), "the submitted bundle was not analysed within 120 s");
+        QVERIFY2(browser->statusText().contains(QStringLiteral("Submitted xid149-nccl as session")), qPrintable(browser->statusText()));
+        const QString session = browser->openSession();
+        QCOMPARE(browser->openRun(), 1);
+        QCOMPARE(browser->sessions()->rowCount(), 1);
+
+        // Open result, then Open in workbench: the main window shows it, its raw lines and trace from the service.
+        browser->sessionView()->selectRow(0);
+        QTest::mouseClick(button(browser, tr("Open result")), Qt::LeftButton);
+        QVERIFY2(waitIdle(*browser), "the result was not fetched within 120 s");
+        QCOMPARE(browser->openSession(), session);
+        QCOMPARE(browser->openRun(), 1);
+        auto* review = ServiceReview::of(w->workbench());
+        QSignalSpy shown(review, &ServiceReview::rawShown);
+        QSignalSpy traced(review, &ServiceReview::traceShown);
+        QSignalSpy finished(w, &MainWindow::analysisFinished);
+        QPushButton* toWorkbench = button(browser, tr("Open in workbench"));
+        QVERIFY(toWorkbench && toWorkbench->isEnabled());
+        QTest::mouseClick(toWorkbench, Qt::LeftButton);
+        QCOMPARE(finished.count(), 1);
+        QVERIFY2(w->windowTitle().contains(session), qPrintable(w->windowTitle()));
+        const auto shownAnalysis = w->workbench()->analysis();
+        QVERIFY(shownAnalysis && shownAnalysis->result.rootCause);
+        QCOMPARE(QString::fromStdString(shownAnalysis->result.rootCause->node), QStringLiteral("node-02"));
+        QVERIFY(review->active());
+        QCOMPARE(review->sessionId(), session);
+        QCOMPARE(review->run(), 1);
+        QVERIFY2(shown.count() || shown.wait(60000), "no raw lines of the root cause within 60 s");
+        QVERIFY2(traced.count() || traced.wait(120000), "no phase trace within 120 s");
+        QVERIFY2(traced.last().at(0).toBool(), qPrintable(review->traceError()));
+        QVERIFY(w->workbench()->stepper()->steps().count() > 3);
+        const std::string rootId = shownAnalysis->result.rootCause->evidence.front();
+        const EvidenceItem* root = nullptr;
+        for (const EvidenceItem& e : shownAnalysis->result.evidence)
+            if (e.id == rootId)
+                root = &e;
+        QVERIFY(root);
+        RawFileView* raw = w->workbench()->raw()->view();
+        QTRY_VERIFY_WITH_TIMEOUT(raw->indexComplete(), 10000);
+        QVERIFY2(review->lastError().isEmpty(), qPrintable(review->lastError()));
+        QCOMPARE(raw->lineText(root->ref.line), sampleLine(root->file, root->ref.line));
+        QVERIFY2(w->statusBar()->currentMessage().contains(QStringLiteral("from the service")),
+                 qPrintable(w->statusBar()->currentMessage()));
+        if (const QString shots = qEnvironmentVariable("FAULTLINE_SCREENSHOTS"); !shots.isEmpty())
+            w->grab().save(shots + QStringLiteral("/service-menu-workbench.png"));
+
+        // Re-run attribution: run 2 on the service; the main window still reviews run 1.
+        browser->sessionView()->selectRow(0);
+        QTest::mouseClick(button(browser, tr("Re-run attribution")), Qt::LeftButton);
+        QVERIFY2(waitIdle(*browser), "the re-run did not finish within 120 s");
+        QVERIFY2(browser->statusText().contains(QStringLiteral("Run 2 of ") + session), qPrintable(browser->statusText()));
+        const EvidenceItem& last = shownAnalysis->result.evidence.back();
+        w->workbench()->focus()->selectEvidence(QString::fromStdString(last.id));
+        QTRY_VERIFY_WITH_TIMEOUT(!review->busy(), 60000);
+        QVERIFY2(review->lastError().isEmpty(), qPrintable(review->lastError()));
+        QTRY_VERIFY_WITH_TIMEOUT(raw->indexComplete(), 10000);
+        QCOMPARE(raw->lineText(last.ref.line), sampleLine(last.file, last.ref.line));
+
+        // Delete session…: asked, then gone on the service; the main window's next fetch says so.
+        browser->sessionView()->selectRow(0);
+        {
+            QuestionAnswerer yes(QMessageBox::Yes);
+            QTest::mouseClick(button(browser, tr("Delete session…")), Qt::LeftButton);
+            QVERIFY2(yes.answered, "no question before deleting");
+            QVERIFY2(yes.text.contains(session), qPrintable(yes.text));
+        }
+        QVERIFY2(waitIdle(*browser), "the delete was not answered within 120 s");
+        QVERIFY2(browser->statusText().startsWith(QStringLiteral("Deleted ") + session), qPrintable(browser->statusText()));
+        QCOMPARE(browser->sessions()->rowCount(), 0);
+        w->workbench()->focus()->selectEvidence(QString::fromStdString(rootId));
+        QTRY_VERIFY_WITH_TIMEOUT(!review->busy(), 60000);
+        QVERIFY2(review->lastError().contains(QStringLiteral("HTTP 404")), qPrintable(review->lastError()));
+
+        // Closed while a fetch is in flight: nothing is called back on the destroyed window.
+        w->workbench()->focus()->selectEvidence(QString::fromStdString(last.id));
+        QVERIFY(review->busy());
+        delete w;
+        QVERIFY(!alive);
+        QTest::qWait(500);  // the aborted reply's events, delivered to nobody
+    }
+};
+
+QTEST_MAIN(TestServiceMenu)
+#include "tst_servicemenu.moc"
