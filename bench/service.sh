@@ -4,7 +4,8 @@
 #   1. reference: GET /v2/healthz (the HTTP stack's floor, same run)
 #   2. reading a stored result: GET /v2/sessions/{id}/result
 #   3. analysing a ~20 MB 64-node bundle (synth --nodes 64 --iterations 10): POST /v2/bundles at capacity,
-#      beside `faultline-cli analyze` of the same archive (reference: the engine without HTTP and store)
+#      beside `faultline-cli analyze` of the same archive (reference: the engine without HTTP and store);
+#      then the same archive with ?reuse=true (answered from the store, no analysis)
 #   4. the same at 4x overload (4 x (workers + queue) connections): status counts (201 vs 429/503),
 #      and GET /v2/healthz latency measured alongside by curl.
 # Prints p50/p99/throughput from wrk --latency; figures go into docs/performance.md.
@@ -83,6 +84,12 @@ wrk -t1 -c"$workers" -d"${secs}s" --timeout 60s --latency -s "$lua" "$base/v2/bu
 t1=$(cpu_ticks)
 summary "POST /v2/bundles c=$workers" "$work/w3"
 awk -v d=$((t1 - t0)) -v hz="$(getconf CLK_TCK)" '/^status 201/ {n=$3} END {if (n) printf "%-34s %.2fs CPU per analysis in the service (%d analyses)\n", "", d / hz / n, n}' "$work/w3"
+# The same archive again with ?reuse=true: answered from the store (its SHA-256 names the earlier run), no analysis.
+t0=$(cpu_ticks)
+wrk -t2 -c8 -d"${secs}s" --timeout 60s --latency -s "$lua" "$base/v2/bundles?reuse=true" -- "$work/b64.tar.gz" application/gzip >"$work/w3r"
+t1=$(cpu_ticks)
+summary "POST /v2/bundles?reuse=true c=8" "$work/w3r"
+awk -v d=$((t1 - t0)) -v hz="$(getconf CLK_TCK)" '/^status 200/ {n=$3} END {if (n) printf "%-34s %.4fs CPU per reused answer in the service (%d answers)\n", "", d / hz / n, n}' "$work/w3r"
 over=$((4 * (workers + queue)))
 ( for _ in $(seq $((secs * 4))); do curl -s -o /dev/null -w '%{time_total}\n' "$base/v2/healthz"; sleep 0.25; done ) >"$work/probe" &
 probe=$!

@@ -680,14 +680,30 @@ void Api::bundles(const Request& req, Response& res)
 {
     if (req.body.empty())
         throw ApiError(400, "bad_request", "the body must be a bundle archive (tar, tar.gz, tar.zst, zip, ...)");
-    Deadline deadline(deadlines_, Clock::now() + std::chrono::milliseconds(timeoutMs(req, nullptr)));
+    const std::string reuse = param(req, "reuse");
+    if (!reuse.empty() && reuse != "true" && reuse != "false")
+        throw ApiError(400, "bad_request", "reuse: expected true or false");
+    const int deadlineMs = timeoutMs(req, nullptr);
+    const std::string digest = sessions_.bundleDigest(req.body);
+    // Before an analysis slot: answering from the store must not wait behind (or be refused by) analyses.
+    if (reuse == "true")
+        if (auto earlier = sessions_.earlierBundleRun(digest)) {
+            const auto& [session, run] = *earlier;
+            res.set_header("Location", "/v2/sessions/" + session.id.value);
+            res.set_header("X-Faultline-Reused", "true");
+            res.status = 200;
+            res.set_content(withResult({{"session_id", session.id.value}, {"run", run.run}, {"reused", true}}, run.resultJson),
+                            "application/json");
+            return;
+        }
+    Deadline deadline(deadlines_, Clock::now() + std::chrono::milliseconds(deadlineMs));
     GateSlot slot(gate_, deadline.at);
-    auto [session, out] = sessions_.analyzeArchive(req.body, Progress{{}, &deadline.cancel});
+    auto [session, out] = sessions_.analyzeArchive(req.body, digest, Progress{{}, &deadline.cancel});
     if (out.cancelled)
         throwCancelled(session.id);
     res.set_header("Location", "/v2/sessions/" + session.id.value);
     res.status = 201;
-    res.set_content(withResult({{"session_id", session.id.value}, {"run", out.run.run}}, out.run.resultJson),
+    res.set_content(withResult({{"session_id", session.id.value}, {"run", out.run.run}, {"reused", false}}, out.run.resultJson),
                     "application/json");
 }
 

@@ -4,6 +4,7 @@
 #include "engine/engine.h"
 #include "engine/result_json.h"
 #include "engine/trace_json.h"
+#include "rules/sha256.h"
 
 #include <algorithm>
 #include <chrono>
@@ -402,7 +403,7 @@ IngestReport SessionService::ingestArchive(const SessionId& id, const std::strin
 }
 
 RunOutcome SessionService::runEngine(const SessionRecord& s, const Bundle& bundle, const std::string& phase,
-                                     const Progress& progress, double loadMs)
+                                     const Progress& progress, double loadMs, const std::string& inputDigest)
 {
     const auto t0 = std::chrono::steady_clock::now();
     Engine engine(rules_);
@@ -421,6 +422,7 @@ RunOutcome SessionService::runEngine(const SessionRecord& s, const Bundle& bundl
     out.run.nodes = nodesOf(result);
     out.run.elapsedMs = loadMs + std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
     out.run.resultJson = resultToString(result);
+    out.run.inputDigest = inputDigest;
     try {
         out.run.run = store_.addRun(s.id, out.run);
     } catch (const StoreError& e) {
@@ -545,7 +547,27 @@ std::optional<json> SessionService::trace(const SessionId& id, int runNo, const 
     return json{{"session_id", id.value}, {"run", run->run}, {"trace", traceToJson(steps)}};
 }
 
-std::pair<SessionRecord, RunOutcome> SessionService::analyzeArchive(const std::string& bytes, const Progress& progress)
+std::string SessionService::bundleDigest(const std::string& bytes) const
+{
+    const LoadOptions& l = options_.load;
+    return "sha256:" + sha256Hex(bytes) + " rules " + rulesDigest_ + " engine " FAULTLINE_VERSION " limits " +
+           std::to_string(l.maxEntryBytes) + "/" + std::to_string(l.maxTotalBytes) + "/" + std::to_string(l.maxEntries);
+}
+
+std::optional<std::pair<SessionRecord, RunRecord>> SessionService::earlierBundleRun(const std::string& digest)
+{
+    const auto ref = store_.runByInput(digest);
+    if (!ref)
+        return std::nullopt;
+    auto s = store_.session(ref->session);
+    auto r = s ? store_.run(ref->session, ref->run) : std::nullopt;
+    if (!r)
+        return std::nullopt; // deleted meanwhile
+    return std::pair{std::move(*s), std::move(*r)};
+}
+
+std::pair<SessionRecord, RunOutcome> SessionService::analyzeArchive(const std::string& bytes, const std::string& digest,
+                                                                    const Progress& progress)
 {
     const auto t0 = std::chrono::steady_clock::now();
     TempFile upload{writeTemp(bytes)};
@@ -566,7 +588,7 @@ std::pair<SessionRecord, RunOutcome> SessionService::analyzeArchive(const std::s
     store_.putFiles(s.id, records);
     records.clear();
     const double loadMs = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
-    return {s, runEngine(s, b, "bundle", progress, loadMs)};
+    return {s, runEngine(s, b, "bundle", progress, loadMs, digest)};
 }
 
 json SessionService::evidenceLines(const SessionId& id, int run, const std::string& evidenceId, int context)

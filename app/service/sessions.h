@@ -54,8 +54,15 @@ public:
     IngestReport ingestArchive(const SessionId& id, const std::string& archiveBytes, const Progress& progress);
 
     RunOutcome attribute(const SessionId& id, const std::string& phase, const Progress& progress);
-    // POST /v2/bundles: a new session from one archive, analysed straight from its extraction.
-    std::pair<SessionRecord, RunOutcome> analyzeArchive(const std::string& archiveBytes, const Progress& progress);
+    // POST /v2/bundles: a new session from one archive, analysed straight from its extraction; the run
+    // records `digest` (bundleDigest of the archive).
+    std::pair<SessionRecord, RunOutcome> analyzeArchive(const std::string& archiveBytes, const std::string& digest,
+                                                        const Progress& progress);
+    // What determines a bundle's result: the archive's bytes, the rules, the engine, the archive limits.
+    std::string bundleDigest(const std::string& archiveBytes) const;
+    // The run an archive with this digest got before (on any replica sharing the store), if its session
+    // still exists: same inputs give a byte-identical result, so it can answer instead of an analysis.
+    std::optional<std::pair<SessionRecord, RunRecord>> earlierBundleRun(const std::string& digest);
 
     // The raw lines of one evidence item of a run (0: latest), `context` lines either side.
     nlohmann::json evidenceLines(const SessionId& id, int run, const std::string& evidenceId, int context);
@@ -72,7 +79,7 @@ public:
 
 private:
     RunOutcome runEngine(const SessionRecord& s, const Bundle& bundle, const std::string& phase,
-                         const Progress& progress, double loadMs);
+                         const Progress& progress, double loadMs, const std::string& inputDigest = {});
     std::string writeTemp(const std::string& bytes) const;
     // The session's files written under `dir` and loaded as a bundle (a workload.json from the session when
     // it has none; what the client declared wins over what the loader inferred).

@@ -53,6 +53,14 @@ struct RunRecord {
     std::string nodes;
     double elapsedMs = 0;
     std::string resultJson;    // the engine's result document, byte for byte
+    // POST /v2/bundles: what made this result (archive bytes, rules, engine, limits; sessions.cpp), so the
+    // same archive again can be answered with it. Empty for runs over a session's files.
+    std::string inputDigest;
+};
+
+struct RunRef {
+    SessionId session;
+    int run = 0;
 };
 
 struct SessionFilter {
@@ -85,6 +93,8 @@ public:
     virtual int addRun(const SessionId& id, RunRecord run) = 0;
     virtual std::vector<RunRecord> runs(const SessionId& id, bool withResults) = 0;
     virtual std::optional<RunRecord> run(const SessionId& id, int run) = 0;    // run 0: latest
+    // The run whose inputDigest this is (the first one recorded), if any.
+    virtual std::optional<RunRef> runByInput(const std::string& inputDigest) = 0;
     // Deletes every session idle since before `cutoffNs` (created, last run and last file all
     // older) with its files and runs, in one transaction; returns how many sessions went.
     virtual size_t pruneIdleBefore(int64_t cutoffNs) = 0;

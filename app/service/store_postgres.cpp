@@ -213,6 +213,9 @@ public:
             Params u;
             u.add(int64_t(run.run)).add(run.status).add(run.domain).add(run.nodes).add(id.value);
             q(c, "UPDATE sessions SET latest_run = $1, status = $2, domain = $3, nodes = $4 WHERE id = $5", u);
+            if (!run.inputDigest.empty())
+                q(c, "INSERT INTO bundle_runs (input_digest, session_id, run) VALUES ($1,$2,$3) ON CONFLICT DO NOTHING",
+                  Params().add(run.inputDigest).add(id.value).add(int64_t(run.run)));
             q(c, "COMMIT");
         } catch (...) {
             PQclear(PQexec(c.conn->pg, "ROLLBACK"));
@@ -249,6 +252,15 @@ public:
         return runFrom(*r, 0);
     }
 
+    std::optional<RunRef> runByInput(const std::string& digest) override
+    {
+        auto c = borrow();
+        auto r = q(c, "SELECT session_id, run FROM bundle_runs WHERE input_digest = $1", Params().add(digest));
+        if (r->rows() == 0)
+            return std::nullopt;
+        return RunRef{SessionId{r->text(0, 0)}, static_cast<int>(r->i64(0, 1))};
+    }
+
     size_t pruneIdleBefore(int64_t cutoffNs) override
     {
         auto c = borrow();
@@ -273,11 +285,11 @@ public:
         try {
             // The row lock waits for a replica appending a run to this session (addRun) to commit.
             if (q(c, "SELECT 1 FROM sessions WHERE id = $1 FOR UPDATE", Params().add(id.value))->rows() == 1) {
-                size_t changed[3] = {};
+                size_t changed[4] = {};  // bundle digests, runs, files, session
                 size_t i = 0;
                 for (const std::string& sql : deleteSessionStatements())
                     changed[i++] = static_cast<size_t>(q(c, sql.c_str(), Params().add(id.value))->affected());
-                out = DeletedCounts{changed[1], changed[0]};
+                out = DeletedCounts{changed[2], changed[1]};
             }
             q(c, "COMMIT");
         } catch (...) {

@@ -21,7 +21,11 @@ inline std::string storeSchema(const std::string& bigint, const std::string& byt
            "CREATE TABLE IF NOT EXISTS runs ("
            " session_id TEXT NOT NULL REFERENCES sessions(id), run INTEGER NOT NULL, created_ns " + bigint + " NOT NULL,"
            " phase TEXT NOT NULL, status TEXT NOT NULL, domain TEXT NOT NULL, nodes TEXT NOT NULL,"
-           " elapsed_ms " + real + " NOT NULL, result_json TEXT NOT NULL, PRIMARY KEY (session_id, run));";
+           " elapsed_ms " + real + " NOT NULL, result_json TEXT NOT NULL, PRIMARY KEY (session_id, run));"
+           // A table of its own (not a column of runs): stores made before it need no migration.
+           "CREATE TABLE IF NOT EXISTS bundle_runs ("
+           " input_digest TEXT PRIMARY KEY, session_id TEXT NOT NULL REFERENCES sessions(id), run INTEGER NOT NULL);"
+           "CREATE INDEX IF NOT EXISTS bundle_runs_session ON bundle_runs(session_id);";
 }
 
 // Retention: a session is pruned when neither it, nor any of its runs or files, is as
@@ -33,15 +37,17 @@ inline std::vector<std::string> pruneStatements()
         "SELECT s.id FROM sessions s WHERE s.created_ns < $1"
         " AND NOT EXISTS (SELECT 1 FROM runs r WHERE r.session_id = s.id AND r.created_ns >= $1)"
         " AND NOT EXISTS (SELECT 1 FROM files f WHERE f.session_id = s.id AND f.added_ns >= $1)";
-    return {"DELETE FROM runs WHERE session_id IN (" + stale + ")",
+    return {"DELETE FROM bundle_runs WHERE session_id IN (" + stale + ")",
+            "DELETE FROM runs WHERE session_id IN (" + stale + ")",
             "DELETE FROM files WHERE session_id IN (" + stale + ")",
             "DELETE FROM sessions WHERE id IN (" + stale + ")"};
 }
 
-// DELETE /v2/sessions/{id}: its runs, its files, then the session ($1: its id), in one transaction.
+// DELETE /v2/sessions/{id}: its bundle digests, runs, files, then the session ($1: its id), in one transaction.
 inline std::vector<std::string> deleteSessionStatements()
 {
-    return {"DELETE FROM runs WHERE session_id = $1", "DELETE FROM files WHERE session_id = $1",
+    return {"DELETE FROM bundle_runs WHERE session_id = $1", "DELETE FROM runs WHERE session_id = $1",
+            "DELETE FROM files WHERE session_id = $1",
             "DELETE FROM sessions WHERE id = $1"};
 }
 

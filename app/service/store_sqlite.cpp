@@ -222,6 +222,10 @@ public:
             s.bind(6, r.domain).bind(7, r.nodes).bind(8, r.elapsedMs).bind(9, r.resultJson).step();
             Stmt u(c.get(), "UPDATE sessions SET latest_run = ?, status = ?, domain = ?, nodes = ? WHERE id = ?");
             u.bind(1, int64_t(r.run)).bind(2, r.status).bind(3, r.domain).bind(4, r.nodes).bind(5, id.value).step();
+            if (!r.inputDigest.empty()) {
+                Stmt d(c.get(), "INSERT OR IGNORE INTO bundle_runs (input_digest, session_id, run) VALUES (?,?,?)");
+                d.bind(1, r.inputDigest).bind(2, id.value).bind(3, int64_t(r.run)).step();
+            }
             exec(c.get(), "COMMIT");
         } catch (...) {
             sqlite3_exec(c.get(), "ROLLBACK", nullptr, nullptr, nullptr);
@@ -256,6 +260,16 @@ public:
         return runFrom(s);
     }
 
+    std::optional<RunRef> runByInput(const std::string& digest) override
+    {
+        auto c = borrow();
+        Stmt s(c.get(), "SELECT session_id, run FROM bundle_runs WHERE input_digest = ?");
+        s.bind(1, digest);
+        if (!s.step())
+            return std::nullopt;
+        return RunRef{SessionId{s.text(0)}, static_cast<int>(s.i64(1))};
+    }
+
     size_t pruneIdleBefore(int64_t cutoffNs) override
     {
         auto c = borrow();
@@ -281,15 +295,15 @@ public:
         exec(c.get(), "BEGIN IMMEDIATE");
         std::optional<DeletedCounts> out;
         try {
-            size_t changed[3] = {};
+            size_t changed[4] = {};  // bundle digests, runs, files, session
             size_t i = 0;
             for (const std::string& sql : deleteSessionStatements()) {
                 Stmt s(c.get(), sql.c_str());
                 s.bind(1, id.value).step();
                 changed[i++] = static_cast<size_t>(sqlite3_changes(c.get()));
             }
-            if (changed[2] == 1)
-                out = DeletedCounts{changed[1], changed[0]};
+            if (changed[3] == 1)
+                out = DeletedCounts{changed[2], changed[1]};
             exec(c.get(), "COMMIT");
         } catch (...) {
             sqlite3_exec(c.get(), "ROLLBACK", nullptr, nullptr, nullptr);

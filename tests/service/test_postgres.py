@@ -14,6 +14,17 @@ import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from service_harness import Service, check, finish  # noqa: E402
+import io, tarfile  # noqa: E402
+
+
+def tar_gz_files(files):
+    buf = io.BytesIO()
+    with tarfile.open(fileobj=buf, mode="w:gz") as t:
+        for name, data in sorted(files.items()):
+            info = tarfile.TarInfo(name)
+            info.size = len(data)
+            t.addfile(info, io.BytesIO(data))
+    return buf.getvalue()
 import test_restart  # noqa: E402
 
 SERVICE, CLI, SRC, WORK = sys.argv[1:5]
@@ -78,6 +89,14 @@ try:
         check(b.json("GET", "/v2/sessions?workload_id=pg-del")[1]["sessions"] == [], "replica B no longer lists it")
         check(b.json("DELETE", "/v2/sessions/" + did)[0] == 404, "DELETE again on replica B -> 404")
         check(b.json("GET", "/v2/sessions/" + sid)[0] == 200, "the other session stays")
+        # ?reuse=true across replicas: B answers an archive A analysed from the shared store.
+        with open(os.path.join(SRC, "samples", "xid149-nccl", "syslog-node-02.log"), "rb") as f:
+            one = tar_gz_files({"syslog-node-02.log": f.read()})
+        st, ra = a.json("POST", "/v2/bundles?reuse=true", one, {"Content-Type": "application/gzip"})
+        st2, rb = b.json("POST", "/v2/bundles?reuse=true", one, {"Content-Type": "application/gzip"})
+        check(st == 201 and st2 == 200 and rb["reused"] and rb["session_id"] == ra["session_id"] and rb["result"] == ra["result"],
+              "reuse on PostgreSQL: replica B answers with replica A's run (%d, %d)" % (st, st2))
+        check(a.json("DELETE", "/v2/sessions/" + ra["session_id"])[1]["deleted"]["runs"] == 1, "reuse: its session deletes")
     finally:
         a.stop()
         b.stop()

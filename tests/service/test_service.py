@@ -181,6 +181,33 @@ try:
           "delete: an uploaded bundle's session goes with its %d stored files (%s)" % (nfiles, r))
     check(svc.json("GET", "/v2/sessions/%s/result" % b["session_id"])[0] == 404, "delete: the bundle's result is gone")
 
+    # -- ?reuse=true: the same archive, rules and engine again -> the stored run, byte for byte, no analysis
+    synth_small = os.path.join(WORK, "reuse-bundle")
+    subprocess.run([CLI, "synth", synth_small, "--fault", "xid79", "--nodes", "4"], check=True, capture_output=True)
+    reuse_archive = tar_gz(synth_small)
+    st, hdrs, first = svc.request("POST", "/v2/bundles?reuse=true", reuse_archive, {"Content-Type": "application/gzip"})
+    first_doc = json.loads(first)
+    check(st == 201 and first_doc["reused"] is False, "reuse: a new archive is analysed (201, reused false; got %d)" % st)
+    st, hdrs, again = svc.request("POST", "/v2/bundles?reuse=true", reuse_archive, {"Content-Type": "application/gzip"})
+    again_doc = json.loads(again)
+    check(st == 200 and again_doc["reused"] is True and hdrs.get("X-Faultline-Reused") == "true"
+          and again_doc["session_id"] == first_doc["session_id"] and again_doc["run"] == first_doc["run"],
+          "reuse: the same archive again -> 200 with the stored session and run (got %d)" % st)
+    check(again == first.replace(b'"reused":false', b'"reused":true'), "reuse: the same result document, byte for byte")
+    cli = subprocess.run([CLI, "analyze", synth_small, "--json", "--no-user-rules"], capture_output=True)
+    st, _, stored = svc.request("GET", "/v2/sessions/%s/result?run=%d" % (again_doc["session_id"], again_doc["run"]))
+    check(stored == cli.stdout, "reuse: the reused run is what faultline-cli analyze says of the bundle")
+    st, r = svc.json("POST", "/v2/bundles", reuse_archive, {"Content-Type": "application/gzip"})
+    check(st == 201 and r["session_id"] != first_doc["session_id"], "reuse: off by default -> a new session, analysed")
+    st, r = svc.json("POST", "/v2/bundles?reuse=maybe", reuse_archive, {"Content-Type": "application/gzip"})
+    check(st == 400 and "reuse" in r["detail"], "reuse: a value other than true/false -> 400")
+    svc.json("DELETE", "/v2/sessions/" + first_doc["session_id"])
+    st, r = svc.json("POST", "/v2/bundles?reuse=true", reuse_archive, {"Content-Type": "application/gzip"})
+    check(st == 201 and not r["reused"] and r["session_id"] != first_doc["session_id"],
+          "reuse: once the session it named is deleted, the archive is analysed again (got %d)" % st)
+    st, r2 = svc.json("POST", "/v2/bundles?reuse=true", reuse_archive, {"Content-Type": "application/gzip"})
+    check(st == 200 and r2["session_id"] == r["session_id"], "reuse: and that analysis answers next time")
+
     # -- NVIDIA Recovery v1 request
     v1 = {"schema_version": "1.0", "workload_id": "12345", "phase": "fast",
           "scope": {"nodes": ["node-01"], "ranks": [0, 1], "start_time": "2026-03-14T09:00:00Z", "end_time": None},
