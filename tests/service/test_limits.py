@@ -37,6 +37,28 @@ with open(os.path.join(SRC, "docs", "service.md"), encoding="utf-8") as f:
 for opt in options:
     check("`" + opt in doc, "docs/service.md documents " + opt)
 
+# -- deploy/: the systemd unit and the Kubernetes manifests use only options and variables the binary has
+# (no cluster here: this is what can be checked without one), and probe a route the service serves.
+deploy = {}
+for rel in ("deploy/faultline-service.service", "deploy/kubernetes/faultline-service.yaml", "deploy/Containerfile"):
+    with open(os.path.join(SRC, rel), encoding="utf-8") as f:
+        deploy[rel] = f.read()
+for rel, text in deploy.items():
+    used = set(re.findall(r'(?<![\w-])(--[a-z][a-z-]+)', "\n".join(l for l in text.splitlines() if not l.lstrip().startswith("#"))))
+    if rel.endswith("Containerfile"):
+        used = set()  # its options are apt-get's and useradd's; its ENV lines are checked below
+    for opt in sorted(used):
+        check(opt in options, "%s: option %s exists in --help" % (rel, opt))
+    for env in sorted(set(re.findall(r"\bFAULTLINE_[A-Z_]+", text)) - {"FAULTLINE_RULES_DIR"}):
+        check(env in helptext, "%s: environment variable %s is one --help names" % (rel, env))
+k8s = deploy["deploy/kubernetes/faultline-service.yaml"]
+for kind in ("Deployment", "Service", "HorizontalPodAutoscaler"):
+    check(re.search(r"^kind: %s$" % kind, k8s, re.M) is not None, "kubernetes: a %s" % kind)
+check(re.search(r"scaleTargetRef: \{apiVersion: apps/v1, kind: Deployment, name: faultline-service\}", k8s) is not None
+      and re.search(r"^  name: faultline-service$", k8s, re.M) is not None, "kubernetes: the autoscaler targets the Deployment")
+probes = set(re.findall(r"httpGet: \{path: (/[^,]+),", k8s))
+check(probes == {"/v2/healthz"}, "kubernetes: readiness and liveness probe /v2/healthz (%s)" % sorted(probes))
+
 # -- retention: 0.0001 days = 8.64 s, checked every second
 KEEP_S = 8.64
 data = os.path.join(WORK, "retain")

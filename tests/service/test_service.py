@@ -125,6 +125,16 @@ try:
     check(st == 200 and [x["session_id"] for x in lst["sessions"]] == [sid], "list sessions filtered by workload, node, status")
     st, lst = svc.json("GET", "/v2/sessions?workload_id=job-77&domain=no-such-domain")
     check(st == 200 and lst["sessions"] == [], "domain filter excludes")
+    import datetime  # noqa: E402
+    iso = lambda dt: dt.strftime("%Y-%m-%dT%H:%M:%SZ")  # noqa: E731
+    now = datetime.datetime.now(datetime.timezone.utc)
+    hour = datetime.timedelta(hours=1)
+    st, lst = svc.json("GET", "/v2/sessions?workload_id=job-77&since=%s&until=%s" % (iso(now - hour), iso(now + hour)))
+    check(st == 200 and [x["session_id"] for x in lst["sessions"]] == [sid], "time filter: since/until around now includes it")
+    st, lst = svc.json("GET", "/v2/sessions?workload_id=job-77&since=%s" % iso(now + hour))
+    check(st == 200 and lst["sessions"] == [], "time filter: since an hour ahead excludes it")
+    st, lst = svc.json("GET", "/v2/sessions?workload_id=job-77&until=%s" % iso(now - hour))
+    check(st == 200 and lst["sessions"] == [], "time filter: until an hour ago excludes it")
 
     # -- a run's evidence and trace stay that run's after more evidence and a newer run
     st, s = svc.json("POST", "/v2/sessions", {"workload_id": "runs-1"})
