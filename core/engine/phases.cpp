@@ -63,7 +63,8 @@ bool anyGlob(const std::vector<std::string>& globs, const std::string& s)
 // runPhase (a rule that rewrites a symptom or adds events renumbers those), so
 // that what a selector decides from a symptom alone is looked up by index:
 // every rule's selectors look at every event, and the ~70,000 events of a
-// wide job carry a few dozen symptoms.
+// wide job carry a few dozen symptoms. The events of each symptom are listed
+// too, so that a rule visits only the events whose symptom it can select.
 class SymptomIds {
 public:
     // Numbers events[from..].
@@ -72,24 +73,51 @@ public:
         ids_.resize(events.size());
         for (size_t i = from; i < events.size(); ++i)
             ids_[i] = intern(events[i].symptom);
+        if (from < events.size())
+            listed_ = false;
     }
-    void renumber(const SymptomEvent& e) { ids_.at(e.id.value) = intern(e.symptom); }
+    void renumber(const SymptomEvent& e)
+    {
+        uint32_t& slot = ids_.at(e.id.value);
+        const uint32_t id = intern(e.symptom);
+        if (slot != id) {
+            slot = id;
+            listed_ = false;
+        }
+    }
     uint32_t of(const SymptomEvent& e) const { return ids_[e.id.value]; }
     const std::string& name(uint32_t id) const { return names_[id]; }
     size_t size() const { return names_.size(); }
+    size_t events() const { return ids_.size(); }
+
+    // Indices of the events whose symptom is number `id`, ascending.
+    const std::vector<uint32_t>& eventsOf(uint32_t id) const
+    {
+        if (!listed_) {
+            byId_.assign(names_.size(), {});
+            for (size_t i = 0; i < ids_.size(); ++i)
+                byId_[ids_[i]].push_back(static_cast<uint32_t>(i));
+            listed_ = true;
+        }
+        return byId_[id];
+    }
 
 private:
     uint32_t intern(const std::string& symptom)
     {
         auto [it, fresh] = index_.try_emplace(symptom, static_cast<uint32_t>(names_.size()));
-        if (fresh)
+        if (fresh) {
             names_.push_back(symptom);
+            listed_ = false;
+        }
         return it->second;
     }
 
     std::unordered_map<std::string, uint32_t> index_;
     std::vector<std::string> names_;
     std::vector<uint32_t> ids_; // by event index
+    mutable std::vector<std::vector<uint32_t>> byId_; // event indices by symptom number, built when asked
+    mutable bool listed_ = false;
 };
 
 // What one selector decides from an event's symptom alone (its symptom globs
@@ -104,9 +132,10 @@ public:
 
     SymptomMemo(const State& state, const Selector& sel, const SymptomIds& ids) : state_(state), sel_(sel), ids_(ids) {}
 
-    const Entry& of(const SymptomEvent& e)
+    const Entry& of(const SymptomEvent& e) { return entry(ids_.of(e)); }
+
+    const Entry& entry(uint32_t id)
     {
-        const uint32_t id = ids_.of(e);
         if (id >= entries_.size())
             entries_.resize(ids_.size());
         Entry& en = entries_[id];
@@ -148,6 +177,30 @@ bool selects(const State& state, const Selector& sel, const SymptomEvent& e, Sym
             return false;
     }
     return true;
+}
+
+// Calls `visit` for every event `sel` selects, in index order. Only the events
+// of the symptoms its globs and domain pass are looked at.
+template <typename Visit>
+void forSelected(const State& state, const Selector& sel, const std::vector<SymptomEvent>& events,
+                 const SymptomIds& ids, SymptomMemo& memo, Visit visit)
+{
+    std::vector<uint32_t> picked;
+    size_t lists = 0;
+    for (uint32_t s = 0; s < ids.size(); ++s) {
+        if (!memo.entry(s).passes)
+            continue;
+        const std::vector<uint32_t>& of = ids.eventsOf(s);
+        if (of.empty())
+            continue;
+        picked.insert(picked.end(), of.begin(), of.end());
+        ++lists;
+    }
+    if (lists > 1)
+        std::sort(picked.begin(), picked.end());
+    for (uint32_t i : picked)
+        if (selects(state, sel, events[i], memo))
+            visit(events[i]);
 }
 
 std::string key(const SymptomEvent& e, const std::string& what)
@@ -293,13 +346,11 @@ Pool candidates(const State& state, const std::vector<SymptomEvent>& events, con
     Pool p;
     p.clocks = &state.clocks;
     SymptomMemo memo(state, rel.other, ids);
-    for (const auto& o : events) {
-        if (!selects(state, rel.other, o, memo))
-            continue;
+    forSelected(state, rel.other, events, ids, memo, [&](const SymptomEvent& o) {
         std::string k = sameKey(o, rel);
         if (!k.empty())
             p.buckets[k].events.push_back(&o);
-    }
+    });
     for (auto& [k, b] : p.buckets) {
         std::sort(b.events.begin(), b.events.end(), byTime);
         for (const auto* keys : {&rel.greater, &rel.less})
@@ -889,63 +940,100 @@ std::string firingSummary(const Rule& rule, std::string lastEffect)
 
 } // namespace
 
+namespace {
+
+// What one phase works on, passed from rule to rule.
+struct PhaseRun {
+    const State& state;
+    Phase phase;
+    std::vector<SymptomEvent>& events;
+    std::vector<ChainEdge>& edges;
+    std::vector<RuleFiring>& fired;
+    std::vector<TraceStep>* trace;
+    EdgeSet existingEdges;
+    SymptomIds symptomIds;
+};
+
+// A trend rule produces events over a series (engine/trends.cpp).
+void runTrendRule(PhaseRun& run, const Rule& rule)
+{
+    const size_t before = run.events.size();
+    if (uint32_t n = emitTrend(run.state, rule, run.events, run.trace))
+        run.fired.push_back({rule.id, std::string(toString(run.phase)), "emitted trend events", n});
+    run.symptomIds.sync(run.events, before);
+}
+
+// Decides on the events as they are when the rule starts: a rule's effect
+// does not depend on the order in which it visits events.
+std::vector<Decision> decideAll(PhaseRun& run, const Rule& rule, const RulePools& pools)
+{
+    SymptomMemo matchMemo(run.state, rule.match, run.symptomIds);
+    std::vector<Decision> decisions;
+    forSelected(run.state, rule.match, run.events, run.symptomIds, matchMemo, [&](const SymptomEvent& e) {
+        if (auto d = decide(run.state, rule, pools, matchMemo, e))
+            decisions.push_back(std::move(*d));
+    });
+    return decisions;
+}
+
+void runAbsentRule(PhaseRun& run, const Rule& rule, const std::vector<Decision>& decisions)
+{
+    std::vector<EventId> matched;
+    matched.reserve(decisions.size());
+    for (const Decision& dec : decisions)
+        matched.push_back(dec.id);
+    const size_t before = run.events.size();
+    if (uint32_t n = emitAbsentRanks(run.state, rule, matched, run.events, run.trace))
+        run.fired.push_back({rule.id, std::string(toString(run.phase)), "emitted absent ranks", n});
+    run.symptomIds.sync(run.events, before);
+}
+
+// Applies the rule's actions to each decided event, traces them and counts the firing.
+void applyAll(PhaseRun& run, const Rule& rule, const RulePools& pools, const std::vector<Decision>& decisions)
+{
+    uint32_t count = 0;
+    std::string lastEffect;
+    for (const Decision& dec : decisions) {
+        const std::string symptomBefore = run.events[dec.id.value].symptom;
+        Effects effects = apply(run.state, rule, pools, dec, run.events, run.edges, run.existingEdges);
+        run.symptomIds.renumber(run.events[dec.id.value]); // set_symptom, infer
+        if (effects.empty())
+            continue;
+        ++count;
+        const auto& [lastAction, lastChange] = effects.back();
+        lastEffect = present::traceAction({{}, {}, lastAction, {}, {}, lastChange});
+        if (run.trace && count <= 200)
+            for (auto& [action, change] : effects)
+                run.trace->push_back({std::string(toString(run.phase)), rule.id, action, {dec.id},
+                                      symptomBefore + " @ " + run.events[dec.id.value].node, std::move(change)});
+    }
+    if (count > 0)
+        run.fired.push_back({rule.id, std::string(toString(run.phase)), firingSummary(rule, lastEffect), count});
+}
+
+} // namespace
+
 void runPhase(const State& state, Phase phase, std::vector<SymptomEvent>& events, std::vector<ChainEdge>& edges,
               std::vector<RuleFiring>& fired, std::vector<TraceStep>* trace)
 {
-    EdgeSet existingEdges(edges.size());
+    PhaseRun run{state, phase, events, edges, fired, trace, EdgeSet(edges.size()), {}};
     for (const auto& e : edges)
-        existingEdges.insert(edgeKey(e.from, e.to));
-    SymptomIds symptomIds;
-    symptomIds.sync(events, 0);
+        run.existingEdges.insert(edgeKey(e.from, e.to));
+    run.symptomIds.sync(events, 0);
 
     for (const Rule& rule : state.rules->rules()) {
         if (rule.phase != phase)
             continue;
-        if (rule.trend) { // a producer over a series (engine/trends.cpp)
-            const size_t before = events.size();
-            if (uint32_t n = emitTrend(state, rule, events, trace))
-                fired.push_back({rule.id, std::string(toString(phase)), "emitted trend events", n});
-            symptomIds.sync(events, before);
+        if (rule.trend) {
+            runTrendRule(run, rule);
             continue;
         }
-        // 1. Decide on the events as they are when the rule starts: a rule's
-        //    effect does not depend on the order in which it visits events.
-        const RulePools pools = poolsFor(state, rule, events, symptomIds);
-        SymptomMemo matchMemo(state, rule.match, symptomIds);
-        std::vector<Decision> decisions;
-        for (const SymptomEvent& e : events)
-            if (auto d = decide(state, rule, pools, matchMemo, e))
-                decisions.push_back(std::move(*d));
-
-        // 2. Apply.
-        if (rule.absentRanks) {
-            std::vector<EventId> matched;
-            for (const Decision& dec : decisions)
-                matched.push_back(dec.id);
-            const size_t before = events.size();
-            if (uint32_t n = emitAbsentRanks(state, rule, matched, events, trace))
-                fired.push_back({rule.id, std::string(toString(phase)), "emitted absent ranks", n});
-            symptomIds.sync(events, before);
-            continue;
-        }
-        uint32_t count = 0;
-        std::string lastEffect;
-        for (const Decision& dec : decisions) {
-            const std::string symptomBefore = events[dec.id.value].symptom;
-            Effects effects = apply(state, rule, pools, dec, events, edges, existingEdges);
-            symptomIds.renumber(events[dec.id.value]); // set_symptom, infer
-            if (effects.empty())
-                continue;
-            ++count;
-            const auto& [lastAction, lastChange] = effects.back();
-            lastEffect = present::traceAction({{}, {}, lastAction, {}, {}, lastChange});
-            if (trace && count <= 200)
-                for (auto& [action, change] : effects)
-                    trace->push_back({std::string(toString(phase)), rule.id, action, {dec.id},
-                                      symptomBefore + " @ " + events[dec.id.value].node, std::move(change)});
-        }
-        if (count > 0)
-            fired.push_back({rule.id, std::string(toString(phase)), firingSummary(rule, lastEffect), count});
+        const RulePools pools = poolsFor(state, rule, events, run.symptomIds);
+        const std::vector<Decision> decisions = decideAll(run, rule, pools);
+        if (rule.absentRanks)
+            runAbsentRule(run, rule, decisions);
+        else
+            applyAll(run, rule, pools, decisions);
     }
 }
 
