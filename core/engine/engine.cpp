@@ -163,6 +163,7 @@ Analysis analyze(const std::string& bundlePath, const AnalyzeOptions& options, c
     st.rules = rules;
     st.keepMetricSamples = options.keepMetricSamples;
     detail::scanBundle(st, a.bundle, progress);
+    st.appLogs = {}; // placement is built: nobody reads them again
     stage("scan");
     a.cancelled = progress.cancelled();
     const size_t capacity = eventCapacity(st);

@@ -38,6 +38,7 @@ struct State {
     bool keepMetricSamples = true;
     ClockModel clocks;                        // estimated after each scan, from `extracted`
     SeriesStore series;                       // numbers of step lines (extract rules' `series`), for trend rules
+    std::vector<std::shared_ptr<const AppLogFacts>> appLogs; // by file index: what each app log said to placement
 };
 
 // EXTRACT: scans every file of `bundle` and appends files, observations,

@@ -43,6 +43,7 @@ struct FileOutput {
     std::vector<MetricSeries> metrics;
     std::vector<std::string> warnings;
     std::vector<std::pair<const SeriesCapture*, SeriesPoint>> points; // observation: local index
+    std::shared_ptr<const AppLogFacts> appLog;   // what an app log says to placement, read in the same pass
 };
 
 // Line numbers need every newline counted, so this runs over every byte of
@@ -520,9 +521,12 @@ struct Scanner {
             return;
         }
         scanData(out, map.data());
+        if (f.kind == SourceKind::AppLog && f.status == FileStatus::Ok)
+            out.appLog = readAppLogFacts(f, map.data());
         // Truncated or replaced under us: what was read is not the file, so
         // nothing of it is kept (issue #13).
         if (map.changed()) {
+            out.appLog.reset();
             f.status = FileStatus::Error;
             f.statusReason = map.changeReason();
             f.observations = 0;
@@ -661,6 +665,11 @@ void scanBundle(State& state, const Bundle& bundle, const Progress& progress)
             m.file = out.file.index;
             state.metrics.push_back(std::move(m));
         }
+        if (out.appLog) {
+            if (state.appLogs.size() <= out.file.index.value)
+                state.appLogs.resize(out.file.index.value + 1);
+            state.appLogs[out.file.index.value] = std::move(out.appLog);
+        }
         out.file.observations += out.observations.size();
         for (auto& w : out.warnings)
             state.warnings.push_back(std::move(w));
@@ -709,7 +718,7 @@ void scanBundle(State& state, const Bundle& bundle, const Progress& progress)
 
     // PLACEMENT: node <-> GPU <-> PCI <-> local/global rank from every source, then filled in
     // (before the clock estimate, which groups events by node).
-    state.placement = buildPlacement(state.files, state.observations, state.manifest);
+    state.placement = buildPlacement(state.files, state.observations, state.manifest, state.appLogs);
     applyPlacement(state.placement, state.observations, state.extracted, state.files);
     state.clocks = estimateClockOffsets(state, state.extracted);
 }

@@ -318,8 +318,21 @@ void reconcileNodes(Placement& pl, const std::vector<SourceFile>& files, const s
         s.node = pl.canonicalNode(s.node);
 }
 
+struct AppLogFacts {
+    std::map<StreamKey, StreamFacts> streams;
+    int worldFromPg = -1;
+};
+
+std::shared_ptr<const AppLogFacts> readAppLogFacts(const SourceFile& f, std::string_view data)
+{
+    auto facts = std::make_shared<AppLogFacts>();
+    readAppLog(f, data, facts->streams, facts->worldFromPg);
+    return facts;
+}
+
 Placement buildPlacement(const std::vector<SourceFile>& files, const std::vector<Observation>& observations,
-                         const std::optional<Manifest>& manifest)
+                         const std::optional<Manifest>& manifest,
+                         const std::vector<std::shared_ptr<const AppLogFacts>>& appLogs)
 {
     Placement pl;
     std::map<StreamKey, StreamFacts> streams;
@@ -327,6 +340,12 @@ Placement buildPlacement(const std::vector<SourceFile>& files, const std::vector
     for (const auto& f : files) {
         if (f.kind != SourceKind::AppLog || f.status != FileStatus::Ok)
             continue;
+        if (f.index.value < appLogs.size() && appLogs[f.index.value]) {
+            const AppLogFacts& facts = *appLogs[f.index.value];
+            streams.insert(facts.streams.begin(), facts.streams.end()); // keys carry the file: never already there
+            worldFromPg = std::max(worldFromPg, facts.worldFromPg);
+            continue;
+        }
         MappedFile map;
         std::string err;
         if (!map.open(f.diskPath, &err))

@@ -9,8 +9,10 @@
 #include "bundle/bundle.h"
 #include "model.h"
 
+#include <memory>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace fl {
@@ -78,11 +80,19 @@ struct Placement {
 std::string normalizePciAddress(std::string_view s);
 std::string pciFromNcclBusId(std::string_view hex);
 
+// What one app log says about its launcher streams (rank labels, NCCL host
+// and device prefixes, init lines), read from its text once, while the scan
+// has it open: a 10,000-rank bundle's logs are then not read a second time.
+struct AppLogFacts;
+std::shared_ptr<const AppLogFacts> readAppLogFacts(const SourceFile& f, std::string_view data);
+
 // Reads the launcher streams and placement lines of the given files (app logs
 // are read whole, other kinds not at all), the pid/PCI pairs of kernel lines
-// among `observations`, and the manifest.
+// among `observations`, and the manifest. `appLogs[i]`, when set, is what
+// files[i] says (readAppLogFacts) and that file is not read again.
 Placement buildPlacement(const std::vector<SourceFile>& files, const std::vector<Observation>& observations,
-                         const std::optional<Manifest>& manifest);
+                         const std::optional<Manifest>& manifest,
+                         const std::vector<std::shared_ptr<const AppLogFacts>>& appLogs = {});
 
 // Fills node, global rank, GPU and PCI of observations and events from the map
 // (never overwrites what a line says itself), and rewrites node aliases.
