@@ -64,6 +64,14 @@ void markSuperseded(std::vector<SourceFile>& files)
     }
 }
 
+// A file whose head is blank: whether the whole of it is (the scan stops at the first other byte).
+bool restIsBlank(const std::string& disk)
+{
+    MappedFile map;
+    std::string error;
+    return map.open(disk, &error) && isBlank(map.data());
+}
+
 void probeAndClassify(SourceFile& f, const BundleEntry& e, bool extracted)
 {
     if (e.status != FileStatus::Ok) {
@@ -72,19 +80,19 @@ void probeAndClassify(SourceFile& f, const BundleEntry& e, bool extracted)
         f.statusReason = e.reason;
         return;
     }
+    // Only the head is read: the scan reads the rest of what it parses.
     MappedFile map;
     std::string error;
-    if (!map.open(e.diskPath, &error)) {
+    if (!map.openHead(e.diskPath, &error, kHeadBytes)) {
         classifyFile(f, {});
         f.status = FileStatus::Error;
         f.statusReason = error;
         return;
     }
-    const std::string_view data = map.data();
-    f.size = data.size();
+    const std::string_view head = map.data();
+    f.size = map.fileSize();
     f.modifiedNs = extracted ? e.mtimeNs : map.modifiedNs();
     constexpr size_t kBinarySniffBytes = 8192;
-    const std::string_view head = data.substr(0, kHeadBytes);
     // Like git, judge binary from the first 8 KiB: enough to see a NUL or a
     // wall of invalid bytes, and it is read for every one of tens of thousands of files.
     if (looksBinary(head.substr(0, kBinarySniffBytes))) {
@@ -94,10 +102,10 @@ void probeAndClassify(SourceFile& f, const BundleEntry& e, bool extracted)
         return;
     }
     // Only a head of whitespace makes the rest worth a look; the scan stops at the first other byte.
-    if (isBlank(head) && isBlank(data)) {
+    if (isBlank(head) && (map.fileSize() <= head.size() || restIsBlank(e.diskPath))) {
         classifyFile(f, {});
         f.status = FileStatus::Empty;
-        f.statusReason = data.empty() ? "0 bytes" : "only whitespace";
+        f.statusReason = map.fileSize() == 0 ? "0 bytes" : "only whitespace";
         return;
     }
     classifyFile(f, head);

@@ -1,8 +1,10 @@
 #include "bundle/mapped_file.h"
 
+#include <algorithm>
 #include <atomic>
 #include <cerrno>
 #include <csignal>
+#include <cstdint>
 #include <cstring>
 #include <mutex>
 #include <utility>
@@ -110,6 +112,7 @@ void MappedFile::reset() noexcept
     m_path.clear();
     m_dev = m_ino = 0;
     m_modifiedNs = INT64_MIN;
+    m_fileSize = 0;
 }
 
 MappedFile::~MappedFile() { reset(); }
@@ -130,11 +133,22 @@ MappedFile& MappedFile::operator=(MappedFile&& other) noexcept
         m_dev = std::exchange(other.m_dev, 0);
         m_ino = std::exchange(other.m_ino, 0);
         m_modifiedNs = std::exchange(other.m_modifiedNs, INT64_MIN);
+        m_fileSize = std::exchange(other.m_fileSize, 0);
     }
     return *this;
 }
 
 bool MappedFile::open(const std::string& path, std::string* error, Strategy strategy)
+{
+    return openUpTo(path, error, strategy, SIZE_MAX);
+}
+
+bool MappedFile::openHead(const std::string& path, std::string* error, size_t maxBytes)
+{
+    return openUpTo(path, error, Strategy::Read, maxBytes);
+}
+
+bool MappedFile::openUpTo(const std::string& path, std::string* error, Strategy strategy, size_t maxBytes)
 {
     reset();
     auto fail = [&](const char* what, int err) {
@@ -162,7 +176,8 @@ bool MappedFile::open(const std::string& path, std::string* error, Strategy stra
     m_dev = st.st_dev;
     m_ino = st.st_ino;
     m_modifiedNs = int64_t(st.st_mtim.tv_sec) * 1'000'000'000 + st.st_mtim.tv_nsec;
-    const auto size = static_cast<size_t>(st.st_size);
+    m_fileSize = static_cast<uint64_t>(st.st_size);
+    const auto size = std::min(static_cast<size_t>(st.st_size), maxBytes);
     if (size == 0) {
         m_open = true; // mmap(0) is EINVAL; an empty file is still a valid, empty view
         return true;

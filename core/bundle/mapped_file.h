@@ -33,9 +33,14 @@ public:
     // Returns false and fills `error` ("cannot open: Permission denied") on failure.
     // A zero-length file opens successfully as an empty view.
     [[nodiscard]] bool open(const std::string& path, std::string* error, Strategy = Strategy::Auto);
+    // Reads at most `maxBytes` from the start, never maps: what a classifier
+    // needs of a file it does not parse yet. fileSize() is the whole file's.
+    [[nodiscard]] bool openHead(const std::string& path, std::string* error, size_t maxBytes);
     std::string_view data() const { return {m_addr, m_size}; }
     bool isOpen() const { return m_open; }
     bool isMapped() const { return m_slot >= 0; }
+    // Size of the file at open (data() may hold less: openHead).
+    uint64_t fileSize() const { return m_fileSize; }
     // Modification time at open, ns since the epoch (kNoTime-like INT64_MIN if unknown).
     int64_t modifiedNs() const { return m_modifiedNs; }
 
@@ -52,6 +57,7 @@ public:
 
 private:
     void reset() noexcept;
+    bool openUpTo(const std::string& path, std::string* error, Strategy strategy, size_t maxBytes);
 
     const char* m_addr = nullptr;
     size_t m_size = 0;
@@ -62,6 +68,7 @@ private:
     std::string m_path;
     uint64_t m_dev = 0, m_ino = 0;
     int64_t m_modifiedNs = INT64_MIN;
+    uint64_t m_fileSize = 0;
 };
 
 } // namespace fl
