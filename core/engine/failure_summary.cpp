@@ -1,13 +1,16 @@
 #include "engine/failure_summary.h"
 
+#include "bundle/iso_time.h"
 #include "bundle/mapped_file.h"
 #include "bundle/text_scan.h"
 #include "engine/internal.h"
 #include "parse/scan.h"
+#include "rules/ruleset.h"
 
 #include <algorithm>
 #include <array>
 #include <cctype>
+#include <set>
 
 namespace fl::detail {
 
@@ -122,6 +125,43 @@ std::string shortNode(std::string_view host)
     return std::string(host.substr(0, host.find('.')));
 }
 
+constexpr int64_t kSecNs = 1'000'000'000;
+// How long before the summary is printed its failure may lie: the agent stops
+// the other workers (SIGTERM, then SIGKILL after a grace period) and raises at
+// once; a time further back than this is a zone the bundle does not say.
+constexpr int64_t kMaxLeadNs = 15 * 60 * kSecNs;
+
+// The entry's `time`: datetime.fromtimestamp(timestamp).isoformat(sep="_") —
+// the agent host's local time in whole seconds, no zone (ProcessFailure.
+// timestamp_isoformat). The timestamp is the worker's error file's, else when
+// the agent saw the exit: the failure itself, not when the summary was printed.
+// Read in the bundle's zone for unzoned stamps; kept only when it fits the
+// summary's place in its log (at most 2 s after the line could have been
+// printed, at most kMaxLeadNs before), else the line keeps its own time and a
+// warning says why.
+void timeFromRootTime(SymptomEvent& e, const std::string& rootTime, int tzOffsetSec, const std::string& where,
+                      std::vector<std::string>& warnings)
+{
+    auto stamp = scanIso8601(rootTime);
+    if (!stamp || stamp->end != rootTime.size() || !stamp->hasSeconds)
+        return;
+    auto t = isoStampNs(*stamp, tzOffsetSec);
+    if (!t)
+        return;
+    const TimeInterval line = e.interval;
+    const bool tooLate = line.latestNs != kNoTime && *t > line.latestNs + 2 * kSecNs;
+    const bool tooEarly = line.earliestNs != kNoTime && *t + kSecNs < line.earliestNs - kMaxLeadNs;
+    if (tooLate || tooEarly) {
+        warnings.push_back(where + ": torchrun's failure time '" + rootTime + "' is " +
+                           (tooLate ? "after its summary was printed" : "more than 15 min before its summary") +
+                           " as the bundle's zone reads it; the summary keeps the time of its line");
+        return;
+    }
+    e.timeNs = *t;
+    e.timeBasis = stamp->zoneSec ? TimeBasis::Absolute : TimeBasis::AssumedUtc;
+    e.interval = {*t, *t + kSecNs - 1};
+}
+
 } // namespace
 
 std::map<std::string, std::string> readRootCause(std::string_view block)
@@ -202,11 +242,17 @@ std::map<std::string, std::string> readRootCause(std::string_view block)
 
 void readFailureSummaries(State& state, size_t firstEvent)
 {
+    std::set<std::string_view> readers; // the rules whose events ask for the summary (emit.read)
+    if (state.rules)
+        for (const Rule& r : state.rules->rules())
+            if (r.emitRead == RecordReader::TorchrunRootCause)
+                readers.insert(r.id);
+    if (readers.empty())
+        return;
     std::map<uint32_t, std::vector<size_t>> byFile; // file -> events, so each file opens once
     for (size_t i = firstEvent; i < state.extracted.size(); ++i) {
         const SymptomEvent& e = state.extracted[i];
-        auto it = e.fields.find("read");
-        if (it == e.fields.end() || it->second != "torchrun_root_cause" || e.observations.empty())
+        if (!readers.count(e.extractedBy) || e.observations.empty())
             continue;
         const Observation& o = state.observations[e.observations.front().value];
         byFile[o.ref.file.value].push_back(i);
@@ -230,6 +276,9 @@ void readFailureSummaries(State& state, size_t firstEvent)
             const size_t len = std::max<size_t>(ref.length, kReadAhead);
             for (auto& [k, v] : readRootCause(data.substr(ref.offset, std::min(len, data.size() - ref.offset))))
                 e.fields[k] = std::move(v);
+            if (auto t = e.fields.find("root_time"); t != e.fields.end())
+                timeFromRootTime(e, t->second, state.manifest ? state.manifest->timezoneOffsetSec : 0,
+                                 sf.path + ":" + std::to_string(ref.line), state.warnings);
         }
     }
 }

@@ -14,10 +14,11 @@
 // (pytorch/pytorch@v2.5.1:torch/distributed/elastic/multiprocessing/errors/__init__.py,
 // _MSG_FORMAT_TEMPLATE / _FAILURE_FORMAT_TEMPLATE, ChildFailedError.format_msg and
 // _format_failure). The host, rank and exit code sit on separate lines, so no one-line
-// rule pattern can hold them together. An extract rule emits an event on the
-// "Root Cause" line with the field `read` = "torchrun_root_cause"; this reads
-// that event's record (the whole block, core/parse/extent.cpp) and sets the
-// root entry's fields on it. What the event then means is decided by rules
+// rule pattern can hold them together. An extract rule with emit.read =
+// "torchrun_root_cause" (RecordReader::TorchrunRootCause, checked by the rule
+// loader) emits an event on the "Root Cause" line; this reads that event's
+// record (the whole block, core/parse/extent.cpp) and sets the root entry's
+// fields on it, and dates the event by the entry's `time`. What the event then means is decided by rules
 // (rules/workload.jsonc: move_to the rank/host, infer the cause).
 #pragma once
 
@@ -43,9 +44,11 @@ struct State;
 // Empty when the block has no Root Cause entry.
 std::map<std::string, std::string> readRootCause(std::string_view block);
 
-// Fills the fields of every event from `firstEvent` on whose field `read` is
-// "torchrun_root_cause", reading its first observation's record from its file.
-// A file that cannot be read leaves the event as extracted, with a warning.
+// Fills the fields of every event from `firstEvent` on that a rule with
+// emit.read = torchrun_root_cause extracted, reading its first observation's
+// record from its file, and dates it by root_time when that fits the line's
+// place in its log (else a warning). A file that cannot be read leaves the
+// event as extracted, with a warning.
 void readFailureSummaries(State& state, size_t firstEvent);
 
 } // namespace fl::detail

@@ -103,6 +103,16 @@ struct Infer {
     double beforeS = 0;
 };
 
+// A record an extract rule's events need read beyond the matched line, whose
+// fields sit on several lines of it (emit.read). The loader refuses any other
+// value, naming file and line. Docs: docs/rules.md.
+enum class RecordReader : uint8_t {
+    None,
+    TorchrunRootCause, // "torchrun_root_cause": the Root Cause entry of torchrun's
+                       // ChildFailedError summary -> root_* fields (engine/failure_summary.h)
+};
+std::string_view toString(RecordReader);
+
 // A number an extract line carries (step time, loss, memory), appended to a
 // series of its rank instead of becoming an event: a trend is judged over
 // many lines, not one (engine/trends.cpp). Docs: docs/rules.md, "Series and trends".
@@ -167,6 +177,7 @@ struct Rule {
     std::string emitSymptom;               // template with {group}
     EventKind emitKind = EventKind::BadNode;
     std::map<std::string, std::string> emitFields; // field -> template; node/rank/gpu/pci are special
+    RecordReader emitRead = RecordReader::None;    // emit.read: what else of the record the engine reads
     std::vector<RuleSample> samples;       // lines it must match (checked at load)
     std::vector<std::string> benign;       // lines of the same source it must not match
     std::vector<std::string> sourceRefs;   // where the message comes from: repo@tag:path or a doc page

@@ -405,7 +405,7 @@ Rule parseRule(std::string_view text, const std::string& file, const json& j)
         auto emit = j.find("emit");
         if (emit == j.end() || !emit->is_object())
             ctx.fail("an extract rule needs an 'emit' object with at least a 'symptom' (or a 'series')");
-        checkKeys(ctx, *emit, {"symptom", "kind", "node", "rank", "gpu", "pci", "fields"}, "emit");
+        checkKeys(ctx, *emit, {"symptom", "kind", "node", "rank", "gpu", "pci", "fields", "read"}, "emit");
         r.emitSymptom = str(ctx, *emit, "symptom", true);
         if (auto k = str(ctx, *emit, "kind"); !k.empty())
             r.emitKind = parseKind(ctx, k);
@@ -414,7 +414,16 @@ Rule parseRule(std::string_view text, const std::string& file, const json& j)
                 r.emitFields[std::string("@") + special] = v;
         for (auto& [k, v] : strMap(ctx, *emit, "fields")) {
             checkFieldName(ctx, k, "emit 'fields'");
+            if (k == "read")
+                ctx.fail("a field 'read' in emit 'fields' no longer asks the engine to read a record: use emit's "
+                         "\"read\": \"" + std::string(toString(RecordReader::TorchrunRootCause)) + "\"");
             r.emitFields[k] = v;
+        }
+        if (auto read = str(ctx, *emit, "read"); !read.empty()) {
+            if (read != toString(RecordReader::TorchrunRootCause))
+                ctx.fail("unknown 'read' in emit: '" + read + "' (" +
+                         std::string(toString(RecordReader::TorchrunRootCause)) + ")");
+            r.emitRead = RecordReader::TorchrunRootCause;
         }
         return r;
     }
@@ -657,6 +666,15 @@ std::string_view toString(Phase p)
     return "?";
 }
 
+std::string_view toString(RecordReader r)
+{
+    switch (r) {
+    case RecordReader::None: return "";
+    case RecordReader::TorchrunRootCause: return "torchrun_root_cause";
+    }
+    return "?";
+}
+
 std::optional<Phase> phaseFromString(std::string_view s)
 {
     for (const auto& [v, n] : kPhases)
@@ -850,6 +868,8 @@ std::string RuleSet::digest() const
     for (const auto& r : d->rules) {
         json j = {r.id, std::string(toString(r.phase)), r.pattern, r.literals, r.exclude, r.ignoreCase, r.emitSymptom,
                   static_cast<int>(r.emitKind), r.emitFields};
+        if (r.emitRead != RecordReader::None)
+            j.push_back(std::string(toString(r.emitRead)));
         j.push_back(r.match.symptoms);
         j.push_back(r.match.notSymptoms);
         j.push_back(r.match.role ? std::string(toString(*r.match.role)) : "");

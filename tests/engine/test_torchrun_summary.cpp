@@ -6,6 +6,7 @@
 // SIGTERM root cause (a teardown) never wins, and an abort in a job whose
 // collectives failed is their consequence.
 #include "engine/engine.h"
+#include "bundle/iso_time.h"
 #include "engine/failure_summary.h"
 #include "testutil.h"
 
@@ -79,6 +80,8 @@ private slots:
     void aSigtermRootCauseNeverWinsOverARealFirstFailure();
     void anAbortAfterCollectiveFailuresIsTheirConsequence();
     void anObservedExceptionOnTheRankBeatsTheSummary();
+    void theEntrysTimeDatesTheFailure();
+    void aFailureTimeInAnotherZoneIsNotTrusted();
 };
 
 void TestTorchrunSummary::readsTheRootCauseEntryNotTheOtherFailures()
@@ -227,6 +230,81 @@ void TestTorchrunSummary::anObservedExceptionOnTheRankBeatsTheSummary()
                                   (e.roleOverrideBy == "workload.filter.rank-died-explained-on-its-node" ||
                                    e.roleOverrideBy == "workload.filter.rank-exit-explained-in-the-job"));
     QVERIFY(explained);
+}
+
+namespace {
+std::string withRootTime(std::string block, const std::string& time)
+{
+    const std::string was = "2026-11-30_12:14:55";
+    for (size_t at = block.find(was); at != std::string::npos; at = block.find(was, at + time.size()))
+        block.replace(at, was.size(), time);
+    return block;
+}
+constexpr int64_t kSec = 1'000'000'000;
+const SymptomEvent* eventOf(const Result& r, const std::string& symptom)
+{
+    for (const auto& e : r.events)
+        if (e.symptom == symptom)
+            return &e;
+    return nullptr;
+}
+} // namespace
+
+void TestTorchrunSummary::theEntrysTimeDatesTheFailure()
+{
+    // The entry's `time` (datetime.fromtimestamp(...).isoformat(sep="_"): local
+    // time, whole seconds, no zone) dates the failure; before, the summary had
+    // only the interval of its untimed line, from the agent's last stamp to the
+    // end of the file.
+    const std::string root = entry(0, "gpu-b04", 11, 3, -11, signalMessage(11, "SIGSEGV", 3));
+    for (const auto& [zone, stamp, rootTime] :
+         {std::tuple<std::string, std::string, std::string>{"", "2026-11-30 12:14:50", "2026-11-30_12:14:55"},
+          {R"(, "timezone": "+02:00")", "2026-11-30 14:14:50", "2026-11-30_14:14:55"}}) {
+        QTemporaryDir tmp;
+        const fs::path dir = tmp.path().toStdString();
+        writeFile(dir / "workload.json", R"({"window": {"start": "2026-11-30T11:00:00Z"})" + zone + "}");
+        writeFile(dir / "applog-gpu-b04-torchrun.log", withRootTime(agentLog(stamp, "", root), rootTime));
+        Analysis a = analyze(dir.string(), shippedOnly());
+        QCOMPARE(QString::fromStdString(statusOf(a.result)), QStringLiteral("attributed"));
+        const RootCause& rc = *a.result.rootCause;
+        QCOMPARE(QString::fromStdString(rc.symptom), QStringLiteral("workload.rank_died.SIGSEGV"));
+        const int64_t failure = *parseIso8601Ns("2026-11-30T12:14:55Z");
+        QCOMPARE(rc.timeNs, failure);
+        QCOMPARE(QString::fromUtf8(toString(rc.timeBasis).data()), QStringLiteral("assumed_utc"));
+        // On its node's clock: its second, reaching back the agent's monitor
+        // interval (infer before_s); the root cause adds what the clock offset
+        // does not know.
+        const SymptomEvent* e = eventOf(a.result, "workload.rank_died.SIGSEGV");
+        QVERIFY(e);
+        QCOMPARE(e->interval.latestNs, failure + kSec - 1);
+        QCOMPARE(e->interval.earliestNs, failure - 5 * kSec);
+    }
+}
+
+void TestTorchrunSummary::aFailureTimeInAnotherZoneIsNotTrusted()
+{
+    // The agent's log is stamped 12:14:50 and 12:15:00 around the summary, but
+    // the entry says 14:14:55: a zone the bundle does not state. The summary
+    // keeps the time of its line, and a warning says why.
+    QTemporaryDir tmp;
+    const fs::path dir = tmp.path().toStdString();
+    writeFile(dir / "workload.json", R"({"window": {"start": "2026-11-30T11:00:00Z"}})");
+    writeFile(dir / "applog-gpu-b04-torchrun.log",
+              withRootTime(agentLog("2026-11-30 12:14:50", "", entry(0, "gpu-b04", 11, 3, -11, signalMessage(11, "SIGSEGV", 3))),
+                           "2026-11-30_14:14:55") +
+                  "[2026-11-30 12:15:00] I1130 agent: [default] worker group stopped\n");
+    Analysis a = analyze(dir.string(), shippedOnly());
+    QCOMPARE(QString::fromStdString(statusOf(a.result)), QStringLiteral("attributed"));
+    const RootCause& rc = *a.result.rootCause;
+    QCOMPARE(QString::fromUtf8(toString(rc.timeBasis).data()), QStringLiteral("inherited"));
+    const SymptomEvent* e = eventOf(a.result, "workload.rank_died.SIGSEGV");
+    QVERIFY(e);
+    QCOMPARE(e->interval.latestNs, *parseIso8601Ns("2026-11-30T12:15:01Z") - 1); // the next stamp's second
+    bool warned = false;
+    for (const auto& w : a.result.warnings)
+        warned = warned || (w.find("applog-gpu-b04-torchrun.log") != std::string::npos &&
+                            w.find("2026-11-30_14:14:55") != std::string::npos);
+    QVERIFY2(warned, "no warning names the file and the failure time");
 }
 
 QTEST_GUILESS_MAIN(TestTorchrunSummary)

@@ -48,6 +48,7 @@ private slots:
     void wrongFieldOrSymptomIsRefused();
     void malformedSamplesAreRefused();
     void everyShippedExtractRuleCarriesSamplesBenignAndSource();
+    void emitReadIsTypedAndChecked();
 };
 
 void TestRuleSamples::goodSamplesLoad()
@@ -109,6 +110,40 @@ void TestRuleSamples::everyShippedExtractRuleCarriesSamplesBenignAndSource()
         QVERIFY2(!r.sourceRefs.empty(), (r.id + ": no source").c_str());
     }
     QVERIFY(extract > 50);
+}
+
+// emit.read is a typed action (RecordReader): a value the engine has no
+// reader for, or the old magic event field, is refused with file and line.
+void TestRuleSamples::emitReadIsTypedAndChecked()
+{
+    auto withEmit = [](const std::string& extra) {
+        std::string text = ruleWith("\"samples\": [\"quota exceeded on /home\"]");
+        const std::string was = "\"emit\": {\"symptom\": \"host.quota\"}";
+        text.replace(text.find(was), was.size(), "\"emit\": {\"symptom\": \"host.quota\"" + extra + "}");
+        return text;
+    };
+    RuleSet rs;
+    rs.loadText(withEmit(R"(, "read": "torchrun_root_cause")"), "site.jsonc");
+    QCOMPARE(int(rs.rules().at(0).emitRead), int(RecordReader::TorchrunRootCause));
+
+    std::string e = loadError(withEmit(R"(, "read": "slurm_epilog")"));
+    QVERIFY2(e.find("site.jsonc:4:") == 0, e.c_str());
+    QVERIFY2(e.find("unknown 'read' in emit: 'slurm_epilog' (torchrun_root_cause)") != std::string::npos, e.c_str());
+    e = loadError(withEmit(R"(, "fields": {"read": "torchrun_root_cause"})"));
+    QVERIFY2(e.find("site.jsonc:4:") == 0, e.c_str());
+    QVERIFY2(e.find("use emit's \"read\"") != std::string::npos, e.c_str());
+    e = loadError(withEmit(R"(, "read": 3)"));
+    QVERIFY2(e.find("site.jsonc:4:") == 0, e.c_str());
+
+    // The shipped torchrun rule asks for its reader through the typed action.
+    RuleSet shipped;
+    shipped.loadDirectory(FAULTLINE_SOURCE_DIR "/rules");
+    int readers = 0;
+    for (const Rule& r : shipped.rules()) {
+        readers += r.emitRead == RecordReader::TorchrunRootCause ? 1 : 0;
+        QVERIFY2(!r.emitFields.count("read"), r.id.c_str());
+    }
+    QCOMPARE(readers, 1);
 }
 
 QTEST_GUILESS_MAIN(TestRuleSamples)
