@@ -216,6 +216,35 @@ void LineParseTest::prefixes_data()
     // nvidia-smi prints no prefixes: the whole line is the message.
     row("nvidia-smi no handle", "Unable to determine the device handle for GPU0000:91:00.0: Unknown Error", year(0),
         {kNoTime, TimeBasis::None, -1, "", -1, -1, -1, "Unable to determine"});
+    // mpirun --tag-output: "[jobid,rank]<stdout>:" before each line
+    // (open-mpi/ompi@v4.1.6:orte/mca/iof/base/iof_base_output.c, orte_iof_base_write_output).
+    row("mpirun --tag-output + NCCL", "[1,3]<stdout>:gpu-a17:88412:88602 [3] transport/net_ib.cc:1909 NCCL WARN NET/IB : Got completion from peer 10.10.3.14<36752> with status=12",
+        year(0), {kNoTime, TimeBasis::None, -1, "gpu-a17", 3, 3, kWarn, "transport/net_ib.cc:1909"});
+    row("mpirun --tag-output stderr", "[1,12]<stderr>:RuntimeError: CUDA error: an illegal memory access was encountered", year(0),
+        {kNoTime, TimeBasis::None, -1, "", 12, -1, -1, "RuntimeError: CUDA error"});
+    row("mpirun --tag-output + glog watchdog", "[1,3]<stderr>:" + watchdog3, year(2026),
+        {utc(2026, 3, 14, 10, 0, 41, 338000000), TimeBasis::AssumedYear, -1, "", 3, -1, kErr, "[Rank 3] Watchdog"});
+    // Ray worker output forwarded to the driver: "(<actor> pid=N, ip=A)" (ray-project/ray
+    // python/ray/_private/log_monitor.py, worker.py print_worker_logs); the ip names the worker's node.
+    row("Ray (pid, ip) + c10 watchdog", "(RayTrainWorker pid=4242, ip=10.0.0.5) " + watchdog3, year(2026),
+        {utc(2026, 3, 14, 10, 0, 41, 338000000), TimeBasis::AssumedYear, -1, "10.0.0.5", 3, -1, kErr, "[Rank 3] Watchdog"});
+    row("Ray (pid) only", "(pid=4242) RuntimeError: CUDA error: unspecified launch failure", year(0),
+        {kNoTime, TimeBasis::None, -1, "", -1, -1, -1, "RuntimeError: CUDA error"});
+    row("Ray coloured prefix + NCCL", "\x1b[36m(RayTrainWorker pid=4242, ip=10.0.0.5)\x1b[0m gpu-a17:4242:4300 [3] misc/socket.cc:50 NCCL WARN socketProgress: Connection closed by remote peer",
+        year(0), {kNoTime, TimeBasis::None, -1, "gpu-a17", -1, 3, kWarn, "misc/socket.cc:50"});
+    // srun --label + NCCL line (the task label, then NCCL's own prefix).
+    row("srun label + NCCL", "12: gpu-a17:88412:88602 [4] NCCL INFO NET/IB : Using [0]mlx5_0:1/IB ; OOB ib0:10.10.3.14<0>", year(0),
+        {kNoTime, TimeBasis::None, -1, "gpu-a17", 12, 4, kInfo, "NCCL INFO NET/IB"});
+    // torchrun --tee + NCCL's timestamp prefix inside the label.
+    row("torchrun label + NCCL timestamp prefix", "[default3]:[2025-11-30 12:02:58] gpu-a03:61722:61760 [3] transport/net_ib.cc:199 NCCL WARN NET/IB : mlx5_0:1 Got async error event: port error",
+        year(0), {utc(2025, 11, 30, 12, 2, 58), TimeBasis::AssumedUtc, -1, "gpu-a03", 3, 3, kWarn, "transport/net_ib.cc:199"});
+    // nvidia-smi -q: indented "Field : value" lines, no time; the message is the line without its indent.
+    row("nvidia-smi -q GPU header", "GPU 00000000:91:00.0", year(0), {kNoTime, TimeBasis::None, -1, "", -1, -1, -1, "GPU 00000000:91:00.0"});
+    row("nvidia-smi -q field", "        Remapping Failure Occurred        : Yes", year(0),
+        {kNoTime, TimeBasis::None, -1, "", -1, -1, -1, "Remapping Failure Occurred        : Yes"});
+    row("nvidia-smi -q timestamp field", "Timestamp                                 : Thu Dec  3 10:01:02 2026", year(0),
+        {kNoTime, TimeBasis::None, -1, "", -1, -1, -1, "Timestamp"});
+    row("nvidia-smi no devices", "No devices were found", year(0), {kNoTime, TimeBasis::None, -1, "", -1, -1, -1, "No devices were found"});
     row("nvidia-smi ERR! row", "| N/A   ERR!  P0             ERR! / 700W |  81002MiB /  81559MiB |   ERR!      Default |", year(0),
         {kNoTime, TimeBasis::None, -1, "", -1, -1, -1, "| N/A   ERR!"});
 }
