@@ -18,6 +18,7 @@
 #include "views/workbenchview.h"
 
 #include <QAbstractItemModelTester>
+#include <QElapsedTimer>
 #include <QFile>
 #include <QFileInfo>
 #include <QNetworkAccessManager>
@@ -77,7 +78,34 @@ private:
         if (!b.connectToService() || !waitIdle(b))
             return false;
         b.submit(QStringLiteral(FAULTLINE_SOURCE_DIR "/samples/") + sample);
-        return waitIdle(b) && !b.openSession().isEmpty();
+        const bool ok = waitIdle(b) && !b.openSession().isEmpty();
+        if (!ok)
+            qWarning("submitting %s failed: %s", qPrintable(sample), qPrintable(b.statusText()));
+        return ok;
+    }
+
+    // True once the service runs and queues no analysis. An aborted request's analysis still runs to its end
+    // on the service (it holds one of the test service's --workers 1 slots), so a test that aborts requests
+    // waits here before the next one submits: otherwise that submit is (rightly) answered 429.
+    bool serviceIdle(ServiceClient* client, int timeoutMs = 120000)
+    {
+        QElapsedTimer clock;
+        clock.start();
+        while (clock.elapsed() < timeoutMs) {
+            bool answered = false, idle = false;
+            client->health(this, [&](const ServiceReply& r) {
+                answered = true;
+                const auto depth = r.body.is_object() ? r.body.value("queue_depth", nlohmann::json::object()) : nlohmann::json();
+                idle = r.error.isEmpty() && depth.is_object() && depth.value("analyses_running", -1) == 0 &&
+                       depth.value("analyses_waiting", -1) == 0;
+            });
+            while (!answered && clock.elapsed() < timeoutMs)
+                QTest::qWait(20);
+            if (idle)
+                return true;
+            QTest::qWait(100);
+        }
+        return false;
     }
 
 private slots:
@@ -377,6 +405,7 @@ private slots:
             view.reset();
             QTRY_COMPARE_WITH_TIMEOUT(pending(), qsizetype(0), 60000);
         }
+        QVERIFY2(serviceIdle(b.client()), "the service still runs the aborted requests' analyses after 120 s");
         // The client still serves the browser afterwards.
         b.refresh();
         QVERIFY(waitIdle(b));
