@@ -22,35 +22,6 @@ std::string classOf(const std::string& status, const std::string& domain)
 
 } // namespace
 
-Truth readTruth(const std::string& path)
-{
-    std::ifstream in(path, std::ios::binary);
-    if (!in)
-        throw BundleError(path, "cannot read");
-    json j;
-    try {
-        j = json::parse(in);
-    } catch (const json::exception& e) {
-        throw BundleError(path, std::string("not valid JSON: ") + e.what());
-    }
-    Truth t;
-    auto s = [&](const char* k) { return j.contains(k) && j[k].is_string() ? j[k].get<std::string>() : std::string(); };
-    t.status = s("status");
-    t.domain = s("domain");
-    t.subDomain = s("sub_domain");
-    t.fault = s("fault");
-    t.culpritNode = s("culprit_node");
-    if (j.contains("culprit_rank") && j["culprit_rank"].is_number_integer())
-        t.culpritRank = j["culprit_rank"].get<int>();
-    if (j.contains("also_acceptable_nodes") && j["also_acceptable_nodes"].is_array())
-        for (const auto& n : j["also_acceptable_nodes"])
-            if (n.is_string())
-                t.acceptableNodes.push_back(n.get<std::string>());
-    if (t.status != "attributed" && t.status != "ambiguous" && t.status != "unattributed")
-        throw BundleError(path, "'status' must be attributed, ambiguous or unattributed");
-    return t;
-}
-
 std::vector<std::string> findTruthBundles(const std::string& root)
 {
     namespace fs = std::filesystem;
@@ -96,7 +67,7 @@ EvalReport evaluate(const std::vector<std::string>& bundles, const AnalyzeOption
         const Truth& t = c.truth;
         bool nodeOk = !t.culpritNode.empty() &&
                       (c.node == t.culpritNode ||
-                       std::find(t.acceptableNodes.begin(), t.acceptableNodes.end(), c.node) != t.acceptableNodes.end());
+                       std::find(t.alsoAcceptableNodes.begin(), t.alsoAcceptableNodes.end(), c.node) != t.alsoAcceptableNodes.end());
         if (t.status == "attributed") {
             bool needsNode = !t.culpritNode.empty();
             c.culpritCorrect = c.status == "attributed" && (!needsNode || nodeOk);

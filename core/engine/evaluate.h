@@ -3,6 +3,7 @@
 // the accuracy test.
 #pragma once
 
+#include "bundle/truth.h"
 #include "engine/engine.h"
 
 #include <map>
@@ -10,17 +11,6 @@
 #include <vector>
 
 namespace fl {
-
-struct Truth {
-    std::string status;                    // attributed | ambiguous | unattributed
-    std::string domain, subDomain, fault;
-    std::string culpritNode;
-    int culpritRank = -1;
-    std::vector<std::string> acceptableNodes;
-};
-
-// Reads truth.json; throws BundleError naming the file on a bad document.
-Truth readTruth(const std::string& path);
 
 struct EvalCase {
     std::string bundle;

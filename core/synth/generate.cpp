@@ -53,16 +53,7 @@ std::string manifestJson(const World& w, const Plan& p)
 
 std::string truthJson(const Options& opt, const Truth& t)
 {
-    nlohmann::ordered_json j;
-    j["status"] = t.status;
-    j["domain"] = t.domain;
-    j["sub_domain"] = t.subDomain;
-    j["fault"] = t.fault;
-    j["culprit_node"] = t.culpritNode;
-    j["culprit_rank"] = t.culpritRank;
-    j["culprit_gpu"] = t.culpritGpu;
-    j["also_acceptable_nodes"] = t.alsoAcceptableNodes;
-    j["notes"] = t.notes;
+    nlohmann::ordered_json j = truthToJson(t);
     j["generator"] = {{"seed", opt.seed},
                       {"nodes", opt.nodes},
                       {"gpus_per_node", opt.gpusPerNode},

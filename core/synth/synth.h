@@ -3,6 +3,8 @@
 // bundle carries truth.json naming the injected fault and its culprit.
 #pragma once
 
+#include "bundle/truth.h"
+
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -52,14 +54,7 @@ struct FaultKind {
 };
 const std::vector<FaultKind>& faultKinds();
 
-struct Truth {
-    std::string status, domain, subDomain, fault;
-    std::string culpritNode;
-    int culpritRank = -1;
-    int culpritGpu = -1;
-    std::vector<std::string> alsoAcceptableNodes;
-    std::string notes;
-};
+using Truth = fl::Truth; // core/bundle/truth.h: the one struct for truth.json
 
 // Writes the bundle into `dir` (created). Returns the truth that was also written to dir/truth.json.
 // On failure returns a Truth with empty status and sets *error (if given).

@@ -136,6 +136,9 @@ private slots:
             QCOMPARE(tj.at("status").get<std::string>(), t.status);
             QCOMPARE(tj.at("sub_domain").get<std::string>(), t.subDomain);
             QCOMPARE(tj.at("culprit_node").get<std::string>(), t.culpritNode);
+            // ... and eval's reader gets back every field synth wrote (one Truth, one format).
+            const fl::Truth back = fl::readTruth((dir / "truth.json").string());
+            QVERIFY2(back == t, k.id.c_str());
             // Manifest: every node and rank, culprit among them.
             const auto m = nlohmann::json::parse(readAll(dir / "workload.json"));
             QCOMPARE(m.at("nodes").size(), size_t(4));

@@ -1,0 +1,56 @@
+#include "bundle/truth.h"
+
+#include "bundle/bundle.h"
+
+#include <fstream>
+
+namespace fl {
+
+nlohmann::ordered_json truthToJson(const Truth& t)
+{
+    nlohmann::ordered_json j;
+    j["status"] = t.status;
+    j["domain"] = t.domain;
+    j["sub_domain"] = t.subDomain;
+    j["fault"] = t.fault;
+    j["culprit_node"] = t.culpritNode;
+    j["culprit_rank"] = t.culpritRank;
+    j["culprit_gpu"] = t.culpritGpu;
+    j["also_acceptable_nodes"] = t.alsoAcceptableNodes;
+    j["notes"] = t.notes;
+    return j;
+}
+
+Truth readTruth(const std::string& path)
+{
+    using nlohmann::json;
+    std::ifstream in(path, std::ios::binary);
+    if (!in)
+        throw BundleError(path, "cannot read");
+    json j;
+    try {
+        j = json::parse(in);
+    } catch (const json::exception& e) {
+        throw BundleError(path, std::string("not valid JSON: ") + e.what());
+    }
+    auto s = [&](const char* k) { return j.contains(k) && j[k].is_string() ? j[k].get<std::string>() : std::string(); };
+    auto i = [&](const char* k) { return j.contains(k) && j[k].is_number_integer() ? j[k].get<int>() : -1; };
+    Truth t;
+    t.status = s("status");
+    t.domain = s("domain");
+    t.subDomain = s("sub_domain");
+    t.fault = s("fault");
+    t.culpritNode = s("culprit_node");
+    t.culpritRank = i("culprit_rank");
+    t.culpritGpu = i("culprit_gpu");
+    if (j.contains("also_acceptable_nodes") && j["also_acceptable_nodes"].is_array())
+        for (const auto& n : j["also_acceptable_nodes"])
+            if (n.is_string())
+                t.alsoAcceptableNodes.push_back(n.get<std::string>());
+    t.notes = s("notes");
+    if (t.status != "attributed" && t.status != "ambiguous" && t.status != "unattributed")
+        throw BundleError(path, "'status' must be attributed, ambiguous or unattributed");
+    return t;
+}
+
+} // namespace fl

@@ -1,0 +1,31 @@
+// truth.json: the known answer a bundle can carry, written by `synth` (or by a
+// person for a real incident) and read by `faultline-cli eval` and the
+// accuracy test. One struct and one reader/writer pair for the one file format.
+#pragma once
+
+#include <nlohmann/json.hpp>
+
+#include <string>
+#include <vector>
+
+namespace fl {
+
+struct Truth {
+    std::string status;                          // attributed | ambiguous | unattributed
+    std::string domain, subDomain, fault;
+    std::string culpritNode;
+    int culpritRank = -1;
+    int culpritGpu = -1;
+    std::vector<std::string> alsoAcceptableNodes; // another node that is also a right answer
+    std::string notes;                           // what happened, when the bundle cannot show it
+    friend bool operator==(const Truth&, const Truth&) = default;
+};
+
+// The document's fields in their written order; a writer may append its own
+// (synth adds "generator").
+nlohmann::ordered_json truthToJson(const Truth& t);
+
+// Reads truth.json; throws BundleError naming the file on a bad document.
+[[nodiscard]] Truth readTruth(const std::string& path);
+
+} // namespace fl
