@@ -7,7 +7,7 @@
 
 #include "bundle/mapped_file.h"
 #include "linecheckpoints.h"
-#include "lineindex.h"
+#include "rawlineindex.h"
 #include "model.h"
 
 #include <QAbstractScrollArea>
@@ -90,7 +90,7 @@ private:
 
     MappedFile m_file;  // read() or mapped under core's SIGBUS guard: a file truncated while shown cannot crash
     std::string_view m_data;
-    LineIndex m_index;
+    RawLineIndex m_index;
     LineCheckpoints m_checkpoints;   // background: go-to-line never indexes the prefix on this thread
     std::optional<uint64_t> m_pendingLine;  // a go-to-line waiting for the checkpoints to reach it
     QString m_path, m_name, m_error;

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-#include "views/lineindex.h"
+#include "views/rawlineindex.h"
 #include "views/rawfileview.h"
 
 #include <QElapsedTimer>
@@ -43,7 +43,7 @@ private slots:
         QFETCH(QByteArray, data);
         QFETCH(int, lines);
         QFETCH(QByteArray, last);
-        LineIndex idx;
+        RawLineIndex idx;
         idx.reset({data.constData(), size_t(data.size())});
         while (!idx.indexMore(2)) {}  // tiny slices: newlines on slice edges
         QCOMPARE(int(idx.lineCount()), lines);
@@ -56,7 +56,7 @@ private slots:
     void lineOfOffset()
     {
         const QByteArray d("first\nsecond\nthird");
-        LineIndex idx;
+        RawLineIndex idx;
         idx.reset({d.constData(), size_t(d.size())});
         QCOMPARE(idx.lineOf(0), uint64_t(0));
         QCOMPARE(idx.lineOf(5), uint64_t(0));   // the newline belongs to its line

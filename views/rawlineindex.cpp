@@ -1,12 +1,12 @@
 // SPDX-License-Identifier: MIT
-#include "lineindex.h"
+#include "rawlineindex.h"
 
 #include <algorithm>
 #include <cstring>
 
 namespace fl {
 
-void LineIndex::reset(std::string_view data)
+void RawLineIndex::reset(std::string_view data)
 {
     m_data = data;
     m_starts.clear();
@@ -17,7 +17,7 @@ void LineIndex::reset(std::string_view data)
         m_starts.push_back(0);
 }
 
-bool LineIndex::indexMore(uint64_t bytes)
+bool RawLineIndex::indexMore(uint64_t bytes)
 {
     const uint64_t end = std::min<uint64_t>(m_data.size(), m_scanned + bytes);
     const char* base = m_data.data();
@@ -37,7 +37,7 @@ bool LineIndex::indexMore(uint64_t bytes)
     return complete();
 }
 
-void LineIndex::setWindow(uint64_t offset, uint64_t line0, uint64_t radius)
+void RawLineIndex::setWindow(uint64_t offset, uint64_t line0, uint64_t radius)
 {
     m_win.clear();
     if (offset >= m_data.size() || line0 < m_starts.size())
@@ -70,7 +70,7 @@ void LineIndex::setWindow(uint64_t offset, uint64_t line0, uint64_t radius)
     }
 }
 
-uint64_t LineIndex::lineStart(uint64_t line) const
+uint64_t RawLineIndex::lineStart(uint64_t line) const
 {
     if (line < m_starts.size())
         return m_starts[line];
@@ -79,13 +79,13 @@ uint64_t LineIndex::lineStart(uint64_t line) const
     return m_data.size();
 }
 
-void LineIndex::indexTo(uint64_t offset)
+void RawLineIndex::indexTo(uint64_t offset)
 {
     if (offset >= m_scanned)
         indexMore(offset - m_scanned + 1);
 }
 
-std::string_view LineIndex::line(uint64_t l) const
+std::string_view RawLineIndex::line(uint64_t l) const
 {
     if (!known(l))
         return {};
@@ -103,7 +103,7 @@ std::string_view LineIndex::line(uint64_t l) const
     return m_data.substr(b, e - b);
 }
 
-uint64_t LineIndex::lineOf(uint64_t offset)
+uint64_t RawLineIndex::lineOf(uint64_t offset)
 {
     if (!m_win.empty() && offset >= m_win.front() && offset >= m_scanned) {
         auto it = std::upper_bound(m_win.begin(), m_win.end(), offset);

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 // Newline index of a mapped file, built in slices so that a multi-GB file
-// opens at once: the viewer shows what is indexed and asks for more.
+// opens at once: the viewer shows what is indexed and asks for more. (Not
+// jsonpos::LineIndex in core/parse, which numbers the lines of a whole JSON
+// document at once.)
 #pragma once
 
 #include <algorithm>
@@ -10,7 +12,7 @@
 
 namespace fl {
 
-class LineIndex {
+class RawLineIndex {
 public:
     void reset(std::string_view data);
     // Indexes up to `bytes` more; returns true when the whole file is indexed.
