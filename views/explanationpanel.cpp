@@ -126,9 +126,10 @@ void ExplanationPanel::fillSideBySide(const Result* result)
         if (m_sideCount == 4)
             break;
         auto* box = new QGroupBox(style::q(c.title.empty() ? c.symptom : c.title), m_side);
-        auto* l = new QLabel(QStringLiteral("<b>%1</b> / %2<br>%3 %4<br>%5<br>support: %6<br><i>%7</i>")
+        auto* l = new QLabel(QStringLiteral("<b>%1</b> / %2<br>%3<br>%4<br>support: %5<br><i>%6</i>")
                                  .arg(style::q(c.domain).toHtmlEscaped(), style::q(c.subDomain).toHtmlEscaped(),
-                                      style::q(c.node).toHtmlEscaped(), style::gpuText(c.gpuIndex), style::timeText(c.timeNs, c.timeBasis))
+                                      style::q(present::place(c.node, c.gpuIndex, c.pciBus, c.rank)).toHtmlEscaped(),
+                                      style::timeText(c.timeNs, c.timeBasis))
                                  .arg(c.support)
                                  .arg(style::q(present::candidateVerdict(c, r)).toHtmlEscaped()),
                              box);

@@ -69,6 +69,7 @@ void PhaseStepperPanel::setAnalysis(std::shared_ptr<const Analysis> analysis)
 {
     m_analysis = std::move(analysis);
     m_steps = PhaseSteps();
+    m_events = m_analysis ? EventIndex(m_analysis->result) : EventIndex();
     if (m_analysis)
         m_steps.build(*m_analysis);
     m_index = -1;
@@ -119,15 +120,12 @@ QString PhaseStepperPanel::countsText() const
     return parts.join(QStringLiteral(" · "));
 }
 
-QString PhaseStepperPanel::eventText(uint32_t event) const
+QString PhaseStepperPanel::eventText(EventId event) const
 {
-    if (!m_analysis || event >= m_analysis->result.events.size())
-        return QStringLiteral("#%1").arg(event);
-    const SymptomEvent& e = m_analysis->result.events[event];
-    QString where = style::q(e.node);
-    if (e.rank >= 0)
-        where += QStringLiteral("/r%1").arg(e.rank);
-    return QStringLiteral("%1@%2").arg(style::q(e.symptom), where);
+    const SymptomEvent* e = m_events.find(event);
+    if (!e)
+        return QStringLiteral("#%1").arg(event.value);
+    return style::q(e->symptom + " @ " + present::place(e->node, e->gpuIndex, e->pciBus, e->rank));
 }
 
 void PhaseStepperPanel::show()
@@ -156,7 +154,7 @@ void PhaseStepperPanel::show()
         it->setText(1, style::q(t->rule));
         QStringList evs;
         for (size_t i = 0; i < t->events.size() && i < kMaxEventsShown; ++i)
-            evs << eventText(t->events[i].value);
+            evs << eventText(t->events[i]);
         if (t->events.size() > kMaxEventsShown)
             evs << tr("+%1 more").arg(t->events.size() - kMaxEventsShown);
         it->setText(2, evs.join(QStringLiteral(", ")));

@@ -6,6 +6,7 @@
 // FocusState::setHighlight.
 #pragma once
 
+#include "eventindex.h"
 #include "focusstate.h"
 #include "phasesteps.h"
 
@@ -50,10 +51,11 @@ signals:
 
 private:
     void show();
-    QString eventText(uint32_t event) const;
+    QString eventText(EventId event) const;
 
     FocusState* m_focus;
     std::shared_ptr<const Analysis> m_analysis;
+    EventIndex m_events;  // a service result holds only some events: ids are not positions
     PhaseSteps m_steps;
     int m_index = -1;
     bool m_highlighting = true;

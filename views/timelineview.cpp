@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "timelineview.h"
 
+#include "present/verdict.h"
+
 #include <QContextMenuEvent>
 #include <QHelpEvent>
 #include <QKeyEvent>
@@ -708,26 +710,31 @@ bool TimelineView::event(QEvent* e)
             QToolTip::hideText();
         return true;
     }
-    const SymptomEvent* found = eventById(eventAt(he->pos()));
-    if (!found) {
+    const QString tip = toolTipOf(eventAt(he->pos()));
+    if (tip.isEmpty())
         QToolTip::hideText();
-        return true;
-    }
-    {
-        const SymptomEvent& se = *found;
-        const auto level = m_lanes.levelOfEvent(se.id.value);
-        QString tip = QStringLiteral("<b>%1</b><br>%2 · %3<br>%4 %5 %6")
-                          .arg(style::q(se.symptom).toHtmlEscaped(), style::levelName(level), style::timeText(se.timeNs, se.timeBasis),
-                               style::q(se.node).toHtmlEscaped(), style::rankText(se.rank), style::gpuText(se.gpuIndex));
-        if (const QString iv = style::intervalText(se.interval, se.timeBasis); !iv.isEmpty())
-            tip += QStringLiteral("<br>between %1 (%2)").arg(iv.toHtmlEscaped(), style::q(toString(se.timeBasis)));
-        if (se.count > 1)
-            tip += QStringLiteral("<br>×%1 merged").arg(se.count);
-        if (se.suppressed)
-            tip += QStringLiteral("<br>suppressed by %1").arg(style::q(se.suppressedBy).toHtmlEscaped());
+    else
         QToolTip::showText(he->globalPos(), tip, this);
-    }
     return true;
+}
+
+QString TimelineView::toolTipOf(int64_t event) const
+{
+    const SymptomEvent* found = eventById(event);
+    if (!found)
+        return {};
+    const SymptomEvent& se = *found;
+    const auto level = m_lanes.levelOfEvent(se.id.value);
+    QString tip = QStringLiteral("<b>%1</b><br>%2 · %3<br>%4")
+                      .arg(style::q(se.symptom).toHtmlEscaped(), style::levelName(level), style::timeText(se.timeNs, se.timeBasis),
+                           style::q(present::place(se.node, se.gpuIndex, se.pciBus, se.rank)).toHtmlEscaped());
+    if (const QString iv = style::intervalText(se.interval, se.timeBasis); !iv.isEmpty())
+        tip += QStringLiteral("<br>between %1 (%2)").arg(iv.toHtmlEscaped(), style::q(toString(se.timeBasis)));
+    if (se.count > 1)
+        tip += QStringLiteral("<br>×%1 merged").arg(se.count);
+    if (se.suppressed)
+        tip += QStringLiteral("<br>suppressed by %1").arg(style::q(se.suppressedBy).toHtmlEscaped());
+    return tip;
 }
 
 } // namespace fl

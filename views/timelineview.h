@@ -58,6 +58,8 @@ public:
     // Rings the last paint drew around highlighted (phase stepper) events.
     int lastPaintedHighlights() const { return m_lastPaintedHighlights; }
     int laneAtPos(QPoint pos) const;
+    // The hover text of an event (rich text); empty when the id is not in the result.
+    QString toolTipOf(int64_t event) const;
 
 public slots:
     void fitToIncident();

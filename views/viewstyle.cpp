@@ -114,14 +114,4 @@ QString bootTickLabel(int64_t ns, int64_t stepNs)
     return QStringLiteral("boot+%1s").arg(static_cast<double>(ns) / 1e9, 0, 'f', decimals);
 }
 
-QString rankText(int rank)
-{
-    return rank < 0 ? QString() : QStringLiteral("rank %1").arg(rank);
-}
-
-QString gpuText(int gpu)
-{
-    return gpu < 0 ? QString() : QStringLiteral("GPU %1").arg(gpu);
-}
-
 } // namespace fl::style

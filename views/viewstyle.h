@@ -52,7 +52,4 @@ QString bootTickLabel(int64_t ns, int64_t stepNs);
 inline QString q(std::string_view s) { return QString::fromUtf8(s.data(), static_cast<qsizetype>(s.size())); }
 inline QString q(const std::string& s) { return QString::fromStdString(s); }
 
-QString rankText(int rank);  // "rank 3", "" for -1
-QString gpuText(int gpu);
-
 } // namespace fl::style

@@ -5,6 +5,8 @@
 #include "views/verdictpanel.h"
 
 #include <QComboBox>
+#include <QGroupBox>
+#include <QLabel>
 #include <QLineEdit>
 #include <QTableView>
 #include <QTemporaryDir>
@@ -100,6 +102,12 @@ private slots:
         ExplanationPanel e(&focus);
         e.setAnalysis(a);
         QCOMPARE(e.sideBySideCount(), 2);
+        // Each contender's place is written by core/present, rank included, as everywhere else.
+        QStringList sides;
+        for (const QGroupBox* box : e.findChildren<QGroupBox*>())
+            for (const QLabel* l : box->findChildren<QLabel*>())
+                sides << l->text();
+        QVERIFY2(sides.join(QLatin1Char('|')).contains(QStringLiteral("<br>node02 GPU 3 rank 7<br>")), qPrintable(sides.join(QLatin1Char('|'))));
         QCOMPARE(e.candidateModel()->rowCount(), 2);
         // Clicking a candidate selects its event.
         e.candidates()->clicked(e.candidateModel()->index(1, 0));

@@ -2,11 +2,14 @@
 // The Teach tab walks the engine's trace of a real sample phase by phase;
 // at every step the panel, the highlight and the chain graph must show
 // what the trace says that phase did.
+#include "viewfixture.h"
+#include "present/verdict.h"
 #include "views/workbenchview.h"
 
 #include <QDir>
 #include <QPushButton>
 #include <QTabWidget>
+#include <QTemporaryDir>
 #include <QTest>
 #include <QTreeWidget>
 
@@ -17,6 +20,15 @@ using namespace fl;
 class TestPhaseStepper : public QObject
 {
     Q_OBJECT
+    // What the stepper should write for an event: found by id, not by position.
+    static QString expectedEventText(const Result& r, EventId id)
+    {
+        for (const SymptomEvent& e : r.events)
+            if (e.id == id)
+                return QString::fromStdString(e.symptom + " @ " + present::place(e.node, e.gpuIndex, e.pciBus, e.rank));
+        return QStringLiteral("#%1").arg(id.value);
+    }
+
 private slots:
     void classify()
     {
@@ -83,8 +95,13 @@ private slots:
             }
             sawLinked += int(linked.size());
             QCOMPARE(s->items()->topLevelItemCount(), int(rows.size()));
-            for (int r = 0; r < int(rows.size()); ++r)
+            for (int r = 0; r < int(rows.size()); ++r) {
                 QCOMPARE(s->items()->topLevelItem(r)->text(1), QString::fromStdString(rows[size_t(r)]->rule));
+                // Its events by symptom and place, the place as core/present writes it everywhere.
+                if (!rows[size_t(r)]->events.empty())
+                    QVERIFY(s->items()->topLevelItem(r)->text(2).startsWith(
+                        expectedEventText(a->result, rows[size_t(r)]->events.front())));
+            }
             const auto& hl = w.focus()->highlight();
             QCOMPARE(std::set<uint32_t>(hl.begin(), hl.end()), events);
             QVERIFY(s->countsText().contains(QStringLiteral("linked %1").arg(linked.size())));
@@ -121,6 +138,31 @@ private slots:
         w.timeline()->view()->grab();
         QCOMPARE(w.timeline()->view()->lastPaintedHighlights(), 0);
         QCOMPARE(w.chain()->highlightedItemCount(), 0);
+    }
+
+    // A result read back from a compact document (the service's) holds only
+    // some events: ids are not positions in Result::events. The stepper must
+    // name the event the trace names, never the one at that position.
+    void sparseEventIdsNameTheRightEvent()
+    {
+        QTemporaryDir dir;
+        auto a = test::makeIncident(dir.path());
+        Result& r = a->result;
+        QVERIFY(r.events.size() > 6);
+        const EventId dropped = r.events[2].id, named = r.events[4].id, beyond(static_cast<uint32_t>(r.events.size() + 5));
+        r.events.erase(r.events.begin() + 2); // position 3 now holds id 4, position 4 id 5
+        a->trace = {{"filter", "rule.a", TraceAction::Suppressed, {named}, "", ""},
+                    {"filter", "rule.b", TraceAction::Suppressed, {dropped}, "", ""},
+                    {"filter", "rule.c", TraceAction::Suppressed, {beyond}, "", ""}};
+        FocusState focus;
+        PhaseStepperPanel s(&focus);
+        s.setAnalysis(a);
+        s.setStep(s.steps().indexOf(QStringLiteral("filter")));
+        QCOMPARE(s.items()->topLevelItemCount(), 3);
+        QCOMPARE(s.items()->topLevelItem(0)->text(2), expectedEventText(r, named));
+        QVERIFY(!expectedEventText(r, named).startsWith(QLatin1Char('#')));
+        QCOMPARE(s.items()->topLevelItem(1)->text(2), QStringLiteral("#%1").arg(dropped.value)); // not in this result
+        QCOMPARE(s.items()->topLevelItem(2)->text(2), QStringLiteral("#%1").arg(beyond.value));
     }
 };
 

@@ -405,6 +405,17 @@ private slots:
         QCOMPARE(focus.current().lane, QStringLiteral("node02/7"));
     }
 
+    void toolTipNamesThePlace()
+    {
+        FocusState focus;
+        TimelineView v(&focus);
+        v.setAnalysis(m_analysis);
+        const QString tip = v.toolTipOf(test::kRootEvent);
+        // The place as core/present writes it everywhere: node, GPU, rank.
+        QVERIFY2(tip.contains(QStringLiteral("node02 GPU 3 rank 7")), qPrintable(tip));
+        QVERIFY(v.toolTipOf(int64_t(m_analysis->result.events.size()) + 3).isEmpty());
+    }
+
     void wheelZoomsAroundCursor()
     {
         FocusState focus;
