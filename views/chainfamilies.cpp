@@ -26,7 +26,7 @@ style::Level levelOf(const SymptomFamily& f)
 
 } // namespace
 
-int ChainFamilies::familyOfEvent(uint32_t event) const
+int ChainFamilies::familyOfEvent(EventId event) const
 {
     auto it = familyOf.find(event);
     return it == familyOf.end() ? -1 : static_cast<int>(it->second);
@@ -34,51 +34,50 @@ int ChainFamilies::familyOfEvent(uint32_t event) const
 
 ChainFamilies chainFamilies(const Result& r)
 {
-    std::set<uint32_t> members;
+    std::set<FamilyId> members;
     for (const FamilyEdge& e : r.familyEdges) {
-        members.insert(e.from.value);
-        members.insert(e.to.value);
+        members.insert(e.from);
+        members.insert(e.to);
     }
     for (size_t i = 0; i < r.families.size(); ++i)
         if (r.families[i].role == EvidenceRole::Root)
-            members.insert(static_cast<uint32_t>(i));
+            members.insert(FamilyId(static_cast<uint32_t>(i)));
     if (members.empty()) {
         // Without a chain the candidates still deserve a place in the graph.
-        std::set<uint32_t> candidates;
+        std::set<EventId> candidates;
         for (const Candidate& c : r.candidates)
-            candidates.insert(c.event.value);
+            candidates.insert(c.event);
         for (size_t i = 0; i < r.families.size(); ++i) {
             const SymptomFamily& f = r.families[i];
             auto has = [&](const std::vector<EventId>& ids) {
-                return std::any_of(ids.begin(), ids.end(), [&](EventId id) { return candidates.count(id.value) > 0; });
+                return std::any_of(ids.begin(), ids.end(), [&](EventId id) { return candidates.count(id) > 0; });
             };
             if (has(f.events) || has(f.representatives))
-                members.insert(static_cast<uint32_t>(i));
+                members.insert(FamilyId(static_cast<uint32_t>(i)));
         }
     }
 
     ChainFamilies out;
-    std::unordered_map<uint32_t, size_t> indexOf;  // Result::families index -> ours
-    for (uint32_t i : members) {
-        if (i >= r.families.size())
+    std::unordered_map<FamilyId, size_t> indexOf;  // Result::families index -> ours
+    for (FamilyId i : members) {
+        if (i.value >= r.families.size())
             continue;  // an edge naming a family the result does not hold
-        const SymptomFamily& f = r.families[i];
+        const SymptomFamily& f = r.families[i.value];
         ChainFamily c;
         c.index = i;
         c.family = &f;
         c.level = levelOf(f);
-        for (EventId id : f.events.empty() ? f.representatives : f.events)
-            c.events.push_back(id.value);
+        c.events = f.events.empty() ? f.representatives : f.events;
         std::sort(c.events.begin(), c.events.end());
         c.events.erase(std::unique(c.events.begin(), c.events.end()), c.events.end());
-        c.representative = !f.representatives.empty() ? f.representatives.front().value : c.events.empty() ? 0 : c.events.front();
+        c.representative = !f.representatives.empty() ? f.representatives.front() : c.events.empty() ? EventId() : c.events.front();
         indexOf[i] = out.families.size();
-        for (uint32_t id : c.events)
+        for (EventId id : c.events)
             out.familyOf.emplace(id, out.families.size());
         out.families.push_back(std::move(c));
     }
     for (const FamilyEdge& e : r.familyEdges) {
-        auto a = indexOf.find(e.from.value), b = indexOf.find(e.to.value);
+        auto a = indexOf.find(e.from), b = indexOf.find(e.to);
         if (a != indexOf.end() && b != indexOf.end() && a->second != b->second)
             out.edges.push_back({a->second, b->second, e.rule, e.count});
     }

@@ -19,13 +19,13 @@
 namespace fl {
 
 struct ChainFamily {
-    uint32_t index = 0;             // Result::families index
+    FamilyId index;                 // in Result::families
     const SymptomFamily* family = nullptr;
     style::Level level = style::Symptom;
     // The members this result holds: every one after a local analysis, the
     // representatives only in a compact result document (family->count says how many there are).
-    std::vector<uint32_t> events;   // ascending id
-    uint32_t representative = 0;    // the event a click selects: the earliest
+    std::vector<EventId> events;    // ascending id
+    EventId representative;         // the event a click selects: the earliest
 
     bool complete() const { return events.size() == family->count; }
 };
@@ -39,9 +39,9 @@ struct ChainFamilyEdge {
 struct ChainFamilies {
     std::vector<ChainFamily> families;      // in Result::families order: root first, then by role, first time, symptom
     std::vector<ChainFamilyEdge> edges;     // Result::familyEdges between them
-    std::unordered_map<uint32_t, size_t> familyOf;  // event id -> family index
+    std::unordered_map<EventId, size_t> familyOf;  // event id -> index in families
 
-    int familyOfEvent(uint32_t event) const;
+    int familyOfEvent(EventId event) const;  // -1: in no family of the chain
 };
 
 // The families that take part in the chain: the root families and every family

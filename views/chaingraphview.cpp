@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "chaingraphview.h"
 
+#include "eventindex.h"
 #include "present/verdict.h"
 #include "viewstyle.h"
 
@@ -71,7 +72,7 @@ void ChainGraphView::onHighlight()
     for (size_t i = 0; i < m_drawn.size(); ++i) {
         auto* box = static_cast<QGraphicsRectItem*>(m_drawn[i].item);
         const auto& events = m_plan.boxes[i].events;
-        const bool on = std::any_of(events.begin(), events.end(), [this](uint32_t id) { return m_focus->isHighlighted(id); });
+        const bool on = std::any_of(events.begin(), events.end(), [this](EventId id) { return m_focus->isHighlighted(id); });
         box->setPen(on ? QPen(QColor(0x6a, 0x1b, 0x9a), 4) : m_drawn[i].basePen);
         box->setOpacity(any && !on ? 0.35 : 1.0);
     }
@@ -83,13 +84,13 @@ int ChainGraphView::highlightedItemCount() const
     for (size_t i = 0; i < m_drawn.size(); ++i) {
         const auto& events = m_plan.boxes[i].events;
         n += m_drawn[i].item->opacity() == 1.0 &&
-                     std::any_of(events.begin(), events.end(), [this](uint32_t id) { return m_focus->isHighlighted(id); })
+                     std::any_of(events.begin(), events.end(), [this](EventId id) { return m_focus->isHighlighted(id); })
                  ? 1 : 0;
     }
     return n;
 }
 
-QGraphicsItem* ChainGraphView::itemForEvent(uint32_t event) const
+QGraphicsItem* ChainGraphView::itemForEvent(EventId event) const
 {
     auto it = m_plan.boxOfEvent.find(event);
     return it == m_plan.boxOfEvent.end() || it->second >= m_drawn.size() ? nullptr : m_drawn[it->second].item;
@@ -139,9 +140,7 @@ ChainGraphView::Plan ChainGraphView::plan(std::shared_ptr<const Analysis> analys
     if (!out.analysis)
         return out;
     const Result& r = out.analysis->result;
-    std::unordered_map<uint32_t, const SymptomEvent*> byId;
-    for (const auto& e : r.events)
-        byId.emplace(e.id.value, &e);
+    const EventIndex byId(r);  // a compact result holds only some events: ids are not positions
 
     QFont f = font;
     f.setPointSizeF(f.pointSizeF() * 0.9);
@@ -151,8 +150,8 @@ ChainGraphView::Plan ChainGraphView::plan(std::shared_ptr<const Analysis> analys
     const QFontMetrics smallFm(small);
     const style::EventLevels levels(r);
     // Boxes in family order (root family first), so the cap never drops the root.
-    auto addBox = [&](std::vector<uint32_t> events, size_t family, bool collapsed, QString text, style::Level level) {
-        for (uint32_t id : events)
+    auto addBox = [&](std::vector<EventId> events, size_t family, bool collapsed, QString text, style::Level level) {
+        for (EventId id : events)
             out.boxOfEvent[id] = out.boxes.size();
         out.boxes.push_back({std::move(events), family, collapsed, std::move(text), level});
     };
@@ -166,21 +165,20 @@ ChainGraphView::Plan ChainGraphView::plan(std::shared_ptr<const Analysis> analys
             addBox(fam.events, fi, true, familyText(fam, 0), fam.level);
             continue;
         }
-        std::vector<uint32_t> members = fam.events;
-        auto timeOf = [&](uint32_t id) {
-            auto it = byId.find(id);
-            return it == byId.end() || it->second->timeNs == kNoTime ? INT64_MAX : it->second->timeNs;
+        std::vector<EventId> members = fam.events;
+        auto timeOf = [&](EventId id) {
+            const SymptomEvent* e = byId.find(id);
+            return !e || e->timeNs == kNoTime ? INT64_MAX : e->timeNs;
         };
-        std::stable_sort(members.begin(), members.end(), [&](uint32_t a, uint32_t b) { return timeOf(a) < timeOf(b); });
+        std::stable_sort(members.begin(), members.end(), [&](EventId a, EventId b) { return timeOf(a) < timeOf(b); });
         const size_t shown = std::min(members.size(), kMaxExpanded);
         for (size_t i = 0; i < shown; ++i) {
-            auto it = byId.find(members[i]);
+            const SymptomEvent* e = byId.find(members[i]);
             // A compact result holds no events: its one-event family names its place itself.
-            addBox({members[i]}, fi, false, it == byId.end() ? familyText(fam, 0) : eventText(*it->second),
-                   it == byId.end() ? fam.level : levels(*it->second));
+            addBox({members[i]}, fi, false, !e ? familyText(fam, 0) : eventText(*e), !e ? fam.level : levels(*e));
         }
         if (shown < members.size())
-            addBox(std::vector<uint32_t>(members.begin() + static_cast<std::ptrdiff_t>(shown), members.end()), fi, true,
+            addBox(std::vector<EventId>(members.begin() + static_cast<std::ptrdiff_t>(shown), members.end()), fi, true,
                    familyText(fam, shown), fam.level);
     }
 
@@ -194,7 +192,7 @@ ChainGraphView::Plan ChainGraphView::plan(std::shared_ptr<const Analysis> analys
     // (folded) family boxes.
     std::map<std::tuple<size_t, size_t, std::string>, uint32_t> folded;
     for (const auto& e : r.edges) {
-        auto a = out.boxOfEvent.find(e.from.value), b = out.boxOfEvent.find(e.to.value);
+        auto a = out.boxOfEvent.find(e.from), b = out.boxOfEvent.find(e.to);
         if (a != out.boxOfEvent.end() && b != out.boxOfEvent.end() && a->second != b->second)
             ++folded[{a->second, b->second, e.rule}];
     }
@@ -305,7 +303,7 @@ void ChainGraphView::fitScene()
         scale(k, k);
     }
     if (m_plan.analysis && m_plan.analysis->result.rootCause)
-        if (QGraphicsItem* root = itemForEvent(m_plan.analysis->result.rootCause->event.value))
+        if (QGraphicsItem* root = itemForEvent(m_plan.analysis->result.rootCause->event))
             centerOn(root->sceneBoundingRect().center() + QPointF(r.width() / 3, 0));
 }
 
@@ -330,11 +328,11 @@ void ChainGraphView::onSceneSelection()
     // is already one of the family's.
     const std::optional<EventId> current = m_focus->current().event;
     const auto& ev = m_plan.boxes[b].events;
-    if (current && std::find(ev.begin(), ev.end(), current->value) != ev.end())
+    if (current && std::find(ev.begin(), ev.end(), *current) != ev.end())
         return;
     const ChainFamily& fam = m_plan.families.families[m_plan.boxes[b].family];
     const bool repHere = std::find(ev.begin(), ev.end(), fam.representative) != ev.end();
-    m_focus->selectEvent(EventId(repHere ? fam.representative : ev.front()));
+    m_focus->selectEvent(repHere ? fam.representative : ev.front());
 }
 
 void ChainGraphView::onEventSelected(std::optional<EventId> event)
@@ -342,7 +340,7 @@ void ChainGraphView::onEventSelected(std::optional<EventId> event)
     m_syncing = true;
     scene()->clearSelection();
     if (event) {
-        if (QGraphicsItem* it = itemForEvent(event->value)) {
+        if (QGraphicsItem* it = itemForEvent(*event)) {
             it->setSelected(true);
             ensureVisible(it);
         }

@@ -31,7 +31,7 @@ public:
     // What the scene is made of, with dot's layout: built by plan() on any
     // thread (the workbench's background job), shown by show() on the GUI's.
     struct PlannedBox {
-        std::vector<uint32_t> events;  // what it stands for
+        std::vector<EventId> events;   // what it stands for
         size_t family = 0;
         bool collapsed = false;        // a whole family, or the "+N more" of an expanded one
         QString text;
@@ -42,7 +42,7 @@ public:
         ChainFamilies families;
         std::set<size_t> expanded;
         std::vector<PlannedBox> boxes;
-        std::map<uint32_t, size_t> boxOfEvent;
+        std::map<EventId, size_t> boxOfEvent;
         ChainLayout layout;
         bool truncated = false;
     };
@@ -60,7 +60,7 @@ public:
 
     int nodeItemCount() const { return static_cast<int>(m_drawn.size()); }
     // The box that shows the event: its own, or its collapsed family's.
-    QGraphicsItem* itemForEvent(uint32_t event) const;
+    QGraphicsItem* itemForEvent(EventId event) const;
     const ChainFamilies& families() const { return m_plan.families; }
     bool isExpanded(size_t family) const { return m_plan.expanded.count(family) > 0; }
     void setExpanded(size_t family, bool on);

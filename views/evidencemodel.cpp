@@ -24,7 +24,7 @@ void EvidenceModel::setAnalysis(std::shared_ptr<const Analysis> analysis)
         m_rowOfId.reserve(static_cast<qsizetype>(ev.size()));
         for (size_t i = 0; i < ev.size(); ++i) {
             m_rowOfId.insert(style::q(ev[i].id), static_cast<int>(i));
-            m_rowsOfEvent[ev[i].event.value].append(static_cast<int>(i));
+            m_rowsOfEvent[ev[i].event].append(static_cast<int>(i));
         }
     }
     endResetModel();

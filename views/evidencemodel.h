@@ -11,6 +11,7 @@
 #include <QSortFilterProxyModel>
 
 #include <memory>
+#include <unordered_map>
 
 namespace fl {
 
@@ -28,7 +29,11 @@ public:
     // views look evidence up by id and event on every selection.
     int rowOfId(const QString& id) const;
     const EvidenceItem* itemById(const QString& id) const { return item(rowOfId(id)); }
-    QList<int> rowsOfEvent(uint32_t event) const { return m_rowsOfEvent.value(event); }
+    QList<int> rowsOfEvent(EventId event) const
+    {
+        auto it = m_rowsOfEvent.find(event);
+        return it == m_rowsOfEvent.end() ? QList<int>() : it->second;
+    }
     // Reviewer notes by evidence id, and bookmarked raw lines as "file:line".
     void setNotes(QHash<QString, QString> notes, QSet<QString> bookmarkedLines);
     static QString lineKey(const QString& file, quint64 line) { return file + QLatin1Char(':') + QString::number(line); }
@@ -41,7 +46,7 @@ public:
 private:
     std::shared_ptr<const Analysis> m_analysis;
     QHash<QString, int> m_rowOfId;
-    QHash<uint32_t, QList<int>> m_rowsOfEvent;  // rows in result (time) order
+    std::unordered_map<EventId, QList<int>> m_rowsOfEvent;  // rows in result (time) order
     QHash<QString, QString> m_notes;
     QSet<QString> m_bookmarks;
 };

@@ -177,7 +177,7 @@ void EvidencePanel::onEventSelected(std::optional<EventId> event)
     if (!event)
         return;
     QModelIndex best;
-    for (int row : m_model->rowsOfEvent(event->value)) {
+    for (int row : m_model->rowsOfEvent(*event)) {
         const QModelIndex idx = m_proxy->mapFromSource(m_model->index(row, 0));
         if (idx.isValid() && (!best.isValid() || idx.row() < best.row()))
             best = idx;

@@ -93,7 +93,7 @@ void FocusState::reset(const FocusSnapshot& initial)
     emit historyChanged();
 }
 
-void FocusState::setHighlight(std::vector<uint32_t> events)
+void FocusState::setHighlight(std::vector<EventId> events)
 {
     std::sort(events.begin(), events.end());
     events.erase(std::unique(events.begin(), events.end()), events.end());
@@ -103,7 +103,7 @@ void FocusState::setHighlight(std::vector<uint32_t> events)
     emit highlightChanged();
 }
 
-bool FocusState::isHighlighted(uint32_t event) const
+bool FocusState::isHighlighted(EventId event) const
 {
     return std::binary_search(m_highlight.begin(), m_highlight.end(), event);
 }

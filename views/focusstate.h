@@ -47,9 +47,9 @@ public:
     void setCursor(int64_t timeNs);
     // Events a teaching step points at (sorted ids); views mark them and dim
     // the rest. Not part of history: it follows the stepper, not the reader.
-    void setHighlight(std::vector<uint32_t> events);
-    const std::vector<uint32_t>& highlight() const { return m_highlight; }
-    bool isHighlighted(uint32_t event) const;
+    void setHighlight(std::vector<EventId> events);
+    const std::vector<EventId>& highlight() const { return m_highlight; }
+    bool isHighlighted(EventId event) const;
     // Forgets everything, e.g. when a new analysis is shown.
     void reset(const FocusSnapshot& initial = {});
 
@@ -79,7 +79,7 @@ private:
     std::vector<FocusSnapshot> m_forward;
     bool m_coalescing = false;
     int64_t m_cursor = kNoTime;
-    std::vector<uint32_t> m_highlight;
+    std::vector<EventId> m_highlight;
 };
 
 } // namespace fl

@@ -10,7 +10,7 @@
 namespace fl {
 
 namespace {
-void sortUnique(std::vector<uint32_t>& v)
+void sortUnique(std::vector<EventId>& v)
 {
     std::sort(v.begin(), v.end());
     v.erase(std::unique(v.begin(), v.end()), v.end());
@@ -108,8 +108,8 @@ void PhaseSteps::build(const Analysis& analysis)
         s.items.push_back(&t);
         auto& bucket = s.events[classify(t.action)];
         for (EventId id : t.events) {
-            bucket.push_back(id.value);
-            s.touched.push_back(id.value);
+            bucket.push_back(id);
+            s.touched.push_back(id);
         }
     }
     for (Step& s : m_steps) {

@@ -27,8 +27,8 @@ public:
     struct Step {
         QString phase;
         std::vector<const TraceStep*> items;                        // trace order
-        std::array<std::vector<uint32_t>, ChangeCount> events;      // sorted, unique
-        std::vector<uint32_t> touched;                              // union, sorted
+        std::array<std::vector<EventId>, ChangeCount> events;       // sorted, unique
+        std::vector<EventId> touched;                               // union, sorted
     };
 
     void build(const Analysis& analysis);

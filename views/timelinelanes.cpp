@@ -58,9 +58,10 @@ int TimelineLanes::laneOfKey(const QString& key) const
     return m_index.value(key, -1);
 }
 
-void TimelineLanes::add(const std::string& node, int rank, int64_t timeNs, Level level, uint32_t event,
+void TimelineLanes::add(const std::string& node, int rank, int64_t timeNs, Level level, EventId id,
                         TimeInterval interval, TimeBasis basis)
 {
+    const uint32_t event = id.value;
     const int rankLane = laneFor(node, rank);
     const int parent = m_lanes[static_cast<size_t>(rankLane)].parent;
     const int nodeLane = parent < 0 ? rankLane : parent;
@@ -87,14 +88,14 @@ void TimelineLanes::add(const std::string& node, int rank, int64_t timeNs, Level
     m_eventTime[event] = timeNs;
     m_eventLevel[event] = level;
     m_eventInterval[event] = uncertain ? interval : TimeInterval{};
-    if (level == style::Root && (m_rootEvent == UINT32_MAX || event < m_rootEvent))
-        m_rootEvent = event;
+    if (level == style::Root && (!m_rootEvent || id < *m_rootEvent))
+        m_rootEvent = id;
     if (timeNs == kNoTime)
         return;  // kept for selection and lists, but has no place on a time axis
     for (int l : {nodeLane, rankLane}) {
         Lane& lane = m_lanes[static_cast<size_t>(l)];
         lane.times[level].push_back(timeNs);
-        lane.events[level].push_back(event);
+        lane.events[level].push_back(id);
         if (uncertain) {
             lane.spans[level].push_back({interval.earliestNs, interval.latestNs, std::clamp(timeNs, interval.earliestNs, interval.latestNs)});
             lane.widestSpan = std::max(lane.widestSpan, interval.latestNs - interval.earliestNs);
@@ -126,7 +127,7 @@ void TimelineLanes::build(const Result& result, const std::vector<std::string>& 
     }
     m_bootAxis = anyBoot && !anyWall;
     for (const auto& e : result.events)
-        add(e.node, e.rank, e.timeNs, levels(e), e.id.value, e.interval, e.timeBasis);
+        add(e.node, e.rank, e.timeNs, levels(e), e.id, e.interval, e.timeBasis);
     // The lanes a reader came for stay on top: the root cause's and every candidate's.
     auto pin = [this](const std::string& node, int rank) {
         const QString nodeKey = node.empty() ? QStringLiteral("(unknown node)") : style::q(node);
@@ -160,7 +161,7 @@ void TimelineLanes::finish()
                 order[i] = i;
             std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) { return t[a] < t[b]; });
             std::vector<int64_t> t2(t.size());
-            std::vector<uint32_t> e2(t.size());
+            std::vector<EventId> e2(t.size());
             for (size_t i = 0; i < order.size(); ++i) {
                 t2[i] = t[order[i]];
                 e2[i] = ev[order[i]];
@@ -177,7 +178,7 @@ void TimelineLanes::finish()
     // Incident: the root cause and its symptoms. Interesting events can be
     // hours away (an old Xid 63) and would shrink the incident to a sliver;
     // they count only when there is no root cause.
-    const bool haveRoot = m_rootEvent != UINT32_MAX;
+    const bool haveRoot = m_rootEvent.has_value();
     int64_t lo = kNoTime, hi = kNoTime;
     for (size_t id = 0; id < m_eventTime.size(); ++id) {
         const int64_t t = m_eventTime[id];
@@ -296,14 +297,14 @@ int TimelineLanes::rowOfKey(const QString& key) const
     return rowOfLane(laneOfKey(key));
 }
 
-style::Level TimelineLanes::levelOfEvent(uint32_t event) const
+style::Level TimelineLanes::levelOfEvent(EventId event) const
 {
-    return event < m_eventLevel.size() ? static_cast<Level>(m_eventLevel[event]) : style::Suppressed;
+    return event.value < m_eventLevel.size() ? static_cast<Level>(m_eventLevel[event.value]) : style::Suppressed;
 }
 
-int64_t TimelineLanes::eventTime(uint32_t event) const
+int64_t TimelineLanes::eventTime(EventId event) const
 {
-    return event < m_eventTime.size() ? m_eventTime[event] : kNoTime;
+    return event.value < m_eventTime.size() ? m_eventTime[event.value] : kNoTime;
 }
 
 void TimelineLanes::marks(int laneIndex, int64_t start, int64_t end, int width, std::vector<uint8_t>& out) const
@@ -383,15 +384,15 @@ void TimelineLanes::spanMarks(int laneIndex, int64_t start, int64_t end, int wid
     }
 }
 
-TimeInterval TimelineLanes::eventInterval(uint32_t event) const
+TimeInterval TimelineLanes::eventInterval(EventId event) const
 {
-    return event < m_eventInterval.size() ? m_eventInterval[event] : TimeInterval{};
+    return event.value < m_eventInterval.size() ? m_eventInterval[event.value] : TimeInterval{};
 }
 
-int64_t TimelineLanes::eventNear(int laneIndex, int64_t t0, int64_t t1) const
+std::optional<EventId> TimelineLanes::eventNear(int laneIndex, int64_t t0, int64_t t1) const
 {
     if (laneIndex < 0 || laneIndex >= laneCount())
-        return -1;
+        return std::nullopt;
     const Lane& lane = m_lanes[static_cast<size_t>(laneIndex)];
     for (int lv = style::LevelCount - 1; lv >= 0; --lv) {
         const auto& t = lane.times[static_cast<size_t>(lv)];
@@ -399,7 +400,7 @@ int64_t TimelineLanes::eventNear(int laneIndex, int64_t t0, int64_t t1) const
         if (it != t.end() && *it <= t1)
             return lane.events[static_cast<size_t>(lv)][static_cast<size_t>(it - t.begin())];
     }
-    return -1;
+    return std::nullopt;
 }
 
 } // namespace fl

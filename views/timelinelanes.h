@@ -12,6 +12,7 @@
 #include <QString>
 
 #include <array>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -28,7 +29,7 @@ struct Lane {
     bool pinned = false;      // holds the root cause or a candidate: listed first, whatever the sort
     int64_t firstAnomaly = kNoTime;  // earliest symptom or root event (informational marks do not count)
     std::array<std::vector<int64_t>, style::LevelCount> times;   // sorted
-    std::array<std::vector<uint32_t>, style::LevelCount> events; // parallel to times
+    std::array<std::vector<EventId>, style::LevelCount> events;  // parallel to times
     // Uncertain times ([earliest, latest] wider than a point) with the best
     // estimate the mark sits at, sorted by start: drawn as whiskers so that a
     // line that only lies "between 10:00:01 and 10:03:40" does not look like
@@ -53,7 +54,7 @@ public:
     // Adds one event; for synthetic loads (tests, benchmarks). Call finish() after.
     // `interval` (when wider than a point) is drawn as a bar. A boot-relative
     // time is put on the axis only when the whole timeline is boot-relative.
-    void add(const std::string& node, int rank, int64_t timeNs, style::Level level, uint32_t event,
+    void add(const std::string& node, int rank, int64_t timeNs, style::Level level, EventId event,
              TimeInterval interval = {}, TimeBasis basis = TimeBasis::Absolute);
     void finish();
 
@@ -81,7 +82,7 @@ public:
     // Root cause and the non-suppressed events around it, for "fit to incident".
     int64_t incidentStart() const { return m_incidentStart; }
     int64_t incidentEnd() const { return m_incidentEnd; }
-    style::Level levelOfEvent(uint32_t event) const;
+    style::Level levelOfEvent(EventId event) const;
 
     // Per-pixel aggregation: out[x] = 1 + worst level of the lane's events in
     // pixel column x of [start, end) over `width` pixels, 0 for none. Costs
@@ -101,13 +102,13 @@ public:
     // The interval an event's mark stands for, unbounded when its time is a
     // point (or has no place on the axis): what the view draws in full for
     // the selected event.
-    TimeInterval eventInterval(uint32_t event) const;
+    TimeInterval eventInterval(EventId event) const;
     // True when every timed event is boot-relative (no boot time known): the
     // axis is then seconds since each node's own boot.
     bool bootAxis() const { return m_bootAxis; }
-    // Worst (then earliest) event of the lane within [t0, t1], -1 if none.
-    int64_t eventNear(int lane, int64_t t0, int64_t t1) const;
-    int64_t eventTime(uint32_t event) const;
+    // Worst (then earliest) event of the lane within [t0, t1], if any.
+    std::optional<EventId> eventNear(int lane, int64_t t0, int64_t t1) const;
+    int64_t eventTime(EventId event) const;
 
 private:
     int laneFor(const std::string& node, int rank);
@@ -117,14 +118,14 @@ private:
     QHash<QString, int> m_index;  // key -> lane; linear lookups would make 10k lanes quadratic
     std::vector<int> m_rows;
     std::vector<bool> m_expanded;
-    std::vector<int64_t> m_eventTime;           // by event id
-    std::vector<uint8_t> m_eventLevel;          // by event id
-    std::vector<TimeInterval> m_eventInterval;  // by event id; unbounded unless drawn as a whisker
+    std::vector<int64_t> m_eventTime;           // by EventId::value
+    std::vector<uint8_t> m_eventLevel;          // by EventId::value
+    std::vector<TimeInterval> m_eventInterval;  // by EventId::value; unbounded unless drawn as a whisker
     QString m_filter;
     bool m_sortByAnomaly = true;
     int m_rootLane = -1;
     bool m_bootAxis = false;
-    uint32_t m_rootEvent = UINT32_MAX;
+    std::optional<EventId> m_rootEvent;
     uint64_t m_rowsVersion = 0;
     int64_t m_min = kNoTime, m_max = kNoTime;
     int64_t m_incidentStart = kNoTime, m_incidentEnd = kNoTime;

@@ -48,7 +48,7 @@ void TimelineView::onHighlight()
     // Resolved once per step, not per paint: a step can touch thousands of events.
     m_highlightTimes.clear();
     if (m_analysis) {
-        for (uint32_t id : m_focus->highlight()) {
+        for (EventId id : m_focus->highlight()) {
             const SymptomEvent* e = eventById(id);
             if (!e || e->timeNs == kNoTime)
                 continue;
@@ -104,10 +104,7 @@ TimelineView::Prepared TimelineView::prepare(const Analysis* analysis)
     Prepared out;
     if (!analysis)
         return out;
-    const auto& events = analysis->result.events;
-    out.eventIndex.reserve(events.size());
-    for (size_t i = 0; i < events.size(); ++i)
-        out.eventIndex.emplace(events[i].id.value, i);
+    out.events = EventIndex(analysis->result);
     // Nodes that produced files but no event still get a (quiet) lane.
     std::set<std::string> nodes;
     for (const auto& f : analysis->bundle.files)
@@ -120,17 +117,9 @@ TimelineView::Prepared TimelineView::prepare(const Analysis* analysis)
 void TimelineView::setPrepared(std::shared_ptr<const Analysis> analysis, Prepared prepared)
 {
     m_analysis = std::move(analysis);
-    m_eventIndex = std::move(prepared.eventIndex);
+    m_events = std::move(prepared.events);
     setLanes(std::move(prepared.lanes));
     onHighlight();
-}
-
-const SymptomEvent* TimelineView::eventById(int64_t id) const
-{
-    if (!m_analysis || id < 0 || id > UINT32_MAX)
-        return nullptr;
-    auto it = m_eventIndex.find(static_cast<uint32_t>(id));
-    return it == m_eventIndex.end() ? nullptr : &m_analysis->result.events[it->second];
 }
 
 void TimelineView::setLanes(TimelineLanes lanes)
@@ -213,7 +202,7 @@ void TimelineView::onTimeWindow(qint64 start, qint64 end)
 void TimelineView::onEventSelected(std::optional<EventId> event)
 {
     if (event) {
-        const int64_t t = m_lanes.eventTime(event->value);
+        const int64_t t = m_lanes.eventTime(*event);
         // Bring the event into view without changing the zoom the reader chose.
         if (t != kNoTime && (t < m_range.start || t >= m_range.end)) {
             const int64_t span = m_range.end - m_range.start;
@@ -293,11 +282,11 @@ double TimelineView::xOfTime(int64_t t) const
     return kLabelWidth + timeToPixel(t, m_range.start, m_range.end, plotWidth());
 }
 
-int64_t TimelineView::eventAt(QPoint pos) const
+std::optional<EventId> TimelineView::eventAt(QPoint pos) const
 {
     const int lane = m_lanes.laneAtRow(rowAtY(pos.y()));
     if (lane < 0 || pos.x() < kLabelWidth)
-        return -1;
+        return std::nullopt;
     // Marks are 5 px wide: accept a hit 3 px either side.
     return m_lanes.eventNear(lane, timeAtX(pos.x() - 3), timeAtX(pos.x() + 3));
 }
@@ -534,8 +523,8 @@ void TimelineView::paintOverlays(QPainter& p)
     // its whole [earliest, latest] as a faint band, so it can be compared
     // with every other lane's marks.
     if (const auto sel = m_focus->current().event) {
-        const int64_t t = m_lanes.eventTime(sel->value);
-        if (const TimeInterval iv = m_lanes.eventInterval(sel->value); t != kNoTime && iv.bounded()) {
+        const int64_t t = m_lanes.eventTime(*sel);
+        if (const TimeInterval iv = m_lanes.eventInterval(*sel); t != kNoTime && iv.bounded()) {
             const double x0 = std::max<double>(xOfTime(iv.earliestNs), kLabelWidth - 1);
             const double x1 = std::min<double>(xOfTime(iv.latestNs), kLabelWidth + w + 1);
             QColor band = palette().highlight().color();
@@ -632,9 +621,8 @@ void TimelineView::mouseReleaseEvent(QMouseEvent* e)
         rowsChanged();
         return;
     }
-    const int64_t ev = eventAt(e->pos());
-    if (ev >= 0 && ev <= UINT32_MAX)
-        m_focus->selectEvent(EventId(static_cast<uint32_t>(ev)), m_lanes.lane(lane).key);
+    if (const auto ev = eventAt(e->pos()))
+        m_focus->selectEvent(*ev, m_lanes.lane(lane).key);
     else
         m_focus->selectLane(m_lanes.lane(lane).key);
 }
@@ -710,7 +698,8 @@ bool TimelineView::event(QEvent* e)
             QToolTip::hideText();
         return true;
     }
-    const QString tip = toolTipOf(eventAt(he->pos()));
+    const auto event = eventAt(he->pos());
+    const QString tip = event ? toolTipOf(*event) : QString();
     if (tip.isEmpty())
         QToolTip::hideText();
     else
@@ -718,13 +707,13 @@ bool TimelineView::event(QEvent* e)
     return true;
 }
 
-QString TimelineView::toolTipOf(int64_t event) const
+QString TimelineView::toolTipOf(EventId event) const
 {
     const SymptomEvent* found = eventById(event);
     if (!found)
         return {};
     const SymptomEvent& se = *found;
-    const auto level = m_lanes.levelOfEvent(se.id.value);
+    const auto level = m_lanes.levelOfEvent(se.id);
     QString tip = QStringLiteral("<b>%1</b><br>%2 · %3<br>%4")
                       .arg(style::q(se.symptom).toHtmlEscaped(), style::levelName(level), style::timeText(se.timeNs, se.timeBasis),
                            style::q(present::place(se.node, se.gpuIndex, se.pciBus, se.rank)).toHtmlEscaped());

@@ -5,6 +5,7 @@
 #pragma once
 
 #include "engine/engine.h"
+#include "eventindex.h"
 #include "focusstate.h"
 #include "timecoords.h"
 #include "timelinelanes.h"
@@ -34,7 +35,7 @@ public:
     // workbench's background job) and shown by setPrepared on the GUI's.
     struct Prepared {
         TimelineLanes lanes;
-        std::unordered_map<uint32_t, size_t> eventIndex;  // event id -> index in result.events
+        EventIndex events;  // event id -> its place in result.events
     };
     static Prepared prepare(const Analysis* analysis);
     void setPrepared(std::shared_ptr<const Analysis> analysis, Prepared prepared);
@@ -59,7 +60,7 @@ public:
     int lastPaintedHighlights() const { return m_lastPaintedHighlights; }
     int laneAtPos(QPoint pos) const;
     // The hover text of an event (rich text); empty when the id is not in the result.
-    QString toolTipOf(int64_t event) const;
+    QString toolTipOf(EventId event) const;
 
 public slots:
     void fitToIncident();
@@ -98,7 +99,7 @@ private:
     int rowAtY(int y) const;
     int64_t timeAtX(double x) const;
     double xOfTime(int64_t t) const;
-    int64_t eventAt(QPoint pos) const;
+    std::optional<EventId> eventAt(QPoint pos) const;
     struct LaneGeometry {
         std::vector<uint8_t> marks, spans;  // TimelineLanes::marks / spanMarks
     };
@@ -110,11 +111,11 @@ private:
     void paintHighlights(QPainter& p);
     void onHighlight();
 
-    const SymptomEvent* eventById(int64_t id) const;
+    const SymptomEvent* eventById(EventId id) const { return m_events.find(id); }
 
     FocusState* m_focus;
     std::shared_ptr<const Analysis> m_analysis;
-    std::unordered_map<uint32_t, size_t> m_eventIndex;  // event id -> index in result.events
+    EventIndex m_events;  // event id -> its place in result.events (a service result holds only some)
     TimelineLanes m_lanes;
     QScrollBar* m_vbar;
     timecoords::Range m_range;

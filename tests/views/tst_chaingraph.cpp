@@ -69,8 +69,8 @@ private slots:
         // Root + 15 timeouts + the suppressed IB error, each its own box (a
         // small chain starts expanded); the unlinked Xid 63 is not in the chain.
         QCOMPARE(g.nodeItemCount(), 17);
-        QVERIFY(g.itemForEvent(test::kRootEvent));
-        QVERIFY(!g.itemForEvent(16));  // Xid 63: not linked
+        QVERIFY(g.itemForEvent(EventId(test::kRootEvent)));
+        QVERIFY(!g.itemForEvent(EventId(16)));  // Xid 63: not linked
     }
 
     void selectionSyncsWithTimeline()
@@ -81,14 +81,14 @@ private slots:
         g.setAnalysis(m_analysis);
         t.setAnalysis(m_analysis);
         // Graph -> focus (and so the timeline).
-        g.itemForEvent(5)->setSelected(true);
+        g.itemForEvent(EventId(5))->setSelected(true);
         QCOMPARE(focus.current().event, std::optional<EventId>(EventId(5)));
         // Focus (e.g. a timeline click) -> graph.
         focus.selectEvent(EventId(test::kRootEvent));
-        QVERIFY(g.itemForEvent(test::kRootEvent)->isSelected());
-        QVERIFY(!g.itemForEvent(5)->isSelected());
+        QVERIFY(g.itemForEvent(EventId(test::kRootEvent))->isSelected());
+        QVERIFY(!g.itemForEvent(EventId(5))->isSelected());
         focus.back();
-        QVERIFY(g.itemForEvent(5)->isSelected());
+        QVERIFY(g.itemForEvent(EventId(5))->isSelected());
     }
 
     void emptyAndHostileChains()
@@ -126,7 +126,7 @@ private slots:
         g.setAnalysis(a);
         QCOMPARE(g.nodeItemCount(), int(kMaxChainNodes));
         QVERIFY(g.truncated());
-        QVERIFY(g.itemForEvent(999));
+        QVERIFY(g.itemForEvent(EventId(999)));
     }
 
     // 10,000 ranks on 1,250 nodes time out on the same collective after one
@@ -145,9 +145,9 @@ private slots:
             e.kind = kind;
             e.fields["seq"] = "4711";
             r.events.push_back(e);
-            return e.id.value;
+            return e.id;
         };
-        std::vector<uint32_t> timeouts;
+        std::vector<EventId> timeouts;
         for (int n = 0; n < 1250; ++n) {
             char node[32];
             std::snprintf(node, sizeof node, "node-%04d", n + 1);
@@ -155,13 +155,13 @@ private slots:
                 if (!(n == 978 && g == 3))
                     timeouts.push_back(add("nccl.watchdog_timeout", node, n * 8 + g, test::kRootTimeNs + 600'000'000'000 + n));
         }
-        const uint32_t root = add("gpu.xid.79", "node-0979", 978 * 8 + 3, test::kRootTimeNs);
-        const uint32_t exit = add("workload.child_failed", "node-0001", -1, test::kRootTimeNs + 700'000'000'000);
+        const EventId root = add("gpu.xid.79", "node-0979", 978 * 8 + 3, test::kRootTimeNs);
+        const EventId exit = add("workload.child_failed", "node-0001", -1, test::kRootTimeNs + 700'000'000'000);
         r.rootCause = RootCause{};
-        r.rootCause->event = EventId(root);
-        for (uint32_t t : timeouts)
-            r.edges.push_back({EventId(root), EventId(t), "gpu_fault_explains_nccl", ""});
-        r.edges.push_back({EventId(timeouts.front()), EventId(exit), "timeout_kills_job", ""});
+        r.rootCause->event = root;
+        for (EventId t : timeouts)
+            r.edges.push_back({root, t, "gpu_fault_explains_nccl", ""});
+        r.edges.push_back({timeouts.front(), exit, "timeout_kills_job", ""});
 
         test::addFamilies(r);
         const ChainFamilies fam = chainFamilies(r);
@@ -182,7 +182,7 @@ private slots:
         QCOMPARE(g.itemForEvent(timeouts[0]), g.itemForEvent(timeouts[5000]));
         // Selecting the family box selects its earliest event.
         g.itemForEvent(timeouts[7])->setSelected(true);
-        QCOMPARE(focus.current().event, std::optional<EventId>(EventId(timeouts.front())));
+        QCOMPARE(focus.current().event, std::optional<EventId>(timeouts.front()));
         // Expanded: the first kMaxExpanded events and one "+N more" box.
         const size_t ti = size_t(fam.familyOfEvent(timeouts.front()));
         g.setExpanded(ti, true);
@@ -211,7 +211,7 @@ private slots:
         QCOMPARE(g.nodeItemCount(), int(fam.families.size()));
         QCOMPARE(fam.families.size(), size_t(3));  // root, the 15 timeouts, the suppressed IB error
         QVERIFY(!fam.edges.empty());
-        QVERIFY(g.itemForEvent(test::kRootEvent));
+        QVERIFY(g.itemForEvent(EventId(test::kRootEvent)));
         const size_t timeouts = size_t(fam.familyOfEvent(fam.families[1].representative));
         QCOMPARE(fam.families[timeouts].family->count, 15u);
         QVERIFY(!fam.families[timeouts].complete());

@@ -80,15 +80,15 @@ private slots:
             QVERIFY2(s->phaseText().endsWith(phase), qPrintable(s->phaseText()));
             // Independently from the trace: which rows and events this phase has.
             std::vector<const TraceStep*> rows;
-            std::set<uint32_t> events, linked;
+            std::set<EventId> events, linked;
             for (const TraceStep& t : a->trace) {
                 if (QString::fromStdString(t.phase) != phase)
                     continue;
                 rows.push_back(&t);
                 for (EventId id : t.events) {
-                    events.insert(id.value);
+                    events.insert(id);
                     if (t.action == TraceAction::Linked)
-                        linked.insert(id.value);
+                        linked.insert(id);
                 }
                 sawChosen += t.action == TraceAction::Chose;
                 sawExtracted += t.action == TraceAction::Extracted ? int(t.events.size()) : 0;
@@ -103,11 +103,11 @@ private slots:
                         expectedEventText(a->result, rows[size_t(r)]->events.front())));
             }
             const auto& hl = w.focus()->highlight();
-            QCOMPARE(std::set<uint32_t>(hl.begin(), hl.end()), events);
+            QCOMPARE(std::set<EventId>(hl.begin(), hl.end()), events);
             QVERIFY(s->countsText().contains(QStringLiteral("linked %1").arg(linked.size())));
             // The chain graph rings exactly the highlighted events it draws.
             int inChain = 0;
-            for (uint32_t e : events)
+            for (EventId e : events)
                 inChain += w.chain()->itemForEvent(e) ? 1 : 0;
             QCOMPARE(w.chain()->highlightedItemCount(), inChain);
             QCOMPARE(s->nextButton()->isEnabled(), i + 1 < n);

@@ -62,7 +62,7 @@ private slots:
         // Every family of the chain has a box (up to the cap), and the root cause has one.
         QVERIFY(w.chain()->nodeItemCount() >= int(std::min(w.chain()->families().families.size(), kMaxChainNodes)));
         if (r.rootCause)
-            QVERIFY(w.chain()->itemForEvent(r.rootCause->event.value));
+            QVERIFY(w.chain()->itemForEvent(r.rootCause->event));
         QDir().mkpath(QStringLiteral(FAULTLINE_BINARY_DIR "/screenshots"));
         QVERIFY(w.grab().save(QStringLiteral(FAULTLINE_BINARY_DIR "/screenshots/sample-%1.png").arg(QFileInfo(name).fileName())));
     }

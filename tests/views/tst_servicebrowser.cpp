@@ -456,7 +456,7 @@ private slots:
                 remote.grab().save(shots + QStringLiteral("/service-in-workbench-%1.png").arg(tab));
             }
         }
-        QVERIFY(remote.chain()->itemForEvent(service->result.rootCause->event.value));
+        QVERIFY(remote.chain()->itemForEvent(service->result.rootCause->event));
         // The chosen candidate is the root cause, as typed fields say.
         QVERIFY(!service->result.candidates.empty());
         QVERIFY(service->result.candidates.front().chosen);

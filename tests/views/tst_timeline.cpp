@@ -160,7 +160,7 @@ private slots:
         QCOMPARE(l.maxTime(), test::kRootTimeNs);
         QCOMPARE(l.lane(l.laneOfKey(QStringLiteral("a"))).bootRelative, 1u);
         QCOMPARE(l.lane(l.laneOfKey(QStringLiteral("b"))).bootRelative, 1u);
-        QCOMPARE(l.eventTime(2), kNoTime);
+        QCOMPARE(l.eventTime(EventId(2)), kNoTime);
         QCOMPARE(style::timeText(6781741'548779000, TimeBasis::BootRelative), QStringLiteral("boot+6781741.548779s"));
         QCOMPARE(style::timeText(test::kRootTimeNs, TimeBasis::AssumedYear), QStringLiteral("2024-05-01 12:34:56.000 UTC"));
 
@@ -180,10 +180,10 @@ private slots:
     {
         const int cap = TimelineLanes::kSpanCapPx;
         TimelineLanes l;
-        l.add("n", -1, 300, style::Symptom, 0, TimeInterval{290, 310});       // narrow: drawn whole
-        l.add("n", -1, 500, style::Interesting, 1, TimeInterval{500, 900});   // wide: capped on the right
-        l.add("n", -1, 800, style::Root, 2, TimeInterval{800, 800});          // a point: no whisker
-        l.add("n", -1, 100, style::Symptom, 3, TimeInterval{99, 101});        // under kMinSpanPx: the mark covers it
+        l.add("n", -1, 300, style::Symptom, EventId(0), TimeInterval{290, 310});       // narrow: drawn whole
+        l.add("n", -1, 500, style::Interesting, EventId(1), TimeInterval{500, 900});   // wide: capped on the right
+        l.add("n", -1, 800, style::Root, EventId(2), TimeInterval{800, 800});          // a point: no whisker
+        l.add("n", -1, 100, style::Symptom, EventId(3), TimeInterval{99, 101});        // under kMinSpanPx: the mark covers it
         l.finish();
         auto level = [](uint8_t v) { return int(v & TimelineLanes::kSpanLevel); };
         auto tick = [](uint8_t v) { return (v & TimelineLanes::kSpanEnd) != 0; };
@@ -213,9 +213,9 @@ private slots:
         QVERIFY(!tick(bars[0]) && !tick(bars[9]));
         QCOMPARE(level(bars[0]), style::Symptom + 1);
         // The selected event's whole interval stays reachable.
-        QCOMPARE(l.eventInterval(1), (TimeInterval{500, 900}));
-        QVERIFY(!l.eventInterval(2).bounded());
-        QVERIFY(!l.eventInterval(99).bounded());
+        QCOMPARE(l.eventInterval(EventId(1)), (TimeInterval{500, 900}));
+        QVERIFY(!l.eventInterval(EventId(2)).bounded());
+        QVERIFY(!l.eventInterval(EventId(99)).bounded());
     }
 
     // As a person sees it: four lanes whose every event is only known to lie
@@ -227,7 +227,7 @@ private slots:
         constexpr int64_t s = 1'000'000'000;
         TimelineLanes l;
         for (uint32_t n = 0; n < 4; ++n)
-            l.add("node-" + std::to_string(n), -1, 1500 * s + n * 20 * s, style::Symptom, n, TimeInterval{1000 * s, 2000 * s});
+            l.add("node-" + std::to_string(n), -1, 1500 * s + n * 20 * s, style::Symptom, EventId(static_cast<uint32_t>(n)), TimeInterval{1000 * s, 2000 * s});
         l.finish();
         FocusState focus;
         TimelineView v(&focus);
@@ -265,11 +265,11 @@ private slots:
     {
         TimelineLanes l;
         // Three events in pixel 2 (of 10 over [0, 1000)): the root must win.
-        l.add("n", -1, 200, style::Interesting, 0);
-        l.add("n", -1, 250, style::Root, 1);
-        l.add("n", -1, 299, style::Suppressed, 2);
-        l.add("n", -1, 700, style::Suppressed, 3);
-        l.add("n", -1, 1000, style::Root, 4);  // end is exclusive
+        l.add("n", -1, 200, style::Interesting, EventId(0));
+        l.add("n", -1, 250, style::Root, EventId(1));
+        l.add("n", -1, 299, style::Suppressed, EventId(2));
+        l.add("n", -1, 700, style::Suppressed, EventId(3));
+        l.add("n", -1, 1000, style::Root, EventId(4));  // end is exclusive
         l.finish();
         std::vector<uint8_t> m;
         l.marks(0, 0, 1000, 10, m);
@@ -278,9 +278,9 @@ private slots:
         QCOMPARE(int(m[7]), style::Suppressed + 1);
         QCOMPARE(int(m[9]), 0);
         QCOMPARE(int(m[0]), 0);
-        QCOMPARE(l.eventNear(0, 190, 260), int64_t(1));  // worst level first
-        QCOMPARE(l.eventNear(0, 600, 800), int64_t(3));
-        QCOMPARE(l.eventNear(0, 400, 500), int64_t(-1));
+        QCOMPARE(l.eventNear(0, 190, 260), std::optional<EventId>(EventId(1)));  // worst level first
+        QCOMPARE(l.eventNear(0, 600, 800), std::optional<EventId>(EventId(3)));
+        QVERIFY(!l.eventNear(0, 400, 500));
     }
 
     // One role rule for every view: core/present's, the one the engine gives
@@ -313,11 +313,11 @@ private slots:
     void hostileTimesStayOffTheAxis()
     {
         TimelineLanes l;
-        l.add("a", -1, INT64_MAX, style::Symptom, 0);
-        l.add("a", -1, INT64_MIN + 1, style::Symptom, 1);
-        l.add("a", -1, 1'700'000'000'000'000'000, style::Root, 2);
+        l.add("a", -1, INT64_MAX, style::Symptom, EventId(0));
+        l.add("a", -1, INT64_MIN + 1, style::Symptom, EventId(1));
+        l.add("a", -1, 1'700'000'000'000'000'000, style::Root, EventId(2));
         l.finish();
-        QCOMPARE(l.eventTime(0), kNoTime);
+        QCOMPARE(l.eventTime(EventId(0)), kNoTime);
         QCOMPARE(l.minTime(), l.maxTime());
         FocusState focus;
         TimelineView v(&focus);
@@ -334,17 +334,17 @@ private slots:
     {
         constexpr int64_t s = 1'000'000'000;
         TimelineLanes l;
-        l.add("a", -1, 0, style::Interesting, 0);  // an hour before: context, not incident
-        l.add("b", -1, 3600 * s, style::Root, 1);
-        l.add("c", -1, 3700 * s, style::Symptom, 2);
-        l.add("c", -1, 3800 * s, style::Suppressed, 3);
+        l.add("a", -1, 0, style::Interesting, EventId(0));  // an hour before: context, not incident
+        l.add("b", -1, 3600 * s, style::Root, EventId(1));
+        l.add("c", -1, 3700 * s, style::Symptom, EventId(2));
+        l.add("c", -1, 3800 * s, style::Suppressed, EventId(3));
         l.finish();
         QVERIFY(l.incidentStart() > 3500 * s && l.incidentStart() < 3600 * s);
         QVERIFY(l.incidentEnd() > 3700 * s && l.incidentEnd() < 3800 * s);
         // Without a root cause every non-suppressed event is the incident.
         TimelineLanes u;
-        u.add("a", -1, 0, style::Interesting, 0);
-        u.add("c", -1, 3700 * s, style::Symptom, 1);
+        u.add("a", -1, 0, style::Interesting, EventId(0));
+        u.add("c", -1, 3700 * s, style::Symptom, EventId(1));
         u.finish();
         QVERIFY(u.incidentStart() < 0 && u.incidentEnd() > 3700 * s);
     }
@@ -381,7 +381,7 @@ private slots:
         QVERIFY(!l.lane(l.laneOfKey(QStringLiteral("node01"))).root);
         // The earlier contender's node is the one opened first.
         QCOMPARE(l.lane(l.rootLane()).key, QStringLiteral("node03"));
-        QCOMPARE(l.levelOfEvent(16), style::Root);
+        QCOMPARE(l.levelOfEvent(EventId(16)), style::Root);
     }
 
     void clickSelectsEvent()
@@ -410,10 +410,10 @@ private slots:
         FocusState focus;
         TimelineView v(&focus);
         v.setAnalysis(m_analysis);
-        const QString tip = v.toolTipOf(test::kRootEvent);
+        const QString tip = v.toolTipOf(EventId(test::kRootEvent));
         // The place as core/present writes it everywhere: node, GPU, rank.
         QVERIFY2(tip.contains(QStringLiteral("node02 GPU 3 rank 7")), qPrintable(tip));
-        QVERIFY(v.toolTipOf(int64_t(m_analysis->result.events.size()) + 3).isEmpty());
+        QVERIFY(v.toolTipOf(EventId(static_cast<uint32_t>(m_analysis->result.events.size() + 3))).isEmpty());
     }
 
     void wheelZoomsAroundCursor()
@@ -459,7 +459,7 @@ private slots:
         for (int n = 0; n < 10'000; ++n) {
             const std::string node = "n" + std::to_string(n);
             for (int i = 0; i < 100; ++i)
-                l.add(node, -1, int64_t(i) * 1'000'000'000 + n, i % 50 == 0 ? style::Symptom : style::Suppressed, id++);
+                l.add(node, -1, int64_t(i) * 1'000'000'000 + n, i % 50 == 0 ? style::Symptom : style::Suppressed, EventId(static_cast<uint32_t>(id++)));
         }
         l.finish();
         FocusState focus;
@@ -479,7 +479,7 @@ private slots:
         // Dense lane: 1,000,000 events in one lane, aggregated per pixel.
         TimelineLanes dense;
         for (uint32_t i = 0; i < 1'000'000; ++i)
-            dense.add("dense", -1, int64_t(i) * 1000, i == 777'777 ? style::Root : style::Symptom, i);
+            dense.add("dense", -1, int64_t(i) * 1000, i == 777'777 ? style::Root : style::Symptom, EventId(static_cast<uint32_t>(i)));
         dense.finish();
         std::vector<uint8_t> m;
         timer.restart();
