@@ -502,6 +502,8 @@ struct AbsenceGroup {
     const SymptomEvent* first = nullptr;   // earliest timed report: when the silence became evidence
 };
 
+using RankMap = std::map<int, RankPlacement>;
+
 bool reportsEarlier(const SymptomEvent& a, const SymptomEvent& b)
 {
     const bool ta = a.timeNs != kNoTime, tb = b.timeNs != kNoTime;
@@ -510,152 +512,216 @@ bool reportsEarlier(const SymptomEvent& a, const SymptomEvent& b)
     return std::tie(a.timeNs, a.id) < std::tie(b.timeNs, b.id);
 }
 
-// absent_ranks: the manifest's ranks that did not report a collective most
-// ranks reported, one synthetic event per node. Returns how many it emitted.
-uint32_t emitAbsentRanks(const State& state, const Rule& rule, const std::vector<EventId>& matched,
-                         std::vector<SymptomEvent>& events, std::vector<TraceStep>* trace)
+// The group_by key of a report, empty when one of its keys is missing.
+std::string absenceKey(const AbsentRanks& ar, const SymptomEvent& e)
 {
-    const AbsentRanks& ar = *rule.absentRanks;
-    if (!state.manifest || state.manifest->ranks.size() < 2)
-        return 0;
-    const auto& ranks = state.manifest->ranks;
+    std::string k;
+    for (const auto& g : ar.groupBy) {
+        std::string v = key(e, g);
+        if (v.empty())
+            return {};
+        k += v;
+        k += '\x1f';
+    }
+    return k;
+}
 
+// The matched reports of the manifest's ranks, one group per collective.
+std::map<std::string, AbsenceGroup> groupReports(const AbsentRanks& ar, const RankMap& ranks,
+                                                 const std::vector<EventId>& matched,
+                                                 const std::vector<SymptomEvent>& events)
+{
     std::map<std::string, AbsenceGroup> groups;
     for (EventId id : matched) {
         const SymptomEvent& e = events[id.value];
         if (e.rank < 0 || !ranks.count(e.rank))
             continue;
-        std::string k;
-        bool ok = true;
-        for (const auto& g : ar.groupBy) {
-            std::string v = key(e, g);
-            if (v.empty()) {
-                ok = false;
-                break;
-            }
-            k += v;
-            k += '\x1f';
-        }
-        if (!ok)
+        std::string k = absenceKey(ar, e);
+        if (k.empty() && !ar.groupBy.empty())
             continue;
         AbsenceGroup& grp = groups[k];
         grp.reporting.insert(e.rank);
         if (!grp.first || reportsEarlier(e, *grp.first))
             grp.first = &e;
     }
-    if (groups.empty())
-        return 0;
+    return groups;
+}
 
-    // A rank "left a log" when a readable file is its own or a line names it;
-    // its last observation is where the reviewer sees it stop.
+// Where each rank's logging can be seen: a rank "left a log" when a readable
+// file is its own or a line names it; its last observation is where the
+// reviewer sees it stop.
+struct RankLogs {
     std::map<int, FileId> logFile;
+    std::map<int, std::vector<const Observation*>> observations; // the rank's own app log lines
+    std::optional<FileId> manifestFile;
+};
+
+RankLogs rankLogsOf(const State& state, const RankMap& ranks)
+{
+    RankLogs logs;
     for (const auto& f : state.files)
-        if (f.rank >= 0 && f.kind == SourceKind::AppLog && f.status == FileStatus::Ok && f.lines > 0 && !logFile.count(f.rank))
-            logFile[f.rank] = f.index;
-    std::map<int, std::vector<const Observation*>> obsOfRank;
+        if (f.rank >= 0 && f.kind == SourceKind::AppLog && f.status == FileStatus::Ok && f.lines > 0 && !logs.logFile.count(f.rank))
+            logs.logFile[f.rank] = f.index;
     for (const auto& o : state.observations) // the rank's own lines: a kernel line placed on its GPU is not it logging
         if (o.rank >= 0 && ranks.count(o.rank) && o.source == SourceKind::AppLog)
-            obsOfRank[o.rank].push_back(&o);
-    std::optional<FileId> manifestFile;
+            logs.observations[o.rank].push_back(&o);
     for (const auto& f : state.files)
         if (f.kind == SourceKind::Manifest) {
-            manifestFile = f.index;
+            logs.manifestFile = f.index;
             break;
         }
+    return logs;
+}
 
+// Groups by their earliest report: each node's event names the first collective it missed.
+std::vector<const AbsenceGroup*> byFirstReport(const std::map<std::string, AbsenceGroup>& groups)
+{
     std::vector<const AbsenceGroup*> ordered;
     for (const auto& [k, g] : groups)
         ordered.push_back(&g);
     std::sort(ordered.begin(), ordered.end(),
               [](const AbsenceGroup* a, const AbsenceGroup* b) { return reportsEarlier(*a->first, *b->first); });
+    return ordered;
+}
+
+// The manifest's ranks missing from a group, by node; empty when too few
+// ranks reported for the silence to mean anything, or none is missing.
+std::map<std::string, std::vector<int>> silentRanksByNode(const AbsentRanks& ar, const RankMap& ranks,
+                                                          const AbsenceGroup& grp, const RankLogs& logs)
+{
+    std::map<std::string, std::vector<int>> silentByNode;
+    const size_t total = ranks.size();
+    if (static_cast<double>(grp.reporting.size()) < ar.minShare * static_cast<double>(total) ||
+        grp.reporting.size() == total)
+        return silentByNode;
+    for (const auto& [r, place] : ranks) {
+        if (grp.reporting.count(r) || place.node.empty())
+            continue;
+        if (ar.requireLogs && !logs.logFile.count(r) && !logs.observations.count(r))
+            continue;
+        silentByNode[place.node].push_back(r);
+    }
+    return silentByNode;
+}
+
+// "3,5,7" (at most 16, then ",…").
+std::string rankList(const std::vector<int>& silent)
+{
+    std::string list;
+    for (size_t i = 0; i < silent.size() && i < 16; ++i)
+        list += (i ? "," : "") + std::to_string(silent[i]);
+    if (silent.size() > 16)
+        list += ",…";
+    return list;
+}
+
+// "seq=4711, op=AllReduce": the collective, by the rule's group_by keys.
+std::string collectiveOf(const AbsentRanks& ar, const SymptomEvent& first)
+{
+    std::string what;
+    for (const auto& g : ar.groupBy)
+        what += (what.empty() ? "" : ", ") + (g.rfind("field:", 0) == 0 ? g.substr(6) : g) + "=" + key(first, g);
+    return what;
+}
+
+// Where the silent ranks were last seen before the collective: their last
+// lines as the event's observations (at most 16), the latest time among them,
+// and, when none logged a line, the first of their log files.
+void attachLastSeen(SymptomEvent& ev, const std::vector<int>& silent, const SymptomEvent& first, const RankLogs& logs,
+                    int64_t& lastSeenNs, std::optional<FileId>& lastFile)
+{
+    for (int r : silent) {
+        const Observation* last = nullptr;
+        if (auto it = logs.observations.find(r); it != logs.observations.end())
+            for (const Observation* o : it->second)
+                if (first.timeNs == kNoTime || o->timeNs == kNoTime || o->timeNs <= first.timeNs)
+                    if (!last || std::tie(o->timeNs, o->id) > std::tie(last->timeNs, last->id))
+                        last = o;
+        if (last) {
+            if (ev.observations.size() < 16)
+                ev.observations.push_back(last->id);
+            if (last->timeNs != kNoTime && (lastSeenNs == kNoTime || last->timeNs > lastSeenNs))
+                lastSeenNs = last->timeNs;
+        } else if (!lastFile && logs.logFile.count(r)) {
+            lastFile = logs.logFile.at(r);
+        }
+    }
+}
+
+// The one synthetic event of a node whose `silent` ranks missed the group's collective.
+SymptomEvent absentEvent(const Rule& rule, const RankMap& ranks, const AbsenceGroup& grp, const std::string& node,
+                         const std::vector<int>& silent, const RankLogs& logs, EventId id)
+{
+    const AbsentRanks& ar = *rule.absentRanks;
+    const SymptomEvent& first = *grp.first;
+    const size_t total = ranks.size();
+    SymptomEvent ev;
+    ev.id = id;
+    ev.kind = EventKind::BadNode;
+    ev.node = node;
+    ev.timeNs = first.timeNs;
+    ev.timeBasis = first.timeBasis;
+    ev.interval = first.interval; // by the first reporter's clock, not the silent node's
+    ev.clockNode = first.clockNode.empty() ? first.node : first.clockNode;
+    ev.extractedBy = rule.id;
+    if (silent.size() == 1) {
+        ev.rank = silent.front();
+        ev.gpuIndex = ranks.at(ev.rank).gpu;
+    }
+    for (const auto& g : ar.groupBy)
+        if (g.rfind("field:", 0) == 0)
+            ev.fields[g.substr(6)] = key(first, g);
+    const std::string list = rankList(silent);
+    int64_t lastSeenNs = kNoTime;
+    std::optional<FileId> lastFile;
+    attachLastSeen(ev, silent, first, logs, lastSeenNs, lastFile);
+    ev.fields["silent_ranks"] = list;
+    ev.fields["silent_count"] = std::to_string(silent.size());
+    ev.fields["reporting"] = std::to_string(grp.reporting.size());
+    ev.fields["expected"] = std::to_string(total);
+    ev.fields["absent"] = std::string(silent.size() == 1 ? "rank " : "ranks ") + list + " on " + node +
+                          " reported nothing for " + collectiveOf(ar, first) + " (" + first.symptom + ") while " +
+                          std::to_string(grp.reporting.size()) + " of " + std::to_string(total) + " ranks did";
+    if (lastSeenNs != kNoTime)
+        ev.fields["last_seen"] = formatTimeUtc(lastSeenNs);
+    if (ev.observations.empty())
+        ev.absentFile = lastFile ? lastFile : logs.manifestFile;
+    // The rule's own fields and symptom, as templates over the first report and the fields above.
+    std::map<std::string, std::string> vals = first.fields;
+    for (const auto& [k, v] : ev.fields)
+        vals[k] = v;
+    for (const auto& [k, t] : ar.fields)
+        ev.fields[k] = expandTemplate(t, vals);
+    ev.symptom = expandTemplate(ar.symptom, vals);
+    ev.originalSymptom = ev.symptom;
+    return ev;
+}
+
+// absent_ranks: the manifest's ranks that did not report a collective most
+// ranks reported, one synthetic event per node. Returns how many it emitted.
+uint32_t emitAbsentRanks(const State& state, const Rule& rule, const std::vector<EventId>& matched,
+                         std::vector<SymptomEvent>& events, std::vector<TraceStep>* trace)
+{
+    if (!state.manifest || state.manifest->ranks.size() < 2)
+        return 0;
+    const RankMap& ranks = state.manifest->ranks;
+    const auto groups = groupReports(*rule.absentRanks, ranks, matched, events);
+    if (groups.empty())
+        return 0;
+    const RankLogs logs = rankLogsOf(state, ranks);
 
     std::set<std::string> nodesDone; // one event per node: the earliest collective it was missing from
-    uint32_t emitted = 0;
     std::vector<SymptomEvent> out;   // appended at the end: `first` points into `events`
-    const size_t total = ranks.size();
-    for (const AbsenceGroup* grp : ordered) {
-        if (static_cast<double>(grp->reporting.size()) < ar.minShare * static_cast<double>(total) ||
-            grp->reporting.size() == total)
-            continue;
-        const SymptomEvent& first = *grp->first;
-        std::map<std::string, std::vector<int>> silentByNode;
-        for (const auto& [r, place] : ranks) {
-            if (grp->reporting.count(r) || place.node.empty())
-                continue;
-            if (ar.requireLogs && !logFile.count(r) && !obsOfRank.count(r))
-                continue;
-            silentByNode[place.node].push_back(r);
-        }
-        for (const auto& [node, silent] : silentByNode) {
+    for (const AbsenceGroup* grp : byFirstReport(groups)) {
+        for (const auto& [node, silent] : silentRanksByNode(*rule.absentRanks, ranks, *grp, logs)) {
             if (!nodesDone.insert(node).second)
                 continue;
-            SymptomEvent ev;
-            ev.id = EventId(static_cast<uint32_t>(events.size() + out.size()));
-            ev.kind = EventKind::BadNode;
-            ev.node = node;
-            ev.timeNs = first.timeNs;
-            ev.timeBasis = first.timeBasis;
-            ev.interval = first.interval; // by the first reporter's clock, not the silent node's
-            ev.clockNode = first.clockNode.empty() ? first.node : first.clockNode;
-            ev.extractedBy = rule.id;
-            if (silent.size() == 1) {
-                ev.rank = silent.front();
-                ev.gpuIndex = ranks.at(ev.rank).gpu;
-            }
-            for (const auto& g : ar.groupBy)
-                if (g.rfind("field:", 0) == 0)
-                    ev.fields[g.substr(6)] = key(first, g);
-            std::string list;
-            for (size_t i = 0; i < silent.size() && i < 16; ++i)
-                list += (i ? "," : "") + std::to_string(silent[i]);
-            if (silent.size() > 16)
-                list += ",…";
-            std::string lastSeen;
-            int64_t lastSeenNs = kNoTime;
-            std::optional<FileId> lastFile;
-            for (int r : silent) {
-                const Observation* last = nullptr;
-                if (auto it = obsOfRank.find(r); it != obsOfRank.end())
-                    for (const Observation* o : it->second)
-                        if (first.timeNs == kNoTime || o->timeNs == kNoTime || o->timeNs <= first.timeNs)
-                            if (!last || std::tie(o->timeNs, o->id) > std::tie(last->timeNs, last->id))
-                                last = o;
-                if (last) {
-                    if (ev.observations.size() < 16)
-                        ev.observations.push_back(last->id);
-                    if (last->timeNs != kNoTime && (lastSeenNs == kNoTime || last->timeNs > lastSeenNs))
-                        lastSeenNs = last->timeNs;
-                } else if (!lastFile && logFile.count(r)) {
-                    lastFile = logFile[r];
-                }
-            }
-            std::string what;
-            for (const auto& g : ar.groupBy)
-                what += (what.empty() ? "" : ", ") + (g.rfind("field:", 0) == 0 ? g.substr(6) : g) + "=" + key(first, g);
-            ev.fields["silent_ranks"] = list;
-            ev.fields["silent_count"] = std::to_string(silent.size());
-            ev.fields["reporting"] = std::to_string(grp->reporting.size());
-            ev.fields["expected"] = std::to_string(total);
-            ev.fields["absent"] = std::string(silent.size() == 1 ? "rank " : "ranks ") + list + " on " + node +
-                                  " reported nothing for " + what + " (" + first.symptom + ") while " +
-                                  std::to_string(grp->reporting.size()) + " of " + std::to_string(total) +
-                                  " ranks did";
-            if (lastSeenNs != kNoTime)
-                ev.fields["last_seen"] = formatTimeUtc(lastSeenNs);
-            if (ev.observations.empty())
-                ev.absentFile = lastFile ? lastFile : manifestFile;
-            std::map<std::string, std::string> vals = first.fields;
-            for (const auto& [k, v] : ev.fields)
-                vals[k] = v;
-            for (const auto& [k, t] : ar.fields)
-                ev.fields[k] = expandTemplate(t, vals);
-            ev.symptom = expandTemplate(ar.symptom, vals);
-            ev.originalSymptom = ev.symptom;
-            if (trace && emitted < 200)
+            const EventId id(static_cast<uint32_t>(events.size() + out.size()));
+            SymptomEvent ev = absentEvent(rule, ranks, *grp, node, silent, logs, id);
+            if (trace && out.size() < 200)
                 trace->push_back({std::string(toString(rule.phase)), rule.id, TraceAction::Emitted, {ev.id},
                                   ev.symptom + " @ " + node + ": " + ev.fields["absent"], {}});
             out.push_back(std::move(ev));
-            ++emitted;
         }
     }
     // Exactly the room needed: growing by doubling here held a second copy of
@@ -663,7 +729,7 @@ uint32_t emitAbsentRanks(const State& state, const Rule& rule, const std::vector
     events.reserve(events.size() + out.size());
     for (auto& ev : out)
         events.push_back(std::move(ev));
-    return emitted;
+    return static_cast<uint32_t>(out.size());
 }
 
 } // namespace
