@@ -60,6 +60,7 @@ int analyzeCommand(const AnalyzeArgs& a)
     const bool json = a.json || (!a.text && !explain);
     AnalyzeOptions options;
     options.keepMetricSamples = false; // the result document does not carry samples
+    options.keepMetricSeries = false;  // nor series: only the result is written
     options.userConfigRules = !a.noUserRules;
     options.ruleDirs = a.ruleDirs;
 

@@ -74,6 +74,7 @@ int collectCommand(CollectArgs& a)
     collect::ScopeQueryOptions scopeOptions;
     AnalyzeOptions analyzeOptions;
     analyzeOptions.keepMetricSamples = false;
+    analyzeOptions.keepMetricSeries = false;
     analyzeOptions.ruleDirs = a.ruleDirs;
     analyzeOptions.userConfigRules = !a.noUserRules;
     std::chrono::milliseconds serviceTimeout{600000};

@@ -198,6 +198,7 @@ int reportCommand(const ReportArgs& a)
         if (fromBundle) {
             AnalyzeOptions options;
             options.keepMetricSamples = false;
+            options.keepMetricSeries = false;
             options.userConfigRules = !a.noUserRules;
             options.ruleDirs = a.ruleDirs;
             result = analyze(a.input, options).result;

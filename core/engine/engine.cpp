@@ -162,6 +162,7 @@ Analysis analyze(const std::string& bundlePath, const AnalyzeOptions& options, c
     detail::State st;
     st.rules = rules;
     st.keepMetricSamples = options.keepMetricSamples;
+    st.keepMetricSeries = options.keepMetricSeries;
     detail::scanBundle(st, a.bundle, progress);
     st.appLogs = {}; // placement is built: nobody reads them again
     stage("scan");

@@ -36,6 +36,7 @@ struct State {
     Placement placement;                      // rebuilt after each ingest from all files so far
     std::vector<std::string> warnings;
     bool keepMetricSamples = true;
+    bool keepMetricSeries = true;             // false: metrics files are checked and counted, no series kept
     ClockModel clocks;                        // estimated after each scan, from `extracted`
     SeriesStore series;                       // numbers of step lines (extract rules' `series`), for trend rules
     std::vector<std::shared_ptr<const AppLogFacts>> appLogs; // by file index: what each app log said to placement

@@ -562,6 +562,10 @@ struct Scanner {
                     s.samples.shrink_to_fit();
                 }
             }
+            // The file's times and sample count are taken: a caller that only writes
+            // the result document has no use for the series themselves.
+            if (!state.keepMetricSeries)
+                out.metrics = {};
             return;
         }
         case SourceKind::Scheduler:

@@ -59,6 +59,7 @@ private slots:
     void hostMapPlacesAPeerAddressOnItsNode();
     void emptyBundleIsUnattributed();
     void missingBundleThrowsWithPath();
+    void droppingMetricSeriesKeepsTheResult();
 };
 
 void TestEngine::goldenSamples_data()
@@ -334,6 +335,52 @@ void TestEngine::missingBundleThrowsWithPath()
     } catch (const BundleError& e) {
         QVERIFY2(QString::fromUtf8(e.what()).contains("/nonexistent/bundle-xyz"), e.what());
     }
+}
+
+// `analyze --json` keeps no metric series (AnalyzeOptions::keepMetricSeries):
+// the metrics file must still be parsed, checked and counted, and the result
+// document must not change.
+void TestEngine::droppingMetricSeriesKeepsTheResult()
+{
+    QTemporaryDir tmp;
+    const fs::path dir = fs::path(tmp.path().toStdString()) / "bundle";
+    copyTree(fs::path(kSource) / "samples" / "xid149-nccl", dir);
+    std::string csv = "time,node,gpu,metric,value\n";
+    for (int s = 0; s < 30; ++s)
+        for (int g = 0; g < 2; ++g)
+            csv += "2026-03-14T10:00:" + std::string(s < 10 ? "0" : "") + std::to_string(s) + "Z,node-0" +
+                   std::to_string(1 + g) + "," + std::to_string(g) + ",gpu_temp_c," + std::to_string(40 + s) + "\n";
+    csv += "2026-03-14T10:00:31Z,node-01,0,gpu_temp_c,not-a-number\n";
+    writeFile(dir / "metrics-node-01.csv", csv);
+
+    AnalyzeOptions keep = shippedOnly();
+    keep.keepMetricSamples = false;
+    AnalyzeOptions drop = keep;
+    drop.keepMetricSeries = false;
+    const Analysis kept = analyze(dir.string(), keep);
+    const Analysis dropped = analyze(dir.string(), drop);
+    QCOMPARE(kept.metrics.size(), size_t(2));
+    QVERIFY(dropped.metrics.empty());
+    QCOMPARE(resultToString(dropped.result), resultToString(kept.result));
+
+    auto metricsFile = [](const Analysis& a) -> const SourceFile* {
+        for (const auto& f : a.bundle.files)
+            if (f.path == "metrics-node-01.csv")
+                return &f;
+        return nullptr;
+    };
+    const SourceFile* k = metricsFile(kept);
+    const SourceFile* d = metricsFile(dropped);
+    QVERIFY(k && d);
+    QVERIFY(k->kind == SourceKind::Metrics);
+    QVERIFY(d->status == k->status && k->status == FileStatus::Ok);
+    QCOMPARE(d->lines, k->lines);
+    QCOMPARE(d->observations, uint64_t(60));
+    QCOMPARE(d->observations, k->observations);
+    QCOMPARE(d->parseErrors, k->parseErrors);
+    QVERIFY(k->firstTimeNs != kNoTime);
+    QCOMPARE(d->firstTimeNs, k->firstTimeNs);
+    QCOMPARE(d->lastTimeNs, k->lastTimeNs);
 }
 
 QTEST_GUILESS_MAIN(TestEngine)
