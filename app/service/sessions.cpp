@@ -14,6 +14,10 @@
 #include <map>
 #include <random>
 #include <set>
+#include <cerrno>
+#include <cstring>
+#include <fcntl.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 namespace fl::service {
@@ -94,12 +98,37 @@ void writeFile(const std::string& path, const std::string& bytes)
         throw std::runtime_error("cannot write " + path);
 }
 
+// Sized from fstat and filled by read(): an istreambuf_iterator copy went byte by byte through the
+// stream buffer and regrew the string, ~0.1 s CPU for a 20 MB bundle's 709 files (docs/performance.md).
 std::string readWhole(const std::string& path)
 {
-    std::ifstream in(path, std::ios::binary);
-    std::string s((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-    if (in.bad())
-        throw std::runtime_error("cannot read " + path);
+    const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+    if (fd < 0)
+        throw std::runtime_error("cannot read " + path + ": " + std::strerror(errno));
+    struct stat st {};
+    std::string s;
+    if (::fstat(fd, &st) == 0 && st.st_size > 0)
+        s.resize(static_cast<size_t>(st.st_size));
+    size_t have = 0;
+    char more[16384]; // what a file that grew since fstat holds beyond its size then
+    for (;;) {
+        const bool full = have == s.size();
+        const ssize_t n = full ? ::read(fd, more, sizeof more) : ::read(fd, s.data() + have, s.size() - have);
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n < 0) {
+            const int err = errno;
+            ::close(fd);
+            throw std::runtime_error("cannot read " + path + ": " + std::strerror(err));
+        }
+        if (n == 0)
+            break;
+        if (full)
+            s.append(more, static_cast<size_t>(n));
+        have += static_cast<size_t>(n);
+    }
+    ::close(fd);
+    s.resize(have);
     return s;
 }
 
