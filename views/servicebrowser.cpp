@@ -367,6 +367,7 @@ void ServiceBrowser::deleteSession(const QString& id)
                 return it != n.end() && it->is_number_integer() ? it->get<int64_t>() : int64_t(0);
             };
             done = tr("Deleted %1 (%2 files, %3 runs)").arg(id).arg(count("files")).arg(count("runs"));
+            ServiceReview::sessionDeleted(notes); // a review of it closes the notes before they are removed
             for (const QString& db : {NotesStore::besidePath(notes), NotesStore::fallbackPath(notes)})
                 for (const QString& suffix : {QString(), QStringLiteral("-journal"), QStringLiteral("-wal"), QStringLiteral("-shm")})
                     if (QFileInfo::exists(db + suffix) && !QFile::remove(db + suffix))

@@ -3,6 +3,7 @@
 
 #include "engine/trace_json.h"
 #include "views/focusstate.h"
+#include "views/notesstore.h"
 #include "views/phasestepperpanel.h"
 #include "views/rawfilepanel.h"
 #include "views/rawfileview.h"
@@ -25,15 +26,47 @@ QString q(const std::string& s)
 {
     return QString::fromUtf8(s.data(), static_cast<qsizetype>(s.size()));
 }
+
+// Every review alive (GUI thread only), so a deletion in the service window reaches the one that
+// has the deleted session's notes open.
+QList<ServiceReview*>& reviews()
+{
+    static QList<ServiceReview*> all;
+    return all;
+}
 } // namespace
 
 ServiceReview::ServiceReview(WorkbenchView* view)
     : QObject(view)
     , m_view(view)
 {
+    reviews().append(this);
     setObjectName(QStringLiteral("serviceReview"));
     // After the view's own handler, which finds no bytes on disk for a service result.
     connect(view->focus(), &FocusState::evidenceSelected, this, &ServiceReview::fetch);
+}
+
+ServiceReview::~ServiceReview()
+{
+    reviews().removeOne(this);
+}
+
+void ServiceReview::sessionDeleted(const QString& notesKey)
+{
+    for (ServiceReview* r : reviews()) {
+        if (r->m_notesKey.isEmpty() || r->m_notesKey != notesKey)
+            continue;
+        r->m_notesKey.clear();
+        // Still these notes (not a local bundle's shown since, nor a file chosen by Save notes as…).
+        NotesStore* notes = r->m_view->notes();
+        if (notes->path() != NotesStore::besidePath(notesKey) && notes->path() != NotesStore::fallbackPath(notesKey))
+            continue;
+        notes->close();
+        r->m_notesClosed = true;
+        emit r->message(tr("Session %1 was deleted on the service with the notes kept for it; its result stays shown, "
+                           "without notes")
+                            .arg(r->m_session));
+    }
 }
 
 ServiceReview* ServiceReview::of(WorkbenchView* view)
@@ -69,6 +102,8 @@ void ServiceReview::attach(ServiceClient* client, const QString& sessionId, int 
     m_dir = std::make_unique<QTemporaryDir>();
     const QString key = notesKey(client->baseUrl(), sessionId);
     QDir().mkpath(QFileInfo(key).absolutePath());
+    m_notesKey = key;
+    m_notesClosed = false;
     if (const QString problem = m_view->openNotes(key); !problem.isEmpty())
         emit message(problem);
     // The view has already focused an evidence item (the root cause's) before we were attached.

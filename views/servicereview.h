@@ -55,6 +55,14 @@ public:
     // The notes of a session: `<data>/service-notes/<host>_<port>/<session>` as the
     // "bundle" path NotesStore keeps notes beside.
     static QString notesKey(const QUrl& service, const QString& sessionId);
+    // The service window deleted the session whose notes are `notesKey` and is about to remove
+    // its notes file: every review of that session closes its notes first (the view had the file
+    // open: a note written after went to the removed file and failed, or, when none was written
+    // yet, made a new notes file for a session that no longer exists) and says so. The result
+    // stays shown; its raw lines are then refused by the service (404).
+    static void sessionDeleted(const QString& notesKey);
+    bool notesClosed() const { return m_notesClosed; }
+    ~ServiceReview() override;
 
 signals:
     void message(const QString& text);  // for the status bar
@@ -80,6 +88,8 @@ private:
     int m_context = kContext;
     int m_pending = 0;
     int m_files = 0;
+    QString m_notesKey;          // the notes the view has open for this review
+    bool m_notesClosed = false;  // sessionDeleted() closed them
     QString m_shown;  // the temporary file the raw viewer shows
     QString m_error;
     QString m_traceError;

@@ -3,12 +3,13 @@
 // bundle, its File menu opens the service window, whose fields and buttons connect to a REAL faultline-service
 // (started here on a free loopback port, with a token), submit the open bundle (answering the question the
 // window asks), open the result in the main window (raw lines and trace of that run fetched from the
-// service), re-run attribution, delete the session, and close the main window while a fetch is in flight.
+// service), write a reviewer note, re-run attribution, delete the session (its open notes closed and removed), and close the main window while a fetch is in flight.
 // Every wait is bounded and fails saying what did not come.
 #include "qtplugins.h"
 #include "realservice.h"
 #include "mainwindow.h"
 #include "views/focusstate.h"
+#include "views/notesstore.h"
 #include "views/phasestepperpanel.h"
 #include "views/rawfilepanel.h"
 #include "views/rawfileview.h"
@@ -18,6 +19,7 @@
 
 #include <QApplication>
 #include <QFile>
+#include <QFileInfo>
 #include <QLineEdit>
 #include <QMenu>
 #include <QMenuBar>
@@ -209,6 +211,13 @@ private slots:
         QCOMPARE(raw->lineText(root->ref.line), sampleLine(root->file, root->ref.line));
         QVERIFY2(w->statusBar()->currentMessage().contains(QStringLiteral("from the service")),
                  qPrintable(w->statusBar()->currentMessage()));
+        // A reviewer note on the root cause: kept per service and session, in a file the main window holds open.
+        const QString notesKey = ServiceReview::notesKey(browser->client()->baseUrl(), session);
+        const QString notesFile = NotesStore::besidePath(notesKey);
+        QVERIFY2(w->workbench()->setEvidenceNote(QString::fromStdString(rootId), QStringLiteral("XID line checked")),
+                 qPrintable(w->workbench()->notes()->error()));
+        QVERIFY2(QFileInfo::exists(notesFile), qPrintable(notesFile));
+        QVERIFY(w->workbench()->notes()->isOpen());
         if (const QString shots = qEnvironmentVariable("FAULTLINE_SCREENSHOTS"); !shots.isEmpty())
             w->grab().save(shots + QStringLiteral("/service-menu-workbench.png"));
 
@@ -235,6 +244,20 @@ private slots:
         QVERIFY2(waitIdle(*browser), "the delete was not answered within 120 s");
         QVERIFY2(browser->statusText().startsWith(QStringLiteral("Deleted ") + session), qPrintable(browser->statusText()));
         QCOMPARE(browser->sessions()->rowCount(), 0);
+        // Its notes went with it, and the main window, which had them open, closed them first: a note written
+        // now neither goes to the removed file (failing with "attempt to write a readonly database") nor
+        // makes a notes file again for a session that is gone; the window says why.
+        QVERIFY2(!QFileInfo::exists(notesFile), qPrintable(notesFile));
+        QVERIFY2(!w->workbench()->notes()->isOpen(), "the main window still holds the deleted session's notes file open");
+        QVERIFY(review->notesClosed());
+        QVERIFY2(w->statusBar()->currentMessage().contains(QStringLiteral("was deleted on the service")),
+                 qPrintable(w->statusBar()->currentMessage()));
+        {
+            QuestionAnswerer ok(QMessageBox::Ok);  // the main window's "Notes not saved" warning
+            QVERIFY(!w->workbench()->setEvidenceNote(QString::fromStdString(rootId), QStringLiteral("after the deletion")));
+        }
+        QVERIFY(!QFileInfo::exists(notesFile));
+        QVERIFY(!QFileInfo::exists(NotesStore::fallbackPath(notesKey)));
         w->workbench()->focus()->selectEvidence(QString::fromStdString(rootId));
         QTRY_VERIFY_WITH_TIMEOUT(!review->busy(), 60000);
         QVERIFY2(review->lastError().contains(QStringLiteral("HTTP 404")), qPrintable(review->lastError()));
