@@ -6,6 +6,7 @@ With DB_URL (postgresql://...) the same checks run against that store.
 import json
 import os
 import shutil
+import sqlite3
 import subprocess
 import sys
 import threading
@@ -81,6 +82,13 @@ def run(service, cli, src, work, db_url=None):
             check(st == 200 and r["run"] >= 1, "a session interrupted by kill -9 attributes after restart")
         st, h = svc.json("GET", "/v2/healthz")
         check(st == 200 and h["store"] == ("postgresql" if db_url else "sqlite"), "healthz names the store")
+        if not db_url:
+            # A new SQLite store has 64 KiB pages (store_sqlite.cpp): a bundle's 20 MB of files took ~5x more WAL
+            # and checkpoint writes with 4 KiB ones. WAL (for kill -9 above) must still be on.
+            db = sqlite3.connect("file:%s?mode=ro" % os.path.join(data, "faultline.db"), uri=True)
+            page, mode = db.execute("PRAGMA page_size").fetchone()[0], db.execute("PRAGMA journal_mode").fetchone()[0]
+            db.close()
+            check(page == 65536 and mode == "wal", "a new SQLite store has 64 KiB pages, WAL (page_size %s, %s)" % (page, mode))
     finally:
         svc.stop()
 
