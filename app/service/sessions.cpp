@@ -1,6 +1,7 @@
 #include "sessions.h"
 
 #include "bundle/iso_time.h"
+#include "bundle/mapped_file.h"
 #include "engine/engine.h"
 #include "engine/result_json.h"
 #include "engine/trace_json.h"
@@ -14,10 +15,6 @@
 #include <map>
 #include <random>
 #include <set>
-#include <cerrno>
-#include <cstring>
-#include <fcntl.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
 namespace fl::service {
@@ -98,38 +95,19 @@ void writeFile(const std::string& path, const std::string& bytes)
         throw std::runtime_error("cannot write " + path);
 }
 
-// Sized from fstat and filled by read(): an istreambuf_iterator copy went byte by byte through the
-// stream buffer and regrew the string, ~0.1 s CPU for a 20 MB bundle's 709 files (docs/performance.md).
+// Through core's MappedFile (mmap, or one sized read() where mapping fails): an istreambuf_iterator copy
+// went byte by byte through the stream buffer and regrew the string, ~0.1 s CPU for a 20 MB bundle's 709
+// files (docs/performance.md).
 std::string readWhole(const std::string& path)
 {
-    const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
-    if (fd < 0)
-        throw std::runtime_error("cannot read " + path + ": " + std::strerror(errno));
-    struct stat st {};
-    std::string s;
-    if (::fstat(fd, &st) == 0 && st.st_size > 0)
-        s.resize(static_cast<size_t>(st.st_size));
-    size_t have = 0;
-    char more[16384]; // what a file that grew since fstat holds beyond its size then
-    for (;;) {
-        const bool full = have == s.size();
-        const ssize_t n = full ? ::read(fd, more, sizeof more) : ::read(fd, s.data() + have, s.size() - have);
-        if (n < 0 && errno == EINTR)
-            continue;
-        if (n < 0) {
-            const int err = errno;
-            ::close(fd);
-            throw std::runtime_error("cannot read " + path + ": " + std::strerror(err));
-        }
-        if (n == 0)
-            break;
-        if (full)
-            s.append(more, static_cast<size_t>(n));
-        have += static_cast<size_t>(n);
-    }
-    ::close(fd);
-    s.resize(have);
-    return s;
+    MappedFile file;
+    std::string error;
+    if (!file.open(path, &error))
+        throw std::runtime_error("cannot read " + path + ": " + error);
+    std::string bytes(file.data());
+    if (file.changed())
+        throw std::runtime_error("cannot read " + path + ": " + file.changeReason());
+    return bytes;
 }
 
 const json* member(const json& j, const char* key)
