@@ -407,6 +407,58 @@ bool tryDmesgSeconds(std::string_view s, size_t& p, LineInfo& info, const TimeCo
     return true;
 }
 
+// dmesg -x / --decode puts "facility:level: " before the time, each name
+// padded to six: "kern  :err   : [  123.456789] NVRM: ...". Names and the
+// "%-6s:%-6s: " format from util-linux sys-utils/dmesg.c (facility_names,
+// level_names, print_record). The level is the kernel's own severity.
+bool tryDmesgDecode(std::string_view s, size_t& p, LineInfo& info)
+{
+    static constexpr std::array<std::string_view, 24> kFacilities{
+        "kern", "user", "mail", "daemon", "auth", "syslog", "lpr", "news", "uucp", "cron", "authpriv", "ftp",
+        "res0", "res1", "res2", "res3", "local0", "local1", "local2", "local3", "local4", "local5", "local6",
+        "local7"};
+    struct DecodedLevel {
+        std::string_view name;
+        Severity sev;
+    };
+    static constexpr std::array<DecodedLevel, 8> kDecodedLevels{{
+        {"emerg", Severity::Fatal},
+        {"alert", Severity::Fatal},
+        {"crit", Severity::Fatal},
+        {"err", Severity::Error},
+        {"warn", Severity::Warning},
+        {"notice", Severity::Info},
+        {"info", Severity::Info},
+        {"debug", Severity::Debug},
+    }};
+    const auto word = [&](size_t& q) {
+        const size_t b = q;
+        while (q < s.size() && q - b < 8 && ((s[q] >= 'a' && s[q] <= 'z') || isDigit(s[q])))
+            ++q;
+        const std::string_view w = s.substr(b, q - b);
+        while (q < s.size() && s[q] == ' ')
+            ++q;
+        return w;
+    };
+    size_t q = p;
+    const std::string_view facility = word(q);
+    if (facility.empty() || !lit(s, q, ":"))
+        return false;
+    if (std::find(kFacilities.begin(), kFacilities.end(), facility) == kFacilities.end())
+        return false;
+    const std::string_view level = word(q);
+    if (!lit(s, q, ": "))
+        return false;
+    const auto it = std::find_if(kDecodedLevels.begin(), kDecodedLevels.end(),
+                                 [&](const DecodedLevel& l) { return l.name == level; });
+    if (it == kDecodedLevels.end())
+        return false;
+    if (!info.severity)
+        info.severity = it->sev;
+    p = q;
+    return true;
+}
+
 // dmesg -T: [Thu Mar  2 15:59:56 2023]
 bool tryDmesgHuman(std::string_view s, size_t& p, LineInfo& info, const TimeContext& ctx)
 {
@@ -943,6 +995,7 @@ LineInfo parseLine(std::string_view line, SourceKind kind, const TimeContext& ct
             } else if (lineStart && tryMpiTag(s, q, globalRank)) {
             } else if (lineStart && info.pid < 0 && tryRayPrefix(s, q, info)) {
             } else if (tryRankLabel(s, q, globalRank, localRank, lineStart && localRank < 0 && !afterTime)) {
+            } else if (!afterTime && info.basis == TimeBasis::None && tryDmesgDecode(s, q, info)) {
             } else if (tryDmesgSeconds(s, q, info, ctx)) {
             } else if (tryDmesgHuman(s, q, info, ctx)) {
             } else if (tryFabricManagerClock(s, q, info, ctx) || tryBracketIso(s, q, info, ctx)) {

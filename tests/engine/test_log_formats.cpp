@@ -40,6 +40,7 @@ class TestLogFormats : public QObject {
 private slots:
     void journalJsonExport();
     void dmesgReltime();
+    void dmesgDecodeKeepsTheTime();
     void redactedKernelLineIsKept();
     void nvidiaSmiLostGpu();
     void ncclInitCompleteAnchorsTheClocks();
@@ -79,6 +80,28 @@ void TestLogFormats::dmesgReltime()
     // Between its stamped neighbours: 10:01 to the end of 10:02.
     QVERIFY(a.result.rootCause->interval.bounded());
     QVERIFY(a.result.rootCause->interval.latestNs - a.result.rootCause->interval.earliestNs >= 60LL * 1'000'000'000);
+}
+
+void TestLogFormats::dmesgDecodeKeepsTheTime()
+{
+    // dmesg -x -T on two nodes: the facility:level prefix comes before the
+    // stamp. Read, the stamps order the two Xids 28 s apart; unread, both
+    // would be untimed and could not be ordered.
+    QTemporaryDir tmp;
+    const fs::path dir = tmp.path().toStdString();
+    writeFile(dir / "workload.json", R"({"window": {"start": "2026-12-03T09:00:00Z"}})");
+    writeFile(dir / "dmesg-gpu-a17.txt",
+              "kern  :info  : [Thu Dec  3 10:00:00 2026] nvidia-nvswitch0: open\n"
+              "kern  :err   : [Thu Dec  3 10:01:02 2026] NVRM: Xid (PCI:0000:ab:00): 79, pid='<unknown>', "
+              "name=<unknown>, GPU has fallen off the bus.\n");
+    writeFile(dir / "dmesg-gpu-b04.txt",
+              "kern  :info  : [Thu Dec  3 10:00:00 2026] nvidia-nvswitch0: open\n"
+              "kern  :err   : [Thu Dec  3 10:01:30 2026] NVRM: Xid (PCI:0000:1b:00): 79, pid='<unknown>', "
+              "name=<unknown>, GPU has fallen off the bus.\n");
+    const Analysis a = analyze(dir.string(), shippedOnly());
+    QCOMPARE(str(toString(a.result.status)), QStringLiteral("attributed"));
+    QCOMPARE(str(a.result.rootCause->symptom), QStringLiteral("gpu.xid.79"));
+    QCOMPARE(str(a.result.rootCause->node), QStringLiteral("gpu-a17"));
 }
 
 void TestLogFormats::redactedKernelLineIsKept()

@@ -194,6 +194,15 @@ void LineParseTest::prefixes_data()
         {123456789000LL, TimeBasis::BootRelative, 123.456789, "", -1, -1, -1, "NVRM: Xid"});
     row("dmesg -T -d", "[Thu Dec  3 10:01:02 2026 <    0.000123>] NVRM: Xid (PCI:0000:ab:00): 48, pid=1", year(0),
         {utc(2026, 12, 3, 10, 1, 2), TimeBasis::AssumedUtc, -1, "", -1, -1, -1, "NVRM: Xid"});
+    // dmesg -x / --decode: "%-6s:%-6s: " facility and level before the time (sys-utils/dmesg.c print_record).
+    row("dmesg --decode", "kern  :err   : [  123.456789] NVRM: Xid (PCI:0000:ab:00): 79, pid='<unknown>', name=<unknown>, GPU has fallen off the bus.",
+        year(2026), {123456789000LL, TimeBasis::BootRelative, 123.456789, "", -1, -1, kErr, "NVRM: Xid"});
+    row("dmesg --decode -T", "kern  :warn  : [Thu Dec  3 10:01:02 2026] mlx5_core 0000:0c:00.0: Port module event: module 0, Cable unplugged",
+        year(0), {utc(2026, 12, 3, 10, 1, 2), TimeBasis::AssumedUtc, -1, "", -1, -1, kWarn, "mlx5_core"});
+    row("dmesg --decode, eight-letter facility", "authpriv:notice: [    5.000000] audit: type=1100 audit(1701597662.123:5): pid=1",
+        year(2026), {5000000000LL, TimeBasis::BootRelative, 5.0, "", -1, -1, kInfo, "audit: type"});
+    row("a message that only looks like a decode prefix", "user: dbg: [  1.000000] x", year(2026),
+        {kNoTime, TimeBasis::None, -1, "", -1, -1, -1, "user: dbg:"});
     row("dmesg --time-format iso", "2026-12-03T10:01:02,123456+00:00 NVRM: Xid (PCI:0000:ab:00): 79, pid='<unknown>'", year(0),
         {utc(2026, 12, 3, 10, 1, 2, 123456000), TimeBasis::Absolute, -1, "", -1, -1, -1, "NVRM: Xid"});
     // journalctl -o short-precise / short-iso-precise (journalctl(1) --output).
