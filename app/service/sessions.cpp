@@ -414,7 +414,8 @@ RunOutcome SessionService::runEngine(const SessionRecord& s, const Bundle& bundl
 {
     const auto t0 = std::chrono::steady_clock::now();
     Engine engine(rules_);
-    engine.setKeepMetricSamples(false); // the result document does not carry samples
+    engine.setKeepMetricSamples(false); // the result document carries no samples
+    engine.setKeepMetricSeries(false);  // nor series
     engine.ingest(bundle, progress);
     RunOutcome out;
     if (progress.cancelled()) {
@@ -540,6 +541,7 @@ std::optional<json> SessionService::trace(const SessionId& id, int runNo, const 
     const Bundle b = materialise(s, dir.path, progress, &inputs);
     Engine engine(rules_);
     engine.setKeepMetricSamples(false);
+    engine.setKeepMetricSeries(false);
     engine.ingest(b, progress);
     if (progress.cancelled())
         return std::nullopt;

@@ -27,6 +27,11 @@ void Engine::setKeepMetricSamples(bool keep)
     d->state.keepMetricSamples = keep;
 }
 
+void Engine::setKeepMetricSeries(bool keep)
+{
+    d->state.keepMetricSeries = keep;
+}
+
 void Engine::ingest(const Bundle& bundle, const Progress& progress)
 {
     detail::scanBundle(d->state, bundle, progress);

@@ -52,6 +52,8 @@ public:
     Engine& operator=(const Engine&) = delete;
 
     void setKeepMetricSamples(bool keep);
+    // false: metrics files are still parsed, checked and counted, but no series is kept (the service writes only results).
+    void setKeepMetricSeries(bool keep);
     // Adds a bundle's evidence. Can be called again with more bundles (late evidence).
     void ingest(const Bundle& bundle, const Progress& progress = {});
     // Runs filter/refine/outcome/report over everything ingested so far.
