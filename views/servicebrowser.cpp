@@ -193,6 +193,12 @@ ServiceBrowser::ServiceBrowser(const QString& openBundle, QWidget* parent)
                 m_progress->setRange(0, 0);  // uploaded; the service is analysing
         }
     });
+    connect(m_client, &ServiceClient::retrying, this, [this](int seconds, int attempt, const QString& why) {
+        m_state->setText(tr("%1 — sending again in %n s (attempt %2 of %3)…", nullptr, seconds)
+                             .arg(why)
+                             .arg(attempt)
+                             .arg(ServiceClient::kMaxAttempts));
+    });
 }
 
 QString ServiceBrowser::statusText() const
@@ -399,17 +405,17 @@ void ServiceBrowser::submit(const QString& path)
         if (st != QProcess::NormalExit || code != 0)
             r.error = tr("Cannot pack %1: %2").arg(info.filePath(), QString::fromLocal8Bit(tar->readAllStandardError()).trimmed());
         if (r.ok())
-            upload(archive, info.fileName());
+            upload(archive, info.fileName(), dir);
         end(r, {});
-        // `dir` lives until the upload has opened the file (QFile keeps it readable after removal).
     });
     tar->start(QStringLiteral("tar"), {QStringLiteral("-czf"), archive, QStringLiteral("-C"), info.absolutePath(), info.fileName()});
 }
 
-void ServiceBrowser::upload(const QString& archive, const QString& shownName)
+void ServiceBrowser::upload(const QString& archive, const QString& shownName, std::shared_ptr<QTemporaryDir> packed)
 {
     begin(tr("Submitting %1…").arg(shownName));
-    m_client->submitBundle(archive, this, [this, shownName](const ServiceReply& r) {
+    // `packed` (the folder's archive) lives until the last attempt: a retried upload opens the file again.
+    m_client->submitBundle(archive, this, [this, shownName, packed](const ServiceReply& r) {
         QString done;
         if (r.ok()) {
             const QString id = qs(r.body.value("session_id", std::string()));

@@ -14,6 +14,8 @@
 
 #include <QDialog>
 
+#include <memory>
+
 class QComboBox;
 class QLabel;
 class QLineEdit;
@@ -22,6 +24,7 @@ class QPlainTextEdit;
 class QProgressBar;
 class QPushButton;
 class QTableView;
+class QTemporaryDir;
 
 namespace fl {
 
@@ -84,7 +87,7 @@ private:
     void showResult(const QString& sessionId, int run, const nlohmann::json& result);
     void clearResult();
     void showEvidence(int row);
-    void upload(const QString& archive, const QString& shownName);
+    void upload(const QString& archive, const QString& shownName, std::shared_ptr<QTemporaryDir> packed = {});
     void exportReport();
     QString selectedSession() const;
 

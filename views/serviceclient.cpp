@@ -8,6 +8,7 @@
 #include <QNetworkRequest>
 #include <QPointer>
 #include <QStringList>
+#include <QTimer>
 #include <QUrlQuery>
 
 namespace fl {
@@ -88,12 +89,57 @@ QString ServiceClient::describeError(int status, const nlohmann::json& body, con
     return text;
 }
 
-QNetworkReply* ServiceClient::send(QNetworkReply* reply, QObject* receiver, Handler done)
+QNetworkReply* ServiceClient::issue(const Call& call, QString* error)
+{
+    if (call.filePath.isEmpty()) {
+        switch (call.verb) {
+        case Verb::Get:
+            return m_net->get(call.request);
+        case Verb::Delete:
+            return m_net->deleteResource(call.request);
+        case Verb::Post:
+            break;
+        }
+        return m_net->post(call.request, call.body);
+    }
+    auto* file = new QFile(call.filePath);
+    if (!file->open(QIODevice::ReadOnly)) {
+        *error = tr("Cannot read %1: %2").arg(call.filePath, file->errorString());
+        delete file;
+        return nullptr;
+    }
+    QNetworkReply* reply = m_net->post(call.request, file);  // post() sends the file's size as Content-Length
+    file->setParent(reply);  // lives as long as the upload
+    connect(reply, &QNetworkReply::uploadProgress, this, &ServiceClient::uploadProgress);
+    return reply;
+}
+
+namespace {
+// Seconds of an HTTP Retry-After given as delta-seconds (the form faultline-service sends); -1 otherwise.
+int retryAfterSeconds(const QByteArray& value)
+{
+    bool ok = false;
+    const int s = value.trimmed().toInt(&ok);
+    return ok && s >= 0 ? s : -1;
+}
+} // namespace
+
+QNetworkReply* ServiceClient::send(Call call, QObject* receiver, Handler done)
 {
     Q_ASSERT(receiver);
+    QString openError;
+    QNetworkReply* reply = issue(call, &openError);
+    if (!reply) {
+        ServiceReply r;
+        r.error = openError;
+        if (done)
+            done(r);
+        return nullptr;
+    }
     // Queued: the abort must not re-enter the receiver's destructor through `finished`.
     connect(receiver, &QObject::destroyed, reply, &QNetworkReply::abort, Qt::QueuedConnection);
-    connect(reply, &QNetworkReply::finished, this, [reply, alive = QPointer<QObject>(receiver), done = std::move(done)] {
+    connect(reply, &QNetworkReply::finished, this,
+            [this, reply, alive = QPointer<QObject>(receiver), call = std::move(call), done = std::move(done)]() mutable {
         reply->deleteLater();
         if (!alive)
             return;  // whoever asked is gone: a closed view is never called back
@@ -108,6 +154,19 @@ QNetworkReply* ServiceClient::send(QNetworkReply* reply, QObject* receiver, Hand
             r.error = describeError(r.status, r.body, reply->error() == QNetworkReply::NoError ? QString() : reply->errorString());
         else if (r.body.is_null())
             r.error = tr("HTTP %1 but the answer is not JSON").arg(r.status);
+        // Turned away before the service did anything: sending it again is safe, whatever the verb.
+        const bool turnedAway = r.status == 429 ||
+                                (r.status == 503 && r.body.is_object() && r.body.value("error", std::string()) == "unavailable");
+        const int wait = turnedAway ? retryAfterSeconds(reply->rawHeader("Retry-After")) : -1;
+        if (wait >= 0 && wait <= kMaxRetryWaitS && call.attempt < kMaxAttempts) {
+            ++call.attempt;
+            emit retrying(wait, call.attempt, r.error);
+            QTimer::singleShot(wait * 1000, this, [this, alive, call = std::move(call), done = std::move(done)]() mutable {
+                if (alive)
+                    send(std::move(call), alive.data(), std::move(done));
+            });
+            return;
+        }
         if (done)
             done(r);
     });
@@ -127,7 +186,7 @@ QNetworkRequest request(const QUrl& url, const QByteArray& token)
 
 QNetworkReply* ServiceClient::health(QObject* receiver, Handler done)
 {
-    return send(m_net->get(request(url(QStringLiteral("/v2/healthz")), m_token)), receiver, std::move(done));
+    return send({Verb::Get, request(url(QStringLiteral("/v2/healthz")), m_token), {}, {}}, receiver, std::move(done));
 }
 
 QNetworkReply* ServiceClient::sessions(const SessionFilter& f, QObject* receiver, Handler done)
@@ -141,7 +200,7 @@ QNetworkReply* ServiceClient::sessions(const SessionFilter& f, QObject* receiver
             q.addQueryItem(QString::fromLatin1(name), value.trimmed());
     q.addQueryItem(QStringLiteral("limit"), QString::number(f.limit));
     u.setQuery(q);
-    return send(m_net->get(request(u, m_token)), receiver, std::move(done));
+    return send({Verb::Get, request(u, m_token), {}, {}}, receiver, std::move(done));
 }
 
 // /v2/sessions/{id}{tail}, with ?run=N when a run is named (0: the latest) and `query` after it.
@@ -160,7 +219,7 @@ QUrl ServiceClient::sessionUrl(const QString& id, const QString& tail, int run, 
 
 QNetworkReply* ServiceClient::result(const QString& id, int run, QObject* receiver, Handler done)
 {
-    return send(m_net->get(request(sessionUrl(id, QStringLiteral("/result"), run), m_token)), receiver, std::move(done));
+    return send({Verb::Get, request(sessionUrl(id, QStringLiteral("/result"), run), m_token), {}, {}}, receiver, std::move(done));
 }
 
 QNetworkReply* ServiceClient::evidence(const QString& id, int run, const QString& evidenceId, int context, QObject* receiver,
@@ -168,43 +227,31 @@ QNetworkReply* ServiceClient::evidence(const QString& id, int run, const QString
 {
     const QUrl u = sessionUrl(id, QStringLiteral("/evidence/") + segment(evidenceId), run,
                               QStringLiteral("context=") + QString::number(context));
-    return send(m_net->get(request(u, m_token)), receiver, std::move(done));
+    return send({Verb::Get, request(u, m_token), {}, {}}, receiver, std::move(done));
 }
 
 QNetworkReply* ServiceClient::trace(const QString& id, int run, QObject* receiver, Handler done)
 {
-    return send(m_net->get(request(sessionUrl(id, QStringLiteral("/trace"), run), m_token)), receiver, std::move(done));
+    return send({Verb::Get, request(sessionUrl(id, QStringLiteral("/trace"), run), m_token), {}, {}}, receiver, std::move(done));
 }
 
 QNetworkReply* ServiceClient::deleteSession(const QString& id, QObject* receiver, Handler done)
 {
-    return send(m_net->deleteResource(request(sessionUrl(id, QString(), 0), m_token)), receiver, std::move(done));
+    return send({Verb::Delete, request(sessionUrl(id, QString(), 0), m_token), {}, {}}, receiver, std::move(done));
 }
 
 QNetworkReply* ServiceClient::attribute(const QString& id, QObject* receiver, Handler done)
 {
     QNetworkRequest req = request(url(QStringLiteral("/v2/sessions/") + segment(id) + QStringLiteral("/attribute")), m_token);
     req.setHeader(QNetworkRequest::ContentTypeHeader, QStringLiteral("application/json"));
-    return send(m_net->post(req, QByteArray("{}")), receiver, std::move(done));
+    return send({Verb::Post, req, QByteArray("{}"), {}}, receiver, std::move(done));
 }
 
 QNetworkReply* ServiceClient::submitBundle(const QString& path, QObject* receiver, Handler done)
 {
-    auto* file = new QFile(path);
-    if (!file->open(QIODevice::ReadOnly)) {
-        ServiceReply r;
-        r.error = tr("Cannot read %1: %2").arg(path, file->errorString());
-        delete file;
-        if (done)
-            done(r);
-        return nullptr;
-    }
     QNetworkRequest req = request(url(QStringLiteral("/v2/bundles")), m_token);
     req.setHeader(QNetworkRequest::ContentTypeHeader, QStringLiteral("application/octet-stream"));
-    QNetworkReply* reply = m_net->post(req, file);
-    file->setParent(reply);  // lives as long as the upload
-    connect(reply, &QNetworkReply::uploadProgress, this, &ServiceClient::uploadProgress);
-    return send(reply, receiver, std::move(done));
+    return send({Verb::Post, req, {}, path}, receiver, std::move(done));
 }
 
 } // namespace fl

@@ -7,6 +7,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include <QNetworkRequest>
 #include <QObject>
 #include <QPointer>
 #include <QString>
@@ -71,13 +72,33 @@ public:
     // The error text of a reply: HTTP status and the service's {error, detail}, else the network's error.
     static QString describeError(int status, const nlohmann::json& body, const QString& networkError);
 
+    // A request the service turned away before doing anything (429, or 503 "unavailable" when its connection
+    // queue is full) is sent again after its Retry-After, at most kMaxAttempts times in all and only when the
+    // wait is at most kMaxRetryWaitS; the handler then runs once, with the last answer.
+    static constexpr int kMaxAttempts = 3;
+    static constexpr int kMaxRetryWaitS = 30;
+
 signals:
     void uploadProgress(qint64 sent, qint64 total);
+    // A turned-away request will be sent again in `seconds` (attempt `nextAttempt` of kMaxAttempts); `why` is
+    // the service's answer, for the status line.
+    void retrying(int seconds, int nextAttempt, const QString& why);
 
 private:
+    // What it takes to send a request again: the verb, the request, and a POST's body (bytes, or a file
+    // streamed from disk, reopened for each attempt).
+    enum class Verb { Get, Post, Delete };
+    struct Call {
+        Verb verb;
+        QNetworkRequest request;
+        QByteArray body;
+        QString filePath;
+        int attempt = 1;
+    };
     QUrl url(const QString& path) const;
     QUrl sessionUrl(const QString& id, const QString& tail, int run, const QString& query = QString()) const;
-    QNetworkReply* send(QNetworkReply* reply, QObject* receiver, Handler done);
+    [[nodiscard]] QNetworkReply* issue(const Call& call, QString* error);
+    QNetworkReply* send(Call call, QObject* receiver, Handler done);
 
     QNetworkAccessManager* m_net;
     QUrl m_base;

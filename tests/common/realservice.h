@@ -7,6 +7,7 @@
 #include <QProcess>
 #include <QRegularExpression>
 #include <QString>
+#include <QStringList>
 
 #include <csignal>
 #include <sys/prctl.h>
@@ -21,8 +22,9 @@ public:
             m_process.kill();
     }
 
-    // `binary` with its store under `dir`/data, the token written to `dir`/token. Empty on success, else why not.
-    QString start(const QString& binary, const QString& dir, const QByteArray& token)
+    // `binary` with its store under `dir`/data, the token written to `dir`/token, and `extraArgs` after the
+    // options above (give none of those again). Empty on success, else why not.
+    QString start(const QString& binary, const QString& dir, const QByteArray& token, const QStringList& extraArgs = {})
     {
         m_tokenFile = dir + QStringLiteral("/token");
         QFile f(m_tokenFile);
@@ -34,9 +36,10 @@ public:
         // goes with it instead of listening on as an orphan (seen: eight left behind by crashed runs).
         m_process.setChildProcessModifier([] { ::prctl(PR_SET_PDEATHSIG, SIGTERM); });
         m_process.setStandardErrorFile(dir + QStringLiteral("/service.log"));
-        m_process.start(binary, {QStringLiteral("--listen"), QStringLiteral("127.0.0.1:0"), QStringLiteral("--data"),
-                                 dir + QStringLiteral("/data"), QStringLiteral("--token-file"), m_tokenFile,
-                                 QStringLiteral("--workers"), QStringLiteral("1")});
+        m_process.start(binary, QStringList{QStringLiteral("--listen"), QStringLiteral("127.0.0.1:0"), QStringLiteral("--data"),
+                                            dir + QStringLiteral("/data"), QStringLiteral("--token-file"), m_tokenFile,
+                                            QStringLiteral("--workers"), QStringLiteral("1")} +
+                                    extraArgs);
         if (!m_process.waitForStarted(10000))
             return binary + QStringLiteral(": ") + m_process.errorString();
         QByteArray line;

@@ -526,6 +526,36 @@ private slots:
 
     // Delete session: gone on the service (404 afterwards), out of the list, and the notes this workbench
     // kept for it removed; a second delete reports the service's 404.
+    // A service that turns a request away (429 + Retry-After) is asked again after the wait: the submit
+    // succeeds without the user resubmitting. Its own service, rate-limited to one request per 5 s: the
+    // listing after connecting takes the one request, so the submit right after it is turned away.
+    void aTurnedAwaySubmitIsSentAgain()
+    {
+        QTemporaryDir dir;
+        QVERIFY(dir.isValid());
+        RealService limited;
+        const QString problem = limited.start(QStringLiteral(FAULTLINE_SERVICE), dir.path(), "workbench-test-token-0123456789",
+                                              {QStringLiteral("--rate-limit"), QStringLiteral("0.2"),
+                                               QStringLiteral("--rate-burst"), QStringLiteral("1")});
+        QVERIFY2(problem.isEmpty(), qPrintable(problem));
+        ServiceBrowser b{QString()};
+        QSignalSpy retries(b.findChild<ServiceClient*>(), &ServiceClient::retrying);
+        QVERIFY(retries.isValid());
+        b.setUrl(limited.url());
+        b.setTokenFile(limited.tokenFile());
+        QVERIFY(b.connectToService());
+        QVERIFY(waitIdle(b));
+        QVERIFY2(b.statusText().startsWith(QStringLiteral("Connected")) || b.statusText().contains(QStringLiteral("session")),
+                 qPrintable(b.statusText()));
+        b.submit(QStringLiteral(FAULTLINE_SOURCE_DIR "/samples/xid149-nccl"));  // a folder: its archive must outlive a retry
+        QVERIFY(waitIdle(b));
+        QVERIFY2(!b.openSession().isEmpty(), qPrintable(b.statusText()));
+        QVERIFY2(!retries.isEmpty(), "the submit was never turned away: the test did not test the retry");
+        QCOMPARE(retries.first().at(1).toInt(), 2);  // the second attempt
+        QVERIFY(retries.first().at(0).toInt() >= 1 && retries.first().at(0).toInt() <= ServiceClient::kMaxRetryWaitS);
+        QVERIFY2(retries.first().at(2).toString().contains(QStringLiteral("HTTP 429")), qPrintable(retries.first().at(2).toString()));
+    }
+
     void deleteRemovesTheSessionAndItsNotes()
     {
         ServiceBrowser b{QString()};
