@@ -113,6 +113,7 @@ void AnalysisGate::release()
         std::lock_guard lock(mutex_);
         --active_;
     }
+    completed_.fetch_add(1);
     cv_.notify_one();
 }
 

@@ -60,6 +60,9 @@ public:
     int active() const;
     int waiting() const;
     uint64_t rejected() const { return rejected_.load(); }
+    // Analyses that held a slot and gave it back, finished or abandoned by their client: what a CPU
+    // measurement over a span divides by (bench/service.sh).
+    uint64_t completed() const { return completed_.load(); }
 
 private:
     const int slots_, waiters_;
@@ -67,6 +70,7 @@ private:
     std::condition_variable cv_;
     int active_ = 0, waiting_ = 0;
     std::atomic<uint64_t> rejected_{0};
+    std::atomic<uint64_t> completed_{0};
 };
 
 class RateLimiter {

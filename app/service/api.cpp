@@ -474,6 +474,7 @@ void Api::healthz(const Request&, Response& res)
                {{"analyses_running", gate_.active()},
                 {"analyses_waiting", gate_.waiting()},
                 {"connections_waiting", q ? q->queued() : 0}}},
+              {"completed", {{"analyses", gate_.completed()}}},
               {"refused",
                {{"analyses", gate_.rejected()},
                 {"connections", q ? q->shedCount() : uint64_t(0)},

@@ -372,6 +372,10 @@ try:
           "8 concurrent analyses on 1 worker: only 201/429 JSON answers (%s)" % codes)
     st, h = svc.json("GET", "/v2/healthz")
     check(st == 200, "healthy after overload (refused %s)" % h["refused"])
+    # Each 201 is an analysis that ran and ended; each 429 never took a slot.
+    check(h["completed"]["analyses"] == codes.count(201) and h["refused"]["analyses"] == codes.count(429),
+          "healthz counts the analyses that ended (%s) and those refused (%s) as the answers say (%s)"
+          % (h["completed"], h["refused"], codes))
 finally:
     svc.stop()
 
