@@ -361,15 +361,23 @@ void Api::install(httplib::Server& server)
             return httplib::Server::HandlerResponse::Handled;
         }
         const bool open = req.path == "/v2/healthz" || req.path == "/openapi.json" || req.path == "/v2/openapi.json";
+        // Refused here, a request's body is never read: left on a kept-alive connection, its bytes would be
+        // parsed as the client's next request (seen: a retried upload answered 400 "malformed HTTP request").
+        const auto closeIfBodyUnread = [&] {
+            if (req.get_header_value<uint64_t>("Content-Length") > 0 || req.has_header("Transfer-Encoding"))
+                res.set_header("Connection", "close");
+        };
         // Before authentication, so that guessing tokens is limited too; probes are never limited.
         if (!open && rates_.enabled())
             if (const int wait = rates_.admit(clientOf(req), Clock::now())) {
+                closeIfBodyUnread();
                 res.set_header("Retry-After", std::to_string(wait));
                 sendError(res, 429, "rate_limited",
                           "this client sent more than " + config_.rateLimitText + "; retry after " + std::to_string(wait) + " s");
                 return httplib::Server::HandlerResponse::Handled;
             }
         if (!open && !authorised(req)) {
+            closeIfBodyUnread();
             res.set_header("WWW-Authenticate", "Bearer");
             sendError(res, 401, "unauthorized", "a valid 'Authorization: Bearer <token>' header is required");
             return httplib::Server::HandlerResponse::Handled;

@@ -3,6 +3,7 @@
 usage: test_service.py SERVICE CLI SOURCE_DIR WORK_DIR
 """
 import gzip
+import http.client
 import io
 import json
 import os
@@ -338,6 +339,19 @@ try:
     check(st == 401, "wrong token -> 401")
     st, r = svc.json("GET", "/v2/healthz")
     check(st == 200, "healthz needs no token (probes)")
+    # Refused before its body is read, an upload must not leave that body on a kept-alive connection to be
+    # parsed as the next request (was: the next request on the connection got 400 "malformed HTTP request").
+    conn = http.client.HTTPConnection("127.0.0.1", svc.port, timeout=60)
+    conn.request("POST", "/v2/bundles", body=b"x" * 65536, headers={"Content-Type": "application/gzip"})
+    first = conn.getresponse()
+    first.read()
+    conn.request("GET", "/v2/healthz")
+    second = conn.getresponse()
+    second.read()
+    conn.close()
+    check(first.status == 401 and second.status == 200,
+          "the request after a refused upload on the same connection is answered as itself (%d, %d)"
+          % (first.status, second.status))
     svc.token = "test-token-0123456789abcdef"
     st, r = svc.json("GET", "/v2/sessions")
     check(st == 200, "right token -> 200")
