@@ -17,6 +17,7 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <optional>
 #include <random>
 
 using namespace fl;
@@ -59,8 +60,8 @@ void openToVerdict(const QString& dir, int nodes)
     std::string err;
     QElapsedTimer t;
     t.start();
-    const synth::Truth truth = synth::generate(o, dir.toStdString(), &err);
-    if (truth.status.empty()) {
+    const std::optional<synth::Truth> truth = synth::generate(o, dir.toStdString(), &err);
+    if (!truth) {
         std::printf("synth failed: %s\n", err.c_str());
         return;
     }
@@ -94,7 +95,7 @@ void openToVerdict(const QString& dir, int nodes)
     std::printf("  files %zu, observations %zu, events %zu, evidence %zu; verdict %s %s/%s on %s (truth: %s)\n",
                 a->bundle.files.size(), a->observations.size(), a->result.events.size(), a->result.evidence.size(),
                 std::string(toString(a->result.status)).c_str(), a->result.domain.c_str(), a->result.subDomain.c_str(),
-                a->result.rootCause ? a->result.rootCause->node.c_str() : "-", truth.culpritNode.c_str());
+                a->result.rootCause ? a->result.rootCause->node.c_str() : "-", truth->culpritNode.c_str());
     row("load + scan (rules, bundle, ingest)", load, "", true);
     row("attribute (phases, outcome, report)", attribute, "", true);
     row("model build (all views' setAnalysis)", model, "", true);

@@ -6,6 +6,7 @@
 
 #include <cstdio>
 #include <memory>
+#include <optional>
 #include <string>
 
 namespace fl::cli {
@@ -40,11 +41,12 @@ int synthCommand(SynthArgs& a)
     if (o.gpusPerNode < 1 || o.gpusPerNode > 8)
         return fail("--gpus must be 1..8");
     std::string error;
-    synth::Truth truth = synth::generate(o, dir, &error);
-    if (truth.status.empty())
+    const std::optional<synth::Truth> made = synth::generate(o, dir, &error);
+    if (!made)
         return fail(error.empty() ? "generation failed" : error);
+    const synth::Truth& truth = *made;
     std::printf("%s: %d nodes x %d GPUs, fault %s -> expected %s %s/%s%s%s\n", dir.c_str(), o.nodes, o.gpusPerNode,
-                o.fault.c_str(), truth.status.c_str(), truth.domain.c_str(), truth.subDomain.c_str(),
+                o.fault.c_str(), std::string(toString(truth.status)).c_str(), truth.domain.c_str(), truth.subDomain.c_str(),
                 truth.culpritNode.empty() ? "" : " on ", truth.culpritNode.c_str());
     return 0;
 }

@@ -3,13 +3,14 @@
 #include "bundle/bundle.h"
 
 #include <fstream>
+#include <optional>
 
 namespace fl {
 
 nlohmann::ordered_json truthToJson(const Truth& t)
 {
     nlohmann::ordered_json j;
-    j["status"] = t.status;
+    j["status"] = std::string(toString(t.status));
     j["domain"] = t.domain;
     j["sub_domain"] = t.subDomain;
     j["fault"] = t.fault;
@@ -36,7 +37,11 @@ Truth readTruth(const std::string& path)
     auto s = [&](const char* k) { return j.contains(k) && j[k].is_string() ? j[k].get<std::string>() : std::string(); };
     auto i = [&](const char* k) { return j.contains(k) && j[k].is_number_integer() ? j[k].get<int>() : -1; };
     Truth t;
-    t.status = s("status");
+    const std::string status = s("status");
+    const std::optional<ResultStatus> known = resultStatusFromString(status);
+    if (!known)
+        throw BundleError(path, "'status' must be attributed, ambiguous or unattributed, not '" + status + "'");
+    t.status = *known;
     t.domain = s("domain");
     t.subDomain = s("sub_domain");
     t.fault = s("fault");
@@ -48,8 +53,6 @@ Truth readTruth(const std::string& path)
             if (n.is_string())
                 t.alsoAcceptableNodes.push_back(n.get<std::string>());
     t.notes = s("notes");
-    if (t.status != "attributed" && t.status != "ambiguous" && t.status != "unattributed")
-        throw BundleError(path, "'status' must be attributed, ambiguous or unattributed");
     return t;
 }
 

@@ -3,6 +3,8 @@
 // accuracy test. One struct and one reader/writer pair for the one file format.
 #pragma once
 
+#include "model.h"
+
 #include <nlohmann/json.hpp>
 
 #include <string>
@@ -11,7 +13,7 @@
 namespace fl {
 
 struct Truth {
-    std::string status;                          // attributed | ambiguous | unattributed
+    ResultStatus status = ResultStatus::Unattributed; // written as attributed | ambiguous | unattributed
     std::string domain, subDomain, fault;
     std::string culpritNode;
     int culpritRank = -1;
@@ -25,7 +27,8 @@ struct Truth {
 // (synth adds "generator").
 nlohmann::ordered_json truthToJson(const Truth& t);
 
-// Reads truth.json; throws BundleError naming the file on a bad document.
+// Reads truth.json; throws BundleError naming the file on a bad document or a
+// status that is not one of the three.
 [[nodiscard]] Truth readTruth(const std::string& path);
 
 } // namespace fl

@@ -15,9 +15,15 @@ using nlohmann::json;
 
 namespace {
 
-std::string classOf(const std::string& status, const std::string& domain)
+// A confusion-matrix class: the domain of an attributed verdict, else the status.
+std::string classOf(ResultStatus status, const std::string& domain)
 {
-    return status == "attributed" ? domain : status;
+    return status == ResultStatus::Attributed ? domain : std::string(toString(status));
+}
+
+std::string statusText(const std::optional<ResultStatus>& status)
+{
+    return status ? std::string(toString(*status)) : std::string();
 }
 
 } // namespace
@@ -50,11 +56,13 @@ EvalReport evaluate(const std::vector<std::string>& bundles, const AnalyzeOption
             break;
         EvalCase c;
         c.bundle = b;
+        bool truthRead = false; // an unreadable truth.json is its own row, not "unattributed"
         try {
             c.truth = readTruth(b + "/truth.json");
+            truthRead = true;
             Analysis a = analyze(b, options);
             const Result& r = a.result;
-            c.status = std::string(toString(r.status));
+            c.status = r.status;
             c.domain = r.domain;
             c.subDomain = r.subDomain;
             if (r.rootCause) {
@@ -68,24 +76,25 @@ EvalReport evaluate(const std::vector<std::string>& bundles, const AnalyzeOption
         bool nodeOk = !t.culpritNode.empty() &&
                       (c.node == t.culpritNode ||
                        std::find(t.alsoAcceptableNodes.begin(), t.alsoAcceptableNodes.end(), c.node) != t.alsoAcceptableNodes.end());
-        if (t.status == "attributed") {
+        const bool saidAttributed = c.status == ResultStatus::Attributed;
+        if (t.status == ResultStatus::Attributed) {
             bool needsNode = !t.culpritNode.empty();
-            c.culpritCorrect = c.status == "attributed" && (!needsNode || nodeOk);
+            c.culpritCorrect = saidAttributed && (!needsNode || nodeOk);
             c.correct = c.culpritCorrect && c.domain == t.domain;
-            c.confidentlyWrong = c.status == "attributed" && !c.correct;
+            c.confidentlyWrong = saidAttributed && !c.correct;
         } else {
             c.culpritCorrect = c.status == t.status;
             c.correct = c.culpritCorrect;
-            c.confidentlyWrong = c.status == "attributed";
+            c.confidentlyWrong = saidAttributed;
         }
         if (c.culpritCorrect)
             ++report.culpritCorrect;
         if (c.confidentlyWrong) {
             ++report.confidentlyWrong;
-            if (t.status == "ambiguous")
+            if (t.status == ResultStatus::Ambiguous)
                 ++report.confidentlyWrongOnAmbiguous;
         }
-        ++report.confusion[classOf(t.status, t.domain)][c.error.empty() ? classOf(c.status, c.domain) : "error"];
+        ++report.confusion[truthRead ? classOf(t.status, t.domain) : "error"][c.error.empty() && c.status ? classOf(*c.status, c.domain) : "error"];
         report.cases.push_back(std::move(c));
         progress("eval", ++done, bundles.size());
     }
@@ -154,8 +163,8 @@ std::string formatEvalReport(const EvalReport& r)
             os << "\nMisses\n";
             header = true;
         }
-        os << "  " << c.bundle << ": truth " << c.truth.status << " " << c.truth.domain << "/" << c.truth.subDomain
-           << (c.truth.culpritNode.empty() ? "" : " on " + c.truth.culpritNode) << "; got " << c.status << " "
+        os << "  " << c.bundle << ": truth " << toString(c.truth.status) << " " << c.truth.domain << "/" << c.truth.subDomain
+           << (c.truth.culpritNode.empty() ? "" : " on " + c.truth.culpritNode) << "; got " << statusText(c.status) << " "
            << c.domain << "/" << c.subDomain << (c.node.empty() ? "" : " on " + c.node)
            << (c.error.empty() ? "" : " ERROR " + c.error) << "\n";
     }
@@ -173,9 +182,9 @@ std::string evalReportJson(const EvalReport& r)
     j["confusion"] = r.confusion;
     json cases = json::array();
     for (const auto& c : r.cases)
-        cases.push_back({{"bundle", c.bundle}, {"truth_status", c.truth.status}, {"truth_domain", c.truth.domain},
+        cases.push_back({{"bundle", c.bundle}, {"truth_status", toString(c.truth.status)}, {"truth_domain", c.truth.domain},
                          {"truth_sub_domain", c.truth.subDomain}, {"truth_node", c.truth.culpritNode},
-                         {"status", c.status}, {"domain", c.domain}, {"sub_domain", c.subDomain}, {"node", c.node},
+                         {"status", statusText(c.status)}, {"domain", c.domain}, {"sub_domain", c.subDomain}, {"node", c.node},
                          {"correct", c.correct}, {"confidently_wrong", c.confidentlyWrong}, {"error", c.error}});
     j["cases"] = cases;
     return j.dump(2) + "\n";

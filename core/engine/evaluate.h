@@ -7,6 +7,7 @@
 #include "engine/engine.h"
 
 #include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -15,7 +16,8 @@ namespace fl {
 struct EvalCase {
     std::string bundle;
     Truth truth;
-    std::string status, domain, subDomain, node; // what the engine said
+    std::optional<ResultStatus> status;          // what the engine said; none when the bundle was unusable
+    std::string domain, subDomain, node;
     int rank = -1;
     bool correct = false;            // status matches and, when attributed, domain and culprit node match
     bool culpritCorrect = false;     // culprit node right (or status right where no culprit is expected)

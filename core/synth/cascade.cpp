@@ -590,7 +590,7 @@ Truth truthFor(const World& w, int culpritNode, int rank, int gpu, std::string n
             t.domain = k.domain;
             t.subDomain = k.subDomain;
         }
-    t.status = "attributed";
+    t.status = ResultStatus::Attributed;
     t.fault = w.opt.fault;
     if (culpritNode >= 0)
         t.culpritNode = w.node[size_t(culpritNode)].name;
@@ -1344,7 +1344,7 @@ Truth Scene::ambiguous()
     standardEnd(opStart, seq, "ALLREDUCE", s.numel);
     Truth truth = truthFor(w, c, -1, -1, "Xid 79 on " + s.nd(c).name + " GPU " + str(g) + " and Xid 48 on " + s.nd(other).name
                                        + " GPU " + str(go) + " within 1 s");
-    truth.status = "ambiguous";
+    truth.status = ResultStatus::Ambiguous;
     if (other != c)
         truth.alsoAcceptableNodes.push_back(s.nd(other).name);
     return truth;
@@ -1369,7 +1369,7 @@ Truth Scene::ambiguousDomains()
     standardEnd(opStart, seq, "ALLREDUCE", s.numel);
     Truth truth = truthFor(w, c, -1, -1, "Xid 48 on " + s.nd(c).name + " GPU " + str(g) + " and an IB cable fault on "
                                        + s.nd(other).name + " mlx5_" + str(k) + " within one second");
-    truth.status = "ambiguous";
+    truth.status = ResultStatus::Ambiguous;
     if (other != c)
         truth.alsoAcceptableNodes.push_back(s.nd(other).name);
     return truth;
@@ -1383,7 +1383,7 @@ Truth Scene::noInitiator()
     s.agentPass();
     s.finish(true);
     Truth truth = truthFor(w, -1, -1, -1, "every rank times out on the same SeqNum; nothing initiates it");
-    truth.status = "unattributed";
+    truth.status = ResultStatus::Unattributed;
     return truth;
 }
 

@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <filesystem>
 #include <fstream>
+#include <optional>
 #include <system_error>
 
 namespace fl::synth {
@@ -84,7 +85,7 @@ void honestForSources(const Options& opt, Truth& t)
     const std::string& f = t.fault;
     auto unattributable = [&](const std::string& why) {
         t.notes += " [" + why + ": truth is unattributed for this bundle]";
-        t.status = "unattributed";
+        t.status = ResultStatus::Unattributed;
         t.domain.clear();
         t.subDomain.clear();
         t.culpritNode.clear();
@@ -244,16 +245,16 @@ const std::vector<std::string>& layoutNames()
     return names;
 }
 
-Truth generate(const Options& opt, const std::string& dir, std::string* error)
+std::optional<Truth> generate(const Options& opt, const std::string& dir, std::string* error)
 {
     World w;
     if (!setupWorld(opt, w, error))
-        return {};
+        return std::nullopt;
     Plan p;
     if (std::find(layoutNames().begin(), layoutNames().end(), opt.layout) == layoutNames().end()) {
         if (error)
             *error = "unknown layout '" + opt.layout + "' (per-rank, per-node, srun)";
-        return {};
+        return std::nullopt;
     }
     Truth truth = buildScenario(w, p);
     if (opt.rotatedSyslog)
@@ -265,14 +266,14 @@ Truth generate(const Options& opt, const std::string& dir, std::string* error)
     if (ec || !std::filesystem::is_directory(dir)) {
         if (error)
             *error = dir + ": cannot create folder: " + (ec ? ec.message() : std::string("not a folder"));
-        return {};
+        return std::nullopt;
     }
     auto want = [&](const char* source) {
         if (opt.appLogsOnly && std::string(source) != "applog")
             return false;
         return std::find(opt.missingSources.begin(), opt.missingSources.end(), source) == opt.missingSources.end();
     };
-    auto failed = [&]() { return Truth{}; };
+    auto failed = [] { return std::optional<Truth>(); };
 
     if (!writeText(dir + "/workload.json", manifestJson(w, p), error)
         || !writeText(dir + "/truth.json", truthJson(opt, truth), error))

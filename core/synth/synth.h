@@ -6,6 +6,7 @@
 #include "bundle/truth.h"
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -57,8 +58,8 @@ const std::vector<FaultKind>& faultKinds();
 using Truth = fl::Truth; // core/bundle/truth.h: the one struct for truth.json
 
 // Writes the bundle into `dir` (created). Returns the truth that was also written to dir/truth.json.
-// On failure returns a Truth with empty status and sets *error (if given).
-Truth generate(const Options&, const std::string& dir, std::string* error);
+// On failure returns nothing and sets *error (if given).
+[[nodiscard]] std::optional<Truth> generate(const Options&, const std::string& dir, std::string* error);
 
 // Source names accepted in Options::missingSources.
 const std::vector<std::string>& sourceNames();

@@ -20,6 +20,7 @@
 
 #include <cstdlib>
 #include <filesystem>
+#include <fstream>
 #include <map>
 #include <set>
 #include <sstream>
@@ -124,6 +125,7 @@ class TestAccuracy : public QObject {
     Q_OBJECT
 private slots:
     void generatorIsHonestAboutAppLogs();
+    void unreadableTruthIsAnError();
     void matrixMeetsTheBar();
 };
 
@@ -140,11 +142,12 @@ void TestAccuracy::generatorIsHonestAboutAppLogs()
     o.iterations = 20;
     o.appLogsOnly = true;
     std::string error;
-    auto t = synth::generate(o, tmp.filePath("hung").toStdString(), &error);
-    QVERIFY2(!t.status.empty(), error.c_str());
+    auto made = synth::generate(o, tmp.filePath("hung").toStdString(), &error);
+    QVERIFY2(made, error.c_str());
+    synth::Truth t = *made;
     // The hung rank goes silent while the other 63 time out: the node is
     // derivable from the manifest's rank list, why it hung is not.
-    QCOMPARE(QString::fromStdString(t.status), QStringLiteral("attributed"));
+    QCOMPARE(std::string(toString(t.status)), std::string("attributed"));
     QCOMPARE(QString::fromStdString(t.domain), QStringLiteral("host"));
     QCOMPARE(QString::fromStdString(t.subDomain), QStringLiteral("unresponsive"));
     QVERIFY(!t.culpritNode.empty());
@@ -152,18 +155,43 @@ void TestAccuracy::generatorIsHonestAboutAppLogs()
 
     o.nodes = 1; // 8 ranks, all of the node's ranks hang (nfs): nobody is left to time out
     o.fault = "nfs_hang";
-    t = synth::generate(o, tmp.filePath("nfs1").toStdString(), &error);
-    QCOMPARE(QString::fromStdString(t.status), QStringLiteral("unattributed"));
+    made = synth::generate(o, tmp.filePath("nfs1").toStdString(), &error);
+    QVERIFY2(made, error.c_str());
+    QCOMPARE(std::string(toString(made->status)), std::string("unattributed"));
     o.nodes = 8;
 
     o.fault = "preemption"; // SIGTERM on every rank: only the scheduler says why
-    t = synth::generate(o, tmp.filePath("preempt").toStdString(), &error);
-    QCOMPARE(QString::fromStdString(t.status), QStringLiteral("unattributed"));
+    made = synth::generate(o, tmp.filePath("preempt").toStdString(), &error);
+    QVERIFY2(made, error.c_str());
+    QCOMPARE(std::string(toString(made->status)), std::string("unattributed"));
 
     o.fault = "xid48"; // the rank prints "uncorrectable ECC error": derivable from app logs
-    t = synth::generate(o, tmp.filePath("ecc").toStdString(), &error);
-    QCOMPARE(QString::fromStdString(t.status), QStringLiteral("attributed"));
-    QVERIFY(!t.culpritNode.empty());
+    made = synth::generate(o, tmp.filePath("ecc").toStdString(), &error);
+    QVERIFY2(made, error.c_str());
+    QCOMPARE(std::string(toString(made->status)), std::string("attributed"));
+    QVERIFY(!made->culpritNode.empty());
+}
+
+// A truth.json eval cannot read (a status that is none of the three) is an error row of its own,
+// never a hit: an empty truth status once equalled the empty verdict of an unusable bundle.
+void TestAccuracy::unreadableTruthIsAnError()
+{
+    QTemporaryDir tmp;
+    QVERIFY(tmp.isValid());
+    const std::string dir = tmp.path().toStdString();
+    std::ofstream(dir + "/truth.json") << R"({"status": "maybe", "domain": "gpu"})" << "\n";
+    std::ofstream(dir + "/applog-node-01-rank0.log") << "2024-05-01 12:00:00 step 1\n";
+    const EvalReport report = evaluate({dir}, shippedOnly());
+    QCOMPARE(report.cases.size(), size_t(1));
+    const EvalCase& c = report.cases.front();
+    QVERIFY2(c.error.find("truth.json") != std::string::npos && c.error.find("'maybe'") != std::string::npos,
+             c.error.c_str());
+    QVERIFY(!c.status);
+    QVERIFY(!c.culpritCorrect);
+    QCOMPARE(report.culpritCorrect, 0);
+    QCOMPARE(report.confusion.size(), size_t(1));
+    QCOMPARE(report.confusion.count("error"), size_t(1));
+    QCOMPARE(report.confusion.at("error").at("error"), 1);
 }
 
 void TestAccuracy::matrixMeetsTheBar()
@@ -193,13 +221,13 @@ void TestAccuracy::matrixMeetsTheBar()
         o.iterations = 24;
         const std::string dir = root + "/" + cell.name();
         std::string error;
-        auto truth = synth::generate(o, dir, &error);
-        QVERIFY2(!truth.status.empty(), (cell.name() + ": " + error).c_str());
+        QVERIFY2(synth::generate(o, dir, &error), (cell.name() + ": " + error).c_str());
         EvalReport part = evaluate({dir}, options);
         QCOMPARE(part.cases.size(), size_t(1));
         const EvalCase& c = part.cases.front();
         QVERIFY2(c.error.empty(), (cell.name() + ": " + c.error).c_str());
-        const std::string domain = c.truth.status == "attributed" ? c.truth.domain : c.truth.status;
+        const std::string domain =
+            c.truth.status == ResultStatus::Attributed ? c.truth.domain : std::string(toString(c.truth.status));
         perDomain[domain].second++;
         perDomain[domain].first += c.culpritCorrect ? 1 : 0;
         if (c.confidentlyWrong && (cell.ahead > 0 || cell.rotated || cell.skew > 2))

@@ -25,12 +25,13 @@ int main(int argc, char** argv)
     if (argc > 7) o.noiseLevel = std::atoi(argv[7]);
     if (argc > 8) o.gpusPerNode = std::atoi(argv[8]);
     std::string error;
-    const auto truth = fl::synth::generate(o, argv[1], &error);
-    if (truth.status.empty()) {
+    const auto made = fl::synth::generate(o, argv[1], &error);
+    if (!made) {
         std::fprintf(stderr, "synth: %s\n", error.c_str());
         return 1;
     }
-    std::printf("%s %s/%s culprit=%s rank=%d gpu=%d\n", truth.status.c_str(), truth.domain.c_str(),
+    const fl::synth::Truth& truth = *made;
+    std::printf("%s %s/%s culprit=%s rank=%d gpu=%d\n", std::string(fl::toString(truth.status)).c_str(), truth.domain.c_str(),
                 truth.subDomain.c_str(), truth.culpritNode.c_str(), truth.culpritRank, truth.culpritGpu);
     return 0;
 }

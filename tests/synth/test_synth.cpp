@@ -1,5 +1,6 @@
 #include "synth/synth.h"
 #include "synth/world.h"
+#include "bundle/bundle.h"
 
 #include <nlohmann/json.hpp>
 
@@ -9,6 +10,7 @@
 #include <filesystem>
 #include <fstream>
 #include <map>
+#include <optional>
 #include <set>
 #include <sstream>
 
@@ -45,11 +47,11 @@ Options small(const std::string& fault)
     return o;
 }
 
-Truth gen(const Options& o, const fs::path& dir)
+std::optional<Truth> gen(const Options& o, const fs::path& dir)
 {
     std::string error;
-    Truth t = fl::synth::generate(o, dir.string(), &error);
-    if (t.status.empty())
+    std::optional<Truth> t = fl::synth::generate(o, dir.string(), &error);
+    if (!t)
         qWarning("generate failed: %s", error.c_str());
     return t;
 }
@@ -88,8 +90,8 @@ private slots:
         Options o = small("xid79");
         o.clockSkewSec = 5;
         o.noiseLevel = 2;
-        QVERIFY(!gen(o, a.path().toStdString()).status.empty());
-        QVERIFY(!gen(o, b.path().toStdString()).status.empty());
+        QVERIFY(gen(o, a.path().toStdString()));
+        QVERIFY(gen(o, b.path().toStdString()));
         const auto da = readDir(a.path().toStdString()), db = readDir(b.path().toStdString());
         QCOMPARE(da.size(), db.size());
         QVERIFY(da.size() > 10);
@@ -98,7 +100,7 @@ private slots:
             QVERIFY2(db.at(name) == bytes, name.c_str());
         }
         o.seed = 8;
-        QVERIFY(!gen(o, c.path().toStdString()).status.empty());
+        QVERIFY(gen(o, c.path().toStdString()));
         const auto dc = readDir(c.path().toStdString());
         int differing = 0;
         for (const auto& [name, bytes] : da)
@@ -117,23 +119,24 @@ private slots:
             QVERIFY2(fl::synth::hasScenario(k.id), k.id.c_str());
             QTemporaryDir d;
             const fs::path dir = d.path().toStdString();
-            const Truth t = gen(small(k.id), dir);
-            QVERIFY2(!t.status.empty(), k.id.c_str());
+            const std::optional<Truth> made = gen(small(k.id), dir);
+            QVERIFY2(made, k.id.c_str());
+            const Truth& t = *made;
             QCOMPARE(t.fault, k.id);
             if (k.id == "none") {
-                QCOMPARE(t.status, std::string("unattributed"));
+                QCOMPARE(std::string(fl::toString(t.status)), std::string("unattributed"));
             } else if (k.id == "ambiguous" || k.id == "ambiguous_domains") {
-                QCOMPARE(t.status, std::string("ambiguous"));
+                QCOMPARE(std::string(fl::toString(t.status)), std::string("ambiguous"));
                 QVERIFY(!t.alsoAcceptableNodes.empty());
                 QVERIFY(t.alsoAcceptableNodes[0] != t.culpritNode);
             } else {
-                QCOMPARE(t.status, std::string("attributed"));
+                QCOMPARE(std::string(fl::toString(t.status)), std::string("attributed"));
                 QVERIFY2(closedList().count(t.domain), k.id.c_str());
                 QVERIFY2(closedList().at(t.domain).count(t.subDomain), (k.id + " " + t.subDomain).c_str());
             }
             // truth.json on disk says the same.
             const auto tj = nlohmann::json::parse(readAll(dir / "truth.json"));
-            QCOMPARE(tj.at("status").get<std::string>(), t.status);
+            QCOMPARE(tj.at("status").get<std::string>(), std::string(fl::toString(t.status)));
             QCOMPARE(tj.at("sub_domain").get<std::string>(), t.subDomain);
             QCOMPARE(tj.at("culprit_node").get<std::string>(), t.culpritNode);
             // ... and eval's reader gets back every field synth wrote (one Truth, one format).
@@ -169,7 +172,9 @@ private slots:
         for (const auto& [fault, xid] : xidOf) {
             QTemporaryDir d;
             const fs::path dir = d.path().toStdString();
-            const Truth t = gen(small(fault), dir);
+            const std::optional<Truth> made = gen(small(fault), dir);
+            QVERIFY(made);
+            const Truth& t = *made;
             QVERIFY(!t.culpritNode.empty());
             QVERIFY(t.culpritGpu >= 0);
             const auto sys = lines(readAll(dir / ("syslog-" + t.culpritNode + ".log")));
@@ -204,7 +209,9 @@ private slots:
     {
         QTemporaryDir d;
         const fs::path dir = d.path().toStdString();
-        const Truth t = gen(small("xid79"), dir);
+        const std::optional<Truth> made = gen(small("xid79"), dir);
+        QVERIFY(made);
+        const Truth& t = *made;
         std::set<std::string> seqs;
         int timedOut = 0;
         for (const auto& e : fs::directory_iterator(dir)) {
@@ -236,7 +243,9 @@ private slots:
     {
         QTemporaryDir d;
         const fs::path dir = d.path().toStdString();
-        const Truth t = gen(small("node_fail"), dir);
+        const std::optional<Truth> made = gen(small("node_fail"), dir);
+        QVERIFY(made);
+        const Truth& t = *made;
         QVERIFY(!t.culpritNode.empty());
         QVERIFY(t.culpritNode != "node-0001");
         const std::string sacct = readAll(dir / "sacct.txt");
@@ -283,9 +292,9 @@ private slots:
         QTemporaryDir a, b;
         Options o = small("xid48");
         const fs::path da = a.path().toStdString(), db = b.path().toStdString();
-        QVERIFY(!gen(o, da).status.empty());
+        QVERIFY(gen(o, da));
         o.clockSkewSec = 30;
-        QVERIFY(!gen(o, db).status.empty());
+        QVERIFY(gen(o, db));
         const auto plain = firstIterationSecond(da, 4, 4), skewed = firstIterationSecond(db, 4, 4);
         QCOMPARE(plain.size(), size_t(4));
         QCOMPARE(skewed.size(), size_t(4));
@@ -308,7 +317,7 @@ private slots:
         QTemporaryDir a, b;
         Options o = small("oom");
         o.appLogsOnly = true;
-        QVERIFY(!gen(o, a.path().toStdString()).status.empty());
+        QVERIFY(gen(o, a.path().toStdString()));
         int applogs = 0;
         for (const auto& e : fs::directory_iterator(a.path().toStdString())) {
             const std::string name = e.path().filename().string();
@@ -322,7 +331,7 @@ private slots:
 
         o.appLogsOnly = false;
         o.missingSources = {"syslog"};
-        QVERIFY(!gen(o, b.path().toStdString()).status.empty());
+        QVERIFY(gen(o, b.path().toStdString()));
         int syslogs = 0, metrics = 0;
         for (const auto& e : fs::directory_iterator(b.path().toStdString())) {
             const std::string name = e.path().filename().string();
@@ -343,7 +352,9 @@ private slots:
         Options o = small("xid79");
         o.culpritAheadSec = 6;
         o.peerReports = true;
-        const Truth t = gen(o, dir);
+        const std::optional<Truth> made = gen(o, dir);
+        QVERIFY(made);
+        const Truth& t = *made;
         QVERIFY(!t.culpritNode.empty());
         const std::string ip = "10.64.0." + std::to_string(std::stoi(t.culpritNode.substr(5)));
         std::string xidAt;
@@ -382,8 +393,10 @@ private slots:
             const fs::path dir = d.path().toStdString();
             Options o = small(fault);
             o.rotatedSyslog = true;
-            const Truth t = gen(o, dir);
-            QCOMPARE(t.status, std::string("attributed"));
+            const std::optional<Truth> made = gen(o, dir);
+            QVERIFY(made);
+            const Truth& t = *made;
+            QCOMPARE(std::string(fl::toString(t.status)), std::string("attributed"));
             const std::string sys = readAll(dir / ("syslog-" + t.culpritNode + ".log"));
             const std::string lost = fault == "xid149" ? "149, NETIR_LINK_EVT Fatal" : "48, pid=";
             QVERIFY2(sys.find(lost) == std::string::npos, fault.c_str());
@@ -391,14 +404,14 @@ private slots:
             // The same bundle unrotated has the lost line and more lines before it.
             QTemporaryDir whole;
             o.rotatedSyslog = false;
-            gen(o, whole.path().toStdString());
+            QVERIFY(gen(o, whole.path().toStdString()));
             const std::string full = readAll(fs::path(whole.path().toStdString()) / ("syslog-" + t.culpritNode + ".log"));
             QVERIFY2(full.find(lost) != std::string::npos, fault.c_str());
             QVERIFY(lines(full).size() > lines(sys).size());
         }
         // Without the option the Xid 45 carries no cause (pre-R590 text): the matrix is unchanged.
         QTemporaryDir d;
-        gen(small("xid48"), d.path().toStdString());
+        QVERIFY(gen(small("xid48"), d.path().toStdString()));
         bool caused = false;
         for (const auto& e : fs::directory_iterator(d.path().toStdString()))
             caused = caused || readAll(e.path()).find("caused by previous Xid") != std::string::npos;
@@ -412,7 +425,7 @@ private slots:
         const fs::path dir = d.path().toStdString();
         Options o = small("xid48");
         o.iterationsOnLastRank = true;
-        QVERIFY(!gen(o, dir).status.empty());
+        QVERIFY(gen(o, dir));
         const std::string last = readAll(dir / "applog-node-0004-rank15.log");
         const std::string other = readAll(dir / "applog-node-0002-rank5.log");
         QVERIFY(last.find("] iteration        1/") != std::string::npos);
@@ -426,8 +439,10 @@ private slots:
     {
         QTemporaryDir d;
         const fs::path dir = d.path().toStdString();
-        const Truth t = gen(small("ambiguous_domains"), dir);
-        QCOMPARE(t.status, std::string("ambiguous"));
+        const std::optional<Truth> made = gen(small("ambiguous_domains"), dir);
+        QVERIFY(made);
+        const Truth& t = *made;
+        QCOMPARE(std::string(fl::toString(t.status)), std::string("ambiguous"));
         QCOMPARE(t.alsoAcceptableNodes.size(), size_t(1));
         const std::string other = t.alsoAcceptableNodes[0];
         QVERIFY(other != t.culpritNode);
@@ -448,8 +463,7 @@ private slots:
         const std::string dir = d.path().toStdString() + "/x";
         auto bad = [&](Options o, const char* needle) {
             std::string error;
-            const Truth t = fl::synth::generate(o, dir, &error);
-            QVERIFY(t.status.empty());
+            QVERIFY(!fl::synth::generate(o, dir, &error));
             QVERIFY2(error.find(needle) != std::string::npos, error.c_str());
         };
         Options o;
@@ -476,12 +490,38 @@ private slots:
         QVERIFY(!fs::exists(dir));
     }
 
+    // truth.json's status is one of the three verdicts; a typo is an error naming the file, not a
+    // fourth class that eval would count as a miss.
+    void truthRejectsUnknownStatus()
+    {
+        QTemporaryDir d;
+        const fs::path dir = d.path().toStdString();
+        QVERIFY(gen(small("xid79"), dir));
+        const std::string path = (dir / "truth.json").string();
+        std::string text = readAll(path);
+        const std::string from = "\"status\": \"attributed\"";
+        const size_t at = text.find(from);
+        QVERIFY2(at != std::string::npos, text.c_str());
+        text.replace(at, from.size(), "\"status\": \"atributed\"");
+        std::ofstream(path, std::ios::binary | std::ios::trunc) << text;
+        try {
+            (void)fl::readTruth(path);
+            QFAIL("readTruth accepted status 'atributed'");
+        } catch (const fl::BundleError& e) {
+            const std::string what = e.what();
+            QVERIFY2(what.find(path) != std::string::npos, what.c_str());
+            QVERIFY2(what.find("'atributed'") != std::string::npos, what.c_str());
+        }
+    }
+
     void eightNodesDefault()
     {
         QTemporaryDir d;
         Options o; // 8 nodes x 8 GPUs, 200 iterations: the README example
-        const Truth t = gen(o, d.path().toStdString());
-        QCOMPARE(t.status, std::string("attributed"));
+        const std::optional<Truth> made = gen(o, d.path().toStdString());
+        QVERIFY(made);
+        const Truth& t = *made;
+        QCOMPARE(std::string(fl::toString(t.status)), std::string("attributed"));
         QCOMPARE(t.subDomain, std::string("gpu_lost"));
     }
 };

@@ -68,7 +68,7 @@ private slots:
         o.nodes = 400;
         o.iterations = 30;
         std::string err;
-        QVERIFY2(!fl::synth::generate(o, dir.filePath(QStringLiteral("b")).toStdString(), &err).status.empty(), err.c_str());
+        QVERIFY2(fl::synth::generate(o, dir.filePath(QStringLiteral("b")).toStdString(), &err), err.c_str());
         MainWindow w;
         w.setProperty("headless", true);
         w.show();
