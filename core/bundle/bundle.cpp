@@ -3,7 +3,7 @@
 #include "bundle/decompress.h"
 #include "bundle/extraction_dir.h"
 #include "bundle/mapped_file.h"
-#include "bundle/text_scan.h"
+#include "bundle/sniff.h"
 
 #include <algorithm>
 #include <filesystem>

@@ -2,7 +2,7 @@
 // name collected files after what they are; content is the fallback for the
 // rest. Every decision records the token or shape that made it.
 #include "bundle/bundle.h"
-#include "bundle/text_scan.h"
+#include "bundle/sniff.h"
 
 #include <algorithm>
 #include <array>

@@ -1,7 +1,7 @@
 // Converters from recorded API answers to files the loader reads.
 #include "collect/collect.h"
 
-#include "bundle/text_scan.h"
+#include "bundle/text_lines.h"
 #include "present/timefmt.h"
 
 #include <nlohmann/json.hpp>

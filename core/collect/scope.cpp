@@ -1,7 +1,7 @@
 #include "collect/scope.h"
 
 #include "bundle/iso_time.h"
-#include "bundle/text_scan.h"
+#include "bundle/text_lines.h"
 #include "collect/process.h"
 #include "parse/structured_util.h"
 

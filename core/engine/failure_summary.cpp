@@ -2,9 +2,9 @@
 
 #include "bundle/iso_time.h"
 #include "bundle/mapped_file.h"
-#include "bundle/text_scan.h"
+#include "bundle/text_lines.h"
 #include "engine/internal.h"
-#include "parse/scan.h"
+#include "parse/cursor.h"
 #include "rules/ruleset.h"
 
 #include <algorithm>
@@ -16,7 +16,7 @@ namespace fl::detail {
 
 namespace {
 
-using scan::trim;
+using cursor::trim;
 
 constexpr std::string_view kRootHeader = "Root Cause (first observed failure):";
 constexpr std::string_view kFailuresHeader = "Failures:";

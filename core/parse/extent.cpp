@@ -1,13 +1,13 @@
 #include "parse/extent.h"
 
 #include "parse/lineparse.h"
-#include "parse/scan.h"
+#include "parse/cursor.h"
 
 #include <optional>
 
 namespace fl {
 
-using namespace scan;
+using namespace cursor;
 
 namespace {
 

@@ -2,7 +2,7 @@
 
 #include "bundle/iso_time.h"
 #include "calendar.h"
-#include "parse/scan.h"
+#include "parse/cursor.h"
 
 #include <algorithm>
 #include <array>
@@ -10,7 +10,7 @@
 
 namespace fl {
 
-using namespace scan;
+using namespace cursor;
 
 namespace {
 

@@ -1,5 +1,5 @@
-#include "bundle/text_scan.h"
-#include "parse/scan.h"
+#include "bundle/text_lines.h"
+#include "parse/cursor.h"
 #include "parse/structured.h"
 #include "parse/structured_util.h"
 
@@ -22,7 +22,7 @@ namespace {
 
 bool parseValue(std::string_view s, double& v)
 {
-    s = scan::trim(s);
+    s = cursor::trim(s);
     if (!s.empty() && s[0] == '+')
         s.remove_prefix(1);
     if (s.empty())
@@ -65,7 +65,7 @@ public:
             // "10.0.0.1:9400" / "host:9400": the exporter port is not part of the node name
             const size_t colon = n.rfind(':');
             if (colon != std::string::npos && colon + 1 < n.size()
-                && std::all_of(n.begin() + long(colon) + 1, n.end(), [](char c) { return scan::isDigit(c); })
+                && std::all_of(n.begin() + long(colon) + 1, n.end(), [](char c) { return cursor::isDigit(c); })
                 && n.find(':') == colon)
                 n.resize(colon);
             s.node = n;
@@ -192,7 +192,7 @@ bool textSample(std::string_view line, std::string& name, std::map<std::string, 
 {
     size_t p = 0;
     auto nameChar = [](char c, bool first) {
-        return scan::isAlpha(c) || c == '_' || c == ':' || (!first && scan::isDigit(c));
+        return cursor::isAlpha(c) || c == '_' || c == ':' || (!first && cursor::isDigit(c));
     };
     while (p < line.size() && nameChar(line[p], p == 0))
         ++p;
@@ -204,7 +204,7 @@ bool textSample(std::string_view line, std::string& name, std::map<std::string, 
     if (p < line.size() && line[p] == '{') {
         ++p;
         while (true) {
-            p = scan::skipSpaces(line, p);
+            p = cursor::skipSpaces(line, p);
             if (p < line.size() && line[p] == '}') {
                 ++p;
                 break;
@@ -237,16 +237,16 @@ bool textSample(std::string_view line, std::string& name, std::map<std::string, 
                 return false;
             }
             labels[key] = std::move(val);
-            p = scan::skipSpaces(line, p);
+            p = cursor::skipSpaces(line, p);
             if (p < line.size() && line[p] == ',')
                 ++p;
         }
     }
-    if (p >= line.size() || !scan::isSpace(line[p])) {
+    if (p >= line.size() || !cursor::isSpace(line[p])) {
         why = "value expected after the metric";
         return false;
     }
-    p = scan::skipSpaces(line, p);
+    p = cursor::skipSpaces(line, p);
     const size_t ve = line.find_first_of(" \t", p);
     if (!parseValue(line.substr(p, ve == std::string_view::npos ? std::string_view::npos : ve - p), v)) {
         why = "value is not a number";
@@ -254,7 +254,7 @@ bool textSample(std::string_view line, std::string& name, std::map<std::string, 
     }
     ns = kNoTime;
     if (ve != std::string_view::npos) {
-        const std::string_view ts = scan::trim(line.substr(ve));
+        const std::string_view ts = cursor::trim(line.substr(ve));
         if (!ts.empty()) {
             double t = 0;
             if (!parseValue(ts, t)) {
@@ -277,7 +277,7 @@ template <typename F>
 void forLines(std::string_view data, F&& f)
 {
     for (const TextLine& line : linesOf(data))
-        f(scan::trimRight(line.text), line.offset, line.number);
+        f(cursor::trimRight(line.text), line.offset, line.number);
 }
 
 bool parseText(std::string_view data, FileId file, std::vector<MetricSeries>& out, std::vector<ParseIssue>& issues)
@@ -286,11 +286,11 @@ bool parseText(std::string_view data, FileId file, std::vector<MetricSeries>& ou
     bool any = false;
     std::vector<ParseIssue> local;
     forLines(data, [&](std::string_view line, size_t off, uint32_t no) {
-        const std::string_view t = scan::trim(line);
+        const std::string_view t = cursor::trim(line);
         if (t.empty())
             return;
         if (t[0] == '#') {
-            any = any || scan::startsWith(t, "# TYPE ") || scan::startsWith(t, "# HELP ");
+            any = any || cursor::startsWith(t, "# TYPE ") || cursor::startsWith(t, "# HELP ");
             return;
         }
         std::string name, why;
@@ -315,7 +315,7 @@ std::string lowerAscii(std::string_view s)
 {
     std::string o(s);
     for (auto& c : o)
-        c = scan::lower(c);
+        c = cursor::lower(c);
     return o;
 }
 
@@ -352,7 +352,7 @@ bool parseCsv(std::string_view data, FileId file, std::vector<MetricSeries>& out
     std::string_view lastTime;
     int64_t lastNs = 0;
     forLines(data, [&](std::string_view line, size_t off, uint32_t no) {
-        if (scan::trim(line).empty())
+        if (cursor::trim(line).empty())
             return;
         size_t n = 0;
         for (size_t p = 0;;) {
@@ -368,7 +368,7 @@ bool parseCsv(std::string_view data, FileId file, std::vector<MetricSeries>& out
             header = true;
             columns = n;
             for (size_t i = 0; i < std::min(n, kMaxColumns); ++i) {
-                const std::string h = lowerAscii(scan::trim(f[i]));
+                const std::string h = lowerAscii(cursor::trim(f[i]));
                 const int ix = int(i);
                 if (h == "time" || h == "timestamp")
                     cTime = ix;
@@ -407,13 +407,13 @@ bool parseCsv(std::string_view data, FileId file, std::vector<MetricSeries>& out
             issues.push_back({no, "CSV value is not a number"});
             return;
         }
-        const std::string_view metric = scan::trim(f[size_t(cMetric)]);
+        const std::string_view metric = cursor::trim(f[size_t(cMetric)]);
         if (metric.empty()) {
             issues.push_back({no, "CSV row without a metric name"});
             return;
         }
-        const std::string_view node = cNode >= 0 ? scan::trim(f[size_t(cNode)]) : std::string_view();
-        const std::string_view gpu = cGpu >= 0 ? scan::trim(f[size_t(cGpu)]) : std::string_view();
+        const std::string_view node = cNode >= 0 ? cursor::trim(f[size_t(cNode)]) : std::string_view();
+        const std::string_view gpu = cGpu >= 0 ? cursor::trim(f[size_t(cGpu)]) : std::string_view();
         MetricSeries*& series = cache[CsvSeriesKey{metric, node, gpu}];
         if (!series) {
             std::map<std::string, std::string> labels;

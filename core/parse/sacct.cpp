@@ -1,5 +1,5 @@
-#include "bundle/text_scan.h"
-#include "parse/scan.h"
+#include "bundle/text_lines.h"
+#include "parse/cursor.h"
 #include "parse/structured.h"
 #include "parse/structured_util.h"
 
@@ -185,7 +185,7 @@ bool parseSacctPipe(std::string_view data, std::vector<StructuredRecord>& out, s
     bool any = false;
     for (const TextLine& text : linesOf(data)) {
         const std::string_view raw = text.text;
-        const std::string_view line = scan::trimRight(raw);
+        const std::string_view line = cursor::trimRight(raw);
         const uint32_t lineNo = text.number;
         const size_t begin = text.offset;
         if (line.empty())
@@ -193,7 +193,7 @@ bool parseSacctPipe(std::string_view data, std::vector<StructuredRecord>& out, s
         auto fields = splitFields(line, '|');
         if (header.empty()) {
             for (size_t i = 0; i < fields.size(); ++i) {
-                std::string f(scan::trim(fields[i]));
+                std::string f(cursor::trim(fields[i]));
                 header.push_back(f);
                 const int ix = int(i);
                 if (f == "JobID" || f == "JobIDRaw")
@@ -223,9 +223,9 @@ bool parseSacctPipe(std::string_view data, std::vector<StructuredRecord>& out, s
                                           + std::to_string(header.size())});
             continue;
         }
-        auto col = [&](int c) { return c < 0 ? std::string_view() : scan::trim(fields[size_t(c)]); };
+        auto col = [&](int c) { return c < 0 ? std::string_view() : cursor::trim(fields[size_t(c)]); };
         const std::string_view jobId = col(cJob);
-        if (jobId.empty() || !scan::isDigit(jobId[0])) {
+        if (jobId.empty() || !cursor::isDigit(jobId[0])) {
             issues.push_back({lineNo, "sacct row without a job id"});
             continue;
         }

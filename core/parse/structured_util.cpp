@@ -1,7 +1,7 @@
 #include "parse/structured_util.h"
 
 #include "parse/lineparse.h"
-#include "parse/scan.h"
+#include "parse/cursor.h"
 
 #include <charconv>
 
@@ -65,22 +65,22 @@ const nlohmann::json& member(const nlohmann::json& j, std::string_view key)
 
 bool timeText(std::string_view text, int64_t& ns, TimeBasis& basis)
 {
-    text = scan::trim(text);
+    text = cursor::trim(text);
     if (text.empty())
         return false;
     bool allDigits = true;
     for (char c : text)
-        if (!scan::isDigit(c) && c != '.')
+        if (!cursor::isDigit(c) && c != '.')
             allDigits = false;
     if (allDigits) {
         // epoch seconds, possibly fractional
         size_t p = 0;
         int64_t secs = 0, frac = 0;
-        if (!scan::digitsUpTo(text, p, 11, secs))
+        if (!cursor::digitsUpTo(text, p, 11, secs))
             return false;
         if (p < text.size() && text[p] == '.') {
             ++p;
-            if (p < text.size() && !scan::fractionNs(text, p, frac))
+            if (p < text.size() && !cursor::fractionNs(text, p, frac))
                 return false;
         }
         if (p != text.size() || secs < 631152000LL || secs > 7258118400LL) // 1990 .. 2200

@@ -1,4 +1,4 @@
-#include "bundle/text_scan.h"
+#include "bundle/text_lines.h"
 #include "calendar.h"
 #include "parse/lineparse.h"
 

@@ -16,7 +16,7 @@
 #include "placement/placement.h"
 
 #include "bundle/mapped_file.h"
-#include "bundle/text_scan.h"
+#include "bundle/text_lines.h"
 #include "parse/lineparse.h"
 
 #include <algorithm>

@@ -1,6 +1,6 @@
 #include "rules/samples.h"
 
-#include "bundle/text_scan.h"
+#include "bundle/text_lines.h"
 #include "rules/matcher.h"
 #include "rules/rule.h"
 #include "rules/template.h"

@@ -1,6 +1,6 @@
-// The one line scanner of core/ (bundle/text_scan.h): "\r\n", a last line
+// The one line scanner of core/ (bundle/text_lines.h): "\r\n", a last line
 // without '\n', a final '\n', empty lines, NUL bytes, and a start offset.
-#include "bundle/text_scan.h"
+#include "bundle/text_lines.h"
 
 #include <QtTest>
 

@@ -1,4 +1,5 @@
-#include "bundle/text_scan.h"
+#include "bundle/sniff.h"
+#include "bundle/text_lines.h"
 
 #include <array>
 #include <map>

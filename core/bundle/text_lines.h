@@ -1,21 +1,20 @@
-// Content sniffing over the first bytes of a file: is it text, what shape are
-// its lines, which host wrote them. Bounded: callers pass at most kHeadBytes.
+// The one line scanner of core/: every reader of lines (parsers, placement,
+// rules' samples, the collector) goes through it.
 #pragma once
 
-#include "model.h"
-
 #include <algorithm>
+#include <cstddef>
+#include <cstdint>
 #include <cstring>
 #include <iterator>
-#include <string>
 #include <string_view>
 
 namespace fl {
 
-// The one line scanner of core/ (memchr over the bytes, as ripgrep's line
-// buffer does). A line is the bytes before a '\n', without one '\r' at its end;
-// a last line without '\n' is a line; a '\n' that ends the text starts no
-// further line (an empty text has none); NUL and other bytes are ordinary.
+// memchr over the bytes, as ripgrep's line buffer does. A line is the bytes
+// before a '\n', without one '\r' at its end; a last line without '\n' is a
+// line; a '\n' that ends the text starts no further line (an empty text has
+// none); NUL and other bytes are ordinary.
 struct TextLine {
     std::string_view text; // without its "\n" or "\r\n"
     size_t offset = 0;     // where its first byte is in the text
@@ -83,29 +82,5 @@ private:
 };
 
 inline TextLines linesOf(std::string_view data) { return TextLines(data); }
-
-inline constexpr size_t kHeadBytes = 64 * 1024;
-inline constexpr size_t kSampleLines = 400;
-
-// NUL bytes, or more than 30% control bytes / invalid UTF-8 sequences.
-bool looksBinary(std::string_view head);
-
-// Only spaces, tabs, CR, LF, FF, VT (or nothing).
-bool isBlank(std::string_view data);
-
-// First line is comma-separated with a time column (timestamp, time, ts, date, datetime).
-bool looksLikeMetricsCsvHeader(std::string_view head);
-
-struct ContentShape {
-    SourceKind kind = SourceKind::Unknown;
-    std::string reason; // "NVRM lines (3 of 12 sampled lines)"
-};
-ContentShape sniffContent(std::string_view head);
-
-struct ContentHost {
-    std::string host;   // empty unless every host-bearing sampled line agrees
-    std::string reason;
-};
-ContentHost hostFromContent(std::string_view head);
 
 } // namespace fl

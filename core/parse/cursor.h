@@ -1,12 +1,12 @@
-// Bounded byte-cursor helpers shared by the parsers of this folder. Internal:
-// nothing outside core/parse includes this.
+// Bounded byte-cursor helpers (digits, spaces, literals, trims) of core's line
+// and record parsers. Internal to core: nothing outside core/ includes this.
 #pragma once
 
 #include <cstddef>
 #include <cstdint>
 #include <string_view>
 
-namespace fl::scan {
+namespace fl::cursor {
 
 inline bool isDigit(char c) { return c >= '0' && c <= '9'; }
 inline bool isAlpha(char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z'); }
@@ -131,4 +131,4 @@ inline bool isWeekday(std::string_view s, size_t p)
     return false;
 }
 
-} // namespace fl::scan
+} // namespace fl::cursor
