@@ -77,4 +77,4 @@ private slots:
 };
 
 QTEST_MAIN(TestScreenshots)
-#include "tst_screenshots.moc"
+#include "test_screenshots.moc"

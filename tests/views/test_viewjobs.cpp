@@ -135,4 +135,4 @@ private slots:
 };
 
 QTEST_MAIN(TestViewJobs)
-#include "tst_viewjobs.moc"
+#include "test_viewjobs.moc"

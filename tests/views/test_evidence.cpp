@@ -121,4 +121,4 @@ private slots:
 };
 
 QTEST_MAIN(TestEvidence)
-#include "tst_evidence.moc"
+#include "test_evidence.moc"

@@ -167,4 +167,4 @@ private slots:
 };
 
 QTEST_MAIN(TestPhaseStepper)
-#include "tst_phasestepper.moc"
+#include "test_phasestepper.moc"

@@ -222,4 +222,4 @@ private slots:
 };
 
 QTEST_MAIN(TestChainGraph)
-#include "tst_chaingraph.moc"
+#include "test_chaingraph.moc"

@@ -118,4 +118,4 @@ private slots:
 };
 
 QTEST_MAIN(TestNotesUi)
-#include "tst_notesui.moc"
+#include "test_notesui.moc"

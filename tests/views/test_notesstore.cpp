@@ -293,4 +293,4 @@ private slots:
 };
 
 QTEST_GUILESS_MAIN(TestNotesStore)
-#include "tst_notesstore.moc"
+#include "test_notesstore.moc"

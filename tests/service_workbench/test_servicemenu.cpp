@@ -272,4 +272,4 @@ private slots:
 };
 
 QTEST_MAIN(TestServiceMenu)
-#include "tst_servicemenu.moc"
+#include "test_servicemenu.moc"

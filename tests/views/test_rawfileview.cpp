@@ -266,4 +266,4 @@ private slots:
 };
 
 QTEST_MAIN(TestRawFileView)
-#include "tst_rawfileview.moc"
+#include "test_rawfileview.moc"

@@ -123,4 +123,4 @@ private slots:
 };
 
 QTEST_GUILESS_MAIN(TestFocusState)
-#include "tst_focusstate.moc"
+#include "test_focusstate.moc"

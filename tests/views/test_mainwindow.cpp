@@ -33,7 +33,7 @@ private slots:
     {
         FL_REQUIRE_SQLITE_DRIVER();
         QCoreApplication::setOrganizationName(QStringLiteral("FaultlineTest"));
-        QCoreApplication::setApplicationName(QStringLiteral("tst_views_mainwindow"));
+        QCoreApplication::setApplicationName(QStringLiteral("test_views_mainwindow"));
         QStandardPaths::setTestModeEnabled(true);
         QFile::remove(HistoryStore::defaultPath());
     }
@@ -174,4 +174,4 @@ private slots:
 };
 
 QTEST_MAIN(TestMainWindow)
-#include "tst_mainwindow.moc"
+#include "test_mainwindow.moc"

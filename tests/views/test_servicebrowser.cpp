@@ -601,4 +601,4 @@ private slots:
 };
 
 QTEST_MAIN(TestServiceBrowser)
-#include "tst_servicebrowser.moc"
+#include "test_servicebrowser.moc"

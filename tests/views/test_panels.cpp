@@ -179,4 +179,4 @@ private slots:
 };
 
 QTEST_MAIN(TestPanels)
-#include "tst_panels.moc"
+#include "test_panels.moc"

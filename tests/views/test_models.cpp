@@ -129,4 +129,4 @@ private slots:
 };
 
 QTEST_MAIN(TestModels)
-#include "tst_models.moc"
+#include "test_models.moc"

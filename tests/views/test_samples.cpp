@@ -69,4 +69,4 @@ private slots:
 };
 
 QTEST_MAIN(TestSamples)
-#include "tst_samples.moc"
+#include "test_samples.moc"

@@ -57,4 +57,4 @@ private slots:
 };
 
 QTEST_MAIN(TestRawFileTruncate)
-#include "tst_rawfiletruncate.moc"
+#include "test_rawfiletruncate.moc"

@@ -491,4 +491,4 @@ private slots:
 };
 
 QTEST_MAIN(TestTimeline)
-#include "tst_timeline.moc"
+#include "test_timeline.moc"

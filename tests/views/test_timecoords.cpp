@@ -120,4 +120,4 @@ private slots:
 };
 
 QTEST_GUILESS_MAIN(TestTimeCoords)
-#include "tst_timecoords.moc"
+#include "test_timecoords.moc"

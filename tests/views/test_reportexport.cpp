@@ -99,4 +99,4 @@ private slots:
 };
 
 QTEST_MAIN(TestReportExport)
-#include "tst_reportexport.moc"
+#include "test_reportexport.moc"
