@@ -118,10 +118,10 @@ void timelineFrames(int laneCount, int frames)
         const std::string node = "node-" + std::to_string(10000 + n).substr(1);
         for (int e = 0; e < 40; ++e) {
             const auto lv = static_cast<style::Level>(rng() % 3);
-            lanes.add(node, static_cast<int>(rng() % 8), t0 + static_cast<int64_t>(rng() % static_cast<uint64_t>(span)), lv, EventId(id++));
+            lanes.add(node, static_cast<int>(rng() % 8), {t0 + static_cast<int64_t>(rng() % static_cast<uint64_t>(span)), TimeBasis::Absolute, {}}, lv, EventId(id++));
         }
     }
-    lanes.add("node-0042", 3, t0 + span / 2, style::Root, EventId(id++));
+    lanes.add("node-0042", 3, {t0 + span / 2, TimeBasis::Absolute, {}}, style::Root, EventId(id++));
     lanes.finish();
     const double build = ms(t);
     FocusState focus;

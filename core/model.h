@@ -62,6 +62,17 @@ struct TimeInterval {
     friend bool operator==(const TimeInterval&, const TimeInterval&) = default;
 };
 
+// A moment as the evidence gives it: the time, how it was obtained and where
+// the true moment lies. One value, so that no time travels (or is printed,
+// core/present/timefmt.h) without its basis: a boot-relative time is not a date.
+struct Timestamp {
+    int64_t ns = kNoTime;
+    TimeBasis basis = TimeBasis::None;
+    TimeInterval interval;     // unbounded where the holder does not keep one (EvidenceItem)
+    bool known() const { return ns != kNoTime; }
+    friend bool operator==(const Timestamp&, const Timestamp&) = default;
+};
+
 // A node's clock against the consensus of the nodes, estimated from moments
 // every node records together (the same collective's watchdog timeout ...).
 struct ClockOffset {
@@ -117,9 +128,7 @@ struct Observation {
     ObservationId id;
     RawRef ref;
     SourceKind source = SourceKind::Unknown;
-    int64_t timeNs = kNoTime;
-    TimeBasis timeBasis = TimeBasis::None;
-    TimeInterval interval;     // on the node's clock
+    Timestamp time;            // interval on the node's clock
     std::string node;
     int rank = -1;             // global rank, -1 when the line and its file do not say
     int localRank = -1;        // launcher's local rank label (torchrun "[default3]:"): resolved by placement
@@ -177,9 +186,7 @@ struct SymptomEvent {
     int rank = -1;
     int gpuIndex = -1;
     std::string pciBus;
-    int64_t timeNs = kNoTime;
-    TimeBasis timeBasis = TimeBasis::None;
-    TimeInterval interval;                     // on clockNode's clock (from the primary observation)
+    Timestamp time;                            // interval on clockNode's clock (from the primary observation)
     std::string clockNode;                     // the node whose clock printed the time: differs from `node`
                                                // when a rule moved the event (a peer's report) or inferred it
     std::vector<ObservationId> observations;   // evidence (observation ids), first one is primary
@@ -238,9 +245,7 @@ struct Candidate {
     int rank = -1;
     int gpuIndex = -1;
     std::string pciBus;
-    int64_t timeNs = kNoTime;
-    TimeBasis timeBasis = TimeBasis::None;
-    TimeInterval interval;     // after clock-offset correction
+    Timestamp time;            // ns as printed; interval after clock-offset correction
     uint32_t support = 0;      // downstream events linked to it
     bool chosen = false;
     CandidateOutcome outcome;  // why it won or lost; present::candidateVerdict() says it in words
@@ -279,10 +284,8 @@ struct SymptomFamily {
     uint32_t rankCount = 0;
     uint32_t count = 0;                            // member events
     uint32_t occurrences = 0;                      // lines behind them (merged repeats counted)
-    int64_t firstNs = kNoTime;                     // earliest member time, on its node's clock
-    TimeBasis firstBasis = TimeBasis::None;
-    int64_t lastNs = kNoTime;                      // latest member time
-    TimeBasis lastBasis = TimeBasis::None;
+    Timestamp first;                               // earliest member time, on its node's clock
+    Timestamp last;                                // latest member time (neither keeps an interval: `span` does)
     TimeInterval span;                             // earliest member's earliest .. latest member's latest
     std::vector<EventId> events;                   // every member event id, ascending: the per-rank detail
     std::vector<EventId> representatives;          // up to 3 member events: earliest, lowest rank, latest
@@ -306,8 +309,7 @@ struct EvidenceItem {
     std::string node;
     int rank = -1;
     int gpuIndex = -1;
-    int64_t timeNs = kNoTime;
-    TimeBasis timeBasis = TimeBasis::None;
+    Timestamp time;            // its observation's (or event's) ns and basis; no interval
     std::string excerpt;
     EvidenceRole role = EvidenceRole::Context;
     std::string symptom;
@@ -344,9 +346,7 @@ struct RootCause {
     int gpuIndex = -1;
     std::string pciBus;
     int rank = -1;
-    int64_t timeNs = kNoTime;
-    TimeBasis timeBasis = TimeBasis::None;
-    TimeInterval interval;             // after clock-offset correction
+    Timestamp time;                    // ns as printed; interval after clock-offset correction
     std::vector<std::string> evidence; // evidence ids
     std::string advice;
     std::optional<Inference> inferred; // named by symptoms (its evidence), not observed itself

@@ -25,7 +25,7 @@ constexpr int kBoxData = 0;  // index into m_plan.boxes
 QString eventText(const SymptomEvent& e)
 {
     return style::q(e.symptom) + QLatin1Char('\n') + style::q(present::place(e.node, e.gpuIndex, e.pciBus, e.rank)) +
-           QLatin1Char('\n') + style::timeText(e.timeNs, e.timeBasis, false);
+           QLatin1Char('\n') + style::timeText(e.time, false);
 }
 
 QString familyText(const ChainFamily& c, size_t shownElsewhere)
@@ -34,9 +34,9 @@ QString familyText(const ChainFamily& c, size_t shownElsewhere)
     QString head = familyTitle(f);
     if (shownElsewhere > 0)
         head = QStringLiteral("+%1 more %2").arg(f.count - shownElsewhere).arg(style::q(f.symptom));
-    QString when = style::timeText(f.firstNs, f.firstBasis, false);
-    if (f.lastNs != f.firstNs)
-        when += QStringLiteral(" – ") + style::timeText(f.lastNs, f.lastBasis, false);
+    QString when = style::timeText(f.first, false);
+    if (f.last.ns != f.first.ns)
+        when += QStringLiteral(" – ") + style::timeText(f.last, false);
     return head + QLatin1Char('\n') + familyPlace(f, 2) + QLatin1Char('\n') + when;
 }
 } // namespace
@@ -168,7 +168,7 @@ ChainGraphView::Plan ChainGraphView::plan(std::shared_ptr<const Analysis> analys
         std::vector<EventId> members = fam.events;
         auto timeOf = [&](EventId id) {
             const SymptomEvent* e = byId.find(id);
-            return !e || e->timeNs == kNoTime ? INT64_MAX : e->timeNs;
+            return !e || !e->time.known() ? INT64_MAX : e->time.ns;
         };
         std::stable_sort(members.begin(), members.end(), [&](EventId a, EventId b) { return timeOf(a) < timeOf(b); });
         const size_t shown = std::min(members.size(), kMaxExpanded);

@@ -68,7 +68,7 @@ QVariant EvidenceModel::data(const QModelIndex& index, int role) const
     switch (role) {
     case Qt::DisplayRole:
         switch (index.column()) {
-        case TimeColumn: return style::timeText(it->timeNs, it->timeBasis, false);
+        case TimeColumn: return style::timeText(it->time, false);
         case RoleColumn: return style::q(toString(it->role));
         case NodeColumn: return style::q(it->node);
         case RankColumn: return it->rank < 0 ? QVariant() : QVariant(it->rank);
@@ -87,9 +87,9 @@ QVariant EvidenceModel::data(const QModelIndex& index, int role) const
         if (index.column() == NoteColumn && m_notes.contains(style::q(it->id)))
             return m_notes.value(style::q(it->id));
         return QStringLiteral("%1 · %2\n%3\n%4:%5 (%6)")
-            .arg(style::q(it->id), style::q(it->symptom), style::timeText(it->timeNs, it->timeBasis), style::q(it->file))
+            .arg(style::q(it->id), style::q(it->symptom), style::timeText(it->time), style::q(it->file))
             .arg(it->ref.line)
-            .arg(style::q(toString(it->timeBasis)));
+            .arg(style::q(toString(it->time.basis)));
     case Qt::BackgroundRole:
         if (index.column() == NoteColumn && m_notes.contains(style::q(it->id)))
             return QBrush(QColor(0xff, 0xf3, 0xc4));
@@ -110,8 +110,8 @@ QVariant EvidenceModel::data(const QModelIndex& index, int role) const
     case RoleRole: return static_cast<int>(it->role);
     case NodeRole: return style::q(it->node);
     case SourceRole: return static_cast<int>(it->source);
-    case TimeRole: return static_cast<qint64>(it->timeNs);
-    case BootRelativeRole: return it->timeBasis == TimeBasis::BootRelative;
+    case TimeRole: return static_cast<qint64>(it->time.ns);
+    case BootRelativeRole: return it->time.basis == TimeBasis::BootRelative;
     case SearchTextRole:
         // Notes are searchable: "find the lines I marked 'driver bug'".
         return style::q(it->excerpt) + QLatin1Char(' ') + style::q(it->symptom) + QLatin1Char(' ') + style::q(it->file)

@@ -115,7 +115,7 @@ std::vector<ExplanationRow> candidateRows(const Result& r)
         ExplanationRow row;
         row.text = {style::q(c.title.empty() ? c.symptom : c.title),
                     style::q(c.node) + (c.rank >= 0 ? QStringLiteral(" r%1").arg(c.rank) : QString()),
-                    style::timeText(c.timeNs, c.timeBasis, false), QString::number(c.support)};
+                    style::timeText(c.time, false), QString::number(c.support)};
         row.event = c.event;
         if (c.chosen) {
             row.bold = true;

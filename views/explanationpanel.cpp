@@ -129,7 +129,7 @@ void ExplanationPanel::fillSideBySide(const Result* result)
         auto* l = new QLabel(QStringLiteral("<b>%1</b> / %2<br>%3<br>%4<br>support: %5<br><i>%6</i>")
                                  .arg(style::q(c.domain).toHtmlEscaped(), style::q(c.subDomain).toHtmlEscaped(),
                                       style::q(present::place(c.node, c.gpuIndex, c.pciBus, c.rank)).toHtmlEscaped(),
-                                      style::timeText(c.timeNs, c.timeBasis))
+                                      style::timeText(c.time))
                                  .arg(c.support)
                                  .arg(style::q(present::candidateVerdict(c, r)).toHtmlEscaped()),
                              box);

@@ -58,9 +58,10 @@ int TimelineLanes::laneOfKey(const QString& key) const
     return m_index.value(key, -1);
 }
 
-void TimelineLanes::add(const std::string& node, int rank, int64_t timeNs, Level level, EventId id,
-                        TimeInterval interval, TimeBasis basis)
+void TimelineLanes::add(const std::string& node, int rank, const Timestamp& time, Level level, EventId id)
 {
+    int64_t timeNs = time.ns;
+    const TimeInterval& interval = time.interval;
     const uint32_t event = id.value;
     const int rankLane = laneFor(node, rank);
     const int parent = m_lanes[static_cast<size_t>(rankLane)].parent;
@@ -76,7 +77,7 @@ void TimelineLanes::add(const std::string& node, int rank, int64_t timeNs, Level
         timeNs = kNoTime;
     // Seconds since an unknown boot are not dates: on a wall-clock axis they
     // would sit in January 1970 and stretch "show all" over decades.
-    const bool offAxis = timeNs != kNoTime && basis == TimeBasis::BootRelative && !m_bootAxis;
+    const bool offAxis = timeNs != kNoTime && time.basis == TimeBasis::BootRelative && !m_bootAxis;
     if (offAxis) {
         timeNs = kNoTime;
         ++m_lanes[static_cast<size_t>(rankLane)].bootRelative;
@@ -121,13 +122,13 @@ void TimelineLanes::build(const Result& result, const std::vector<std::string>& 
     const style::EventLevels levels(result);
     bool anyWall = false, anyBoot = false;
     for (const auto& e : result.events) {
-        if (e.timeNs == kNoTime)
+        if (!e.time.known())
             continue;
-        (e.timeBasis == TimeBasis::BootRelative ? anyBoot : anyWall) = true;
+        (e.time.basis == TimeBasis::BootRelative ? anyBoot : anyWall) = true;
     }
     m_bootAxis = anyBoot && !anyWall;
     for (const auto& e : result.events)
-        add(e.node, e.rank, e.timeNs, levels(e), e.id, e.interval, e.timeBasis);
+        add(e.node, e.rank, e.time, levels(e), e.id);
     // The lanes a reader came for stay on top: the root cause's and every candidate's.
     auto pin = [this](const std::string& node, int rank) {
         const QString nodeKey = node.empty() ? QStringLiteral("(unknown node)") : style::q(node);

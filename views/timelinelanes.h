@@ -52,10 +52,9 @@ public:
     // files but no event), so a healthy node is visibly healthy.
     void build(const Result& result, const std::vector<std::string>& quietNodes = {});
     // Adds one event; for synthetic loads (tests, benchmarks). Call finish() after.
-    // `interval` (when wider than a point) is drawn as a bar. A boot-relative
+    // The time's interval (when wider than a point) is drawn as a bar. A boot-relative
     // time is put on the axis only when the whole timeline is boot-relative.
-    void add(const std::string& node, int rank, int64_t timeNs, style::Level level, EventId event,
-             TimeInterval interval = {}, TimeBasis basis = TimeBasis::Absolute);
+    void add(const std::string& node, int rank, const Timestamp& time, style::Level level, EventId event);
     void finish();
 
     void setFilter(const QString& text);

@@ -50,12 +50,12 @@ void TimelineView::onHighlight()
     if (m_analysis) {
         for (EventId id : m_focus->highlight()) {
             const SymptomEvent* e = eventById(id);
-            if (!e || e->timeNs == kNoTime)
+            if (!e || !e->time.known())
                 continue;
             const QString node = style::q(e->node);
-            m_highlightTimes[node].push_back(e->timeNs);
+            m_highlightTimes[node].push_back(e->time.ns);
             if (e->rank >= 0)
-                m_highlightTimes[node + QLatin1Char('/') + QString::number(e->rank)].push_back(e->timeNs);
+                m_highlightTimes[node + QLatin1Char('/') + QString::number(e->rank)].push_back(e->time.ns);
         }
         for (auto& v : m_highlightTimes)
             std::sort(v.begin(), v.end());
@@ -715,10 +715,10 @@ QString TimelineView::toolTipOf(EventId event) const
     const SymptomEvent& se = *found;
     const auto level = m_lanes.levelOfEvent(se.id);
     QString tip = QStringLiteral("<b>%1</b><br>%2 · %3<br>%4")
-                      .arg(style::q(se.symptom).toHtmlEscaped(), style::levelName(level), style::timeText(se.timeNs, se.timeBasis),
+                      .arg(style::q(se.symptom).toHtmlEscaped(), style::levelName(level), style::timeText(se.time),
                            style::q(present::place(se.node, se.gpuIndex, se.pciBus, se.rank)).toHtmlEscaped());
-    if (const QString iv = style::intervalText(se.interval, se.timeBasis); !iv.isEmpty())
-        tip += QStringLiteral("<br>between %1 (%2)").arg(iv.toHtmlEscaped(), style::q(toString(se.timeBasis)));
+    if (const QString iv = style::intervalText(se.time); !iv.isEmpty())
+        tip += QStringLiteral("<br>between %1 (%2)").arg(iv.toHtmlEscaped(), style::q(toString(se.time.basis)));
     if (se.count > 1)
         tip += QStringLiteral("<br>×%1 merged").arg(se.count);
     if (se.suppressed)

@@ -271,8 +271,8 @@ QString VerdictPanel::verdictHtml(const Analysis& a) const
                                                            rc.pciBus.empty() ? QString() : QStringLiteral("(PCI %1)").arg(esc(rc.pciBus))));
         if (rc.rank >= 0)
             h += row(tr("Rank"), QString::number(rc.rank));
-        h += row(tr("Time"), style::timeText(rc.timeNs, rc.timeBasis));
-        if (const QString iv = style::intervalText(rc.interval, rc.timeBasis); !iv.isEmpty())
+        h += row(tr("Time"), style::timeText(rc.time));
+        if (const QString iv = style::intervalText(rc.time); !iv.isEmpty())
             h += row(tr("Between"), iv);
         if (!rc.advice.empty())
             h += row(tr("Advice"), esc(rc.advice));
@@ -282,7 +282,7 @@ QString VerdictPanel::verdictHtml(const Analysis& a) const
         for (const Candidate& c : r.candidates)
             h += QStringLiteral("<li><a href='event:%1'>%2</a> on %3 at %4 — %5</li>")
                      .arg(c.event.value)
-                     .arg(esc(c.title.empty() ? c.symptom : c.title), esc(c.node), style::timeText(c.timeNs, c.timeBasis), esc(present::candidateVerdict(c, r)));
+                     .arg(esc(c.title.empty() ? c.symptom : c.title), esc(c.node), style::timeText(c.time), esc(present::candidateVerdict(c, r)));
         h += QStringLiteral("</ul>");
     } else {
         h += QStringLiteral("<h3 style='color:#455a64;margin-bottom:2px'>No root cause found</h3>");

@@ -75,20 +75,21 @@ QString utc(int64_t ns, bool withDate)
         + (withDate ? QStringLiteral(" UTC") : QString());
 }
 
-QString timeText(int64_t ns, TimeBasis basis, bool withDate)
+QString timeText(const Timestamp& t, bool withDate)
 {
-    if (ns != kNoTime && basis == TimeBasis::BootRelative)
-        return q(formatTime(ns, basis));
-    return utc(ns, withDate);
+    if (t.known() && t.basis == TimeBasis::BootRelative)
+        return q(formatTime(t));
+    return utc(t.ns, withDate);
 }
 
-QString intervalText(const TimeInterval& iv, TimeBasis basis)
+QString intervalText(const Timestamp& t)
 {
+    const TimeInterval& iv = t.interval;
     if (!iv.bounded() || iv.latestNs <= iv.earliestNs)
         return {};
     const double halfS = static_cast<double>(iv.latestNs - iv.earliestNs) / 2e9;
     return QStringLiteral("%1 … %2 (±%3 s)")
-        .arg(timeText(iv.earliestNs, basis, false), timeText(iv.latestNs, basis, false))
+        .arg(timeText({iv.earliestNs, t.basis, {}}, false), timeText({iv.latestNs, t.basis, {}}, false))
         .arg(halfS, 0, 'g', 3);
 }
 

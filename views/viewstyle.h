@@ -40,10 +40,10 @@ QString utc(int64_t ns, bool withDate = true);
 // A time in its basis: a boot-relative one (dmesg seconds, boot time unknown)
 // is not a date and is written as core/present writes it, "boot+6781741.548779s";
 // every other basis as utc().
-QString timeText(int64_t ns, TimeBasis basis, bool withDate = true);
-// "12:00:01.000 … 12:00:02.000 (±0.5 s)" when the interval is wider than the
-// time itself says; empty for a point or an unbounded interval.
-QString intervalText(const TimeInterval& iv, TimeBasis basis);
+QString timeText(const Timestamp& t, bool withDate = true);
+// "12:00:01.000 … 12:00:02.000 (±0.5 s)" when t's interval is wider than the
+// time itself says (its ends in t's basis); empty for a point or an unbounded interval.
+QString intervalText(const Timestamp& t);
 // Label for a tick of the given step: drops the date and sub-second digits it does not need.
 QString tickLabel(int64_t ns, int64_t stepNs);
 // The same on a boot-relative axis: "boot+120s", "boot+120.5s".

@@ -325,7 +325,7 @@ void WorkbenchView::onViewsReady()
             // Unattributed: the earliest evidence is where a reader starts.
             const EvidenceItem* earliest = nullptr;
             for (const EvidenceItem& e : r.evidence)
-                if (e.timeNs != kNoTime && (!earliest || e.timeNs < earliest->timeNs))
+                if (e.time.known() && (!earliest || e.time.ns < earliest->time.ns))
                     earliest = &e;
             if (s.evidence.isEmpty() && earliest) {
                 s.evidence = style::q(earliest->id);

@@ -41,9 +41,9 @@ const EvidenceItem* evidenceById(const Result& r, const std::string& id)
     return nullptr;
 }
 
-std::string shortTime(int64_t ns, TimeBasis basis = TimeBasis::Absolute)
+std::string shortTime(const Timestamp& time)
 {
-    std::string t = formatTime(ns, basis);
+    std::string t = formatTime(time);
     return t.empty() ? "(no time)" : t;
 }
 
@@ -85,12 +85,12 @@ std::string familyLine(const SymptomFamily& f)
     }
     if (f.count > 1)
         s += " · " + counted(f.count, "event");
-    if (f.firstNs == kNoTime)
+    if (!f.first.known())
         s += " · no time";
-    else if (f.lastNs == f.firstNs)
-        s += " · " + formatTime(f.firstNs, f.firstBasis);
+    else if (f.last.ns == f.first.ns)
+        s += " · " + formatTime(f.first);
     else
-        s += " · first " + formatTime(f.firstNs, f.firstBasis) + " · last " + formatTime(f.lastNs, f.lastBasis);
+        s += " · first " + formatTime(f.first) + " · last " + formatTime(f.last);
     if (!f.suppressedBy.empty())
         s += " · suppressed by " + f.suppressedBy;
     return s;
@@ -166,7 +166,7 @@ std::string formatDiagnosis(const Analysis& a, bool detail)
     if (r.rootCause) {
         const RootCause& rc = *r.rootCause;
         os << "  Root cause  " << rc.title << "\n";
-        os << "              " << present::place(rc.node, rc.gpuIndex, rc.pciBus, rc.rank, present::BusDetail::Always) << " at " << shortTime(rc.timeNs, rc.timeBasis)
+        os << "              " << present::place(rc.node, rc.gpuIndex, rc.pciBus, rc.rank, present::BusDetail::Always) << " at " << shortTime(rc.time)
            << "\n";
         for (const auto& id : rc.evidence) {
             if (const EvidenceItem* ev = evidenceById(r, id))
@@ -190,7 +190,7 @@ std::string formatDiagnosis(const Analysis& a, bool detail)
         os << "\nCandidates considered\n";
         for (const auto& c : r.candidates)
             os << "  " << (c.chosen ? "*" : "-") << " " << c.title << " on " << present::place(c.node, c.gpuIndex, c.pciBus, c.rank)
-               << " at " << shortTime(c.timeNs, c.timeBasis) << "\n      " << present::candidateVerdict(c, r) << "\n";
+               << " at " << shortTime(c.time) << "\n      " << present::candidateVerdict(c, r) << "\n";
     }
 
     if (!detail && !r.families.empty())
@@ -207,7 +207,7 @@ std::string formatDiagnosis(const Analysis& a, bool detail)
         }
         for (const auto& [from, kids] : children) {
             const SymptomEvent& f = r.events[from];
-            os << "  " << f.symptom << " @ " << present::place(f.node, f.gpuIndex, f.pciBus, f.rank) << "  " << shortTime(f.timeNs, f.timeBasis) << "\n";
+            os << "  " << f.symptom << " @ " << present::place(f.node, f.gpuIndex, f.pciBus, f.rank) << "  " << shortTime(f.time) << "\n";
             for (const auto& [sym, info] : kids)
                 os << "    -> " << sym << " on " << info.first.size() << " node" << (info.first.size() == 1 ? "" : "s")
                    << "   (rule " << info.second << ")\n";

@@ -45,11 +45,11 @@ const std::string& clockOf(const SymptomEvent& e) { return e.clockNode.empty() ?
 // COMPLETE" of one commId (rules/nccl.jsonc, nccl.extract.init-complete).
 bool anchor(const SymptomEvent& e, std::string& key, int64_t& t)
 {
-    if (clockOf(e).empty() || !stamped(e.timeBasis) || e.timeNs == kNoTime)
+    if (clockOf(e).empty() || !stamped(e.time.basis) || !e.time.known())
         return false;
     if (auto named = e.fields.find("clock_anchor"); named != e.fields.end() && !named->second.empty()) {
         key = named->second;
-        t = e.timeNs;
+        t = e.time.ns;
         return true;
     }
     if (e.symptom != "nccl.watchdog_timeout")
@@ -60,7 +60,7 @@ bool anchor(const SymptomEvent& e, std::string& key, int64_t& t)
     auto op = e.fields.find("op");
     key = "SeqNum " + seq->second + " " + (op == e.fields.end() ? std::string() : op->second);
     const int64_t ranFor = field(e, "ran_for_ms");
-    t = e.timeNs - (ranFor > 0 ? ranFor * 1'000'000 : 0);
+    t = e.time.ns - (ranFor > 0 ? ranFor * 1'000'000 : 0);
     return true;
 }
 
@@ -87,16 +87,16 @@ void widenUnknownFromEstimates(ClockModel& m)
 
 TimeInterval ownInterval(const SymptomEvent& e)
 {
-    if (e.interval.earliestNs != kNoTime || e.interval.latestNs != kNoTime)
-        return e.interval;
-    if (e.timeNs == kNoTime || e.timeBasis == TimeBasis::None)
+    if (e.time.interval.earliestNs != kNoTime || e.time.interval.latestNs != kNoTime)
+        return e.time.interval;
+    if (!e.time.known() || e.time.basis == TimeBasis::None)
         return {};
-    return {e.timeNs, e.timeNs + kSecNs - 1};
+    return {e.time.ns, e.time.ns + kSecNs - 1};
 }
 
 TimeInterval ClockModel::corrected(const SymptomEvent& e) const
 {
-    if (!wallClock(e.timeBasis))
+    if (!wallClock(e.time.basis))
         return {};
     TimeInterval iv = ownInterval(e);
     int64_t off = 0, unc = unknownNs;
@@ -188,7 +188,7 @@ namespace {
 std::pair<TimeInterval, TimeInterval> comparable(const ClockModel& clocks, const SymptomEvent& a, const SymptomEvent& b)
 {
     const bool sameNode = !clockOf(a).empty() && clockOf(a) == clockOf(b);
-    if (sameNode && (a.timeBasis == TimeBasis::BootRelative) == (b.timeBasis == TimeBasis::BootRelative))
+    if (sameNode && (a.time.basis == TimeBasis::BootRelative) == (b.time.basis == TimeBasis::BootRelative))
         return {ownInterval(a), ownInterval(b)};
     return {clocks.corrected(a), clocks.corrected(b)};
 }

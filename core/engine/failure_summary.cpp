@@ -148,7 +148,7 @@ void timeFromRootTime(SymptomEvent& e, const std::string& rootTime, int tzOffset
     auto t = isoStampNs(*stamp, tzOffsetSec);
     if (!t)
         return;
-    const TimeInterval line = e.interval;
+    const TimeInterval line = e.time.interval;
     const bool tooLate = line.latestNs != kNoTime && *t > line.latestNs + 2 * kSecNs;
     const bool tooEarly = line.earliestNs != kNoTime && *t + kSecNs < line.earliestNs - kMaxLeadNs;
     if (tooLate || tooEarly) {
@@ -157,9 +157,9 @@ void timeFromRootTime(SymptomEvent& e, const std::string& rootTime, int tzOffset
                            " as the bundle's zone reads it; the summary keeps the time of its line");
         return;
     }
-    e.timeNs = *t;
-    e.timeBasis = stamp->zoneSec ? TimeBasis::Absolute : TimeBasis::AssumedUtc;
-    e.interval = {*t, *t + kSecNs - 1};
+    e.time.ns = *t;
+    e.time.basis = stamp->zoneSec ? TimeBasis::Absolute : TimeBasis::AssumedUtc;
+    e.time.interval = {*t, *t + kSecNs - 1};
 }
 
 } // namespace

@@ -115,7 +115,7 @@ struct Key {
 // Untimed last.
 std::pair<bool, int64_t> timeOrder(const SymptomEvent& e)
 {
-    return {e.timeNs == kNoTime, e.timeNs};
+    return {!e.time.known(), e.time.ns};
 }
 
 void chooseRepresentatives(const std::vector<SymptomEvent>& events, SymptomFamily& f)
@@ -130,7 +130,7 @@ void chooseRepresentatives(const std::vector<SymptomEvent>& events, SymptomFamil
         if (e.rank >= 0 && (!lowestRank || std::make_tuple(e.rank, timeOrder(e), e.id) <
                                                std::make_tuple(lowestRank->rank, timeOrder(*lowestRank), lowestRank->id)))
             lowestRank = &e;
-        if (e.timeNs != kNoTime && (!latest || e.timeNs > latest->timeNs))
+        if (e.time.known() && (!latest || e.time.ns > latest->time.ns))
             latest = &e;
     }
     for (const SymptomEvent* e : {earliest, lowestRank, latest})
@@ -203,22 +203,22 @@ void buildFamilies(const std::vector<SymptomEvent>& events, const std::vector<Ch
                 ranks.push_back(e.rank);
             if (!e.node.empty())
                 nodes.push_back(e.node);
-            if (e.timeNs != kNoTime) {
-                if (f.firstNs == kNoTime || e.timeNs < f.firstNs) {
-                    f.firstNs = e.timeNs;
-                    f.firstBasis = e.timeBasis;
+            if (e.time.known()) {
+                if (!f.first.known() || e.time.ns < f.first.ns) {
+                    f.first.ns = e.time.ns;
+                    f.first.basis = e.time.basis;
                 }
-                if (f.lastNs == kNoTime || e.timeNs > f.lastNs) {
-                    f.lastNs = e.timeNs;
-                    f.lastBasis = e.timeBasis;
+                if (!f.last.known() || e.time.ns > f.last.ns) {
+                    f.last.ns = e.time.ns;
+                    f.last.basis = e.time.basis;
                 }
             }
-            if (e.interval.earliestNs != kNoTime &&
-                (f.span.earliestNs == kNoTime || e.interval.earliestNs < f.span.earliestNs))
-                f.span.earliestNs = e.interval.earliestNs;
+            if (e.time.interval.earliestNs != kNoTime &&
+                (f.span.earliestNs == kNoTime || e.time.interval.earliestNs < f.span.earliestNs))
+                f.span.earliestNs = e.time.interval.earliestNs;
             // An untimed line's interval may reach to its file's last write, which an
             // archive and a folder of the same bundle disagree on: it adds its inherited stamp.
-            const int64_t latest = e.timeBasis == TimeBasis::Inherited ? e.timeNs : e.interval.latestNs;
+            const int64_t latest = e.time.basis == TimeBasis::Inherited ? e.time.ns : e.time.interval.latestNs;
             if (latest != kNoTime && (f.span.latestNs == kNoTime || latest > f.span.latestNs))
                 f.span.latestNs = latest;
         }
@@ -240,8 +240,8 @@ void buildFamilies(const std::vector<SymptomEvent>& events, const std::vector<Ch
     std::sort(order.begin(), order.end(), [&](size_t a, size_t b) {
         const SymptomFamily& x = families[a];
         const SymptomFamily& y = families[b];
-        return std::make_tuple(-present::rolePriority(x.role), x.firstNs == kNoTime, x.firstNs, x.symptom, x.events.front()) <
-               std::make_tuple(-present::rolePriority(y.role), y.firstNs == kNoTime, y.firstNs, y.symptom, y.events.front());
+        return std::make_tuple(-present::rolePriority(x.role), !x.first.known(), x.first.ns, x.symptom, x.events.front()) <
+               std::make_tuple(-present::rolePriority(y.role), !y.first.known(), y.first.ns, y.symptom, y.events.front());
     });
     std::vector<FamilyId> familyOf(events.size());
     result.families.clear();

@@ -42,10 +42,10 @@ Precedence precedes(const OrderingInputs& in, const SymptomEvent& a, const Sympt
         return Precedence::None;
     // As heavy, one node: the one printed first (then the lower id) leads, so
     // the node is named even when its clock cannot split the two.
-    if (a.timeNs != kNoTime && b.timeNs != kNoTime && a.timeNs != b.timeNs)
-        return a.timeNs < b.timeNs ? Precedence::Heavier : Precedence::None;
-    if ((a.timeNs == kNoTime) != (b.timeNs == kNoTime))
-        return a.timeNs != kNoTime ? Precedence::Heavier : Precedence::None;
+    if (a.time.known() && b.time.known() && a.time.ns != b.time.ns)
+        return a.time.ns < b.time.ns ? Precedence::Heavier : Precedence::None;
+    if (a.time.known() != b.time.known())
+        return a.time.known() ? Precedence::Heavier : Precedence::None;
     return a.id < b.id ? Precedence::Heavier : Precedence::None;
 }
 

@@ -24,7 +24,7 @@ namespace {
 
 bool comparableTime(const SymptomEvent& e)
 {
-    return e.timeNs != kNoTime && e.timeBasis != TimeBasis::BootRelative && e.timeBasis != TimeBasis::None;
+    return e.time.known() && e.time.basis != TimeBasis::BootRelative && e.time.basis != TimeBasis::None;
 }
 
 std::string place(const SymptomEvent& e)
@@ -72,7 +72,7 @@ Episode episodeOf(const State& state, const std::vector<SymptomEvent>& events, c
     if (ep.endNs == kNoTime)
         for (const auto& e : events)
             if (!e.suppressed && e.kind == EventKind::BadNode && comparableTime(e))
-                ep.endNs = std::max(ep.endNs, e.timeNs);
+                ep.endNs = std::max(ep.endNs, e.time.ns);
     ep.startNs = ep.endNs == kNoTime ? kNoTime : ep.endNs - s.windowNs;
     return ep;
 }
@@ -92,11 +92,11 @@ CandidatePool candidatePool(const State& state, const std::vector<SymptomEvent>&
         pool.all.push_back(&e);
         if (!comparableTime(e))
             pool.untimed.push_back(&e);
-        else if (ep.contains(e.timeNs))
+        else if (ep.contains(e.time.ns))
             pool.inEpisode.push_back(&e);
     }
     std::sort(pool.inEpisode.begin(), pool.inEpisode.end(), [](const SymptomEvent* a, const SymptomEvent* b) {
-        return std::tie(a->timeNs, a->id) < std::tie(b->timeNs, b->id);
+        return std::tie(a->time.ns, a->id) < std::tie(b->time.ns, b->id);
     });
     return pool;
 }
@@ -114,18 +114,18 @@ CandidateOutcome outcomeOf(const SymptomEvent& c, const InitiatorOrder& first, c
         o.reason = tied.empty() ? CandidateReason::RootCause : CandidateReason::TiedWinner;
     } else if (std::find(tied.begin(), tied.end(), &c) != tied.end()) {
         o.reason = CandidateReason::TiedWith;
-        o.deltaNs = std::llabs(c.timeNs - winner->timeNs);
+        o.deltaNs = std::llabs(c.time.ns - winner->time.ns);
         o.limitNs = s.tolNs;
     } else if (!comparableTime(c)) {
         o.reason = CandidateReason::Untimed;
-    } else if (!ep.contains(c.timeNs)) {
-        o.reason = c.timeNs < ep.startNs ? CandidateReason::BeforeEpisode : CandidateReason::AfterDetection;
+    } else if (!ep.contains(c.time.ns)) {
+        o.reason = c.time.ns < ep.startNs ? CandidateReason::BeforeEpisode : CandidateReason::AfterDetection;
         o.limitNs = s.windowNs;
     } else if (winner && edgeSet.count({winner->id, c.id})) {
         o.reason = CandidateReason::Consequence;
-    } else if (winner && c.timeNs >= winner->timeNs) {
+    } else if (winner && c.time.ns >= winner->time.ns) {
         o.reason = CandidateReason::Later;
-        o.deltaNs = c.timeNs - winner->timeNs;
+        o.deltaNs = c.time.ns - winner->time.ns;
     } else if (winner) {
         o.reason = CandidateReason::Lighter;
     }
@@ -150,9 +150,7 @@ Described describe(const SymptomEvent& e, const SymptomDef* d, const ClockModel&
     out.rank = e.rank;
     out.gpuIndex = e.gpuIndex;
     out.pciBus = e.pciBus;
-    out.timeNs = e.timeNs;
-    out.timeBasis = e.timeBasis;
-    out.interval = clocks.corrected(e);
+    out.time = {e.time.ns, e.time.basis, clocks.corrected(e)};
     out.inferred = e.inferred;
     return out;
 }
@@ -192,7 +190,7 @@ void decide(const RuleSet& rules, const InitiatorOrder& first, const ClockModel&
         result.rootCause = rootCauseOf(*winner, d, clocks);
         if (trace)
             trace->push_back({"outcome", "engine", TraceAction::Chose, {winner->id},
-                              winner->symptom + " on " + place(*winner) + " at " + formatTime(winner->timeNs, winner->timeBasis), {}});
+                              winner->symptom + " on " + place(*winner) + " at " + formatTime(winner->time), {}});
     } else if (winner) {
         std::set<std::string> domains;
         domains.insert(domainOf(def(*winner)));
@@ -270,7 +268,7 @@ void computeOutcome(const State& state, const std::vector<SymptomEvent>& events,
         result.candidates.push_back(std::move(cand));
     }
     std::sort(result.candidates.begin(), result.candidates.end(), [](const Candidate& a, const Candidate& b) {
-        return std::tie(a.timeNs, a.event) < std::tie(b.timeNs, b.event);
+        return std::tie(a.time.ns, a.event) < std::tie(b.time.ns, b.event);
     });
 
     decide(rules, first, clocks, settings, result, trace);

@@ -292,13 +292,13 @@ bool related(const ClockModel& clocks, const SymptomEvent& e, const SymptomEvent
         if (!numericOrder(e, o, k, false))
             return false;
     if (rel.timed) {
-        if (e.timeNs == kNoTime || o.timeNs == kNoTime)
+        if (!e.time.known() || !o.time.known())
             return false;
         // Boot-relative times only compare within one node.
-        bool relE = e.timeBasis == TimeBasis::BootRelative, relO = o.timeBasis == TimeBasis::BootRelative;
+        bool relE = e.time.basis == TimeBasis::BootRelative, relO = o.time.basis == TimeBasis::BootRelative;
         if ((relE || relO) && !(relE && relO && e.node == o.node))
             return false;
-        double dt = static_cast<double>(o.timeNs - e.timeNs) / 1e9;
+        double dt = static_cast<double>(o.time.ns - e.time.ns) / 1e9;
         if (dt < rel.withinLo || dt > rel.withinHi)
             return false;
     }
@@ -337,7 +337,7 @@ std::string sameKey(const SymptomEvent& e, const Relation& rel)
 
 bool byTime(const SymptomEvent* a, const SymptomEvent* b)
 {
-    return std::tie(a->timeNs, a->id) < std::tie(b->timeNs, b->id);
+    return std::tie(a->time.ns, a->id) < std::tie(b->time.ns, b->id);
 }
 
 Pool candidates(const State& state, const std::vector<SymptomEvent>& events, const SymptomIds& ids,
@@ -366,7 +366,7 @@ Pool candidates(const State& state, const std::vector<SymptomEvent>& events, con
                     }
                 }
         b.anyBootRelative = std::any_of(b.events.begin(), b.events.end(), [](const SymptomEvent* o) {
-            return o->timeBasis == TimeBasis::BootRelative;
+            return o->time.basis == TimeBasis::BootRelative;
         });
     }
     return p;
@@ -397,12 +397,12 @@ void forRelated(const SymptomEvent& e, const Pool& pool, const Relation& rel, Vi
     const auto& list = bucket.events;
     auto first = list.begin();
     auto last = list.end();
-    if (rel.timed && e.timeNs != kNoTime && e.timeBasis != TimeBasis::BootRelative && !it->second.anyBootRelative &&
+    if (rel.timed && e.time.known() && e.time.basis != TimeBasis::BootRelative && !it->second.anyBootRelative &&
         rel.withinLo > -1e12 && rel.withinHi < 1e12) {
         SymptomEvent lo, hi;
-        lo.timeNs = e.timeNs + static_cast<int64_t>(rel.withinLo * 1e9) - 1;
+        lo.time.ns = e.time.ns + static_cast<int64_t>(rel.withinLo * 1e9) - 1;
         lo.id = EventId(0);
-        hi.timeNs = e.timeNs + static_cast<int64_t>(rel.withinHi * 1e9) + 1;
+        hi.time.ns = e.time.ns + static_cast<int64_t>(rel.withinHi * 1e9) + 1;
         hi.id = EventId(UINT32_MAX);
         first = std::lower_bound(list.begin(), list.end(), &lo, byTime);
         last = std::upper_bound(first, list.end(), &hi, byTime);
@@ -444,8 +444,8 @@ bool satisfied(const SymptomEvent& e, const Pool& pool, const Relation& rel)
 
 bool earlier(const SymptomEvent* a, const SymptomEvent* b)
 {
-    if (a->timeNs != b->timeNs)
-        return a->timeNs < b->timeNs;
+    if (a->time.ns != b->time.ns)
+        return a->time.ns < b->time.ns;
     return a->id < b->id;
 }
 
@@ -506,10 +506,10 @@ using RankMap = std::map<int, RankPlacement>;
 
 bool reportsEarlier(const SymptomEvent& a, const SymptomEvent& b)
 {
-    const bool ta = a.timeNs != kNoTime, tb = b.timeNs != kNoTime;
+    const bool ta = a.time.known(), tb = b.time.known();
     if (ta != tb)
         return ta;
-    return std::tie(a.timeNs, a.id) < std::tie(b.timeNs, b.id);
+    return std::tie(a.time.ns, a.id) < std::tie(b.time.ns, b.id);
 }
 
 // The group_by key of a report, empty when one of its keys is missing.
@@ -634,14 +634,14 @@ void attachLastSeen(SymptomEvent& ev, const std::vector<int>& silent, const Symp
         const Observation* last = nullptr;
         if (auto it = logs.observations.find(r); it != logs.observations.end())
             for (const Observation* o : it->second)
-                if (first.timeNs == kNoTime || o->timeNs == kNoTime || o->timeNs <= first.timeNs)
-                    if (!last || std::tie(o->timeNs, o->id) > std::tie(last->timeNs, last->id))
+                if (!first.time.known() || !o->time.known() || o->time.ns <= first.time.ns)
+                    if (!last || std::tie(o->time.ns, o->id) > std::tie(last->time.ns, last->id))
                         last = o;
         if (last) {
             if (ev.observations.size() < 16)
                 ev.observations.push_back(last->id);
-            if (last->timeNs != kNoTime && (lastSeenNs == kNoTime || last->timeNs > lastSeenNs))
-                lastSeenNs = last->timeNs;
+            if (last->time.known() && (lastSeenNs == kNoTime || last->time.ns > lastSeenNs))
+                lastSeenNs = last->time.ns;
         } else if (!lastFile && logs.logFile.count(r)) {
             lastFile = logs.logFile.at(r);
         }
@@ -659,9 +659,7 @@ SymptomEvent absentEvent(const Rule& rule, const RankMap& ranks, const AbsenceGr
     ev.id = id;
     ev.kind = EventKind::BadNode;
     ev.node = node;
-    ev.timeNs = first.timeNs;
-    ev.timeBasis = first.timeBasis;
-    ev.interval = first.interval; // by the first reporter's clock, not the silent node's
+    ev.time = first.time; // by the first reporter's clock, not the silent node's
     ev.clockNode = first.clockNode.empty() ? first.node : first.clockNode;
     ev.extractedBy = rule.id;
     if (silent.size() == 1) {
@@ -790,7 +788,7 @@ std::optional<Decision> decide(const State& state, const Rule& rule, const RuleP
         // The related event nearest in time (then the lowest id) lends its values.
         const SymptomEvent* src = nullptr;
         auto dist = [&](const SymptomEvent* o) {
-            return (o->timeNs == kNoTime || e.timeNs == kNoTime) ? INT64_MAX : std::llabs(o->timeNs - e.timeNs);
+            return (!o->time.known() || !e.time.known()) ? INT64_MAX : std::llabs(o->time.ns - e.time.ns);
         };
         for (const auto* o : relatedIn(e, *pools.copy, rule.copyFields->from))
             if (!src || dist(o) < dist(src) || (dist(o) == dist(src) && o->id < src->id))
@@ -938,8 +936,8 @@ Effects apply(const State& state, const Rule& rule, const RulePools& pools, cons
         else
             target.inferred->rule = rule.id;
         const auto before = static_cast<int64_t>(rule.infer->beforeS * 1e9);
-        if (before > 0 && target.interval.earliestNs != kNoTime)
-            target.interval.earliestNs -= before;
+        if (before > 0 && target.time.interval.earliestNs != kNoTime)
+            target.time.interval.earliestNs -= before;
         did(TraceAction::Rewrote, target.symptom + " -> " + s + " (inferred)");
         target.symptom = s;
     }

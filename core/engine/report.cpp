@@ -130,7 +130,7 @@ std::map<ObservationId, Pick> pickEvidence(const State& state, const std::vector
     for (const auto& e : events) {
         const int priority = present::rolePriority(roles[e.id.value]);
         for (ObservationId obs : e.observations)
-            bySymptom[e.symptom].push_back({priority, state.observations[obs.value].timeNs, obs, &e});
+            bySymptom[e.symptom].push_back({priority, state.observations[obs.value].time.ns, obs, &e});
     }
     for (auto& [symptom, list] : bySymptom) {
         std::sort(list.begin(), list.end(), [](const Line& a, const Line& b) {
@@ -177,8 +177,7 @@ EvidenceItem observationItem(const State& state, ObservationId obsId, const Pick
     item.node = o.node.empty() ? e.node : o.node;
     item.rank = o.rank;
     item.gpuIndex = o.gpuIndex >= 0 ? o.gpuIndex : e.gpuIndex;
-    item.timeNs = o.timeNs;
-    item.timeBasis = o.timeBasis;
+    item.time = {o.time.ns, o.time.basis, {}}; // an evidence item keeps no interval (result-schema.md)
     item.excerpt = excerptOf(state, o, maps);
     // An absence (absent_ranks) points at the last line the rank logged:
     // the excerpt says what was missing, then shows that line.
@@ -211,8 +210,7 @@ std::optional<EvidenceItem> absenceItem(const State& state, const SymptomEvent& 
     item.node = e.node;
     item.rank = e.rank;
     item.gpuIndex = e.gpuIndex;
-    item.timeNs = e.timeNs;
-    item.timeBasis = e.timeBasis;
+    item.time = {e.time.ns, e.time.basis, {}};
     item.excerpt = "absent: " + a->second +
                    (sf.kind == SourceKind::Manifest ? " (the manifest lists the rank; no line of it was read)"
                                                     : " (its log ends before any report of it)");
@@ -228,7 +226,7 @@ std::map<EvidenceSource, std::string> numberEvidence(SourcedItems& items)
     std::sort(items.begin(), items.end(), [](const auto& x, const auto& y) {
         const EvidenceItem& a = x.first;
         const EvidenceItem& b = y.first;
-        return std::tie(a.timeNs, a.file, a.ref.offset) < std::tie(b.timeNs, b.file, b.ref.offset);
+        return std::tie(a.time.ns, a.file, a.ref.offset) < std::tie(b.time.ns, b.file, b.ref.offset);
     });
     std::map<EvidenceSource, std::string> idOf;
     for (size_t i = 0; i < items.size(); ++i) {

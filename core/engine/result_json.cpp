@@ -12,9 +12,15 @@ using nlohmann::json;
 
 namespace {
 
-json timeJson(int64_t ns, TimeBasis basis = TimeBasis::Absolute)
+json timeJson(const Timestamp& t)
 {
-    return ns == kNoTime ? json() : json(formatTime(ns, basis));
+    return t.known() ? json(formatTime(t)) : json();
+}
+
+// An interval's end: a wall-clock instant (null when unbounded).
+json instantJson(int64_t ns)
+{
+    return ns == kNoTime ? json() : json(formatTimeUtc(ns));
 }
 
 json optInt(int v)
@@ -41,7 +47,7 @@ json intervalJson(const TimeInterval& iv)
 {
     if (iv.earliestNs == kNoTime && iv.latestNs == kNoTime)
         return nullptr;
-    return {{"earliest", timeJson(iv.earliestNs)}, {"latest", timeJson(iv.latestNs)}};
+    return {{"earliest", instantJson(iv.earliestNs)}, {"latest", instantJson(iv.latestNs)}};
 }
 
 // null for a cause seen on a line; {from, rule} for one only named by symptoms.
@@ -72,9 +78,9 @@ json candidateJson(const Candidate& c, const Result& r)
             {"node", optStr(c.node)},
             {"rank", optInt(c.rank)},
             {"gpu", optInt(c.gpuIndex)},
-            {"time", timeJson(c.timeNs, c.timeBasis)},
-            {"time_basis", std::string(toString(c.timeBasis))},
-            {"time_interval", intervalJson(c.interval)},
+            {"time", timeJson(c.time)},
+            {"time_basis", std::string(toString(c.time.basis))},
+            {"time_interval", intervalJson(c.time.interval)},
             {"support", c.support},
             {"chosen", c.chosen},
             {"verdict", present::candidateVerdict(c, r)},
@@ -97,8 +103,8 @@ json eventJson(const SymptomEvent& e)
               {"rank", optInt(e.rank)},
               {"gpu", optInt(e.gpuIndex)},
               {"pci_bus", optStr(e.pciBus)},
-              {"time", timeJson(e.timeNs, e.timeBasis)},
-              {"time_basis", std::string(toString(e.timeBasis))},
+              {"time", timeJson(e.time)},
+              {"time_basis", std::string(toString(e.time.basis))},
               {"observations", e.observations},
               {"fields", fields},
               {"extracted_by", e.extractedBy},
@@ -134,8 +140,8 @@ json familyJson(const SymptomFamily& f, bool detail)
               {"rank_count", f.rankCount},
               {"count", f.count},
               {"occurrences", f.occurrences},
-              {"first", timeJson(f.firstNs, f.firstBasis)},
-              {"last", timeJson(f.lastNs, f.lastBasis)},
+              {"first", timeJson(f.first)},
+              {"last", timeJson(f.last)},
               {"time_interval", intervalJson(f.span)},
               {"representatives", f.representatives},
               {"evidence", f.evidence}};
@@ -162,8 +168,8 @@ json evidenceJson(const EvidenceItem& e)
             {"node", optStr(e.node)},
             {"rank", optInt(e.rank)},
             {"gpu", optInt(e.gpuIndex)},
-            {"time", timeJson(e.timeNs, e.timeBasis)},
-            {"time_basis", std::string(toString(e.timeBasis))},
+            {"time", timeJson(e.time)},
+            {"time_basis", std::string(toString(e.time.basis))},
             {"raw", rawRef(e.ref, e.file)},
             {"excerpt", e.excerpt},
             {"role", std::string(toString(e.role))},
@@ -199,14 +205,14 @@ json resultHead(const Result& r)
     j["sub_domain"] = optStr(r.subDomain);
     j["summary"] = r.summary;
     j["workload"] = {{"id", optStr(r.workloadId)}, {"attempt", optInt(r.attempt)},
-                     {"window_start", timeJson(r.windowStartNs)}, {"window_end", timeJson(r.windowEndNs)}};
+                     {"window_start", instantJson(r.windowStartNs)}, {"window_end", instantJson(r.windowEndNs)}};
     if (r.rootCause) {
         const RootCause& rc = *r.rootCause;
         j["root_cause"] = {{"event", rc.event},         {"symptom", rc.symptom}, {"title", rc.title},
                            {"node", optStr(rc.node)},   {"gpu", optInt(rc.gpuIndex)}, {"pci_bus", optStr(rc.pciBus)},
-                           {"rank", optInt(rc.rank)},   {"time", timeJson(rc.timeNs, rc.timeBasis)},
-                           {"time_basis", std::string(toString(rc.timeBasis))},
-                           {"time_interval", intervalJson(rc.interval)}, {"evidence", rc.evidence},
+                           {"rank", optInt(rc.rank)},   {"time", timeJson(rc.time)},
+                           {"time_basis", std::string(toString(rc.time.basis))},
+                           {"time_interval", intervalJson(rc.time.interval)}, {"evidence", rc.evidence},
                            {"advice", optStr(rc.advice)}, {"inferred", inferenceJson(rc.inferred)}};
     } else {
         j["root_cause"] = nullptr;

@@ -95,6 +95,16 @@ int64_t timeOf(const std::string& text)
     return parseIso8601Ns(text).value_or(kNoTime);
 }
 
+// A family's first or last time: the document gives its text only, "boot+…s"
+// for a boot-relative one.
+Timestamp writtenTime(const std::string& text)
+{
+    const int64_t ns = timeOf(text);
+    if (ns == kNoTime)
+        return {};
+    return {ns, text.rfind("boot+", 0) == 0 ? TimeBasis::BootRelative : TimeBasis::Absolute, {}};
+}
+
 TimeInterval intervalOf(const json& j)
 {
     return {timeOf(str(j, "earliest")), timeOf(str(j, "latest"))};
@@ -205,9 +215,7 @@ void readCause(const json& j, Cause& out)
     out.gpuIndex = small(j, "gpu");
     out.pciBus = str(j, "pci_bus");
     out.rank = small(j, "rank");
-    out.timeBasis = basisOf(j, "time_basis");
-    out.timeNs = timeOf(str(j, "time"));
-    out.interval = intervalOf(member(j, "time_interval"));
+    out.time = {timeOf(str(j, "time")), basisOf(j, "time_basis"), intervalOf(member(j, "time_interval"))};
     out.evidence = strings(j, "evidence");
     out.inferred = inferenceOf(member(j, "inferred"));
 }
@@ -254,10 +262,8 @@ SymptomFamily familyOf(const json& f, const std::map<std::string, FamilyId>& ind
     out.count = count(f, "count");
     out.occurrences = count(f, "occurrences");
     const std::string first = str(f, "first"), last = str(f, "last");
-    out.firstNs = timeOf(first);
-    out.firstBasis = out.firstNs == kNoTime ? TimeBasis::None : first.rfind("boot+", 0) == 0 ? TimeBasis::BootRelative : TimeBasis::Absolute;
-    out.lastNs = timeOf(last);
-    out.lastBasis = out.lastNs == kNoTime ? TimeBasis::None : last.rfind("boot+", 0) == 0 ? TimeBasis::BootRelative : TimeBasis::Absolute;
+    out.first = writtenTime(first);
+    out.last = writtenTime(last);
     out.span = intervalOf(member(f, "time_interval"));
     out.events = ids(f, "events");
     out.representatives = ids(f, "representatives");
@@ -276,8 +282,7 @@ SymptomEvent eventOf(const json& n)
     e.rank = small(n, "rank");
     e.gpuIndex = small(n, "gpu");
     e.pciBus = str(n, "pci_bus");
-    e.timeBasis = basisOf(n, "time_basis");
-    e.timeNs = timeOf(str(n, "time"));
+    e.time = {timeOf(str(n, "time")), basisOf(n, "time_basis"), {}};
     e.extractedBy = str(n, "extracted_by");
     e.count = std::max<uint32_t>(1, count(n, "count"));
     e.suppressed = boolean(n, "suppressed");
@@ -357,8 +362,7 @@ EvidenceItem evidenceOf(const json& e, const std::map<std::string, uint32_t>& fi
     out.node = str(e, "node");
     out.rank = small(e, "rank");
     out.gpuIndex = small(e, "gpu");
-    out.timeBasis = basisOf(e, "time_basis");
-    out.timeNs = timeOf(str(e, "time"));
+    out.time = {timeOf(str(e, "time")), basisOf(e, "time_basis"), {}};
     out.excerpt = str(e, "excerpt");
     out.role = enumOf(str(e, "role"), EvidenceRole::Context, EvidenceRole::Context);
     out.symptom = str(e, "symptom");
@@ -383,8 +387,7 @@ void eventsFromEvidence(Result& r)
         e.node = item.node;
         e.rank = item.rank;
         e.gpuIndex = item.gpuIndex;
-        e.timeNs = item.timeNs;
-        e.timeBasis = item.timeBasis;
+        e.time = item.time;
         e.evidenceRole = item.role;
         e.suppressed = item.role == EvidenceRole::Context;
         if (item.family && item.family->value < r.families.size())

@@ -172,9 +172,7 @@ struct Scanner {
             e.rank = o.rank;
             e.gpuIndex = o.gpuIndex;
             e.pciBus = o.pciBus;
-            e.timeNs = o.timeNs;
-            e.timeBasis = o.timeBasis;
-            e.interval = o.interval;
+            e.time = o.time;
             e.clockNode = o.node;
             e.observations.push_back(ObservationId(obsIndex)); // local: rebased when the file's output is merged
             e.extractedBy = m.rule->id;
@@ -307,17 +305,17 @@ struct Scanner {
         o.ref.line = static_cast<uint32_t>(line - std::min<uint64_t>(line - 1, ex.linesBefore));
         o.ref.lineCount = 1 + ex.linesBefore + ex.linesAfter;
         o.source = f.kind;
-        o.timeNs = li.timeNs;
-        o.timeBasis = li.basis;
-        o.interval = stampInterval(li.timeNs, li.basis, li.resolutionNs);
-        if (o.timeNs == kNoTime) {
+        o.time.ns = li.timeNs;
+        o.time.basis = li.basis;
+        o.time.interval = stampInterval(li.timeNs, li.basis, li.resolutionNs);
+        if (!o.time.known()) {
             TimeBasis before = TimeBasis::None;
             int64_t t = inheritedTime(data, ex.begin, f.kind, ctx, 256, &before);
             if (t != kNoTime) {
-                o.timeNs = t;
-                o.timeBasis = TimeBasis::Inherited;
+                o.time.ns = t;
+                o.time.basis = TimeBasis::Inherited;
             }
-            o.interval = untimedInterval(f, data, std::min(ex.end, data.size()), t, before, ctx, ahead);
+            o.time.interval = untimedInterval(f, data, std::min(ex.end, data.size()), t, before, ctx, ahead);
         }
         o.node = !li.host.empty() && f.kind != SourceKind::AppLog ? std::string(li.host) : f.node;
         if (o.node.empty())
@@ -495,9 +493,9 @@ struct Scanner {
             o.ref.line = r.line;
             o.ref.lineCount = r.lineCount;
             o.source = f.kind;
-            o.timeNs = r.timeNs;
-            o.timeBasis = r.basis;
-            o.interval = stampInterval(r.timeNs, r.basis, kSecNs); // scheduler records print whole seconds
+            o.time.ns = r.timeNs;
+            o.time.basis = r.basis;
+            o.time.interval = stampInterval(r.timeNs, r.basis, kSecNs); // scheduler records print whole seconds
             o.node = r.node.empty() ? f.node : r.node;
             o.rank = r.rank;
             o.severity = r.severity;

@@ -395,7 +395,7 @@ uint32_t emitTrend(const State& state, const Rule& rule, std::vector<SymptomEven
 
     std::vector<TrendFinding> findings = findTrends(t, series);
     auto onsetTime = [&](const TrendFinding& f) {
-        return state.observations[series[f.series].points[f.onset].observation].timeNs;
+        return state.observations[series[f.series].points[f.onset].observation].time.ns;
     };
     if (t.by == "job" && findings.size() > 1) {
         // One event for the job (a loss every rank prints is one loss): the earliest onset.
@@ -417,9 +417,7 @@ uint32_t emitTrend(const State& state, const Rule& rule, std::vector<SymptomEven
             ev.rank = s.rank;
             ev.gpuIndex = t.by == "node" ? -1 : onset.gpuIndex;
         }
-        ev.timeNs = onset.timeNs;
-        ev.timeBasis = onset.timeBasis;
-        ev.interval = onset.interval;
+        ev.time = onset.time;
         ev.clockNode = onset.node;
         ev.observations.push_back(onset.id);
         for (size_t i : f.evidence)

@@ -137,7 +137,7 @@ Report buildReport(const Result& result, const ReviewNotes& review, const std::s
     if (const auto& rc = result.rootCause) {
         r.rootTitle = rc->title.empty() ? rc->symptom : rc->title;
         addFact(r.rootFacts, "Where", place(rc->node, rc->gpuIndex, rc->pciBus, rc->rank));
-        addFact(r.rootFacts, "When", timeText(rc->timeNs, rc->timeBasis) + " (" + std::string(toString(rc->timeBasis)) + ")");
+        addFact(r.rootFacts, "When", timeText(rc->time) + " (" + std::string(toString(rc->time.basis)) + ")");
         addFact(r.rootFacts, "Symptom", rc->symptom);
         addFact(r.rootFacts, "PCI bus", rc->pciBus);
         addFact(r.rootFacts, "Advice", rc->advice);
@@ -158,7 +158,7 @@ Report buildReport(const Result& result, const ReviewNotes& review, const std::s
 
     for (const Candidate& c : result.candidates)
         r.candidates.push_back({c.chosen, c.title.empty() ? c.symptom : c.title, place(c.node, c.gpuIndex, c.pciBus, c.rank),
-                                timeText(c.timeNs, c.timeBasis), candidateVerdict(c, result)});
+                                timeText(c.time), candidateVerdict(c, result)});
 
     for (const ReviewNote& n : review.notes) {
         std::string about = n.kind == "lane" ? "lane " + n.target : n.kind + " " + n.target;

@@ -22,12 +22,12 @@ bool names(const std::vector<EventId>& ids, EventId event)
 template <typename Cause>
 ChainNode focusNode(const Cause& c, bool root)
 {
-    return {true, root, c.symptom, place(c.node, c.gpuIndex, c.pciBus, c.rank), timeText(c.timeNs, c.timeBasis), 1, 1};
+    return {true, root, c.symptom, place(c.node, c.gpuIndex, c.pciBus, c.rank), timeText(c.time), 1, 1};
 }
 
 ChainNode familyNode(const SymptomFamily& f)
 {
-    return {false, false, f.symptom, placeOfMany(f.nodeRanges, formatRanges(f.ranks)), timeText(f.firstNs, f.firstBasis),
+    return {false, false, f.symptom, placeOfMany(f.nodeRanges, formatRanges(f.ranks)), timeText(f.first),
             f.count, f.nodes.size()};
 }
 
@@ -141,7 +141,7 @@ ChainSummary fromEvents(const Result& r, size_t maxFocus, size_t maxSymptoms)
         focusIndex[id] = s.nodes.size();
         const SymptomEvent& e = *ev->second;
         s.nodes.push_back({true, root, e.symptom, place(e.node, e.gpuIndex, e.pciBus, e.rank),
-                           timeText(e.timeNs, e.timeBasis), 1, 1});
+                           timeText(e.time), 1, 1});
     };
     if (r.rootCause)
         addFocus(r.rootCause->event, true);
@@ -199,10 +199,10 @@ ChainSummary fromEvents(const Result& r, size_t maxFocus, size_t maxSymptoms)
 
 } // namespace
 
-std::string timeText(int64_t ns, TimeBasis basis)
+std::string timeText(const Timestamp& t)
 {
-    const std::string t = ns == kNoTime ? std::string() : formatTime(ns, basis);
-    return t.empty() ? std::string("no time") : t;
+    const std::string text = t.known() ? formatTime(t) : std::string();
+    return text.empty() ? std::string("no time") : text;
 }
 
 ChainSummary summariseChain(const Result& result, size_t maxFocus, size_t maxSymptoms)

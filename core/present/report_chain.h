@@ -30,6 +30,6 @@ struct ChainSummary {
 ChainSummary summariseChain(const Result& result, size_t maxFocus, size_t maxSymptoms);
 
 // A time as the result document writes it; "no time" without one.
-std::string timeText(int64_t ns, TimeBasis basis);
+std::string timeText(const Timestamp& t);
 
 } // namespace fl::present

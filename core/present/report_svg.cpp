@@ -93,12 +93,12 @@ std::string timelineSvg(const Result& result)
     std::vector<TimedEvent> events;
     size_t untimed = 0;
     // A boot-relative time is not a date: it cannot be drawn on the clock.
-    auto add = [&](int64_t ns, TimeBasis basis, const std::string& node, EventId id) {
-        if (ns == kNoTime || basis == TimeBasis::BootRelative) {
+    auto add = [&](const Timestamp& time, const std::string& node, EventId id) {
+        if (!time.known() || time.basis == TimeBasis::BootRelative) {
             ++untimed;
             return;
         }
-        events.push_back({ns, node.empty() ? std::string("(no node)") : node,
+        events.push_back({time.ns, node.empty() ? std::string("(no node)") : node,
                           id == root ? Mark::Root : candidates.count(id) ? Mark::Candidate : Mark::Symptom});
     };
     // A 2.0 result keeps its events as families: the marks are its evidence
@@ -108,11 +108,11 @@ std::string timelineSvg(const Result& result)
         std::set<EventId> drawnEvents;
         for (const EvidenceItem& e : result.evidence)
             if (e.role != EvidenceRole::Context && drawnEvents.insert(e.event).second)
-                add(e.timeNs, e.timeBasis, e.node, e.event);
+                add(e.time, e.node, e.event);
     } else {
         for (const SymptomEvent& e : result.events)
             if (!e.suppressed)
-                add(e.timeNs, e.timeBasis, e.node, e.id);
+                add(e.time, e.node, e.id);
     }
     if (events.empty())
         return {};

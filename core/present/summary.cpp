@@ -62,7 +62,7 @@ std::string summary(const Result& result, const std::vector<EventId>& tiedRoots,
     if (result.status == ResultStatus::Attributed && result.rootCause) {
         const RootCause& rc = *result.rootCause;
         std::string s = rc.title + " on " + place(rc.node, rc.gpuIndex, rc.pciBus, rc.rank) + " at " +
-                        (rc.timeNs == kNoTime ? std::string("an unknown time") : formatTime(rc.timeNs, rc.timeBasis)) +
+                        (rc.time.known() ? formatTime(rc.time) : std::string("an unknown time")) +
                         (c.downstream ? "; " + plural(c.downstream, "downstream symptom") + " on " +
                                             plural(c.downstreamNodes, "node")
                                       : std::string("; no downstream symptom linked to it"));

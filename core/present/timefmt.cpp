@@ -42,13 +42,13 @@ std::string formatTimeUtc(int64_t ns)
     return out;
 }
 
-std::string formatTime(int64_t ns, TimeBasis basis)
+std::string formatTime(const Timestamp& t)
 {
-    if (ns == kNoTime || basis != TimeBasis::BootRelative)
-        return formatTimeUtc(ns);
+    if (!t.known() || t.basis != TimeBasis::BootRelative)
+        return formatTimeUtc(t.ns);
     char buf[48];
-    std::snprintf(buf, sizeof buf, "boot+%lld.%06llds", static_cast<long long>(ns / 1'000'000'000),
-                  static_cast<long long>((ns % 1'000'000'000) / 1000));
+    std::snprintf(buf, sizeof buf, "boot+%lld.%06llds", static_cast<long long>(t.ns / 1'000'000'000),
+                  static_cast<long long>((t.ns % 1'000'000'000) / 1000));
     return buf;
 }
 

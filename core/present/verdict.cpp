@@ -53,12 +53,12 @@ namespace {
 // each node's clock offset) show, not a fixed tolerance.
 std::string overlapReason(const Candidate& c, const Candidate* other)
 {
-    if (!other || !c.interval.bounded() || !other->interval.bounded())
+    if (!other || !c.time.interval.bounded() || !other->time.interval.bounded())
         return "their times cannot be ordered (one has no bounded interval)";
-    const int64_t overlap = std::min(c.interval.latestNs, other->interval.latestNs) -
-                            std::max(c.interval.earliestNs, other->interval.earliestNs);
-    return "after clock-offset correction their intervals, " + seconds(c.interval.latestNs - c.interval.earliestNs) +
-           " and " + seconds(other->interval.latestNs - other->interval.earliestNs) + " wide, overlap by " +
+    const int64_t overlap = std::min(c.time.interval.latestNs, other->time.interval.latestNs) -
+                            std::max(c.time.interval.earliestNs, other->time.interval.earliestNs);
+    return "after clock-offset correction their intervals, " + seconds(c.time.interval.latestNs - c.time.interval.earliestNs) +
+           " and " + seconds(other->time.interval.latestNs - other->time.interval.earliestNs) + " wide, overlap by " +
            seconds(std::max<int64_t>(overlap, 0)) + ", so neither certainly came first";
 }
 
@@ -88,7 +88,7 @@ std::string candidateVerdict(const Candidate& c, const Result& result)
         return "tied with " + otherSymptom + " on " + otherPlace + " (" + seconds(o.deltaNs) + " apart as printed; " +
                overlapReason(c, other) + "; nothing known makes one cause the other, on another node)";
     case CandidateReason::Untimed:
-        return "lost: its time cannot be compared with the others (" + std::string(toString(c.timeBasis)) + ")";
+        return "lost: its time cannot be compared with the others (" + std::string(toString(c.time.basis)) + ")";
     case CandidateReason::BeforeEpisode:
         return "lost: before the terminal episode (more than " + seconds(o.limitNs) +
                " before the failure was detected)";

@@ -19,7 +19,7 @@ json goldenOf(const fl::Result& r)
     if (r.rootCause) {
         const auto& rc = *r.rootCause;
         g["root_cause"] = {{"symptom", rc.symptom}, {"title", rc.title}, {"node", rc.node}, {"gpu", rc.gpuIndex},
-                           {"pci_bus", rc.pciBus}, {"rank", rc.rank}, {"time", fl::formatTimeUtc(rc.timeNs)}};
+                           {"pci_bus", rc.pciBus}, {"rank", rc.rank}, {"time", fl::formatTimeUtc(rc.time.ns)}};
     } else {
         g["root_cause"] = nullptr;
     }

@@ -46,7 +46,7 @@ void checkPartition(const Result& r)
             ++seen[id.value];
             const SymptomEvent& e = r.events[id.value];
             QCOMPARE(QString::fromStdString(e.symptom), QString::fromStdString(f.symptom));
-            QVERIFY(e.timeNs == kNoTime || (e.timeNs >= f.firstNs && e.timeNs <= f.lastNs));
+            QVERIFY(!e.time.known() || (e.time.ns >= f.first.ns && e.time.ns <= f.last.ns));
             if (!e.node.empty())
                 nodes.insert(e.node);
             occurrences += e.count;

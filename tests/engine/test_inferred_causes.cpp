@@ -81,8 +81,8 @@ void TestInferredCauses::rotatedLogKeepsOnlyTheXid45ThatNamesItsCause()
             citesXid45 = citesXid45 || ev.excerpt.find("caused by previous Xid 79") != std::string::npos;
     QVERIFY(citesXid45);
     // The cause came before the line that names it: its interval reaches back.
-    QVERIFY(rc.interval.bounded());
-    QVERIFY(rc.timeNs - rc.interval.earliestNs >= 600LL * 1'000'000'000);
+    QVERIFY(rc.time.interval.bounded());
+    QVERIFY(rc.time.ns - rc.time.interval.earliestNs >= 600LL * 1'000'000'000);
     QVERIFY(QString::fromStdString(a.result.summary).contains("inferred"));
     // The result document says so, in the candidate and the root cause.
     const nlohmann::json j = resultToJson(a.result);

@@ -61,8 +61,8 @@ void TestLogFormats::journalJsonExport()
     QCOMPARE(str(toString(a.result.status)), QStringLiteral("attributed"));
     QCOMPARE(str(a.result.rootCause->symptom), QStringLiteral("gpu.xid.79"));
     QCOMPARE(str(a.result.rootCause->node), QStringLiteral("gpu-a17"));
-    QCOMPARE(str(toString(a.result.rootCause->timeBasis)), QStringLiteral("absolute"));
-    QCOMPARE(qint64(a.result.rootCause->timeNs), qint64(1796292062338871000LL));
+    QCOMPARE(str(toString(a.result.rootCause->time.basis)), QStringLiteral("absolute"));
+    QCOMPARE(qint64(a.result.rootCause->time.ns), qint64(1796292062338871000LL));
 }
 
 void TestLogFormats::dmesgReltime()
@@ -78,8 +78,8 @@ void TestLogFormats::dmesgReltime()
     QCOMPARE(str(a.result.rootCause->symptom), QStringLiteral("gpu.xid.79"));
     QCOMPARE(str(a.result.rootCause->node), QStringLiteral("gpu-a17"));
     // Between its stamped neighbours: 10:01 to the end of 10:02.
-    QVERIFY(a.result.rootCause->interval.bounded());
-    QVERIFY(a.result.rootCause->interval.latestNs - a.result.rootCause->interval.earliestNs >= 60LL * 1'000'000'000);
+    QVERIFY(a.result.rootCause->time.interval.bounded());
+    QVERIFY(a.result.rootCause->time.interval.latestNs - a.result.rootCause->time.interval.earliestNs >= 60LL * 1'000'000'000);
 }
 
 void TestLogFormats::dmesgDecodeKeepsTheTime()

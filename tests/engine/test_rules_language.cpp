@@ -294,7 +294,7 @@ void TestRulesLanguage::choseStepWritesTheTimeInItsBasis()
               "the bus.\n");
     Analysis a = run(b, kSource + "/rules");
     QVERIFY(a.result.rootCause);
-    QVERIFY(a.result.rootCause->timeBasis == TimeBasis::BootRelative);
+    QVERIFY(a.result.rootCause->time.basis == TimeBasis::BootRelative);
     const TraceStep* chose = nullptr;
     for (const auto& step : a.trace)
         if (step.action == TraceAction::Chose)

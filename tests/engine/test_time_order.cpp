@@ -76,14 +76,14 @@ void TestTimeOrder::aStampIsItsResolutionWide()
     const SymptomEvent* x = firstEvent(a.result, "gpu.xid.79");
     QVERIFY(x);
     // Syslog prints whole seconds: the fault lies anywhere in 10:00:40.
-    QCOMPARE(x->interval.earliestNs, x->timeNs);
-    QCOMPARE(x->interval.latestNs, x->timeNs + kSec - 1);
+    QCOMPARE(x->time.interval.earliestNs, x->time.ns);
+    QCOMPARE(x->time.interval.latestNs, x->time.ns + kSec - 1);
     // Without a second node there is no offset to estimate, so the root cause
     // carries the unknown-offset allowance (clock_skew_tolerance_s) on both sides.
     QVERIFY(a.result.rootCause);
     QVERIFY(a.result.clockOffsets.empty());
-    QVERIFY(a.result.rootCause->interval.earliestNs < x->timeNs);
-    QVERIFY(a.result.rootCause->interval.latestNs > x->timeNs + kSec - 1);
+    QVERIFY(a.result.rootCause->time.interval.earliestNs < x->time.ns);
+    QVERIFY(a.result.rootCause->time.interval.latestNs > x->time.ns + kSec - 1);
 }
 
 void TestTimeOrder::anUntimedLineLiesBetweenItsStampedNeighbours()
@@ -102,10 +102,10 @@ void TestTimeOrder::anUntimedLineLiesBetweenItsStampedNeighbours()
     Analysis a = analyze(dir.string(), shippedOnly());
     const SymptomEvent* e = firstEvent(a.result, "network.ib_completion_error");
     QVERIFY(e);
-    QVERIFY(e->timeBasis == TimeBasis::Inherited);
-    QCOMPARE(e->interval.earliestNs, e->timeNs);
+    QVERIFY(e->time.basis == TimeBasis::Inherited);
+    QCOMPARE(e->time.interval.earliestNs, e->time.ns);
     // Up to the end of the microsecond printed on the next stamped line.
-    QCOMPARE(e->interval.latestNs - e->interval.earliestNs, 299 * kSec + 249'999'000 + 1000 - 1);
+    QCOMPARE(e->time.interval.latestNs - e->time.interval.earliestNs, 299 * kSec + 249'999'000 + 1000 - 1);
 
     // With no stamped line after it, the bound is the file's last write.
     writeFile(dir / "applog-node-02-rank3.log",
@@ -119,7 +119,7 @@ void TestTimeOrder::anUntimedLineLiesBetweenItsStampedNeighbours()
     const int64_t mtimeNs = std::chrono::duration_cast<std::chrono::nanoseconds>(
                                 std::chrono::file_clock::to_sys(mtime).time_since_epoch())
                                 .count();
-    QCOMPARE(f->interval.latestNs, mtimeNs);
+    QCOMPARE(f->time.interval.latestNs, mtimeNs);
 }
 
 void TestTimeOrder::sharedTimeoutsGiveEachNodeItsOffset()

@@ -269,15 +269,15 @@ void TestTorchrunSummary::theEntrysTimeDatesTheFailure()
         const RootCause& rc = *a.result.rootCause;
         QCOMPARE(QString::fromStdString(rc.symptom), QStringLiteral("workload.rank_died.SIGSEGV"));
         const int64_t failure = *parseIso8601Ns("2026-11-30T12:14:55Z");
-        QCOMPARE(rc.timeNs, failure);
-        QCOMPARE(QString::fromUtf8(toString(rc.timeBasis).data()), QStringLiteral("assumed_utc"));
+        QCOMPARE(rc.time.ns, failure);
+        QCOMPARE(QString::fromUtf8(toString(rc.time.basis).data()), QStringLiteral("assumed_utc"));
         // On its node's clock: its second, reaching back the agent's monitor
         // interval (infer before_s); the root cause adds what the clock offset
         // does not know.
         const SymptomEvent* e = eventOf(a.result, "workload.rank_died.SIGSEGV");
         QVERIFY(e);
-        QCOMPARE(e->interval.latestNs, failure + kSec - 1);
-        QCOMPARE(e->interval.earliestNs, failure - 5 * kSec);
+        QCOMPARE(e->time.interval.latestNs, failure + kSec - 1);
+        QCOMPARE(e->time.interval.earliestNs, failure - 5 * kSec);
     }
 }
 
@@ -296,10 +296,10 @@ void TestTorchrunSummary::aFailureTimeInAnotherZoneIsNotTrusted()
     Analysis a = analyze(dir.string(), shippedOnly());
     QCOMPARE(QString::fromStdString(statusOf(a.result)), QStringLiteral("attributed"));
     const RootCause& rc = *a.result.rootCause;
-    QCOMPARE(QString::fromUtf8(toString(rc.timeBasis).data()), QStringLiteral("inherited"));
+    QCOMPARE(QString::fromUtf8(toString(rc.time.basis).data()), QStringLiteral("inherited"));
     const SymptomEvent* e = eventOf(a.result, "workload.rank_died.SIGSEGV");
     QVERIFY(e);
-    QCOMPARE(e->interval.latestNs, *parseIso8601Ns("2026-11-30T12:15:01Z") - 1); // the next stamp's second
+    QCOMPARE(e->time.interval.latestNs, *parseIso8601Ns("2026-11-30T12:15:01Z") - 1); // the next stamp's second
     bool warned = false;
     for (const auto& w : a.result.warnings)
         warned = warned || (w.find("applog-gpu-b04-torchrun.log") != std::string::npos &&

@@ -115,7 +115,7 @@ private slots:
             e.id = EventId(i);
             e.symptom = "s" + std::to_string(i);
             e.node = "n";
-            e.timeNs = test::kRootTimeNs + i;
+            e.time.ns = test::kRootTimeNs + i;
             a->result.events.push_back(e);
         }
         a->result.rootCause = RootCause{};
@@ -141,7 +141,7 @@ private slots:
             e.symptom = std::move(symptom);
             e.node = std::move(node);
             e.rank = rank;
-            e.timeNs = t;
+            e.time.ns = t;
             e.kind = kind;
             e.fields["seq"] = "4711";
             r.events.push_back(e);

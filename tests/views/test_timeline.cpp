@@ -78,7 +78,7 @@ private slots:
             e.symptom = "x";
             e.node = std::move(node);
             e.rank = rank;
-            e.timeNs = t;
+            e.time.ns = t;
             e.kind = kind;
             e.suppressed = suppressed;
             r.events.push_back(e);
@@ -146,8 +146,8 @@ private slots:
             e.id = EventId(id);
             e.symptom = "x";
             e.node = std::move(node);
-            e.timeNs = t;
-            e.timeBasis = b;
+            e.time.ns = t;
+            e.time.basis = b;
             r.events.push_back(e);
         };
         ev(0, "a", test::kRootTimeNs, TimeBasis::Absolute);
@@ -161,8 +161,8 @@ private slots:
         QCOMPARE(l.lane(l.laneOfKey(QStringLiteral("a"))).bootRelative, 1u);
         QCOMPARE(l.lane(l.laneOfKey(QStringLiteral("b"))).bootRelative, 1u);
         QCOMPARE(l.eventTime(EventId(2)), kNoTime);
-        QCOMPARE(style::timeText(6781741'548779000, TimeBasis::BootRelative), QStringLiteral("boot+6781741.548779s"));
-        QCOMPARE(style::timeText(test::kRootTimeNs, TimeBasis::AssumedYear), QStringLiteral("2024-05-01 12:34:56.000 UTC"));
+        QCOMPARE(style::timeText({6781741'548779000, TimeBasis::BootRelative, {}}), QStringLiteral("boot+6781741.548779s"));
+        QCOMPARE(style::timeText({test::kRootTimeNs, TimeBasis::AssumedYear, {}}), QStringLiteral("2024-05-01 12:34:56.000 UTC"));
 
         r.events.erase(r.events.begin());
         l.build(r);
@@ -180,10 +180,10 @@ private slots:
     {
         const int cap = TimelineLanes::kSpanCapPx;
         TimelineLanes l;
-        l.add("n", -1, 300, style::Symptom, EventId(0), TimeInterval{290, 310});       // narrow: drawn whole
-        l.add("n", -1, 500, style::Interesting, EventId(1), TimeInterval{500, 900});   // wide: capped on the right
-        l.add("n", -1, 800, style::Root, EventId(2), TimeInterval{800, 800});          // a point: no whisker
-        l.add("n", -1, 100, style::Symptom, EventId(3), TimeInterval{99, 101});        // under kMinSpanPx: the mark covers it
+        l.add("n", -1, {300, TimeBasis::Absolute, {290, 310}}, style::Symptom, EventId(0));       // narrow: drawn whole
+        l.add("n", -1, {500, TimeBasis::Absolute, {500, 900}}, style::Interesting, EventId(1));   // wide: capped on the right
+        l.add("n", -1, {800, TimeBasis::Absolute, {800, 800}}, style::Root, EventId(2));          // a point: no whisker
+        l.add("n", -1, {100, TimeBasis::Absolute, {99, 101}}, style::Symptom, EventId(3));        // under kMinSpanPx: the mark covers it
         l.finish();
         auto level = [](uint8_t v) { return int(v & TimelineLanes::kSpanLevel); };
         auto tick = [](uint8_t v) { return (v & TimelineLanes::kSpanEnd) != 0; };
@@ -227,7 +227,7 @@ private slots:
         constexpr int64_t s = 1'000'000'000;
         TimelineLanes l;
         for (uint32_t n = 0; n < 4; ++n)
-            l.add("node-" + std::to_string(n), -1, 1500 * s + n * 20 * s, style::Symptom, EventId(static_cast<uint32_t>(n)), TimeInterval{1000 * s, 2000 * s});
+            l.add("node-" + std::to_string(n), -1, {1500 * s + n * 20 * s, TimeBasis::Absolute, {1000 * s, 2000 * s}}, style::Symptom, EventId(static_cast<uint32_t>(n)));
         l.finish();
         FocusState focus;
         TimelineView v(&focus);
@@ -265,11 +265,11 @@ private slots:
     {
         TimelineLanes l;
         // Three events in pixel 2 (of 10 over [0, 1000)): the root must win.
-        l.add("n", -1, 200, style::Interesting, EventId(0));
-        l.add("n", -1, 250, style::Root, EventId(1));
-        l.add("n", -1, 299, style::Suppressed, EventId(2));
-        l.add("n", -1, 700, style::Suppressed, EventId(3));
-        l.add("n", -1, 1000, style::Root, EventId(4));  // end is exclusive
+        l.add("n", -1, {200, TimeBasis::Absolute, {}}, style::Interesting, EventId(0));
+        l.add("n", -1, {250, TimeBasis::Absolute, {}}, style::Root, EventId(1));
+        l.add("n", -1, {299, TimeBasis::Absolute, {}}, style::Suppressed, EventId(2));
+        l.add("n", -1, {700, TimeBasis::Absolute, {}}, style::Suppressed, EventId(3));
+        l.add("n", -1, {1000, TimeBasis::Absolute, {}}, style::Root, EventId(4));  // end is exclusive
         l.finish();
         std::vector<uint8_t> m;
         l.marks(0, 0, 1000, 10, m);
@@ -313,9 +313,9 @@ private slots:
     void hostileTimesStayOffTheAxis()
     {
         TimelineLanes l;
-        l.add("a", -1, INT64_MAX, style::Symptom, EventId(0));
-        l.add("a", -1, INT64_MIN + 1, style::Symptom, EventId(1));
-        l.add("a", -1, 1'700'000'000'000'000'000, style::Root, EventId(2));
+        l.add("a", -1, {INT64_MAX, TimeBasis::Absolute, {}}, style::Symptom, EventId(0));
+        l.add("a", -1, {INT64_MIN + 1, TimeBasis::Absolute, {}}, style::Symptom, EventId(1));
+        l.add("a", -1, {1'700'000'000'000'000'000, TimeBasis::Absolute, {}}, style::Root, EventId(2));
         l.finish();
         QCOMPARE(l.eventTime(EventId(0)), kNoTime);
         QCOMPARE(l.minTime(), l.maxTime());
@@ -334,17 +334,17 @@ private slots:
     {
         constexpr int64_t s = 1'000'000'000;
         TimelineLanes l;
-        l.add("a", -1, 0, style::Interesting, EventId(0));  // an hour before: context, not incident
-        l.add("b", -1, 3600 * s, style::Root, EventId(1));
-        l.add("c", -1, 3700 * s, style::Symptom, EventId(2));
-        l.add("c", -1, 3800 * s, style::Suppressed, EventId(3));
+        l.add("a", -1, {0, TimeBasis::Absolute, {}}, style::Interesting, EventId(0));  // an hour before: context, not incident
+        l.add("b", -1, {3600 * s, TimeBasis::Absolute, {}}, style::Root, EventId(1));
+        l.add("c", -1, {3700 * s, TimeBasis::Absolute, {}}, style::Symptom, EventId(2));
+        l.add("c", -1, {3800 * s, TimeBasis::Absolute, {}}, style::Suppressed, EventId(3));
         l.finish();
         QVERIFY(l.incidentStart() > 3500 * s && l.incidentStart() < 3600 * s);
         QVERIFY(l.incidentEnd() > 3700 * s && l.incidentEnd() < 3800 * s);
         // Without a root cause every non-suppressed event is the incident.
         TimelineLanes u;
-        u.add("a", -1, 0, style::Interesting, EventId(0));
-        u.add("c", -1, 3700 * s, style::Symptom, EventId(1));
+        u.add("a", -1, {0, TimeBasis::Absolute, {}}, style::Interesting, EventId(0));
+        u.add("c", -1, {3700 * s, TimeBasis::Absolute, {}}, style::Symptom, EventId(1));
         u.finish();
         QVERIFY(u.incidentStart() < 0 && u.incidentEnd() > 3700 * s);
     }
@@ -459,7 +459,7 @@ private slots:
         for (int n = 0; n < 10'000; ++n) {
             const std::string node = "n" + std::to_string(n);
             for (int i = 0; i < 100; ++i)
-                l.add(node, -1, int64_t(i) * 1'000'000'000 + n, i % 50 == 0 ? style::Symptom : style::Suppressed, EventId(static_cast<uint32_t>(id++)));
+                l.add(node, -1, {int64_t(i) * 1'000'000'000 + n, TimeBasis::Absolute, {}}, i % 50 == 0 ? style::Symptom : style::Suppressed, EventId(static_cast<uint32_t>(id++)));
         }
         l.finish();
         FocusState focus;
@@ -479,7 +479,7 @@ private slots:
         // Dense lane: 1,000,000 events in one lane, aggregated per pixel.
         TimelineLanes dense;
         for (uint32_t i = 0; i < 1'000'000; ++i)
-            dense.add("dense", -1, int64_t(i) * 1000, i == 777'777 ? style::Root : style::Symptom, EventId(static_cast<uint32_t>(i)));
+            dense.add("dense", -1, {int64_t(i) * 1000, TimeBasis::Absolute, {}}, i == 777'777 ? style::Root : style::Symptom, EventId(static_cast<uint32_t>(i)));
         dense.finish();
         std::vector<uint8_t> m;
         timer.restart();

@@ -80,8 +80,8 @@ struct Builder {
         o.id = ObservationId(static_cast<uint32_t>(a.observations.size()));
         o.ref = logs[file].add(file, stamp(t) + " " + text);
         o.source = a.bundle.files[file].kind;
-        o.timeNs = t;
-        o.timeBasis = TimeBasis::Absolute;
+        o.time.ns = t;
+        o.time.basis = TimeBasis::Absolute;
         o.node = a.bundle.files[file].node;
         o.rank = rank;
         o.gpuIndex = gpu;
@@ -101,8 +101,8 @@ struct Builder {
         e.node = o.node;
         e.rank = o.rank;
         e.gpuIndex = o.gpuIndex;
-        e.timeNs = o.timeNs;
-        e.timeBasis = o.timeBasis;
+        e.time.ns = o.time.ns;
+        e.time.basis = o.time.basis;
         e.observations = {ObservationId(obs)};
         e.extractedBy = "extract." + symptom;
         a.result.events.push_back(e);
@@ -123,8 +123,8 @@ struct Builder {
         it.node = o.node;
         it.rank = o.rank;
         it.gpuIndex = o.gpuIndex;
-        it.timeNs = o.timeNs;
-        it.timeBasis = o.timeBasis;
+        it.time.ns = o.time.ns;
+        it.time.basis = o.time.basis;
         it.excerpt = o.text;
         it.role = role;
         it.symptom = e.symptom;
@@ -215,7 +215,7 @@ std::shared_ptr<Analysis> makeIncident(const QString& dir, bool ambiguous)
         c.node = e.node;
         c.rank = rank;
         c.gpuIndex = gpu;
-        c.timeNs = e.timeNs;
+        c.time.ns = e.time.ns;
         c.support = support;
         c.chosen = chosen;
         c.outcome.reason = reason;
@@ -247,7 +247,7 @@ std::shared_ptr<Analysis> makeIncident(const QString& dir, bool ambiguous)
         rc.gpuIndex = 3;
         rc.pciBus = "0000:91:00";
         rc.rank = 7;
-        rc.timeNs = t0;
+        rc.time.ns = t0;
         rc.evidence = {"ev-0001"};
         rc.advice = "Drain node02, reseat or replace GPU 3, check PCIe link and power.";
         r.rootCause = rc;
