@@ -80,6 +80,33 @@ int stopAtFirst(unsigned, unsigned long long, unsigned long long to, unsigned, v
 }
 
 constexpr size_t kHsChunk = 1ull << 30; // hs_scan takes an unsigned length
+
+// The databases only answer "where is the first line holding any literal", so a
+// literal that holds another one of the same set is redundant: wherever it
+// occurs, the shorter one occurs on the same line (literals hold no newline),
+// and the first candidate line stays the same. Dropping them matters beyond
+// their number: Vectorscan's literal matcher has cliffs — three NCCL WARN
+// literals added to the ~100 of applog doubled the deep bundle's CPU (1.3 ->
+// 2.9 s, docs/performance.md). A caseless literal covers any literal that
+// holds it in any case; a case-sensitive one only case-sensitive literals.
+std::map<std::string, unsigned> withoutRedundantLiterals(const std::map<std::string, unsigned>& lits)
+{
+    std::map<std::string, unsigned> kept;
+    for (const auto& [a, flagsA] : lits) {
+        const bool covered = std::any_of(lits.begin(), lits.end(), [&, &a = a, flagsA = flagsA](const auto& other) {
+            const auto& [b, flagsB] = other;
+            // Same length and covering: the same literal in other case; the smaller one stays.
+            if (b == a || b.size() > a.size() || (b.size() == a.size() && b > a))
+                return false;
+            if (flagsB & HS_FLAG_CASELESS)
+                return containsIgnoreCase(a, b);
+            return !(flagsA & HS_FLAG_CASELESS) && a.find(b) != std::string::npos;
+        });
+        if (!covered)
+            kept.emplace(a, flagsA);
+    }
+    return kept;
+}
 #endif
 
 } // namespace
@@ -241,11 +268,11 @@ void CompiledRules::build(const std::vector<Rule>& rules)
         };
         for (int k = 0; k < kKinds; ++k) {
             if (fresh->prefilter[k])
-                fresh->literalDb[k].reset(compile(hsLiterals[k]));
+                fresh->literalDb[k].reset(compile(withoutRedundantLiterals(hsLiterals[k])));
             // A series line (one per training step) asks this of every line it
             // is; RE2 over those lines was half of the deep bundle's scan.
             if (fresh->otherPrefilter[k])
-                fresh->otherDb[k].reset(compile(hsOthers[k]));
+                fresh->otherDb[k].reset(compile(withoutRedundantLiterals(hsOthers[k])));
         }
         fresh->scratchPrototype.reset(proto);
         if (!proto) {

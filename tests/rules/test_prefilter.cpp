@@ -58,6 +58,7 @@ class TestPrefilter : public QObject {
 private slots:
     void candidatesAreExactlyTheLinesWithALiteral();
     void otherCandidateIsExactlyANonSeriesLiteral();
+    void literalsHoldingOthersStillFindTheirLines();
 };
 
 void TestPrefilter::candidatesAreExactlyTheLinesWithALiteral()
@@ -174,4 +175,45 @@ void TestPrefilter::otherCandidateIsExactlyANonSeriesLiteral()
 }
 
 QTEST_GUILESS_MAIN(TestPrefilter)
+// The Hyperscan database drops a literal that holds another one of the set
+// (matcher.cpp, withoutRedundantLiterals): the lines are still found, in
+// either case where a caseless literal covers them, and two caseless literals
+// that differ only in case do not drop each other.
+void TestPrefilter::literalsHoldingOthersStillFindTheirLines()
+{
+    fl::RuleSet rules;
+    rules.loadText(R"({"symptoms": [{"id": "t.x", "title": "x", "domain": "workload", "role": "symptom", "weight": 0}],
+      "rules": [
+        {"id": "t.short", "phase": "extract", "sources": ["applog"], "literal": "NCCL WARN", "pattern": "NCCL WARN", "emit": {"symptom": "t.x"}},
+        {"id": "t.long", "phase": "extract", "sources": ["applog"], "literal": "NCCL WARN Cuda failure", "pattern": "NCCL WARN Cuda failure", "emit": {"symptom": "t.x"}},
+        {"id": "t.caseless", "phase": "extract", "sources": ["applog"], "literal": "stuck rank", "ignore_case": true, "pattern": "stuck rank", "emit": {"symptom": "t.x"}},
+        {"id": "t.holds-caseless", "phase": "extract", "sources": ["applog"], "literal": "a Stuck Rank 7", "pattern": "Stuck Rank 7", "emit": {"symptom": "t.x"}},
+        {"id": "t.upper", "phase": "extract", "sources": ["applog"], "literal": "TIMEOUT", "ignore_case": true, "pattern": "TIMEOUT", "emit": {"symptom": "t.x"}},
+        {"id": "t.lower", "phase": "extract", "sources": ["applog"], "literal": "timeout", "ignore_case": true, "pattern": "timeout", "emit": {"symptom": "t.x"}}
+      ]})", "test.jsonc");
+    rules.compile();
+    const std::string data = "nothing here\n"
+                             "x NCCL WARN Cuda failure 'out of memory'\n"
+                             "filler\n"
+                             "A STUCK RANK 7 and more\n"
+                             "filler\n"
+                             "a Timeout\n"
+                             "ncclwarn, no space\n"
+                             "last NCCL WARN";
+    std::vector<size_t> found;
+    for (size_t pos = 0;;) {
+        const size_t c = rules.compiled().nextCandidate(data, pos, fl::SourceKind::AppLog);
+        if (c == std::string_view::npos)
+            break;
+        found.push_back(c);
+        const size_t eol = data.find('\n', c);
+        if (eol == std::string::npos)
+            break;
+        pos = eol + 1;
+    }
+    const std::vector<size_t> expected{data.find("x NCCL"), data.find("A STUCK"), data.find("a Timeout"), data.find("last NCCL")};
+    QCOMPARE(found, expected);
+}
+
 #include "test_prefilter.moc"
+
