@@ -36,7 +36,7 @@ public:
     ExplanationModel(QStringList headers, QObject* parent = nullptr);
     void setRows(std::vector<ExplanationRow> rows);
     const ExplanationRow* row(const QModelIndex& index) const;
-    std::optional<EventId> eventAt(const QModelIndex& index) const;
+    [[nodiscard]] std::optional<EventId> eventAt(const QModelIndex& index) const;
 
     QModelIndex index(int row, int column, const QModelIndex& parent = {}) const override;
     QModelIndex parent(const QModelIndex& child) const override;

@@ -32,7 +32,9 @@ HistoryStore::HistoryStore(const QString& dbPath)
     : m_connection(QStringLiteral("faultline-history-") + QUuid::createUuid().toString(QUuid::WithoutBraces))
     , m_path(dbPath)
 {
-    open();
+    // A failed open leaves the store unusable (isUsable() false) and names why in error().
+    if (!open() && m_error.isEmpty())
+        m_error = QObject::tr("Cannot open history file %1").arg(m_path);
 }
 
 HistoryStore::~HistoryStore()

@@ -33,14 +33,14 @@ public:
     QString error() const { return m_error; }
     QString path() const { return m_path; }
 
-    bool record(const QString& bundlePath, const QString& verdict, bool hasNotes);
-    bool setHasNotes(const QString& bundlePath, bool hasNotes);
-    bool remove(const QString& bundlePath);
+    [[nodiscard]] bool record(const QString& bundlePath, const QString& verdict, bool hasNotes);
+    [[nodiscard]] bool setHasNotes(const QString& bundlePath, bool hasNotes);
+    [[nodiscard]] bool remove(const QString& bundlePath);
     // Most recent first, at most `limit`.
     std::vector<Investigation> recent(int limit = 15) const;
 
 private:
-    bool open();
+    [[nodiscard]] bool open();
     QString m_connection;
     QString m_path;
     QString m_error;

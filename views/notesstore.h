@@ -70,11 +70,11 @@ public:
     // driver is missing, no folder is writable, an existing file is unusable
     // (corrupt, foreign, from a newer version; the store then stays empty) or
     // read-only (its notes are shown, changes fail).
-    bool openFor(const QString& bundlePath);
+    [[nodiscard]] bool openFor(const QString& bundlePath);
     // Opens (creating) exactly `dbPath`.
-    bool openFile(const QString& dbPath);
+    [[nodiscard]] bool openFile(const QString& dbPath);
     // Writes everything to `dbPath` and continues there.
-    bool saveAs(const QString& dbPath);
+    [[nodiscard]] bool saveAs(const QString& dbPath);
     void close();
 
     QString path() const { return m_path; }     // where notes are (or will be) kept
@@ -84,24 +84,24 @@ public:
     int schemaVersion() const;                  // of the open file, 0 if none
     bool hasNotes() const;
 
-    bool addBookmark(const QString& file, quint64 line, const QString& note = {});
-    bool removeBookmark(const QString& file, quint64 line);
+    [[nodiscard]] bool addBookmark(const QString& file, quint64 line, const QString& note = {});
+    [[nodiscard]] bool removeBookmark(const QString& file, quint64 line);
     std::vector<LineBookmark> bookmarks(const QString& file = {}) const;  // sorted by file, line
 
     // Empty text removes the note.
-    bool setNote(const QString& kind, const QString& target, const QString& text, const QString& file = {},
+    [[nodiscard]] bool setNote(const QString& kind, const QString& target, const QString& text, const QString& file = {},
                  quint64 line = 0);
     QString note(const QString& kind, const QString& target) const;
     std::vector<ItemNote> notes(const QString& kind = {}) const;  // sorted by kind, target
 
-    bool setVerdictOverride(const VerdictOverride& o);
-    bool clearVerdictOverride();
-    std::optional<VerdictOverride> verdictOverride() const;
+    [[nodiscard]] bool setVerdictOverride(const VerdictOverride& o);
+    [[nodiscard]] bool clearVerdictOverride();
+    [[nodiscard]] std::optional<VerdictOverride> verdictOverride() const;
 
 private:
-    bool ensureOpen();
-    bool openDb(const QString& dbPath, bool create);
-    bool migrate();
+    [[nodiscard]] bool ensureOpen();
+    [[nodiscard]] bool openDb(const QString& dbPath, bool create);
+    [[nodiscard]] bool migrate();
     bool fail(const QString& message);
     template<typename F> bool write(F&& body);
 

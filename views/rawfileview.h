@@ -25,7 +25,7 @@ public:
     explicit RawFileView(QWidget* parent = nullptr);
 
     // Returns false (and sets errorString) when the file cannot be mapped.
-    bool open(const QString& diskPath, const QString& displayName = {});
+    [[nodiscard]] bool open(const QString& diskPath, const QString& displayName = {});
     void close();
     QString diskPath() const { return m_path; }
     QString displayName() const { return m_name; }
@@ -46,7 +46,7 @@ public:
 
     // Next/previous occurrence of `text` after/before the current match.
     // Returns false (and keeps the position) when there is none.
-    bool find(const QString& text, bool forward = true, bool caseSensitive = false);
+    [[nodiscard]] bool find(const QString& text, bool forward = true, bool caseSensitive = false);
     std::pair<uint64_t, uint64_t> currentMatch() const { return {m_matchBegin, m_matchEnd}; }
     QString lineText(uint64_t line) const;  // 1-based
 
@@ -86,7 +86,7 @@ private:
     int lineHeight() const;
     int visibleLines() const;
     void setCurrentLine(uint64_t line0);
-    bool jumpByCheckpoint(uint64_t line0);
+    [[nodiscard]] bool jumpByCheckpoint(uint64_t line0);
 
     MappedFile m_file;  // read() or mapped under core's SIGBUS guard: a file truncated while shown cannot crash
     std::string_view m_data;

@@ -55,7 +55,7 @@ public:
 
 public slots:
     // Reads the fields (URL, token file) and lists the sessions. False when the fields are unusable.
-    bool connectToService();
+    [[nodiscard]] bool connectToService();
     void refresh();
     void openSelected();
     void rerunSelected();
@@ -72,7 +72,7 @@ public slots:
     // The bundle open in the workbench, offered by "Submit bundle…" (empty: none).
     void setOpenBundle(const QString& path) { m_openBundle = path; }
     // Emits openInWorkbench with the open result. False when there is none.
-    bool openInMainWindow();
+    [[nodiscard]] bool openInMainWindow();
 
 signals:
     void idle();  // no request is pending any more

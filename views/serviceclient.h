@@ -45,11 +45,11 @@ public:
 
     // "http://127.0.0.1:8000" (a trailing slash or path is kept as the API's prefix). False with a reason
     // when the URL is not http(s).
-    bool setBaseUrl(const QString& url, QString* error = nullptr);
+    [[nodiscard]] bool setBaseUrl(const QString& url, QString* error = nullptr);
     QUrl baseUrl() const { return m_base; }
     void setToken(const QByteArray& token) { m_token = token; }
     // The bearer token from a file (its first line, as the service reads it), or an error naming the file.
-    static std::optional<QByteArray> readTokenFile(const QString& path, QString* error);
+    [[nodiscard]] static std::optional<QByteArray> readTokenFile(const QString& path, QString* error);
 
     // Each request's handler runs on the receiver's thread only while the receiver lives; when the
     // receiver is destroyed first, the request is aborted and its handler never runs (a closed view must

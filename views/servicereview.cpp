@@ -235,7 +235,8 @@ void ServiceReview::show(const QString& evidenceId, const QString& fallbackFile,
         text += tr("⋯ the lines after %1, if any, are with the service\n").arg(lineOf(lines->back())).toUtf8();
     if (hlLine == 0)
         hlLine = static_cast<uint64_t>(numberedFrom);
-    openText(file, text, hlBegin, static_cast<uint32_t>(hlEnd - hlBegin), hlLine);
+    if (!openText(file, text, hlBegin, static_cast<uint32_t>(hlEnd - hlBegin), hlLine))
+        return;  // openText said why; do not claim the lines are shown
     m_error.clear();
     emit message(tr("%1: raw lines %2–%3 of %4 from the service").arg(evidenceId).arg(first).arg(lineOf(lines->back())).arg(file));
     emit rawShown(evidenceId);
@@ -244,16 +245,19 @@ void ServiceReview::show(const QString& evidenceId, const QString& fallbackFile,
 void ServiceReview::showRefusal(const QString& evidenceId, const QString& file, const QString& error)
 {
     m_error = tr("The service did not give the raw lines of %1 (%2): %3").arg(evidenceId, file, error);
-    openText(file, m_error.toUtf8() + '\n', 0, static_cast<uint32_t>(m_error.toUtf8().size()), 1);
+    const bool shown = openText(file, m_error.toUtf8() + '\n', 0, static_cast<uint32_t>(m_error.toUtf8().size()), 1);
     emit message(m_error);
-    emit rawShown(evidenceId);
+    if (shown)
+        emit rawShown(evidenceId);
 }
 
 bool ServiceReview::openText(const QString& file, const QByteArray& text, uint64_t highlightAt, uint32_t highlightLength,
                              uint64_t line)
 {
-    if (!m_dir || !m_dir->isValid())
+    if (!m_dir || !m_dir->isValid()) {
+        emit message(tr("Cannot show the raw lines of %1: no temporary folder to hold them").arg(file));
         return false;
+    }
     // A new file each time: the view maps the file it shows.
     const QString path = m_dir->filePath(QStringLiteral("raw-%1.log").arg(++m_files));
     QFile out(path);
@@ -263,8 +267,10 @@ bool ServiceReview::openText(const QString& file, const QByteArray& text, uint64
     }
     out.close();
     RawFileView* view = m_view->raw()->view();
-    if (!view->open(path, file))
+    if (!view->open(path, file)) {
+        emit message(view->errorString());
         return false;
+    }
     if (!m_shown.isEmpty())
         QFile::remove(m_shown);  // unmapped by the open above
     m_shown = path;

@@ -75,7 +75,7 @@ private:
     void fetchTrace();
     void show(const QString& evidenceId, const QString& file, const nlohmann::json& body);
     void showRefusal(const QString& evidenceId, const QString& file, const QString& error);
-    bool openText(const QString& file, const QByteArray& text, uint64_t highlightAt, uint32_t highlightLength,
+    [[nodiscard]] bool openText(const QString& file, const QByteArray& text, uint64_t highlightAt, uint32_t highlightLength,
                   uint64_t line);
 
     WorkbenchView* m_view;

@@ -106,7 +106,7 @@ public:
     // axis is then seconds since each node's own boot.
     bool bootAxis() const { return m_bootAxis; }
     // Worst (then earliest) event of the lane within [t0, t1], if any.
-    std::optional<EventId> eventNear(int lane, int64_t t0, int64_t t1) const;
+    [[nodiscard]] std::optional<EventId> eventNear(int lane, int64_t t0, int64_t t1) const;
     int64_t eventTime(EventId event) const;
 
 private:

@@ -99,7 +99,7 @@ private:
     int rowAtY(int y) const;
     int64_t timeAtX(double x) const;
     double xOfTime(int64_t t) const;
-    std::optional<EventId> eventAt(QPoint pos) const;
+    [[nodiscard]] std::optional<EventId> eventAt(QPoint pos) const;
     struct LaneGeometry {
         std::vector<uint8_t> marks, spans;  // TimelineLanes::marks / spanMarks
     };

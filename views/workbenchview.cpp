@@ -68,14 +68,18 @@ WorkbenchView::WorkbenchView(QWidget* parent)
 
     // Notes: the views ask, this class writes and refreshes.
     connect(m_evidence, &EvidencePanel::noteRequested, this, &WorkbenchView::editEvidenceNote);
-    connect(m_evidence, &EvidencePanel::noteRemoveRequested, this, [this](const QString& id) { setEvidenceNote(id, {}); });
+    connect(m_evidence, &EvidencePanel::noteRemoveRequested, this, [this](const QString& id) {
+        static_cast<void>(setEvidenceNote(id, {}));  // a failure reaches the user through notesError
+    });
     connect(m_evidence, &EvidencePanel::bookmarkToggleRequested, this, [this](const QString& id) {
         if (const EvidenceItem* e = evidenceById(id))
-            toggleBookmark(style::q(e->file), e->ref.line);
+            static_cast<void>(toggleBookmark(style::q(e->file), e->ref.line));  // failure: notesError
     });
     connect(m_timeline->view(), &TimelineView::laneNoteRequested, this, &WorkbenchView::editLaneNote);
     connect(m_raw->view(), &RawFileView::bookmarkToggleRequested, this,
-            [this](quint64 line) { toggleBookmark(m_raw->view()->displayName(), line); });
+            [this](quint64 line) {
+                static_cast<void>(toggleBookmark(m_raw->view()->displayName(), line));  // failure: notesError
+            });
     connect(m_raw->view(), &RawFileView::lineNoteRequested, this, &WorkbenchView::editLineNote);
     connect(m_raw->view(), &RawFileView::fileOpened, this, [this] { refreshNotes(); });
     connect(m_verdict, &VerdictPanel::overrideRequested, this, &WorkbenchView::editVerdictOverride);
@@ -92,8 +96,10 @@ const EvidenceItem* WorkbenchView::evidenceById(const QString& id) const
 
 QString WorkbenchView::openNotes(const QString& bundlePath)
 {
-    m_notes->openFor(bundlePath);
+    const bool opened = m_notes->openFor(bundlePath);
     refreshNotes();
+    if (!opened && m_notes->error().isEmpty())  // never report a failed open as success
+        return tr("Notes cannot be opened for %1").arg(bundlePath);
     return m_notes->error();
 }
 
@@ -204,7 +210,7 @@ void WorkbenchView::editEvidenceNote(const QString& evidenceId)
     const QString text = QInputDialog::getMultiLineText(this, tr("Note on evidence %1").arg(evidenceId), tr("Note:"),
                                                         m_notes->note(NotesStore::kEvidence, evidenceId), &ok);
     if (ok)
-        setEvidenceNote(evidenceId, text);
+        static_cast<void>(setEvidenceNote(evidenceId, text));  // failure: notesError
 }
 
 void WorkbenchView::editLaneNote(const QString& laneKey)
@@ -213,7 +219,7 @@ void WorkbenchView::editLaneNote(const QString& laneKey)
     const QString text = QInputDialog::getMultiLineText(this, tr("Note on %1").arg(laneKey), tr("Note:"),
                                                         m_notes->note(NotesStore::kLane, laneKey), &ok);
     if (ok)
-        setLaneNote(laneKey, text);
+        static_cast<void>(setLaneNote(laneKey, text));  // failure: notesError
 }
 
 void WorkbenchView::editLineNote(quint64 line)
@@ -225,7 +231,7 @@ void WorkbenchView::editLineNote(quint64 line)
     const QString text = QInputDialog::getMultiLineText(this, tr("Note on %1:%2").arg(file).arg(line), tr("Note:"),
                                                         it == marks.end() ? QString() : it->second, &ok);
     if (ok)
-        setLineNote(file, line, text);
+        static_cast<void>(setLineNote(file, line, text));  // failure: notesError
 }
 
 void WorkbenchView::editVerdictOverride()
@@ -251,7 +257,7 @@ void WorkbenchView::editVerdictOverride()
     nodes.sort();
     OverrideDialog dialog(init, nodes, this);
     if (dialog.exec() == QDialog::Accepted)
-        setVerdictOverride(dialog.value());
+        static_cast<void>(setVerdictOverride(dialog.value()));  // failure: notesError
 }
 
 void WorkbenchView::setAnalysis(std::shared_ptr<const Analysis> analysis, ViewJobs::Mode mode)

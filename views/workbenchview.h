@@ -54,18 +54,18 @@ public:
     // Attaches the reviewer notes of `bundlePath` and shows them. Returns the
     // message when the notes file is unusable (the views go on without notes).
     QString openNotes(const QString& bundlePath);
-    bool saveNotesAs(const QString& dbPath);
+    [[nodiscard]] bool saveNotesAs(const QString& dbPath);
 
     // Writes a note / bookmark / override and refreshes the views. False
     // (with notesError emitted) when the store cannot write.
-    bool setEvidenceNote(const QString& evidenceId, const QString& text);
-    bool setLaneNote(const QString& laneKey, const QString& text);
-    bool toggleBookmark(const QString& file, quint64 line);
-    bool setLineNote(const QString& file, quint64 line, const QString& text);
-    bool setVerdictOverride(const VerdictOverride& o);
-    bool clearVerdictOverride();
+    [[nodiscard]] bool setEvidenceNote(const QString& evidenceId, const QString& text);
+    [[nodiscard]] bool setLaneNote(const QString& laneKey, const QString& text);
+    [[nodiscard]] bool toggleBookmark(const QString& file, quint64 line);
+    [[nodiscard]] bool setLineNote(const QString& file, quint64 line, const QString& text);
+    [[nodiscard]] bool setVerdictOverride(const VerdictOverride& o);
+    [[nodiscard]] bool clearVerdictOverride();
     // Opens a bundle file (by bundle path) in the raw viewer at `line`.
-    bool openRawLine(const QString& file, quint64 line);
+    [[nodiscard]] bool openRawLine(const QString& file, quint64 line);
 
 public slots:
     // Interactive editors (dialogs) behind the context menus.

@@ -99,8 +99,7 @@ MainWindow::MainWindow(QWidget* parent)
     connect(m_workbench, &WorkbenchView::viewsReady, this, &MainWindow::onViewsReady);
     connect(m_workbench, &WorkbenchView::notesChanged, this, [this] {
         if (!m_path.isEmpty() && m_workbench->analysis() && QFileInfo::exists(m_path)) {  // not a service session
-            m_history->record(m_path, verdictSummary(), m_workbench->notes()->hasNotes());
-            rebuildRecentMenu();
+            addRecent(m_path);
         }
     });
     statusBar()->showMessage(tr("Open a bundle folder or archive (Ctrl+O), or drop one here."));
@@ -392,7 +391,9 @@ void MainWindow::saveNotesAsDialog()
 
 void MainWindow::addRecent(const QString& path)
 {
-    m_history->record(path, verdictSummary(), m_workbench->notes()->hasNotes());
+    // An unusable history file is already named in the Recent menu; a write that fails on a usable one is said here.
+    if (!m_history->record(path, verdictSummary(), m_workbench->notes()->hasNotes()) && m_history->isUsable())
+        statusBar()->showMessage(tr("Recent investigations not updated: cannot write %1").arg(m_history->path()), 8000);
     rebuildRecentMenu();
 }
 
