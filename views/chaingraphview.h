@@ -65,7 +65,6 @@ public:
     bool isExpanded(size_t family) const { return m_plan.expanded.count(family) > 0; }
     void setExpanded(size_t family, bool on);
     bool truncated() const { return m_plan.truncated; }
-    QString layoutError() const { return m_plan.layout.error; }
     // Boxes of the phase stepper's current events, drawn with a thick ring.
     int highlightedItemCount() const;
 

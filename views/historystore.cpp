@@ -116,23 +116,6 @@ bool HistoryStore::record(const QString& bundlePath, const QString& verdict, boo
     return db.commit();
 }
 
-bool HistoryStore::setHasNotes(const QString& bundlePath, bool hasNotes)
-{
-    if (!isUsable())
-        return false;
-    QSqlDatabase db = QSqlDatabase::database(m_connection);
-    db.transaction();
-    QSqlQuery q(db);
-    q.prepare(QStringLiteral("UPDATE investigations SET has_notes = ? WHERE path = ?"));
-    q.addBindValue(hasNotes ? 1 : 0);
-    q.addBindValue(canonical(bundlePath));
-    if (!q.exec()) {
-        db.rollback();
-        return false;
-    }
-    return db.commit();
-}
-
 bool HistoryStore::remove(const QString& bundlePath)
 {
     if (!isUsable())

@@ -34,7 +34,6 @@ public:
     QString path() const { return m_path; }
 
     [[nodiscard]] bool record(const QString& bundlePath, const QString& verdict, bool hasNotes);
-    [[nodiscard]] bool setHasNotes(const QString& bundlePath, bool hasNotes);
     [[nodiscard]] bool remove(const QString& bundlePath);
     // Most recent first, at most `limit`.
     std::vector<Investigation> recent(int limit = 15) const;

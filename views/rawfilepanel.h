@@ -18,7 +18,6 @@ class RawFilePanel : public QWidget
 public:
     explicit RawFilePanel(QWidget* parent = nullptr);
     RawFileView* view() const { return m_view; }
-    QLineEdit* searchEdit() const { return m_search; }
 
 public slots:
     void findNext();

@@ -28,7 +28,6 @@ public:
     // (RawRef::line - 1); `radius` lines are found on each side. The window
     // is dropped when the prefix index catches up with it.
     void setWindow(uint64_t offset, uint64_t line0, uint64_t radius);
-    bool hasWindow() const { return !m_win.empty(); }
     bool known(uint64_t line) const
     {
         return line < m_starts.size() || (line >= m_winFirst && line - m_winFirst < m_win.size());

@@ -36,7 +36,6 @@ public:
     QString verdictText() const;    // plain text of the verdict body
     QTableView* coverage() const { return m_coverage; }
     CoverageModel* coverageModel() const { return m_coverageModel; }
-    CoverageFilterProxy* coverageProxy() const { return m_coverageProxy; }
     QLineEdit* coverageFilter() const { return m_coverageText; }
     QComboBox* coverageStatus() const { return m_coverageStatus; }
     // Affected nodes past kNodesInline are summarised as ranges; "show all" lists them.
@@ -46,7 +45,6 @@ public:
     // The reviewer's verdict, shown beside the engine's (which stays as it is).
     void setOverride(const std::optional<VerdictOverride>& o);
     QString overrideText() const;   // plain text of the override box, empty if none
-    QAbstractButton* overrideButton() const { return m_overrideButton; }
 
 signals:
     void overrideRequested();

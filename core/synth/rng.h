@@ -44,7 +44,6 @@ public:
     }
 
     double unit() { return double(next() >> 11) * (1.0 / 9007199254740992.0); }
-    double uniform(double a, double b) { return a + (b - a) * unit(); }
     bool chance(double p) { return unit() < p; }
 
 private:

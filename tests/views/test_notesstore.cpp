@@ -270,8 +270,6 @@ private slots:
         QCOMPARE(r[1].path, m_tmp.filePath(QStringLiteral("two")));  // trailing slash folded
         QCOMPARE(r[1].verdict, QStringLiteral("ambiguous"));
         QVERIFY(r[0].opened >= r[1].opened);
-        QVERIFY(h.setHasNotes(m_tmp.filePath(QStringLiteral("two")), false));
-        QVERIFY(!h.recent()[1].hasNotes);
         QCOMPARE(h.recent(1).size(), size_t(1));
         QVERIFY(h.remove(m_tmp.filePath(QStringLiteral("one"))));
         QCOMPARE(h.recent().size(), size_t(1));
