@@ -540,7 +540,13 @@ struct Scanner {
         switch (f.kind) {
         case SourceKind::Metrics: {
             std::vector<ParseIssue> issues;
-            if (!parseMetrics(data, f.index, out.metrics, issues)) {
+            MetricsTally tally;
+            // A caller that only writes the result document has no use for the series
+            // themselves: the file's times and sample count are taken either way.
+            const MetricsKeep keep = state.keepMetricSamples ? MetricsKeep::Samples
+                : state.keepMetricSeries                     ? MetricsKeep::SeriesOnly
+                                                             : MetricsKeep::Nothing;
+            if (!parseMetrics(data, f.index, keep, out.metrics, tally, issues)) {
                 f.status = FileStatus::Unrecognized;
                 f.statusReason = "named like metrics, but not Prometheus JSON, OpenMetrics text or metrics CSV";
             }
@@ -548,22 +554,11 @@ struct Scanner {
             f.parseErrors += issues.size();
             for (const auto& issue : issues)
                 out.warnings.push_back(f.path + ":" + std::to_string(issue.line) + ": " + issue.message);
-            for (auto& s : out.metrics) {
-                if (s.samples.empty())
-                    continue;
-                int64_t a = s.samples.front().timeNs, b = s.samples.back().timeNs;
-                f.firstTimeNs = f.firstTimeNs == kNoTime ? a : std::min(f.firstTimeNs, a);
-                f.lastTimeNs = f.lastTimeNs == kNoTime ? b : std::max(f.lastTimeNs, b);
-                f.observations += s.samples.size();
-                if (!state.keepMetricSamples) {
-                    s.samples.clear();
-                    s.samples.shrink_to_fit();
-                }
+            if (tally.firstNs != kNoTime) {
+                f.firstTimeNs = f.firstTimeNs == kNoTime ? tally.firstNs : std::min(f.firstTimeNs, tally.firstNs);
+                f.lastTimeNs = f.lastTimeNs == kNoTime ? tally.lastNs : std::max(f.lastTimeNs, tally.lastNs);
             }
-            // The file's times and sample count are taken: a caller that only writes
-            // the result document has no use for the series themselves.
-            if (!state.keepMetricSeries)
-                out.metrics = {};
+            f.observations += tally.samples;
             return;
         }
         case SourceKind::Scheduler:

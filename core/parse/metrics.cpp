@@ -337,7 +337,8 @@ struct CsvSeriesKeyHash {
     }
 };
 
-bool parseCsv(std::string_view data, FileId file, std::vector<MetricSeries>& out, std::vector<ParseIssue>& issues)
+bool parseCsv(std::string_view data, FileId file, MetricsKeep keep, std::vector<MetricSeries>& out, MetricsTally& tally,
+              std::vector<ParseIssue>& issues)
 {
     // Metrics CSVs run to millions of rows: rows are split into a fixed array,
     // the series of a row is found by its fields' text, and a time text equal
@@ -412,6 +413,9 @@ bool parseCsv(std::string_view data, FileId file, std::vector<MetricSeries>& out
             issues.push_back({no, "CSV row without a metric name"});
             return;
         }
+        tally.add(ns);
+        if (keep == MetricsKeep::Nothing)
+            return;
         const std::string_view node = cNode >= 0 ? cursor::trim(f[size_t(cNode)]) : std::string_view();
         const std::string_view gpu = cGpu >= 0 ? cursor::trim(f[size_t(cGpu)]) : std::string_view();
         MetricSeries*& series = cache[CsvSeriesKey{metric, node, gpu}];
@@ -423,7 +427,8 @@ bool parseCsv(std::string_view data, FileId file, std::vector<MetricSeries>& out
                 labels["gpu"] = std::string(gpu);
             series = &set.get(std::string(metric), std::move(labels));
         }
-        series->samples.push_back({ns, v, off, no});
+        if (keep == MetricsKeep::Samples)
+            series->samples.push_back({ns, v, off, no});
     });
     if (cTime < 0 || cMetric < 0 || cValue < 0)
         return false;
@@ -433,19 +438,35 @@ bool parseCsv(std::string_view data, FileId file, std::vector<MetricSeries>& out
 
 } // namespace
 
-bool parseMetrics(std::string_view data, FileId file, std::vector<MetricSeries>& out, std::vector<ParseIssue>& issues)
+bool parseMetrics(std::string_view data, FileId file, MetricsKeep keep, std::vector<MetricSeries>& out,
+                  MetricsTally& tally, std::vector<ParseIssue>& issues)
 {
     const size_t first = jsonpos::skipWs(data, 0);
     if (first >= data.size())
         return false;
-    if (data[first] == '{')
-        return parsePromJson(data, file, out, issues);
     const size_t nl = data.find('\n', first);
     const std::string head = lowerAscii(data.substr(first, nl == std::string_view::npos ? std::string_view::npos : nl - first));
-    if (head.find(',') != std::string::npos && head.find("value") != std::string::npos
+    if (data[first] != '{' && head.find(',') != std::string::npos && head.find("value") != std::string::npos
         && (head.find("time") != std::string::npos))
-        return parseCsv(data, file, out, issues);
-    return parseText(data, file, out, issues);
+        return parseCsv(data, file, keep, out, tally, issues);
+    // JSON and text: series first, then what is kept of them.
+    const size_t before = out.size();
+    const bool ok = data[first] == '{' ? parsePromJson(data, file, out, issues) : parseText(data, file, out, issues);
+    for (size_t i = before; i < out.size(); ++i) {
+        for (const MetricSample& s : out[i].samples)
+            tally.add(s.timeNs);
+        if (keep != MetricsKeep::Samples)
+            out[i].samples = {};
+    }
+    if (keep == MetricsKeep::Nothing)
+        out.resize(before);
+    return ok;
+}
+
+bool parseMetrics(std::string_view data, FileId file, std::vector<MetricSeries>& out, std::vector<ParseIssue>& issues)
+{
+    MetricsTally tally;
+    return parseMetrics(data, file, MetricsKeep::Samples, out, tally, issues);
 }
 
 } // namespace fl

@@ -5,6 +5,7 @@
 
 #include "model.h"
 
+#include <algorithm>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -50,8 +51,32 @@ struct MetricSeries {
     std::vector<MetricSample> samples; // sorted by time
 };
 
+// What a metrics file adds up to, whatever is kept of it: how many samples were
+// read and the times of the first and last timed one (OpenMetrics text may
+// leave the time out).
+struct MetricsTally {
+    int64_t firstNs = kNoTime;
+    int64_t lastNs = kNoTime;
+    uint64_t samples = 0;
+    void add(int64_t ns)
+    {
+        ++samples;
+        if (ns == kNoTime)
+            return;
+        firstNs = firstNs == kNoTime ? ns : std::min(firstNs, ns);
+        lastNs = lastNs == kNoTime ? ns : std::max(lastNs, ns);
+    }
+};
+
+// How much of a metrics file the caller keeps. Every row is checked either way
+// (a bad row is an issue); a caller that only writes the result document keeps
+// nothing, and a CSV of millions of rows is then read without building series.
+enum class MetricsKeep { Samples, SeriesOnly, Nothing };
+
 // Prometheus query_range / query JSON, OpenMetrics text, CSV "time,node,gpu,metric,value".
 [[nodiscard]] bool parseMetrics(std::string_view data, FileId file, std::vector<MetricSeries>& out,
                   std::vector<ParseIssue>& issues);
+[[nodiscard]] bool parseMetrics(std::string_view data, FileId file, MetricsKeep keep, std::vector<MetricSeries>& out,
+                                MetricsTally& tally, std::vector<ParseIssue>& issues);
 
 } // namespace fl

@@ -54,5 +54,6 @@ private slots:
     void promQuery();
     void openMetricsText();
     void csvMetrics();
+    void metricsKeepModesAgree();
     void notThisFormat();
 };

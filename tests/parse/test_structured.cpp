@@ -318,6 +318,48 @@ void StructuredTest::csvMetrics()
     QCOMPARE(issues[2].line, 7u);
 }
 
+// What the CLI and the service keep (nothing) and the workbench keeps (samples)
+// must count the same samples, times and issues: the result document takes the
+// file's times and sample count from the tally.
+void StructuredTest::metricsKeepModesAgree()
+{
+    const std::string csv = "time,node,gpu,metric,value\n"
+                            "2024-07-23T07:53:55Z,node01,0,gpu_temp,81\n"
+                            "1721721200,node01,0,gpu_temp,79.5\n"
+                            "2024-07-23T07:54:55Z,node01,,power,300\n"
+                            "yesterday,node01,0,gpu_temp,1\n"
+                            "2024-07-23T07:55:55Z,node01,0,gpu_temp,hot\n";
+    const std::string text = "DCGM_FI_DEV_XID_ERRORS{gpu=\"1\",Hostname=\"node05\"} 79 1700000060000\n"
+                             "DCGM_FI_DEV_XID_ERRORS{gpu=\"1\",Hostname=\"node05\"} 0 1700000000000\n"
+                             "untimed 3\n"
+                             "broken{gpu=\"0\" 1\n";
+    struct Expect {
+        std::string data;
+        int64_t first, last;
+        uint64_t samples;
+        size_t series, issues;
+    };
+    const Expect cases[] = {{csv, 1721721200LL * kSec, 1721721295LL * kSec, 3, 2, 2},
+                            {text, 1700000000LL * kSec, 1700000060LL * kSec, 3, 2, 1}};
+    for (const Expect& e : cases) {
+        for (const MetricsKeep keep : {MetricsKeep::Samples, MetricsKeep::SeriesOnly, MetricsKeep::Nothing}) {
+            std::vector<MetricSeries> out;
+            std::vector<ParseIssue> issues;
+            MetricsTally tally;
+            QVERIFY(parseMetrics(e.data, FileId(1), keep, out, tally, issues));
+            QCOMPARE(tally.samples, e.samples);
+            QCOMPARE(tally.firstNs, e.first);
+            QCOMPARE(tally.lastNs, e.last);
+            QCOMPARE(issues.size(), e.issues);
+            QCOMPARE(out.size(), keep == MetricsKeep::Nothing ? size_t(0) : e.series);
+            size_t kept = 0;
+            for (const auto& s : out)
+                kept += s.samples.size();
+            QCOMPARE(kept, keep == MetricsKeep::Samples ? size_t(e.samples) : size_t(0));
+        }
+    }
+}
+
 void StructuredTest::notThisFormat()
 {
     std::vector<MetricSeries> out;
