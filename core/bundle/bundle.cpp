@@ -6,7 +6,10 @@
 #include "bundle/sniff.h"
 
 #include <algorithm>
+#include <atomic>
 #include <filesystem>
+#include <mutex>
+#include <thread>
 #include <system_error>
 
 #include <fcntl.h>
@@ -72,23 +75,9 @@ bool restIsBlank(const std::string& disk)
     return map.open(disk, &error) && isBlank(map.data());
 }
 
-void probeAndClassify(SourceFile& f, const BundleEntry& e, bool extracted)
+// `map`: the file's head, already open (see probeEntry).
+void classifyHead(SourceFile& f, const BundleEntry& e, bool extracted, const MappedFile& map)
 {
-    if (e.status != FileStatus::Ok) {
-        classifyFile(f, {}); // the name alone still tells kind, node and rank for the coverage table
-        f.status = e.status;
-        f.statusReason = e.reason;
-        return;
-    }
-    // Only the head is read: the scan reads the rest of what it parses.
-    MappedFile map;
-    std::string error;
-    if (!map.openHead(e.diskPath, &error, kHeadBytes)) {
-        classifyFile(f, {});
-        f.status = FileStatus::Error;
-        f.statusReason = error;
-        return;
-    }
     const std::string_view head = map.data();
     f.size = map.fileSize();
     f.modifiedNs = extracted ? e.mtimeNs : map.modifiedNs();
@@ -111,6 +100,56 @@ void probeAndClassify(SourceFile& f, const BundleEntry& e, bool extracted)
     classifyFile(f, head);
 }
 
+void probeAndClassify(SourceFile& f, const BundleEntry& e, bool extracted)
+{
+    if (e.status != FileStatus::Ok) {
+        classifyFile(f, {}); // the name alone still tells kind, node and rank for the coverage table
+        f.status = e.status;
+        f.statusReason = e.reason;
+        return;
+    }
+    // Only the head is read: the scan reads the rest of what it parses.
+    MappedFile map;
+    std::string error;
+    if (!map.openHead(e.diskPath, &error, kHeadBytes)) {
+        classifyFile(f, {});
+        f.status = FileStatus::Error;
+        f.statusReason = error;
+        return;
+    }
+    classifyHead(f, e, extracted, map);
+}
+
+// What the parallel pass learned of one entry.
+enum class Probed : uint8_t {
+    NotRead,    // loading was cancelled first
+    Classified, // kind, node, rank and status are known
+    Compressed, // expanded afterwards, one at a time: it writes into the bundle's extraction folder
+};
+
+// One open per file: its head tells a compressed log by its magic number and
+// otherwise classifies it. Touches nothing but `f`, so entries probe in parallel.
+Probed probeEntry(SourceFile& f, const BundleEntry& e, bool extracted, std::string_view& compression)
+{
+    if (e.status != FileStatus::Ok) {
+        probeAndClassify(f, e, extracted);
+        return Probed::Classified;
+    }
+    MappedFile map;
+    std::string error;
+    if (!map.openHead(e.diskPath, &error, kHeadBytes)) {
+        classifyFile(f, {});
+        f.status = FileStatus::Error;
+        f.statusReason = error;
+        return Probed::Classified;
+    }
+    compression = compressionOf(map.data().substr(0, 16));
+    if (!compression.empty())
+        return Probed::Compressed;
+    classifyHead(f, e, extracted, map);
+    return Probed::Classified;
+}
+
 // The first bytes of a file, for its magic number.
 std::string headOf(const std::string& disk)
 {
@@ -126,12 +165,9 @@ std::string headOf(const std::string& disk)
 
 // A compressed log (rotated "syslog.1.gz", "kern.log.xz") is expanded into the
 // bundle's extraction folder and read from there; its coverage row keeps its
-// own name. Returns false when it is not compressed. On failure `f` carries the error.
-bool expandCompressed(Bundle& bundle, BundleEntry& e, SourceFile& f, const LoadOptions& options)
+// own name. On failure `e` carries the error.
+void expandCompressed(Bundle& bundle, BundleEntry& e, SourceFile& f, const LoadOptions& options, std::string_view kind)
 {
-    const std::string_view kind = compressionOf(headOf(e.diskPath));
-    if (kind.empty())
-        return false;
     if (!bundle.isArchive) { // the copy is made now; the log was written when the original was
         struct stat st {};
         if (::stat(e.diskPath.c_str(), &st) == 0)
@@ -145,11 +181,10 @@ bool expandCompressed(Bundle& bundle, BundleEntry& e, SourceFile& f, const LoadO
         e.status = FileStatus::Error;
         e.reason = std::string(kind) + ": " + d.error;
         e.diskPath.clear();
-        return true;
+        return;
     }
     e.diskPath = dst;
     e.size = d.size;
-    return true;
 }
 
 } // namespace
@@ -208,38 +243,65 @@ Bundle loadBundle(const std::string& path, const LoadOptions& options, const Pro
     // The listing may already have been cut short by the same cancel; one warning is enough.
     bool cancelled = std::any_of(bundle.warnings.begin(), bundle.warnings.end(),
                                  [](const std::string& w) { return w.find("cancelled") != std::string::npos; });
-    bundle.files.reserve(entries.size());
-    for (const auto& e : entries) {
-        SourceFile f;
-        f.index = FileId(static_cast<uint32_t>(bundle.files.size()));
-        f.path = e.path;
-        f.diskPath = e.diskPath;
-        f.size = e.size;
-        if (!cancelled && progress.cancelled()) {
-            cancelled = true;
-            bundle.warnings.push_back(path + ": loading cancelled; the remaining files were not read");
+    // Tens of thousands of files are each opened for their head: on every core,
+    // each entry into its own slot, so the order (and the ids) do not depend on scheduling.
+    bundle.files.resize(entries.size());
+    std::vector<Probed> probed(entries.size(), Probed::NotRead);
+    std::vector<std::string_view> compression(entries.size());
+    for (size_t i = 0; i < entries.size(); ++i) {
+        SourceFile& f = bundle.files[i];
+        f.index = FileId(static_cast<uint32_t>(i));
+        f.path = entries[i].path;
+        f.diskPath = entries[i].diskPath;
+        f.size = entries[i].size;
+    }
+    std::atomic<size_t> next{0};
+    std::mutex progressMutex;
+    auto worker = [&] {
+        while (true) {
+            const size_t i = next.fetch_add(1);
+            if (i >= entries.size() || cancelled || progress.cancelled())
+                return;
+            const BundleEntry& e = entries[i];
+            probed[i] = probeEntry(bundle.files[i], e, bundle.isArchive, compression[i]);
+            if (bundle.isArchive)
+                continue;
+            const std::lock_guard lock(progressMutex);
+            done += e.status == FileStatus::Ok ? e.size : 0;
+            progress("load", done, total);
         }
-        if (cancelled) {
+    };
+    unsigned threads = std::clamp(std::thread::hardware_concurrency(), 1u, 8u);
+    threads = entries.size() < 64 ? 1u : threads;
+    std::vector<std::thread> pool;
+    for (unsigned t = 1; t < threads; ++t)
+        pool.emplace_back(worker);
+    worker();
+    for (auto& t : pool)
+        t.join();
+
+    for (size_t i = 0; i < entries.size(); ++i) {
+        const BundleEntry& e = entries[i];
+        SourceFile& f = bundle.files[i];
+        if (probed[i] == Probed::Compressed && (cancelled || progress.cancelled()))
+            probed[i] = Probed::NotRead;
+        if (probed[i] == Probed::NotRead) {
+            if (!cancelled)
+                bundle.warnings.push_back(path + ": loading cancelled; the remaining files were not read");
+            cancelled = true;
             classifyFile(f, {});
             f.status = FileStatus::Skipped;
             f.statusReason = "loading cancelled";
-        } else {
-            BundleEntry expanded;
-            if (e.status == FileStatus::Ok && (expanded = e, expandCompressed(bundle, expanded, f, options))) {
-                // classified by its name without ".gz", shown under its own
-                f.path = withoutCompressionSuffix(e.path);
-                f.diskPath = expanded.diskPath;
-                f.size = expanded.size;
-                probeAndClassify(f, expanded, true);
-                f.path = e.path;
-            } else {
-                probeAndClassify(f, e, bundle.isArchive);
-            }
-            done += e.status == FileStatus::Ok ? e.size : 0;
-            if (!bundle.isArchive)
-                progress("load", done, total);
+        } else if (probed[i] == Probed::Compressed) {
+            BundleEntry expanded = e;
+            expandCompressed(bundle, expanded, f, options, compression[i]);
+            // classified by its name without ".gz", shown under its own
+            f.path = withoutCompressionSuffix(e.path);
+            f.diskPath = expanded.diskPath;
+            f.size = expanded.size;
+            probeAndClassify(f, expanded, true);
+            f.path = e.path;
         }
-        bundle.files.push_back(std::move(f));
     }
     // A lone compressed stream that does not expand is unusable input, not a bundle with one bad file.
     if (bareCompressed && bundle.files.size() == 1 && bundle.files[0].status == FileStatus::Error)

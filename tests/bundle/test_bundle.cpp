@@ -8,10 +8,12 @@
 
 #include <atomic>
 #include <chrono>
+#include <cstdio>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <limits>
+#include <mutex>
 #include <random>
 
 #include <sys/stat.h>
@@ -453,6 +455,66 @@ private slots:
         const SourceFile* locked = find(b, "locked/");
         QVERIFY(locked);
         ECOMPARE(locked->status, FileStatus::Error);
+    }
+
+    // A folder of hundreds of files is probed on every core: each row must be
+    // what that file alone gives, in path order, whichever thread read it.
+    void manyFilesProbeInParallel()
+    {
+        QTemporaryDir tmp;
+        const fs::path root = tmp.path().toStdString();
+        const int n = 300;
+        for (int i = 0; i < n; ++i) {
+            char name[64];
+            std::snprintf(name, sizeof name, "node-%03d", i);
+            const std::string node = name;
+            if (i % 50 == 7)
+                writeFile(root / ("syslog-" + node + ".1.gz"), fltest::compressed(kSyslog, "gzip"));
+            else if (i % 50 == 11)
+                writeFile(root / ("core-" + node + ".bin"), std::string("\x7f" "ELF\0\0\0", 8) + std::string(100, '\0'));
+            else if (i % 50 == 13)
+                writeFile(root / ("syslog-" + node + ".log"), "");
+            else if (i % 2)
+                writeFile(root / ("applog-" + node + "-rank" + std::to_string(i) + ".log"), kNccl);
+            else
+                writeFile(root / ("syslog-" + node + ".log"), kSyslog);
+        }
+        uint64_t lastDone = 0;
+        Progress p;
+        std::mutex m;
+        p.report = [&](std::string_view, uint64_t done, uint64_t) {
+            const std::lock_guard lock(m);
+            QVERIFY(done >= lastDone);
+            lastDone = done;
+        };
+        const Bundle b = loadBundle(root.string(), {}, p);
+        QCOMPARE(b.files.size(), size_t(n));
+        int compressedRows = 0, binaryRows = 0, emptyRows = 0;
+        for (size_t i = 0; i < b.files.size(); ++i) {
+            const SourceFile& f = b.files[i];
+            QCOMPARE(f.index.value, uint32_t(i));
+            if (i > 0)
+                QVERIFY(b.files[i - 1].path < f.path);
+            // The same file in a folder of its own: the single-threaded path.
+            QTemporaryDir alone;
+            fs::copy_file(root / f.path, fs::path(alone.path().toStdString()) / f.path);
+            const Bundle one = loadBundle(alone.path().toStdString());
+            QCOMPARE(one.files.size(), size_t(1));
+            const SourceFile& g = one.files[0];
+            QCOMPARE(f.path, g.path);
+            ECOMPARE(f.kind, g.kind);
+            ECOMPARE(f.status, g.status);
+            QCOMPARE(f.statusReason, g.statusReason);
+            QCOMPARE(f.node, g.node);
+            QCOMPARE(f.rank, g.rank);
+            QCOMPARE(f.size, g.size);
+            compressedRows += f.path.ends_with(".gz") && f.status == FileStatus::Ok && f.diskPath != (root / f.path).string();
+            binaryRows += f.status == FileStatus::Skipped && f.statusReason == "binary";
+            emptyRows += f.status == FileStatus::Empty;
+        }
+        QCOMPARE(compressedRows, 6);
+        QCOMPARE(binaryRows, 6);
+        QCOMPARE(emptyRows, 6);
     }
 
     // Issue #13: rotated and compressed logs are read, not skipped; their rows keep their names.
