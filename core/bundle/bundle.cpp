@@ -4,12 +4,12 @@
 #include "bundle/extraction_dir.h"
 #include "bundle/mapped_file.h"
 #include "bundle/sniff.h"
+#include "workers.h"
 
 #include <algorithm>
 #include <atomic>
 #include <filesystem>
 #include <mutex>
-#include <thread>
 #include <system_error>
 
 #include <fcntl.h>
@@ -100,6 +100,19 @@ void classifyHead(SourceFile& f, const BundleEntry& e, bool extracted, const Map
     classifyFile(f, head);
 }
 
+// Only the head is read: the scan reads the rest of what it parses. False (and
+// `f` an error row) when it cannot be read.
+bool openHead(SourceFile& f, const BundleEntry& e, MappedFile& map)
+{
+    std::string error;
+    if (map.openHead(e.diskPath, &error, kHeadBytes))
+        return true;
+    classifyFile(f, {});
+    f.status = FileStatus::Error;
+    f.statusReason = error;
+    return false;
+}
+
 void probeAndClassify(SourceFile& f, const BundleEntry& e, bool extracted)
 {
     if (e.status != FileStatus::Ok) {
@@ -108,16 +121,9 @@ void probeAndClassify(SourceFile& f, const BundleEntry& e, bool extracted)
         f.statusReason = e.reason;
         return;
     }
-    // Only the head is read: the scan reads the rest of what it parses.
     MappedFile map;
-    std::string error;
-    if (!map.openHead(e.diskPath, &error, kHeadBytes)) {
-        classifyFile(f, {});
-        f.status = FileStatus::Error;
-        f.statusReason = error;
-        return;
-    }
-    classifyHead(f, e, extracted, map);
+    if (openHead(f, e, map))
+        classifyHead(f, e, extracted, map);
 }
 
 // What the parallel pass learned of one entry.
@@ -136,13 +142,8 @@ Probed probeEntry(SourceFile& f, const BundleEntry& e, bool extracted, std::stri
         return Probed::Classified;
     }
     MappedFile map;
-    std::string error;
-    if (!map.openHead(e.diskPath, &error, kHeadBytes)) {
-        classifyFile(f, {});
-        f.status = FileStatus::Error;
-        f.statusReason = error;
+    if (!openHead(f, e, map))
         return Probed::Classified;
-    }
     compression = compressionOf(map.data().substr(0, 16));
     if (!compression.empty())
         return Probed::Compressed;
@@ -271,14 +272,8 @@ Bundle loadBundle(const std::string& path, const LoadOptions& options, const Pro
             progress("load", done, total);
         }
     };
-    unsigned threads = std::clamp(std::thread::hardware_concurrency(), 1u, 8u);
-    threads = entries.size() < 64 ? 1u : threads;
-    std::vector<std::thread> pool;
-    for (unsigned t = 1; t < threads; ++t)
-        pool.emplace_back(worker);
-    worker();
-    for (auto& t : pool)
-        t.join();
+    // A handful of files is not worth a thread.
+    runOnEveryCore(entries.size() < 64 ? 1 : entries.size(), worker);
 
     for (size_t i = 0; i < entries.size(); ++i) {
         const BundleEntry& e = entries[i];

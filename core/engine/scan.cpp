@@ -11,6 +11,7 @@
 #include "parse/lineparse.h"
 #include "parse/structured.h"
 #include "rules/matcher.h"
+#include "workers.h"
 
 #include <algorithm>
 #include <atomic>
@@ -20,7 +21,6 @@
 #include <cstring>
 #include <deque>
 #include <mutex>
-#include <thread>
 
 #include <sys/stat.h>
 
@@ -694,14 +694,7 @@ void scanBundle(State& state, const Bundle& bundle, const Progress& progress)
             progress("scan", doneBytes, totalBytes);
         }
     };
-    unsigned threads = std::clamp(std::thread::hardware_concurrency(), 1u, 8u);
-    threads = std::min<unsigned>(threads, static_cast<unsigned>(std::max<size_t>(1, outputs.size())));
-    std::vector<std::thread> pool;
-    for (unsigned t = 1; t < threads; ++t)
-        pool.emplace_back(worker);
-    worker();
-    for (auto& t : pool)
-        t.join();
+    runOnEveryCore(outputs.size(), worker);
     // After a cancel: the files not scanned are still listed, in order.
     while (committed < outputs.size())
         commit(outputs[committed++]);

@@ -1,0 +1,27 @@
+// Runs `work` on the calling thread and on up to (cores - 1, at most 7) more,
+// and returns when every one has returned. Each worker pulls its own items
+// (an atomic index), so callers write each item's result into its own slot and
+// the output does not depend on scheduling.
+#pragma once
+
+#include <algorithm>
+#include <cstddef>
+#include <thread>
+#include <vector>
+
+namespace fl {
+
+template <typename Work>
+void runOnEveryCore(size_t items, Work&& work)
+{
+    unsigned threads = std::clamp(std::thread::hardware_concurrency(), 1u, 8u);
+    threads = std::min<unsigned>(threads, static_cast<unsigned>(std::max<size_t>(1, items)));
+    std::vector<std::thread> pool;
+    for (unsigned t = 1; t < threads; ++t)
+        pool.emplace_back(work);
+    work();
+    for (auto& t : pool)
+        t.join();
+}
+
+} // namespace fl
