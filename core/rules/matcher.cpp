@@ -71,6 +71,12 @@ struct FirstMatch {
     unsigned long long to = 0;
 };
 
+int markLiteral(unsigned id, unsigned long long, unsigned long long, unsigned, void* ctx)
+{
+    (*static_cast<std::vector<char>*>(ctx))[id] = 1;
+    return 0; // go on: every literal of the line is wanted
+}
+
 int stopAtFirst(unsigned, unsigned long long, unsigned long long to, unsigned, void* ctx)
 {
     auto& m = *static_cast<FirstMatch*>(ctx);
@@ -135,6 +141,13 @@ struct CompiledRules::Impl {
 #ifdef FAULTLINE_HAVE_HYPERSCAN
     std::array<HsDatabase, kKinds> literalDb;          // unset: that kind uses `prefilter`
     std::array<HsDatabase, kKinds> otherDb;            // unset: that kind uses `otherPrefilter`
+    // Which literals a candidate line holds, all of them in one pass: a
+    // candidate line was otherwise searched once per literal of each of the
+    // kind's ~100 rules (4 % of the wide bundle's CPU). ruleLiterals[k][j]: the
+    // literal ids of byKind[k][j]; unset database: each rule looks for its own.
+    std::array<HsDatabase, kKinds> ruleLiteralDb;
+    std::array<std::vector<std::vector<unsigned>>, kKinds> ruleLiterals;
+    std::array<size_t, kKinds> ruleLiteralCount{};
     HsScratch scratchPrototype;                        // large enough for every literalDb
     uint64_t hsGeneration = 0;
 
@@ -267,6 +280,22 @@ void CompiledRules::build(const std::vector<Rule>& rules)
             return db;
         };
         for (int k = 0; k < kKinds; ++k) {
+            // Every literal of the kind's event rules, none dropped: the ids say which rule may match.
+            if (!fresh->byKind[k].empty() && !hsOthers[k].empty()) {
+                std::map<std::string, unsigned> ids, once;
+                for (const auto& [lit, flags] : hsOthers[k]) {
+                    ids.emplace(lit, static_cast<unsigned>(ids.size()));
+                    once.emplace(lit, flags | HS_FLAG_SINGLEMATCH);
+                }
+                fresh->ruleLiteralDb[k].reset(compile(once));
+                for (size_t index : fresh->byKind[k]) {
+                    std::vector<unsigned> mine;
+                    for (const auto& lit : fresh->rules[index].literals)
+                        mine.push_back(ids.at(lit));
+                    fresh->ruleLiterals[k].push_back(std::move(mine));
+                }
+                fresh->ruleLiteralCount[k] = ids.size();
+            }
             if (fresh->prefilter[k])
                 fresh->literalDb[k].reset(compile(withoutRedundantLiterals(hsLiterals[k])));
             // A series line (one per training step) asks this of every line it
@@ -279,6 +308,8 @@ void CompiledRules::build(const std::vector<Rule>& rules)
             for (auto& db : fresh->literalDb)
                 db.reset();
             for (auto& db : fresh->otherDb)
+                db.reset();
+            for (auto& db : fresh->ruleLiteralDb)
                 db.reset();
         }
         fresh->hsGeneration = ++g_hsGeneration;
@@ -343,7 +374,21 @@ size_t CompiledRules::nextCandidate(std::string_view data, size_t from, SourceKi
 
 void CompiledRules::match(std::string_view line, SourceKind kind, std::vector<ExtractMatch>& out) const
 {
-    matchAmong(d->byKind[static_cast<int>(kind)], line, out);
+    const int k = static_cast<int>(kind);
+#ifdef FAULTLINE_HAVE_HYPERSCAN
+    if (d->ruleLiteralDb[k])
+        if (hs_scratch_t* scratch = d->threadScratch()) {
+            const std::string_view head = line.substr(0, std::min(line.size(), kMaxMatchedLineBytes));
+            thread_local std::vector<char> hits;
+            hits.assign(d->ruleLiteralCount[k], 0);
+            if (hs_scan(d->ruleLiteralDb[k].get(), head.data(), static_cast<unsigned>(head.size()), 0, scratch,
+                        markLiteral, &hits) == HS_SUCCESS) {
+                matchAmong(d->byKind[k], line, out, &d->ruleLiterals[k], &hits);
+                return;
+            }
+        }
+#endif
+    matchAmong(d->byKind[k], line, out);
 }
 
 void CompiledRules::matchSeries(std::string_view line, SourceKind kind, std::vector<ExtractMatch>& out) const
@@ -390,14 +435,20 @@ bool CompiledRules::otherCandidate(std::string_view line, SourceKind kind) const
     return d->otherPrefilter[k] && RE2::PartialMatch(re2::StringPiece(line.data(), line.size()), *d->otherPrefilter[k]);
 }
 
-void CompiledRules::matchAmong(const std::vector<size_t>& indices, std::string_view line, std::vector<ExtractMatch>& out) const
+void CompiledRules::matchAmong(const std::vector<size_t>& indices, std::string_view line, std::vector<ExtractMatch>& out,
+                               const std::vector<std::vector<unsigned>>* ruleLiterals,
+                               const std::vector<char>* hits) const
 {
     if (line.size() > kMaxMatchedLineBytes)
         line = line.substr(0, kMaxMatchedLineBytes);
     std::vector<re2::StringPiece> subs;
-    for (size_t index : indices) {
-        const CompiledRule& c = d->rules[index];
-        if (!c.literals.empty()) {
+    for (size_t j = 0; j < indices.size(); ++j) {
+        const CompiledRule& c = d->rules[indices[j]];
+        if (hits && !c.literals.empty()) {
+            const auto& mine = (*ruleLiterals)[j];
+            if (std::none_of(mine.begin(), mine.end(), [hits](unsigned id) { return (*hits)[id] != 0; }))
+                continue;
+        } else if (!c.literals.empty()) {
             bool any = false;
             for (const auto& lit : c.literals) {
                 if (c.rule->ignoreCase ? containsIgnoreCase(line, lit) : line.find(lit) != std::string_view::npos) {

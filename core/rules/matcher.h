@@ -59,7 +59,10 @@ public:
     bool fieldMatches(const std::string& pattern, std::string_view value) const;
 
 private:
-    void matchAmong(const std::vector<size_t>& indices, std::string_view line, std::vector<ExtractMatch>& out) const;
+    // `hits`: which of the kind's literals the line holds (see Impl::ruleLiteralDb), or null to look for each rule's.
+    void matchAmong(const std::vector<size_t>& indices, std::string_view line, std::vector<ExtractMatch>& out,
+                    const std::vector<std::vector<unsigned>>* ruleLiterals = nullptr,
+                    const std::vector<char>* hits = nullptr) const;
     struct Impl;
     std::unique_ptr<Impl> d;
 };

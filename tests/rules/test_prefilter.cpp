@@ -8,7 +8,10 @@
 
 #include <QtTest>
 
+#include <re2/re2.h>
+
 #include <algorithm>
+#include <memory>
 #include <cctype>
 #include <string>
 #include <vector>
@@ -51,6 +54,22 @@ std::string mixCase(std::string s)
     return s;
 }
 
+// Every shipped extract rule's sample lines, as written and with their case mixed, and its benign lines.
+std::vector<std::string> sampleLines(const fl::RuleSet& rules)
+{
+    std::vector<std::string> lines;
+    for (const fl::Rule& r : rules.rules())
+        if (r.phase == fl::Phase::Extract) {
+            for (const auto& s : r.samples) {
+                lines.push_back(s.line);
+                lines.push_back(mixCase(s.line));
+            }
+            for (const auto& b : r.benign)
+                lines.push_back(b);
+        }
+    return lines;
+}
+
 } // namespace
 
 class TestPrefilter : public QObject {
@@ -59,6 +78,7 @@ private slots:
     void candidatesAreExactlyTheLinesWithALiteral();
     void otherCandidateIsExactlyANonSeriesLiteral();
     void literalsHoldingOthersStillFindTheirLines();
+    void matchFindsExactlyTheRulesWhosePatternMatches();
 };
 
 void TestPrefilter::candidatesAreExactlyTheLinesWithALiteral()
@@ -129,16 +149,7 @@ void TestPrefilter::otherCandidateIsExactlyANonSeriesLiteral()
     fl::RuleSet rules;
     rules.loadDirectory(FAULTLINE_SOURCE_DIR "/rules");
     rules.compile();
-    std::vector<std::string> lines;
-    for (const fl::Rule& r : rules.rules())
-        if (r.phase == fl::Phase::Extract) {
-            for (const auto& s : r.samples) {
-                lines.push_back(s.line);
-                lines.push_back(mixCase(s.line));
-            }
-            for (const auto& b : r.benign)
-                lines.push_back(b);
-        }
+    std::vector<std::string> lines = sampleLines(rules);
     lines.push_back("filler 0123456789");
     int kindsChecked = 0;
     for (fl::SourceKind kind : {fl::SourceKind::AppLog, fl::SourceKind::SysLog, fl::SourceKind::FabricManager,
@@ -172,6 +183,55 @@ void TestPrefilter::otherCandidateIsExactlyANonSeriesLiteral()
         QVERIFY(yes > 0 && no > 0);
     }
     QVERIFY(kindsChecked >= 1);
+}
+
+// CompiledRules::match asks each rule's RE2 only when the line holds one of
+// that rule's literals, learnt for all rules at once (one Hyperscan pass where
+// built in, else a search per literal). The rules it reports must be exactly
+// those whose pattern matches the line and whose exclude does not, found here
+// by running every pattern on every line.
+void TestPrefilter::matchFindsExactlyTheRulesWhosePatternMatches()
+{
+    fl::RuleSet rules;
+    rules.loadDirectory(FAULTLINE_SOURCE_DIR "/rules");
+    rules.compile();
+    std::vector<std::string> lines = sampleLines(rules);
+    int matched = 0;
+    for (fl::SourceKind kind : {fl::SourceKind::AppLog, fl::SourceKind::SysLog, fl::SourceKind::FabricManager,
+                                fl::SourceKind::Scheduler, fl::SourceKind::GpuSnapshot, fl::SourceKind::HostMap}) {
+        struct Compiled {
+            const fl::Rule* rule;
+            std::unique_ptr<RE2> pattern, exclude;
+        };
+        std::vector<Compiled> all;
+        for (const fl::Rule& r : rules.rules()) {
+            if (r.phase != fl::Phase::Extract || (r.series && r.emitSymptom.empty()))
+                continue;
+            if (!r.sources.empty() && std::find(r.sources.begin(), r.sources.end(), kind) == r.sources.end())
+                continue;
+            RE2::Options o;
+            o.set_case_sensitive(!r.ignoreCase);
+            o.set_log_errors(false);
+            auto exclude = r.exclude.empty() ? nullptr : std::make_unique<RE2>(r.exclude, o);
+            all.push_back({&r, std::make_unique<RE2>(r.pattern, o), std::move(exclude)});
+        }
+        for (const std::string& line : lines) {
+            std::vector<std::string> expected, got;
+            for (const Compiled& c : all)
+                if (RE2::PartialMatch(line, *c.pattern) && !(c.exclude && RE2::PartialMatch(line, *c.exclude)))
+                    expected.push_back(c.rule->id);
+            std::vector<fl::ExtractMatch> out;
+            rules.compiled().match(line, kind, out);
+            for (const auto& m : out)
+                got.push_back(m.rule->id);
+            std::sort(expected.begin(), expected.end());
+            std::sort(got.begin(), got.end());
+            if (got != expected)
+                QFAIL(qPrintable(QString::fromStdString(line + " [" + std::string(fl::toString(kind)) + "]")));
+            matched += int(got.size());
+        }
+    }
+    QVERIFY2(matched > 400, qPrintable(QString::number(matched)));
 }
 
 QTEST_GUILESS_MAIN(TestPrefilter)
