@@ -349,7 +349,31 @@ bool parseCsv(std::string_view data, FileId file, MetricsKeep keep, std::vector<
     size_t columns = 0;
     bool header = false;
     std::array<std::string_view, kMaxColumns> f{};
-    std::unordered_map<CsvSeriesKey, MetricSeries*, CsvSeriesKeyHash> cache;
+    std::unordered_map<CsvSeriesKey, uint32_t, CsvSeriesKeyHash> cache; // -> index into `series`
+    std::vector<MetricSeries*> series;
+    // Samples in file order, then handed to their series at sizes known in
+    // advance: growing thousands of series' vectors one sample at a time was
+    // most of a workbench open's metrics cost (reallocation, page faults).
+    struct Pending {
+        uint32_t series;
+        MetricSample sample;
+    };
+    std::vector<Pending> pending;
+    // A block at a time, so a metrics file of gigabytes is not held twice.
+    constexpr size_t kPendingChunk = size_t(1) << 20;
+    auto handOver = [&] {
+        std::vector<size_t> counts(series.size(), 0);
+        for (const Pending& p : pending)
+            ++counts[p.series];
+        for (size_t i = 0; i < series.size(); ++i) {
+            auto& samples = series[i]->samples;
+            if (samples.size() + counts[i] > samples.capacity())
+                samples.reserve(std::max(samples.size() + counts[i], 2 * samples.capacity()));
+        }
+        for (const Pending& p : pending)
+            series[p.series]->samples.push_back(p.sample);
+        pending.clear();
+    };
     std::string_view lastTime;
     int64_t lastNs = 0;
     forLines(data, [&](std::string_view line, size_t off, uint32_t no) {
@@ -368,6 +392,13 @@ bool parseCsv(std::string_view data, FileId file, MetricsKeep keep, std::vector<
         if (!header) {
             header = true;
             columns = n;
+            // Rows are about as long as the first one after the header.
+            if (keep == MetricsKeep::Samples) {
+                const size_t end = data.find('\n', off);
+                const size_t next = end == std::string_view::npos ? end : data.find('\n', end + 1);
+                if (next != std::string_view::npos && next - end > 8)
+                    pending.reserve(std::min(kPendingChunk, data.size() / (next - end) + 16));
+            }
             for (size_t i = 0; i < std::min(n, kMaxColumns); ++i) {
                 const std::string h = lowerAscii(cursor::trim(f[i]));
                 const int ix = int(i);
@@ -418,18 +449,22 @@ bool parseCsv(std::string_view data, FileId file, MetricsKeep keep, std::vector<
             return;
         const std::string_view node = cNode >= 0 ? cursor::trim(f[size_t(cNode)]) : std::string_view();
         const std::string_view gpu = cGpu >= 0 ? cursor::trim(f[size_t(cGpu)]) : std::string_view();
-        MetricSeries*& series = cache[CsvSeriesKey{metric, node, gpu}];
-        if (!series) {
+        const auto [it, added] = cache.try_emplace(CsvSeriesKey{metric, node, gpu}, uint32_t(series.size()));
+        if (added) {
             std::map<std::string, std::string> labels;
             if (!node.empty())
                 labels["node"] = std::string(node);
             if (!gpu.empty())
                 labels["gpu"] = std::string(gpu);
-            series = &set.get(std::string(metric), std::move(labels));
+            series.push_back(&set.get(std::string(metric), std::move(labels)));
         }
-        if (keep == MetricsKeep::Samples)
-            series->samples.push_back({ns, v, off, no});
+        if (keep == MetricsKeep::Samples) {
+            pending.push_back({it->second, {ns, v, off, no}});
+            if (pending.size() >= kPendingChunk)
+                handOver();
+        }
     });
+    handOver();
     if (cTime < 0 || cMetric < 0 || cValue < 0)
         return false;
     set.emit(out);

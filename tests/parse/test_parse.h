@@ -55,5 +55,6 @@ private slots:
     void openMetricsText();
     void csvMetrics();
     void metricsKeepModesAgree();
+    void csvMetricsLargerThanABlock();
     void notThisFormat();
 };

@@ -360,6 +360,34 @@ void StructuredTest::metricsKeepModesAgree()
     }
 }
 
+// A metrics CSV of more rows than the parser holds before handing samples to
+// their series (a block of 2^20): every sample still lands in its series, in
+// time order, with its own line.
+void StructuredTest::csvMetricsLargerThanABlock()
+{
+    const int rows = 1200000;
+    std::string data = "time,node,gpu,metric,value\n";
+    data.reserve(size_t(rows) * 24);
+    for (int i = 0; i < rows; ++i)
+        data += std::to_string(1700000000 + i / 2) + ",n1," + std::to_string(i % 2) + ",t," + std::to_string(i % 7) + "\n";
+    std::vector<MetricSeries> out;
+    std::vector<ParseIssue> issues;
+    QVERIFY(parseMetrics(data, FileId(0), out, issues));
+    QVERIFY(issues.empty());
+    QCOMPARE(out.size(), size_t(2));
+    for (int g = 0; g < 2; ++g) {
+        const auto& samples = out[size_t(g)].samples;
+        QCOMPARE(out[size_t(g)].gpu, g);
+        QCOMPARE(samples.size(), size_t(rows / 2));
+        QCOMPARE(samples.front().line, uint32_t(2 + g));
+        QCOMPARE(samples.back().line, uint32_t(rows + g));
+        QCOMPARE(samples.back().timeNs, int64_t(1700000000 + rows / 2 - 1) * kSec);
+        for (size_t k = 1; k < samples.size(); ++k)
+            if (samples[k].line != samples[k - 1].line + 2)
+                QFAIL(qPrintable(QString("gpu %1: sample %2 out of order").arg(g).arg(k)));
+    }
+}
+
 void StructuredTest::notThisFormat()
 {
     std::vector<MetricSeries> out;
