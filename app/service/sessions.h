@@ -81,6 +81,15 @@ private:
     RunOutcome runEngine(const SessionRecord& s, const Bundle& bundle, const std::string& phase,
                          const Progress& progress, double loadMs, const std::string& inputDigest = {});
     std::string writeTemp(const std::string& bytes) const;
+    // Stores an uploaded archive's files: the archive itself once when loading it again gives the same files
+    // (Store::putArchive), else each member's bytes. `records` get the stored files (content cleared or not).
+    // refuseClashes: 409 when a path would also be another's folder (observations into a session).
+    void storeUpload(const SessionId& id, const Bundle& b, const std::string& uploadPath, const std::string& bytes,
+                     bool refuseClashes, IngestReport& rep, std::vector<FileRecord>& records);
+    // One of the session's stored archives, extracted again by the loader (same paths as when it came).
+    Bundle unpackArchive(const SessionId& id, int archive, const Progress& progress) const;
+    // The bytes of a file held in a stored archive (FileRecord::archive).
+    std::string archivedContent(const SessionId& id, const FileRecord& f) const;
     // The session's files written under `dir` and loaded as a bundle (a workload.json from the session when
     // it has none; what the client declared wins over what the loader inferred).
     // `only`: just these paths (the files a run read); null: every file of the session.

@@ -42,6 +42,9 @@ struct FileRecord {
     uint64_t size = 0;
     int64_t addedNs = 0;
     std::string content;       // filled only by calls that say so
+    // Non-zero: the bytes are those of this path in the session's stored archive number `archive`
+    // (putArchive), extracted on demand; `content` is then always empty.
+    int archive = 0;
 };
 
 struct RunRecord {
@@ -86,9 +89,18 @@ public:
     virtual std::vector<SessionRecord> sessions(const SessionFilter& f) = 0;
     // Adds or replaces (same path) files, all in one transaction.
     virtual void putFiles(const SessionId& id, const std::vector<FileRecord>& files) = 0;
+    // Stores an uploaded archive once (one row) and its members as files whose bytes stay in it
+    // (FileRecord::archive, content empty), in one transaction; `members` carry path, size, addedNs.
+    // An archive no file refers to any more (every member replaced since) is deleted with it.
+    // Returns the archive's number within the session.
+    virtual int putArchive(const SessionId& id, const std::string& archiveBytes, int64_t addedNs,
+                           const std::vector<FileRecord>& members) = 0;
+    virtual std::optional<std::string> archiveContent(const SessionId& id, int archive) = 0;
     virtual std::vector<FileRecord> files(const SessionId& id) = 0;            // without content
-    virtual void forEachFile(const SessionId& id, const std::function<void(const FileRecord&)>& fn) = 0; // with content
-    virtual std::optional<std::string> fileContent(const SessionId& id, const std::string& path) = 0;
+    // With content, except files held in an archive (FileRecord::archive).
+    virtual void forEachFile(const SessionId& id, const std::function<void(const FileRecord&)>& fn) = 0;
+    // One file with its content (empty when it is held in an archive: FileRecord::archive).
+    virtual std::optional<FileRecord> file(const SessionId& id, const std::string& path) = 0;
     // Appends a run and updates the session summary; returns the run number.
     virtual int addRun(const SessionId& id, RunRecord run) = 0;
     virtual std::vector<RunRecord> runs(const SessionId& id, bool withResults) = 0;

@@ -144,6 +144,7 @@ public:
         auto c = borrow();
         q(c, "BEGIN");
         try {
+            bool replacedArchived = false;
             for (const auto& f : files) {
                 Params p;
                 p.add(id.value).add(f.path).add(f.kind).add(f.node).add(int64_t(f.rank));
@@ -153,7 +154,12 @@ public:
                      "kind = EXCLUDED.kind, node = EXCLUDED.node, rank = EXCLUDED.rank, size = EXCLUDED.size, "
                      "added_ns = EXCLUDED.added_ns, content = EXCLUDED.content",
                   p);
+                // A file posted again replaces one an archive held: its bytes are now this row's.
+                replacedArchived |= q(c, "DELETE FROM archive_files WHERE session_id = $1 AND path = $2",
+                                      Params().add(id.value).add(f.path))->affected() > 0;
             }
+            if (replacedArchived)
+                q(c, dropUnreferencedArchives(), Params().add(id.value));
             q(c, "COMMIT");
         } catch (...) {
             PQclear(PQexec(c.conn->pg, "ROLLBACK"));
@@ -161,10 +167,60 @@ public:
         }
     }
 
+    int putArchive(const SessionId& id, const std::string& archiveBytes, int64_t addedNs,
+                   const std::vector<FileRecord>& members) override
+    {
+        auto c = borrow();
+        q(c, "BEGIN");
+        int number = 0;
+        try {
+            // The session's row lock serialises two replicas numbering archives of one session.
+            if (q(c, "SELECT 1 FROM sessions WHERE id = $1 FOR UPDATE", Params().add(id.value))->rows() != 1)
+                throw StoreError("no session " + id.value);
+            number = static_cast<int>(q(c, "SELECT COALESCE(MAX(archive), 0) + 1 FROM archives WHERE session_id = $1",
+                                        Params().add(id.value))->i64(0, 0));
+            Params a;
+            a.add(id.value).add(int64_t(number)).add(addedNs).add(archiveBytes, true);
+            q(c, "INSERT INTO archives (session_id, archive, added_ns, content) VALUES ($1,$2,$3,$4)", a);
+            for (const auto& f : members) {
+                Params p;
+                p.add(id.value).add(f.path).add(f.kind).add(f.node).add(int64_t(f.rank));
+                p.add(int64_t(f.size)).add(f.addedNs);
+                q(c, "INSERT INTO files (session_id, path, kind, node, rank, size, added_ns, content) "
+                     "VALUES ($1,$2,$3,$4,$5,$6,$7,''::bytea) ON CONFLICT (session_id, path) DO UPDATE SET "
+                     "kind = EXCLUDED.kind, node = EXCLUDED.node, rank = EXCLUDED.rank, size = EXCLUDED.size, "
+                     "added_ns = EXCLUDED.added_ns, content = EXCLUDED.content",
+                  p);
+                q(c, "INSERT INTO archive_files (session_id, path, archive) VALUES ($1,$2,$3) "
+                     "ON CONFLICT (session_id, path) DO UPDATE SET archive = EXCLUDED.archive",
+                  Params().add(id.value).add(f.path).add(int64_t(number)));
+            }
+            q(c, dropUnreferencedArchives(), Params().add(id.value)); // earlier archives whose members all came again
+            q(c, "COMMIT");
+        } catch (...) {
+            PQclear(PQexec(c.conn->pg, "ROLLBACK"));
+            throw;
+        }
+        return number;
+    }
+
+    std::optional<std::string> archiveContent(const SessionId& id, int archive) override
+    {
+        auto c = borrow();
+        auto r = q(c, "SELECT content FROM archives WHERE session_id = $1 AND archive = $2",
+                   Params().add(id.value).add(int64_t(archive)), true);
+        if (r->rows() == 0)
+            return std::nullopt;
+        return r->text(0, 0);
+    }
+
     std::vector<FileRecord> files(const SessionId& id) override
     {
         auto c = borrow();
-        auto r = q(c, "SELECT path, kind, node, rank, size, added_ns FROM files WHERE session_id = $1 ORDER BY path",
+        auto r = q(c,
+                   "SELECT f.path, f.kind, f.node, f.rank, f.size, f.added_ns, COALESCE(a.archive, 0) FROM files f"
+                   " LEFT JOIN archive_files a ON a.session_id = f.session_id AND a.path = f.path"
+                   " WHERE f.session_id = $1 ORDER BY f.path",
                    Params().add(id.value));
         std::vector<FileRecord> out;
         for (int i = 0; i < r->rows(); ++i)
@@ -176,22 +232,30 @@ public:
     {
         // One file at a time so a large session is never all in memory.
         for (auto f : files(id)) {
-            auto content = fileContent(id, f.path);
-            if (!content)
+            auto withContent = file(id, f.path);
+            if (!withContent)
                 continue;
-            f.content = std::move(*content);
-            fn(f);
+            fn(*withContent);
         }
     }
 
-    std::optional<std::string> fileContent(const SessionId& id, const std::string& path) override
+    std::optional<FileRecord> file(const SessionId& id, const std::string& path) override
     {
         auto c = borrow();
+        auto meta = q(c,
+                      "SELECT f.path, f.kind, f.node, f.rank, f.size, f.added_ns, COALESCE(a.archive, 0) FROM files f"
+                      " LEFT JOIN archive_files a ON a.session_id = f.session_id AND a.path = f.path"
+                      " WHERE f.session_id = $1 AND f.path = $2",
+                      Params().add(id.value).add(path));
+        if (meta->rows() == 0)
+            return std::nullopt;
+        FileRecord f = fileFrom(*meta, 0);
         auto r = q(c, "SELECT content FROM files WHERE session_id = $1 AND path = $2", Params().add(id.value).add(path),
                    true);
         if (r->rows() == 0)
             return std::nullopt;
-        return r->text(0, 0);
+        f.content = r->text(0, 0);
+        return f;
     }
 
     int addRun(const SessionId& id, RunRecord run) override
@@ -285,11 +349,11 @@ public:
         try {
             // The row lock waits for a replica appending a run to this session (addRun) to commit.
             if (q(c, "SELECT 1 FROM sessions WHERE id = $1 FOR UPDATE", Params().add(id.value))->rows() == 1) {
-                size_t changed[4] = {};  // bundle digests, runs, files, session
-                size_t i = 0;
+                std::vector<size_t> changed;  // ..., runs, files, session (deleteSessionStatements)
                 for (const std::string& sql : deleteSessionStatements())
-                    changed[i++] = static_cast<size_t>(q(c, sql.c_str(), Params().add(id.value))->affected());
-                out = DeletedCounts{changed[2], changed[1]};
+                    changed.push_back(static_cast<size_t>(q(c, sql.c_str(), Params().add(id.value))->affected()));
+                const size_t n = changed.size();
+                out = DeletedCounts{changed[n - 2], changed[n - 3]};
             }
             q(c, "COMMIT");
         } catch (...) {
@@ -348,6 +412,7 @@ private:
         f.rank = static_cast<int>(r.i64(i, 3));
         f.size = static_cast<uint64_t>(r.i64(i, 4));
         f.addedNs = r.i64(i, 5);
+        f.archive = static_cast<int>(r.i64(i, 6));
         return f;
     }
     static RunRecord runFrom(const Result& r, int i)

@@ -160,10 +160,20 @@ public:
         try {
             Stmt s(c.get(), "INSERT OR REPLACE INTO files (session_id, path, kind, node, rank, size, added_ns, content) "
                             "VALUES (?,?,?,?,?,?,?,?)");
+            // A file posted again replaces one an archive held: its bytes are now this row's.
+            Stmt a(c.get(), "DELETE FROM archive_files WHERE session_id = ? AND path = ?");
+            bool replacedArchived = false;
             for (const auto& f : files) {
                 s.bind(1, id.value).bind(2, f.path).bind(3, f.kind).bind(4, f.node).bind(5, int64_t(f.rank));
                 s.bind(6, int64_t(f.content.size())).bind(7, f.addedNs).blob(8, f.content).step();
                 s.reset();
+                a.bind(1, id.value).bind(2, f.path).step();
+                replacedArchived |= sqlite3_changes(c.get()) > 0;
+                a.reset();
+            }
+            if (replacedArchived) {
+                Stmt d(c.get(), dropUnreferencedArchives());
+                d.bind(1, id.value).step();
             }
             exec(c.get(), "COMMIT");
         } catch (...) {
@@ -172,11 +182,55 @@ public:
         }
     }
 
+    int putArchive(const SessionId& id, const std::string& archiveBytes, int64_t addedNs,
+                   const std::vector<FileRecord>& members) override
+    {
+        auto c = borrow();
+        exec(c.get(), "BEGIN IMMEDIATE");
+        int number = 0;
+        try {
+            Stmt n(c.get(), "SELECT COALESCE(MAX(archive), 0) + 1 FROM archives WHERE session_id = ?");
+            n.bind(1, id.value).step();
+            number = static_cast<int>(n.i64(0));
+            Stmt ar(c.get(), "INSERT INTO archives (session_id, archive, added_ns, content) VALUES (?,?,?,?)");
+            ar.bind(1, id.value).bind(2, int64_t(number)).bind(3, addedNs).blob(4, archiveBytes).step();
+            Stmt s(c.get(), "INSERT OR REPLACE INTO files (session_id, path, kind, node, rank, size, added_ns, content) "
+                            "VALUES (?,?,?,?,?,?,?,x'')");
+            Stmt a(c.get(), "INSERT OR REPLACE INTO archive_files (session_id, path, archive) VALUES (?,?,?)");
+            for (const auto& f : members) {
+                s.bind(1, id.value).bind(2, f.path).bind(3, f.kind).bind(4, f.node).bind(5, int64_t(f.rank));
+                s.bind(6, int64_t(f.size)).bind(7, f.addedNs).step();
+                s.reset();
+                a.bind(1, id.value).bind(2, f.path).bind(3, int64_t(number)).step();
+                a.reset();
+            }
+            Stmt d(c.get(), dropUnreferencedArchives()); // earlier archives whose members all came again
+            d.bind(1, id.value).step();
+            exec(c.get(), "COMMIT");
+        } catch (...) {
+            sqlite3_exec(c.get(), "ROLLBACK", nullptr, nullptr, nullptr);
+            throw;
+        }
+        return number;
+    }
+
+    std::optional<std::string> archiveContent(const SessionId& id, int archive) override
+    {
+        auto c = borrow();
+        Stmt s(c.get(), "SELECT content FROM archives WHERE session_id = ? AND archive = ?");
+        s.bind(1, id.value).bind(2, int64_t(archive));
+        if (!s.step())
+            return std::nullopt;
+        return s.text(0);
+    }
+
     std::vector<FileRecord> files(const SessionId& id) override
     {
         std::vector<FileRecord> out;
         auto c = borrow();
-        Stmt s(c.get(), "SELECT path, kind, node, rank, size, added_ns FROM files WHERE session_id = ? ORDER BY path");
+        Stmt s(c.get(), "SELECT f.path, f.kind, f.node, f.rank, f.size, f.added_ns, COALESCE(a.archive, 0) FROM files f"
+                        " LEFT JOIN archive_files a ON a.session_id = f.session_id AND a.path = f.path"
+                        " WHERE f.session_id = ? ORDER BY f.path");
         s.bind(1, id.value);
         while (s.step())
             out.push_back(fileFrom(s));
@@ -186,24 +240,29 @@ public:
     void forEachFile(const SessionId& id, const std::function<void(const FileRecord&)>& fn) override
     {
         auto c = borrow();
-        Stmt s(c.get(),
-               "SELECT path, kind, node, rank, size, added_ns, content FROM files WHERE session_id = ? ORDER BY path");
+        Stmt s(c.get(), "SELECT f.path, f.kind, f.node, f.rank, f.size, f.added_ns, COALESCE(a.archive, 0), f.content"
+                        " FROM files f LEFT JOIN archive_files a ON a.session_id = f.session_id AND a.path = f.path"
+                        " WHERE f.session_id = ? ORDER BY f.path");
         s.bind(1, id.value);
         while (s.step()) {
             FileRecord f = fileFrom(s);
-            f.content = s.text(6);
+            f.content = s.text(7);
             fn(f);
         }
     }
 
-    std::optional<std::string> fileContent(const SessionId& id, const std::string& path) override
+    std::optional<FileRecord> file(const SessionId& id, const std::string& path) override
     {
         auto c = borrow();
-        Stmt s(c.get(), "SELECT content FROM files WHERE session_id = ? AND path = ?");
+        Stmt s(c.get(), "SELECT f.path, f.kind, f.node, f.rank, f.size, f.added_ns, COALESCE(a.archive, 0), f.content"
+                        " FROM files f LEFT JOIN archive_files a ON a.session_id = f.session_id AND a.path = f.path"
+                        " WHERE f.session_id = ? AND f.path = ?");
         s.bind(1, id.value).bind(2, path);
         if (!s.step())
             return std::nullopt;
-        return s.text(0);
+        FileRecord f = fileFrom(s);
+        f.content = s.text(7);
+        return f;
     }
 
     int addRun(const SessionId& id, RunRecord r) override
@@ -295,15 +354,15 @@ public:
         exec(c.get(), "BEGIN IMMEDIATE");
         std::optional<DeletedCounts> out;
         try {
-            size_t changed[4] = {};  // bundle digests, runs, files, session
-            size_t i = 0;
+            std::vector<size_t> changed;  // ..., runs, files, session (deleteSessionStatements)
             for (const std::string& sql : deleteSessionStatements()) {
                 Stmt s(c.get(), sql.c_str());
                 s.bind(1, id.value).step();
-                changed[i++] = static_cast<size_t>(sqlite3_changes(c.get()));
+                changed.push_back(static_cast<size_t>(sqlite3_changes(c.get())));
             }
-            if (changed[3] == 1)
-                out = DeletedCounts{changed[2], changed[1]};
+            const size_t n = changed.size();
+            if (changed[n - 1] == 1)
+                out = DeletedCounts{changed[n - 2], changed[n - 3]};
             exec(c.get(), "COMMIT");
         } catch (...) {
             sqlite3_exec(c.get(), "ROLLBACK", nullptr, nullptr, nullptr);
@@ -322,6 +381,7 @@ private:
         f.rank = static_cast<int>(s.i64(3));
         f.size = static_cast<uint64_t>(s.i64(4));
         f.addedNs = s.i64(5);
+        f.archive = static_cast<int>(s.i64(6));
         return f;
     }
     static RunRecord runFrom(const Stmt& s)

@@ -26,6 +26,7 @@ def tar_gz_files(files):
             t.addfile(info, io.BytesIO(data))
     return buf.getvalue()
 import test_restart  # noqa: E402
+import test_archive  # noqa: E402
 
 SERVICE, CLI, SRC, WORK = sys.argv[1:5]
 bins = sorted(glob.glob("/usr/lib/postgresql/*/bin/initdb"))
@@ -113,6 +114,7 @@ try:
     finally:
         c.stop()
     test_restart.run(SERVICE, CLI, SRC, os.path.join(WORK, "restart"), url)
+    test_archive.run(SERVICE, CLI, SRC, os.path.join(WORK, "archive"), url)
 finally:
     subprocess.run(as_pg + [pgbin + "/pg_ctl", "-D", pgdir + "/data", "-m", "immediate", "-w", "stop"], capture_output=True)
 finish()
