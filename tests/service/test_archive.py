@@ -6,6 +6,7 @@ a second archive over the first, DELETE.
 usage: test_archive.py SERVICE CLI SOURCE_DIR WORK_DIR [DB_URL]
 With DB_URL (postgresql://...) the same checks run against that store (test_postgres.py).
 """
+import gzip
 import io
 import json
 import os
@@ -44,7 +45,7 @@ def stored_bytes(data, sid):
 
 
 def lines_of(path, first, last):
-    with open(path, "rb") as f:
+    with (gzip.open(path, "rb") if path.endswith(".gz") else open(path, "rb")) as f:
         text = f.read().decode("utf-8", errors="replace").split("\n")
     return [t.rstrip("\r") for t in text[first - 1:last]]
 
@@ -164,6 +165,49 @@ def run(service, cli, src, work, db_url=None):
         svc.stop()
 
 
+def odd_names(service, src, work, db_url=None):
+    """Evidence read from archives whose names the loader changes: a top folder every member shares
+    (dropped), a member given twice (the last wins), a rotated log compressed inside the archive (expanded)."""
+    extra = ["--db", db_url] if db_url else []
+    tag = "postgresql" if db_url else "sqlite"
+    sample = os.path.join(src, "samples", "xid149-nccl")
+    folder = os.path.join(work, "odd")
+    shutil.rmtree(folder, ignore_errors=True)
+    os.makedirs(folder)
+    for n in os.listdir(sample):
+        with open(os.path.join(sample, n), "rb") as f:
+            data = f.read()
+        if n == "syslog-node-02.log":  # the verdict's evidence, now only inside a compressed member
+            with gzip.open(os.path.join(folder, n + ".1.gz"), "wb") as g:
+                g.write(data)
+        else:
+            with open(os.path.join(folder, n), "wb") as f:
+                f.write(data)
+    buf = io.BytesIO()
+    with tarfile.open(fileobj=buf, mode="w:gz") as t:
+        for n in sorted(os.listdir(folder)):
+            if n.startswith("applog-"):  # an earlier copy with other bytes, replaced by the one after it
+                stale = b"stale copy\n" * 3
+                info = tarfile.TarInfo("xid149/" + n)
+                info.size = len(stale)
+                t.addfile(info, io.BytesIO(stale))
+            t.add(os.path.join(folder, n), arcname="xid149/" + n)
+    svc = Service(service, os.path.join(work, "odd-data"), *extra).start()
+    try:
+        st, b = svc.json("POST", "/v2/bundles", buf.getvalue(), {"Content-Type": "application/gzip"})
+        if not check(st == 201, "%s: odd names: POST /v2/bundles -> 201 (got %d)" % (tag, st)):
+            return
+        sid, ev = b["session_id"], b["result"]["evidence"]
+        files = {e["raw"]["file"] for e in ev}
+        check(any(f.endswith(".gz") for f in files) and any(f.startswith("applog-") for f in files),
+              "%s: odd names: evidence in the compressed member and in a member given twice (%s)" % (tag, sorted(files)))
+        for f in sorted(files):
+            first = [e for e in ev if e["raw"]["file"] == f][0]
+            evidence_matches(svc, sid, 1, first, folder, tag + ": odd names (top folder dropped, %s)" % f)
+    finally:
+        svc.stop()
+
+
 # The SQLite schema before archives were stored whole (store_schema.h until then), to check that a data
 # dir made by that version opens, keeps working, and takes archives afterwards (the new tables are added).
 OLD_SCHEMA = """
@@ -221,6 +265,7 @@ def old_store(service, src, work):
 if __name__ == "__main__":
     service, cli, src, work = sys.argv[1:5]
     run(service, cli, src, work, sys.argv[5] if len(sys.argv) > 5 else None)
+    odd_names(service, src, work, sys.argv[5] if len(sys.argv) > 5 else None)
     if len(sys.argv) <= 5:
         old_store(service, src, work)
     finish()

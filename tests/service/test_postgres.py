@@ -115,6 +115,7 @@ try:
         c.stop()
     test_restart.run(SERVICE, CLI, SRC, os.path.join(WORK, "restart"), url)
     test_archive.run(SERVICE, CLI, SRC, os.path.join(WORK, "archive"), url)
+    test_archive.odd_names(SERVICE, SRC, os.path.join(WORK, "archive"), url)
 finally:
     subprocess.run(as_pg + [pgbin + "/pg_ctl", "-D", pgdir + "/data", "-m", "immediate", "-w", "stop"], capture_output=True)
 finish()

@@ -1,0 +1,133 @@
+#include "archive_member.h"
+
+#include "bundle/decompress.h"
+
+#include <archive.h>
+#include <archive_entry.h>
+
+#include <map>
+#include <memory>
+#include <string_view>
+
+namespace fl::service {
+
+namespace {
+
+struct ReadFree {
+    void operator()(archive* a) const { archive_read_free(a); }
+};
+
+// core/bundle/archive_extract.cpp's cleaning of a member name ('/' or '\' separated, '.' and empty parts
+// dropped, control bytes shown as '?'); nullopt where the loader refuses the name (absolute, '..').
+std::optional<std::string> cleanName(std::string_view raw)
+{
+    if (raw.empty() || raw.front() == '/' || raw.front() == '\\' || (raw.size() > 1 && raw[1] == ':'))
+        return std::nullopt;
+    std::string out;
+    size_t start = 0;
+    for (size_t i = 0; i <= raw.size(); ++i) {
+        if (i < raw.size() && raw[i] != '/' && raw[i] != '\\')
+            continue;
+        const std::string_view part = raw.substr(start, i - start);
+        start = i + 1;
+        if (part.empty() || part == ".")
+            continue;
+        if (part == "..")
+            return std::nullopt;
+        if (!out.empty())
+            out.push_back('/');
+        for (char c : part)
+            out.push_back(static_cast<unsigned char>(c) < 0x20 || c == 0x7F ? '?' : c);
+    }
+    if (out.empty())
+        return std::nullopt;
+    return out;
+}
+
+} // namespace
+
+std::optional<std::string> readArchiveMember(const std::string& archiveBytes, const std::string& path,
+                                             uint64_t expectedSize)
+{
+    std::unique_ptr<archive, ReadFree> a(archive_read_new());
+    if (!a)
+        return std::nullopt;
+    archive_read_support_filter_all(a.get());
+    archive_read_support_format_all(a.get());
+    if (archive_read_open_memory(a.get(), archiveBytes.data(), archiveBytes.size()) != ARCHIVE_OK)
+        return std::nullopt;
+    // The loader drops a top folder every named entry shares; which one that is shows only at the end, so
+    // the bytes of both readings are kept: `path` itself, and `path` under some single top folder.
+    struct Seen {
+        bool usable = false; // a regular file the loader extracts; else it refuses the name's last entry
+        std::string bytes;
+    };
+    std::optional<Seen> plain;
+    std::map<std::string, Seen> underTop;
+    std::string top;
+    bool sharedTop = true, anyNamed = false;
+    archive_entry* entry = nullptr;
+    for (;;) {
+        const int r = archive_read_next_header(a.get(), &entry);
+        if (r == ARCHIVE_EOF)
+            break;
+        if (r != ARCHIVE_OK && r != ARCHIVE_WARN)
+            return std::nullopt;
+        const auto type = archive_entry_filetype(entry);
+        if (type == AE_IFDIR && !archive_entry_hardlink(entry))
+            continue; // the loader lists no folders
+        const char* rawName = archive_entry_pathname(entry);
+        if (!rawName)
+            rawName = archive_entry_pathname_utf8(entry);
+        const auto clean = cleanName(rawName ? rawName : "");
+        if (!clean)
+            continue; // refused by the loader, and not counted for the top folder
+        anyNamed = true;
+        const size_t slash = clean->find('/');
+        if (slash == std::string::npos || slash + 1 == clean->size())
+            sharedTop = false;
+        else if (top.empty())
+            top = clean->substr(0, slash);
+        else if (top.size() != slash || clean->compare(0, slash, top) != 0)
+            sharedTop = false;
+        const bool isPlain = *clean == path;
+        const bool isUnder = slash != std::string::npos && clean->compare(slash + 1, std::string::npos, path) == 0;
+        if (!isPlain && !isUnder)
+            continue;
+        Seen seen;
+        if (type == AE_IFREG && !archive_entry_hardlink(entry)) {
+            seen.usable = true;
+            const void* buf = nullptr;
+            size_t size = 0;
+            la_int64_t offset = 0;
+            for (;;) {
+                const int d = archive_read_data_block(a.get(), &buf, &size, &offset);
+                if (d == ARCHIVE_EOF)
+                    break;
+                if (d != ARCHIVE_OK && d != ARCHIVE_WARN)
+                    return std::nullopt;
+                if (offset < 0 || static_cast<uint64_t>(offset) + size > expectedSize)
+                    return std::nullopt; // larger than the file the loader gave: not this reading's to decide
+                if (seen.bytes.size() < static_cast<size_t>(offset))
+                    seen.bytes.resize(static_cast<size_t>(offset), '\0'); // a sparse hole
+                seen.bytes.append(static_cast<const char*>(buf), size);
+            }
+        }
+        if (isPlain)
+            plain = std::move(seen);
+        else
+            underTop[clean->substr(0, slash)] = std::move(seen);
+    }
+    std::optional<Seen> found;
+    if (anyNamed && sharedTop && !top.empty()) {
+        if (auto it = underTop.find(top); it != underTop.end())
+            found = std::move(it->second);
+    } else {
+        found = std::move(plain);
+    }
+    if (!found || !found->usable || found->bytes.size() != expectedSize || !compressionOf(found->bytes).empty())
+        return std::nullopt;
+    return std::move(found->bytes);
+}
+
+} // namespace fl::service
