@@ -10,15 +10,19 @@
 #      and GET /v2/healthz latency measured alongside by curl.
 # Prints p50/p99/throughput from wrk --latency; figures go into docs/performance.md.
 #
-#   bash bench/service.sh [--build DIR] [--seconds N] [--workers N]
+#   bash bench/service.sh [--build DIR] [--seconds N] [--workers N] [--scratch DIR|none]
+# --scratch: where the service expands uploads (its --scratch); default a folder on /dev/shm when that is a tmpfs,
+# as docs/service.md recommends; "none": the service's default ($TMPDIR or /tmp, --data/tmp).
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
-build="$root/build/release" secs=10 workers=$(nproc)
+build="$root/build/release" secs=10 workers=$(nproc) scratch=
+[ "$(stat -f -c %T /dev/shm 2>/dev/null)" = tmpfs ] && scratch=/dev/shm/faultline-bench-$$
 while (($#)); do
   case "$1" in
     --build) build="$2"; shift 2 ;;
     --seconds) secs="$2"; shift 2 ;;
     --workers) workers="$2"; shift 2 ;;
+    --scratch) scratch="$2"; [ "$scratch" = none ] && scratch=; shift 2 ;;
     *) echo "bench/service.sh: unknown option $1" >&2; exit 2 ;;
   esac
 done
@@ -32,14 +36,19 @@ svc="$build/app/service/faultline-service" cli="$build/app/cli/faultline-cli"
 
 work=$(mktemp -d)
 pid=
-cleanup() { [ -n "$pid" ] && kill "$pid" 2>/dev/null && wait "$pid" 2>/dev/null; rm -rf "$work"; }
+cleanup() {
+  [ -n "$pid" ] && kill "$pid" 2>/dev/null && wait "$pid" 2>/dev/null
+  rm -rf "$work"
+  case "$scratch" in /dev/shm/faultline-bench-*) rm -rf "$scratch" ;; esac
+}
 trap cleanup EXIT
 lua="$root/bench/service-status.lua"
 
 "$cli" synth "$work/b64" --fault xid79 --nodes 64 --iterations 10 >/dev/null
 tar czf "$work/b64.tar.gz" -C "$work/b64" .
 queue=$((2 * workers))
-"$svc" --listen 127.0.0.1:0 --data "$work/data" --workers "$workers" --queue "$queue" >"$work/out" 2>"$work/err" &
+"$svc" --listen 127.0.0.1:0 --data "$work/data" --workers "$workers" --queue "$queue" ${scratch:+--scratch "$scratch"} \
+  >"$work/out" 2>"$work/err" &
 pid=$!
 for _ in $(seq 100); do grep -q listening "$work/out" 2>/dev/null && break; sleep 0.1; done
 port=$(sed -n 's/.*127\.0\.0\.1:\([0-9]*\) .*/\1/p' "$work/out")
@@ -65,7 +74,7 @@ summary() { # label wrk-output-file
 echo "faultline-service $("$svc" --version | awk '{print $2}'), $(nproc) cores, load average $(cut -d" " -f1-3 /proc/loadavg)"
 echo "bundle: $(du -sb "$work/b64" | cut -f1) bytes in $(ls "$work/b64" | wc -l) files, 64 nodes; archive $(stat -c %s "$work/b64.tar.gz") bytes; result $result_bytes bytes"
 echo "small result: samples/xid149-nccl, $small_bytes bytes"
-echo "workers $workers, queue $queue, $secs s per run"
+echo "workers $workers, queue $queue, $secs s per run, scratch ${scratch:-none (service default: \$TMPDIR or /tmp)}"
 wrk -t2 -c8 -d"${secs}s" --latency -s "$lua" "$base/v2/healthz" >"$work/w1"
 summary "reference GET /v2/healthz c=8" "$work/w1"
 wrk -t2 -c8 -d"${secs}s" --latency -s "$lua" "$base/v2/sessions/$small/result" >"$work/w2"

@@ -77,8 +77,17 @@ def run(service, cli, src, work, db_url=None):
             members[os.path.relpath(full, bundle)] = os.path.getsize(full)
     archive = tar_gz_tree(bundle)
     data = os.path.join(work, "data")
+    if not db_url:
+        # --scratch: uploads expanded in a folder of the process's own under it; one a killed process left goes.
+        scratch = os.path.join(work, "scratch")
+        os.makedirs(os.path.join(scratch, "faultline-service.999999999", "faultline-leftover"))
+        extra = ["--scratch", scratch]
     svc = Service(service, data, *extra).start()
     try:
+        if not db_url:
+            own = os.path.join(scratch, "faultline-service.%d" % svc.proc.pid)
+            check(sorted(os.listdir(scratch)) == [os.path.basename(own)],
+                  "--scratch: the service's own folder is made, a dead process's is removed (%s)" % os.listdir(scratch))
         st, b = svc.json("POST", "/v2/bundles", archive, {"Content-Type": "application/gzip"})
         if not check(st == 201 and b["result"]["evidence"], "%s: POST /v2/bundles of a 16-node bundle -> 201 with evidence (got %d)" % (tag, st)):
             return
@@ -95,6 +104,8 @@ def run(service, cli, src, work, db_url=None):
         first = r1["evidence"][0]
         last = r1["evidence"][-1]
         evidence_matches(svc, sid, 1, first, bundle, tag + ": archive-stored session")
+        if not db_url:
+            check(os.listdir(own) == [], "--scratch: nothing is left in it after an analysis and an evidence read (%s)" % os.listdir(own))
 
         # kill -9 once the upload was acknowledged: the archive, its members and the run are all there after restart.
         svc.kill9()
@@ -161,8 +172,12 @@ def run(service, cli, src, work, db_url=None):
               "%s: DELETE counts the archive's members as files (%d %s)" % (tag, st, d))
         if not db_url:
             check(stored_bytes(data, sid) == (0, []), "%s: DELETE removes the stored archive" % tag)
+            own = os.path.join(scratch, "faultline-service.%d" % svc.proc.pid)
+            check(os.listdir(own) == [], "--scratch: nothing is left in it after attribution from the archive (%s)" % os.listdir(own))
     finally:
         svc.stop()
+    if not db_url:
+        check(os.listdir(scratch) == [], "--scratch: the service's folder goes when it stops (%s)" % os.listdir(scratch))
 
 
 def odd_names(service, src, work, db_url=None):
