@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "metricspanel.h"
 
+#include "engine/metric_samples.h"
 #include "viewstyle.h"
 
 #include <QLabel>
@@ -52,11 +53,25 @@ MetricsPanel::Prepared MetricsPanel::prepare(const Analysis* analysis)
     if (byName.empty())
         return out;
     const std::string root = rootNode(analysis->result);
-    for (auto& [name, series] : byName) {
-        // Root node's series first so that the cap never hides them, and drawn last (on top).
+    // Root node's series first so that the cap never hides them, and drawn last (on top).
+    for (auto& [name, series] : byName)
         std::stable_sort(series.begin(), series.end(), [&](const MetricSeries* a, const MetricSeries* b) {
             return (a->node == root) > (b->node == root);
         });
+    // The workbench keeps series without samples (MainWindow's AnalyzeOptions):
+    // the few it draws are read again from their files, here, off the GUI thread.
+    std::vector<const MetricSeries*> unread;
+    for (const auto& [name, series] : byName)
+        for (size_t i = 0; i < std::min<size_t>(series.size(), kMaxGraphsPerPlot); ++i)
+            if (series[i]->samples.empty())
+                unread.push_back(series[i]);
+    std::map<const MetricSeries*, std::vector<MetricSample>> read;
+    if (!unread.empty()) {
+        auto samples = readSeriesSamples(analysis->bundle, unread);
+        for (size_t i = 0; i < unread.size(); ++i)
+            read[unread[i]] = std::move(samples[i]);
+    }
+    for (auto& [name, series] : byName) {
         PreparedPlot plot;
         const size_t shown = std::min<size_t>(series.size(), kMaxGraphsPerPlot);
         plot.title = style::q(name);
@@ -72,9 +87,11 @@ MetricsPanel::Prepared MetricsPanel::prepare(const Analysis* analysis)
             g.isRoot = !root.empty() && s.node == root;
             g.rootGpu = g.isRoot && analysis->result.rootCause && s.gpu == analysis->result.rootCause->gpuIndex;
             g.name = style::q(s.node) + (s.gpu >= 0 ? QStringLiteral(" gpu%1").arg(s.gpu) : QString());
-            g.x.reserve(static_cast<qsizetype>(s.samples.size()));
-            g.y.reserve(static_cast<qsizetype>(s.samples.size()));
-            for (const auto& smp : s.samples) {
+            const auto kept = read.find(&s);
+            const std::vector<MetricSample>& samples = kept != read.end() ? kept->second : s.samples;
+            g.x.reserve(static_cast<qsizetype>(samples.size()));
+            g.y.reserve(static_cast<qsizetype>(samples.size()));
+            for (const auto& smp : samples) {
                 if (smp.timeNs == kNoTime || !std::isfinite(smp.value))
                     continue;
                 g.x.push_back(seconds(smp.timeNs));

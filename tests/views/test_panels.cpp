@@ -5,6 +5,8 @@
 #include "views/verdictpanel.h"
 
 #include <QComboBox>
+#include <QDir>
+#include <QFile>
 #include <QGroupBox>
 #include <QLabel>
 #include <QLineEdit>
@@ -175,6 +177,50 @@ private slots:
         p->xAxis->moveRange(10);
         QCOMPARE(focus.current().startNs, test::kRootTimeNs + 10'000'000'000);
         QCOMPARE(m.plot(1)->xAxis->range().lower, test::kRootTimeNs / 1e9 + 10);
+    }
+
+    // The workbench keeps metric series without their samples; the panel reads
+    // the samples of the series it draws from their files, and draws the same
+    // points as from an analysis that kept them.
+    void metricsReadFromTheirFilesWhenNotKept()
+    {
+        const QString dir = m_dir.filePath(QStringLiteral("metrics-bundle"));
+        QVERIFY(QDir().mkpath(dir));
+        auto write = [&](const QString& name, const std::string& text) {
+            QFile f(dir + QLatin1Char('/') + name);
+            QVERIFY(f.open(QIODevice::WriteOnly));
+            f.write(text.data(), qint64(text.size()));
+        };
+        std::string csv = "time,node,gpu,metric,value\n";
+        for (int t = 0; t < 40; ++t)
+            for (int g = 0; g < 2; ++g)
+                csv += "2026-03-14T10:00:" + std::string(t < 10 ? "0" : "") + std::to_string(t) + "Z,node01,"
+                     + std::to_string(g) + ",gpu_temp_c," + std::to_string(40 + t * (g + 1)) + "\n";
+        write(QStringLiteral("metrics-node01.csv"), csv);
+        write(QStringLiteral("syslog-node01.log"), "Mar 14 10:00:05 node01 kernel: [ 100.000000] hello\n");
+        AnalyzeOptions kept, notKept;
+        kept.userConfigRules = notKept.userConfigRules = false;
+        notKept.keepMetricSamples = false;
+        auto a = std::make_shared<const Analysis>(analyze(dir.toStdString(), kept));
+        auto b = std::make_shared<const Analysis>(analyze(dir.toStdString(), notKept));
+        QCOMPARE(b->metrics.size(), size_t(2));
+        QVERIFY(b->metrics[0].samples.empty());
+        FocusState focus;
+        MetricsPanel withSamples(&focus), withoutSamples(&focus);
+        withSamples.setAnalysis(a);
+        withoutSamples.setAnalysis(b);
+        QCOMPARE(withoutSamples.plotCount(), 1);
+        QCOMPARE(withoutSamples.plot(0)->graphCount(), 2);
+        for (int i = 0; i < 2; ++i) {
+            const auto* want = withSamples.plot(0)->graph(i)->data().data();
+            const auto* got = withoutSamples.plot(0)->graph(i)->data().data();
+            QCOMPARE(got->size(), 40);
+            QCOMPARE(got->size(), want->size());
+            for (int k = 0; k < got->size(); ++k) {
+                QCOMPARE(got->at(k)->key, want->at(k)->key);
+                QCOMPARE(got->at(k)->value, want->at(k)->value);
+            }
+        }
     }
 };
 
