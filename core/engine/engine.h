@@ -33,9 +33,10 @@ struct AnalyzeOptions {
     bool userConfigRules = true;             // $XDG_CONFIG_HOME/faultline/rules
     std::string shippedRulesDir;             // empty: the compiled-in default
     LoadOptions load;
-    // Metric samples are for the views; no rule reads them yet. Without them a
-    // multi-GB bundle analyses in bounded memory (files are still parsed and
-    // checked, series are kept with their first/last time, samples dropped).
+    // Metric samples: no rule reads them yet. Without them a multi-GB bundle
+    // analyses in bounded memory (files are still parsed and checked, series
+    // are kept, samples dropped); the workbench's plots read the samples of
+    // the series they draw from the files (engine/metric_samples.h).
     bool keepMetricSamples = true;
     // The series themselves (name, node, GPU, labels) are for the views and
     // `inspect` too. A caller that only writes the result document drops them:
