@@ -1,5 +1,6 @@
 #include "archive_member.h"
 
+#include "bundle/bundle_entry.h"
 #include "bundle/decompress.h"
 
 #include <archive.h>
@@ -17,32 +18,6 @@ struct ReadFree {
     void operator()(archive* a) const { archive_read_free(a); }
 };
 
-// core/bundle/archive_extract.cpp's cleaning of a member name ('/' or '\' separated, '.' and empty parts
-// dropped, control bytes shown as '?'); nullopt where the loader refuses the name (absolute, '..').
-std::optional<std::string> cleanName(std::string_view raw)
-{
-    if (raw.empty() || raw.front() == '/' || raw.front() == '\\' || (raw.size() > 1 && raw[1] == ':'))
-        return std::nullopt;
-    std::string out;
-    size_t start = 0;
-    for (size_t i = 0; i <= raw.size(); ++i) {
-        if (i < raw.size() && raw[i] != '/' && raw[i] != '\\')
-            continue;
-        const std::string_view part = raw.substr(start, i - start);
-        start = i + 1;
-        if (part.empty() || part == ".")
-            continue;
-        if (part == "..")
-            return std::nullopt;
-        if (!out.empty())
-            out.push_back('/');
-        for (char c : part)
-            out.push_back(static_cast<unsigned char>(c) < 0x20 || c == 0x7F ? '?' : c);
-    }
-    if (out.empty())
-        return std::nullopt;
-    return out;
-}
 
 } // namespace
 
@@ -79,19 +54,20 @@ std::optional<std::string> readArchiveMember(const std::string& archiveBytes, co
         const char* rawName = archive_entry_pathname(entry);
         if (!rawName)
             rawName = archive_entry_pathname_utf8(entry);
-        const auto clean = cleanName(rawName ? rawName : "");
-        if (!clean)
+        const CleanPath cleaned = cleanEntryPath(rawName ? rawName : "");
+        if (cleaned.path.empty())
             continue; // refused by the loader, and not counted for the top folder
+        const std::string& clean = cleaned.path;
         anyNamed = true;
-        const size_t slash = clean->find('/');
-        if (slash == std::string::npos || slash + 1 == clean->size())
+        const size_t slash = clean.find('/');
+        if (slash == std::string::npos || slash + 1 == clean.size())
             sharedTop = false;
         else if (top.empty())
-            top = clean->substr(0, slash);
-        else if (top.size() != slash || clean->compare(0, slash, top) != 0)
+            top = clean.substr(0, slash);
+        else if (top.size() != slash || clean.compare(0, slash, top) != 0)
             sharedTop = false;
-        const bool isPlain = *clean == path;
-        const bool isUnder = slash != std::string::npos && clean->compare(slash + 1, std::string::npos, path) == 0;
+        const bool isPlain = clean == path;
+        const bool isUnder = slash != std::string::npos && clean.compare(slash + 1, std::string::npos, path) == 0;
         if (!isPlain && !isUnder)
             continue;
         Seen seen;
@@ -116,7 +92,7 @@ std::optional<std::string> readArchiveMember(const std::string& archiveBytes, co
         if (isPlain)
             plain = std::move(seen);
         else
-            underTop[clean->substr(0, slash)] = std::move(seen);
+            underTop[clean.substr(0, slash)] = std::move(seen);
     }
     std::optional<Seen> found;
     if (anyNamed && sharedTop && !top.empty()) {

@@ -48,36 +48,6 @@ std::string printable(std::string_view s)
     return out;
 }
 
-struct CleanPath {
-    std::string path;    // '/'-separated, no '.', no empty parts; empty if refused
-    std::string refusal; // why the name cannot be used
-};
-
-CleanPath cleanEntryPath(std::string_view raw)
-{
-    if (raw.empty())
-        return {{}, "entry without a name: not extracted"};
-    if (raw.front() == '/' || raw.front() == '\\' || (raw.size() > 1 && raw[1] == ':'))
-        return {{}, "absolute path escapes the bundle: not extracted"};
-    std::string out;
-    size_t start = 0;
-    for (size_t i = 0; i <= raw.size(); ++i) {
-        if (i < raw.size() && raw[i] != '/' && raw[i] != '\\')
-            continue;
-        const std::string_view part = raw.substr(start, i - start);
-        start = i + 1;
-        if (part.empty() || part == ".")
-            continue;
-        if (part == "..")
-            return {{}, "'..' in the path escapes the bundle: not extracted"};
-        if (!out.empty())
-            out.push_back('/');
-        out += printable(part);
-    }
-    if (out.empty())
-        return {{}, "entry name has no file part: not extracted"};
-    return {out, {}};
-}
 
 std::string diskName(uint64_t n, std::string_view path)
 {
@@ -313,6 +283,32 @@ private:
 };
 
 } // namespace
+
+CleanPath cleanEntryPath(std::string_view raw)
+{
+    if (raw.empty())
+        return {{}, "entry without a name: not extracted"};
+    if (raw.front() == '/' || raw.front() == '\\' || (raw.size() > 1 && raw[1] == ':'))
+        return {{}, "absolute path escapes the bundle: not extracted"};
+    std::string out;
+    size_t start = 0;
+    for (size_t i = 0; i <= raw.size(); ++i) {
+        if (i < raw.size() && raw[i] != '/' && raw[i] != '\\')
+            continue;
+        const std::string_view part = raw.substr(start, i - start);
+        start = i + 1;
+        if (part.empty() || part == ".")
+            continue;
+        if (part == "..")
+            return {{}, "'..' in the path escapes the bundle: not extracted"};
+        if (!out.empty())
+            out.push_back('/');
+        out += printable(part);
+    }
+    if (out.empty())
+        return {{}, "entry name has no file part: not extracted"};
+    return {out, {}};
+}
 
 EntryList extractArchive(const std::string& archivePath, const std::string& destDir, const LoadOptions& options,
                          const Progress& progress)

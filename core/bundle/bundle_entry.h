@@ -5,6 +5,7 @@
 #include "bundle/bundle.h"
 
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace fl {
@@ -41,6 +42,15 @@ struct EntryList {
 // Walks a folder (regular files only, symlinks never followed out of it).
 // Throws BundleError when the root itself cannot be read.
 EntryList walkFolder(const std::string& root, const LoadOptions&, const Progress&);
+
+// An archive member's name as the bundle lists it: '/' or '\\' separated, '.'
+// and empty parts dropped, control bytes shown as '?'. Absolute names and '..'
+// escape the bundle and are refused (empty `path`, `refusal` says why).
+struct CleanPath {
+    std::string path;
+    std::string refusal;
+};
+CleanPath cleanEntryPath(std::string_view raw);
 
 // Extracts a .tar/.tar.gz/.tar.zst/.zip (anything libarchive reads) into
 // `destDir`. Throws BundleError when `archive` is not a readable archive.
