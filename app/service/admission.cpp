@@ -9,7 +9,7 @@ namespace {
 thread_local bool tShed = false;
 }
 
-ConnectionQueue::ConnectionQueue(size_t threads, size_t backlog) : backlog_(backlog)
+ConnectionQueue::ConnectionQueue(size_t threads, size_t backlog) : servers_(threads), backlog_(backlog)
 {
     for (size_t i = 0; i < threads; ++i)
         threads_.emplace_back([this] { work(false); });
@@ -39,7 +39,10 @@ void ConnectionQueue::enqueue(std::function<void()> fn)
 {
     {
         std::lock_guard lock(mutex_);
-        if (jobs_.size() >= backlog_) {
+        // Connections being served plus those waiting: a free thread takes one at once, so
+        // only what is beyond the threads counts against the backlog (with --backlog 0 a
+        // connection is refused only when every thread is busy, not always).
+        if (busy_ + jobs_.size() >= servers_ + backlog_) {
             shed_.fetch_add(1);
             shedJobs_.push_back(std::move(fn));
         } else {
@@ -77,6 +80,7 @@ void ConnectionQueue::work(bool refuserOnly)
             } else if (!refuserOnly && !jobs_.empty()) {
                 fn = std::move(jobs_.front());
                 jobs_.pop_front();
+                ++busy_;
             } else {
                 return; // stopping and drained
             }
@@ -84,6 +88,10 @@ void ConnectionQueue::work(bool refuserOnly)
         tShed = shedJob;
         fn();
         tShed = false;
+        if (!shedJob) {
+            std::lock_guard lock(mutex_);
+            --busy_;
+        }
     }
 }
 

@@ -42,7 +42,9 @@ public:
 
 private:
     void work(bool refuserOnly);
-    size_t backlog_;
+    const size_t servers_;  // threads that serve (the two refusers are not counted)
+    const size_t backlog_;
+    size_t busy_ = 0;  // connections a serving thread holds now
     mutable std::mutex mutex_;
     std::condition_variable cv_;
     std::deque<std::function<void()>> jobs_, shedJobs_;

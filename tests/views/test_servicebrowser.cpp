@@ -19,6 +19,7 @@
 
 #include <QAbstractItemModelTester>
 #include <QElapsedTimer>
+#include <QHostAddress>
 #include <QFile>
 #include <QFileInfo>
 #include <QNetworkAccessManager>
@@ -30,6 +31,7 @@
 #include <QStandardPaths>
 #include <QTabWidget>
 #include <QTableView>
+#include <QTcpSocket>
 #include <QTemporaryDir>
 #include <QTest>
 
@@ -554,6 +556,45 @@ private slots:
         QCOMPARE(retries.first().at(1).toInt(), 2);  // the second attempt
         QVERIFY(retries.first().at(0).toInt() >= 1 && retries.first().at(0).toInt() <= ServiceClient::kMaxRetryWaitS);
         QVERIFY2(retries.first().at(2).toString().contains(QStringLiteral("HTTP 429")), qPrintable(retries.first().at(2).toString()));
+    }
+
+    // A service whose connection threads are all taken answers 503 "unavailable" + Retry-After before
+    // reading the request; the client asks again after the wait. Its own service with two HTTP threads and
+    // no backlog: two idle connections that never finish their request hold both threads, so the listing
+    // on connect is refused; they are closed before the Retry-After second is over, so the retry is served.
+    void aServiceWithNoFreeThreadIsAskedAgain()
+    {
+        QTemporaryDir dir;
+        QVERIFY(dir.isValid());
+        RealService busy;
+        const QString problem = busy.start(QStringLiteral(FAULTLINE_SERVICE), dir.path(), "workbench-test-token-0123456789",
+                                           {QStringLiteral("--http-threads"), QStringLiteral("2"),
+                                            QStringLiteral("--backlog"), QStringLiteral("0")});
+        QVERIFY2(problem.isEmpty(), qPrintable(problem));
+        const QUrl url(busy.url());
+        std::vector<std::unique_ptr<QTcpSocket>> holders;
+        for (int i = 0; i < 2; ++i) {
+            holders.push_back(std::make_unique<QTcpSocket>());
+            holders.back()->connectToHost(QHostAddress::LocalHost, static_cast<quint16>(url.port()));
+            QVERIFY(holders.back()->waitForConnected(10000));
+            holders.back()->write("GET /v2/healthz HTTP/1.1\r\n");  // headers never finished: the thread waits
+            QVERIFY(holders.back()->waitForBytesWritten(10000));
+        }
+        QTest::qWait(300);  // both taken up by the service's two threads
+        ServiceBrowser b{QString()};
+        QSignalSpy retries(b.findChild<ServiceClient*>(), &ServiceClient::retrying);
+        QVERIFY(retries.isValid());
+        b.setUrl(busy.url());
+        b.setTokenFile(busy.tokenFile());
+        QVERIFY(b.connectToService());
+        QTRY_VERIFY_WITH_TIMEOUT(!retries.isEmpty(), 20000);
+        holders.clear();  // the threads come free before the retry is sent
+        QVERIFY(waitIdle(b));
+        QVERIFY2(b.statusText().startsWith(QStringLiteral("Connected")), qPrintable(b.statusText()));
+        QCOMPARE(retries.count(), 1);
+        QCOMPARE(retries.first().at(1).toInt(), 2);  // the second attempt
+        QVERIFY(retries.first().at(0).toInt() >= 1 && retries.first().at(0).toInt() <= ServiceClient::kMaxRetryWaitS);
+        QVERIFY2(retries.first().at(2).toString().contains(QStringLiteral("HTTP 503")), qPrintable(retries.first().at(2).toString()));
     }
 
     void deleteRemovesTheSessionAndItsNotes()
