@@ -275,14 +275,15 @@ Bundle loadBundle(const std::string& path, const LoadOptions& options, const Pro
     // A handful of files is not worth a thread.
     runOnEveryCore(entries.size() < 64 ? 1 : entries.size(), worker);
 
+    size_t notRead = 0;
     for (size_t i = 0; i < entries.size(); ++i) {
         const BundleEntry& e = entries[i];
         SourceFile& f = bundle.files[i];
         if (probed[i] == Probed::Compressed && (cancelled || progress.cancelled()))
             probed[i] = Probed::NotRead;
         if (probed[i] == Probed::NotRead) {
-            if (!cancelled)
-                bundle.warnings.push_back(path + ": loading cancelled; the remaining files were not read");
+            // Not "the files after it": the other workers may have read some of those already.
+            ++notRead;
             cancelled = true;
             classifyFile(f, {});
             f.status = FileStatus::Skipped;
@@ -298,6 +299,9 @@ Bundle loadBundle(const std::string& path, const LoadOptions& options, const Pro
             f.path = e.path;
         }
     }
+    if (notRead > 0)
+        bundle.warnings.push_back(path + ": loading cancelled; " + std::to_string(notRead) + " of "
+                                  + std::to_string(entries.size()) + " files were not read (status \"loading cancelled\")");
     // A lone compressed stream that does not expand is unusable input, not a bundle with one bad file.
     if (bareCompressed && bundle.files.size() == 1 && bundle.files[0].status == FileStatus::Error)
         throw BundleError(path, "neither an archive nor a readable compressed log: " + bundle.files[0].statusReason);

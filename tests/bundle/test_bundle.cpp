@@ -691,6 +691,20 @@ private slots:
         const Bundle stopped = loadBundle(root.string(), {}, c);
         QCOMPARE(stopped.warnings.size(), size_t(1));
         QVERIFY(stopped.warnings[0].find("cancelled") != std::string::npos);
+        // Cancelled after the first file is read: the warning counts the files left unread, which are
+        // the ones marked so, and the file read is kept.
+        std::atomic<bool> later{false};
+        Progress afterOne;
+        afterOne.cancel = &later;
+        afterOne.report = [&](std::string_view, uint64_t, uint64_t) { later = true; };
+        const Bundle partly = loadBundle(root.string(), {}, afterOne);
+        const auto unread = std::count_if(partly.files.begin(), partly.files.end(), [](const SourceFile& f) {
+            return f.status == FileStatus::Skipped && f.statusReason == "loading cancelled";
+        });
+        QVERIFY2(unread >= 1 && unread < std::ptrdiff_t(partly.files.size()), std::to_string(unread).c_str());
+        const std::string counted = std::to_string(unread) + " of " + std::to_string(partly.files.size()) + " files were not read";
+        QCOMPARE(partly.warnings.size(), size_t(1));
+        QVERIFY2(partly.warnings[0].find(counted) != std::string::npos, partly.warnings[0].c_str());
 
         const std::string archive = (root / "x.tar").string();
         QVERIFY(fltest::writeArchive(archive, ArchiveFormat::Tar, {{"a.log", "x\n"}, {"b.log", "y\n"}}).empty());
