@@ -12,6 +12,7 @@
 #include "commands.h"
 
 #include "../common/cli_conventions.h"
+#include "../common/huge_pages.h"
 
 #include <string>
 #include <vector>
@@ -20,6 +21,7 @@ using namespace fl::cli;
 
 int main(int argc, char** argv)
 {
+    fl::app::preferHugePages(argv);  // first: it may start the program again
     CLI::App app{"Finds why a distributed AI workload failed, from its logs.", "faultline-cli"};
     applyConventions(app);
     app.set_version_flag("--version", std::string("faultline-cli ") + FAULTLINE_VERSION);

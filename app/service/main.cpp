@@ -4,6 +4,7 @@
 #include "retention.h"
 #include "sessions.h"
 #include "store.h"
+#include "../common/huge_pages.h"
 
 #include "engine/engine.h"
 #include "rules/ruleset.h"
@@ -101,6 +102,7 @@ static std::string scratchFolder(const std::string& dir)
 
 int main(int argc, char** argv)
 {
+    fl::app::preferHugePages(argv);  // first: it may start the program again
     CLI::App app{"faultline-service: failure attribution over HTTP (REST API v2, NVIDIA-compatible v1)",
                  "faultline-service"};
     std::string listen = "127.0.0.1:8000", dataDir = "faultline-data", tokenFile, dbUrl, scratchDir;

@@ -7,6 +7,7 @@
 #include "mainwindow.h"
 
 #include "../common/cli_conventions.h"
+#include "../common/huge_pages.h"
 
 #include <QApplication>
 #include <QDir>
@@ -20,6 +21,7 @@
 
 int main(int argc, char** argv)
 {
+    fl::app::preferHugePages(argv);  // first: it may start the program again
     // Start-up (Qt, the window, the stores) is part of what a user waits for:
     // --timings prints it beside the open's own clock.
     QElapsedTimer sinceStart;
