@@ -79,6 +79,8 @@ private slots:
     void otherCandidateIsExactlyANonSeriesLiteral();
     void literalsHoldingOthersStillFindTheirLines();
     void matchFindsExactlyTheRulesWhosePatternMatches();
+    void leadingLiteralIsWhatEveryMatchStartsWith();
+    void matchGivesTheGroupsOfAnUnanchoredRun();
 };
 
 void TestPrefilter::candidatesAreExactlyTheLinesWithALiteral()
@@ -232,6 +234,117 @@ void TestPrefilter::matchFindsExactlyTheRulesWhosePatternMatches()
         }
     }
     QVERIFY2(matched > 400, qPrintable(QString::number(matched)));
+}
+
+void TestPrefilter::leadingLiteralIsWhatEveryMatchStartsWith()
+{
+    const std::vector<std::pair<std::string, std::string>> cases = {
+        {R"(iteration\s+(?P<step>\d+)/)", "iteration"},
+        {R"(NCCL WARN Cuda failure)", "NCCL WARN Cuda failure"},
+        {R"(\[Rank (?P<rank>\d+)\] \(after)", "[Rank "},
+        {R"(abc?d)", "ab"},         // c is optional
+        {R"(ab*c)", "a"},
+        {R"(ab{2}c)", "a"},
+        {R"(ab+c)", "ab"},          // at least one b, then maybe more
+        {R"(abc|xyz)", ""},         // either may start a match
+        {R"(a(b|c)|d)", ""},
+        {R"(a(b|c)d)", "a"},        // the alternative is inside a group
+        {R"([ab]cd)", ""},
+        {R"((?i)abc)", ""},
+        {R"(^abc)", ""},
+        {R"(\bword)", ""},
+        {R"(a\.b)", "a.b"},
+        {R"(a\.?b)", "a"},
+        {R"(.*abc)", ""},
+        {R"(x[|]y)", "x"},          // a '|' in a class is no alternative
+        {R"(x\|y)", "x|y"},
+        {"caf\xc3\xa9 ok", "caf"},  // bytes above 0x7f end the run
+    };
+    for (const auto& [pattern, lead] : cases)
+        QVERIFY2(fl::leadingLiteral(pattern) == lead,
+                 qPrintable(QString::fromStdString(pattern + " -> [" + fl::leadingLiteral(pattern) + "], not [" + lead + "]")));
+}
+
+// Event and series rules alike: every group match() and matchSeries() report is the one an unanchored RE2
+// run gives, on the shipped sample and benign lines, and on them behind many copies of a rule's lead (the
+// anchored tries run out and the rest of the line is searched unanchored).
+void TestPrefilter::matchGivesTheGroupsOfAnUnanchoredRun()
+{
+    fl::RuleSet rules;
+    rules.loadDirectory(FAULTLINE_SOURCE_DIR "/rules");
+    rules.compile();
+    std::vector<std::string> lines = sampleLines(rules);
+    const size_t shipped = lines.size();
+    for (size_t i = 0; i < shipped; ++i)
+        for (const fl::Rule& r : rules.rules()) {
+            const std::string lead = r.phase == fl::Phase::Extract ? fl::leadingLiteral(r.pattern) : std::string();
+            if (!lead.empty() && lines[i].find(lead) != std::string::npos) {
+                std::string repeated;
+                for (int k = 0; k < 9; ++k)
+                    repeated += lead + " ";
+                lines.push_back(repeated + lines[i]);
+                lines.push_back(lines[i] + " " + repeated);
+            }
+        }
+    QVERIFY2(lines.size() > shipped + 50, qPrintable(QString::number(lines.size() - shipped)));
+    using Found = std::pair<std::string, std::vector<std::pair<std::string, std::string>>>; // rule id, groups
+    int compared = 0, withLead = 0;
+    for (fl::SourceKind kind : {fl::SourceKind::AppLog, fl::SourceKind::SysLog, fl::SourceKind::FabricManager,
+                                fl::SourceKind::Scheduler, fl::SourceKind::GpuSnapshot, fl::SourceKind::HostMap}) {
+        struct Compiled {
+            const fl::Rule* rule;
+            std::unique_ptr<RE2> pattern, exclude;
+        };
+        std::vector<Compiled> all;  // every extract rule of this kind, event and series alike
+        for (const fl::Rule& r : rules.rules()) {
+            if (r.phase != fl::Phase::Extract)
+                continue;
+            if (!r.sources.empty() && std::find(r.sources.begin(), r.sources.end(), kind) == r.sources.end())
+                continue;
+            RE2::Options o;
+            o.set_case_sensitive(!r.ignoreCase);
+            o.set_log_errors(false);
+            auto exclude = r.exclude.empty() ? nullptr : std::make_unique<RE2>(r.exclude, o);
+            all.push_back({&r, std::make_unique<RE2>(r.pattern, o), std::move(exclude)});
+        }
+        for (const std::string& line : lines) {  // all far below the 64 KiB a line is matched on
+            std::vector<Found> expected, got;
+            for (const Compiled& c : all) {
+                // A rule's literals gate it (a declared `literal` may be more than the pattern needs).
+                const auto lits = fl::prefilterLiterals(*c.rule);
+                if (!lits.empty() && std::none_of(lits.begin(), lits.end(), [&](const std::string& l) {
+                        return containsLiteral(line, Literal{l, c.rule->ignoreCase});
+                    }))
+                    continue;
+                const int n = c.pattern->NumberOfCapturingGroups() + 1;
+                std::vector<re2::StringPiece> subs(static_cast<size_t>(n));
+                if (!c.pattern->Match(line, 0, line.size(), RE2::UNANCHORED, subs.data(), n)
+                    || (c.exclude && RE2::PartialMatch(line, *c.exclude)))
+                    continue;
+                Found f{c.rule->id, {}};
+                for (const auto& [name, index] : c.pattern->NamedCapturingGroups())
+                    if (subs[static_cast<size_t>(index)].data())
+                        f.second.emplace_back(name, std::string(subs[static_cast<size_t>(index)]));
+                std::sort(f.second.begin(), f.second.end());
+                expected.push_back(std::move(f));
+                withLead += !c.rule->ignoreCase && !fl::leadingLiteral(c.rule->pattern).empty();
+            }
+            std::vector<fl::ExtractMatch> out;
+            rules.compiled().match(line, kind, out);
+            rules.compiled().matchSeries(line, kind, out);
+            for (const fl::ExtractMatch& m : out) {
+                Found f{m.rule->id, m.groups};
+                std::sort(f.second.begin(), f.second.end());
+                got.push_back(std::move(f));
+            }
+            std::sort(expected.begin(), expected.end());
+            std::sort(got.begin(), got.end());
+            if (got != expected)
+                QFAIL(qPrintable(QString::fromStdString("matches or groups differ [" + std::string(fl::toString(kind)) + "]: " + line)));
+            compared += int(got.size());
+        }
+    }
+    QVERIFY2(compared > 400 && withLead > 100, qPrintable(QStringLiteral("%1 / %2").arg(compared).arg(withLead)));
 }
 
 QTEST_GUILESS_MAIN(TestPrefilter)
