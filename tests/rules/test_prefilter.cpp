@@ -263,6 +263,17 @@ void TestPrefilter::leadingLiteralIsWhatEveryMatchStartsWith()
     for (const auto& [pattern, lead] : cases)
         QVERIFY2(fl::leadingLiteral(pattern) == lead,
                  qPrintable(QString::fromStdString(pattern + " -> [" + fl::leadingLiteral(pattern) + "], not [" + lead + "]")));
+    // The shipped rules: most extract patterns open with plain text (docs/performance.md cites the count).
+    fl::RuleSet rules;
+    rules.loadDirectory(FAULTLINE_SOURCE_DIR "/rules");
+    int extract = 0, led = 0;
+    for (const fl::Rule& r : rules.rules())
+        if (r.phase == fl::Phase::Extract) {
+            ++extract;
+            led += !r.ignoreCase && !fl::leadingLiteral(r.pattern).empty();
+        }
+    qInfo("%d of %d extract patterns have a leading literal", led, extract);
+    QVERIFY2(led > extract / 2, qPrintable(QStringLiteral("%1 of %2").arg(led).arg(extract)));
 }
 
 // Event and series rules alike: every group match() and matchSeries() report is the one an unanchored RE2
