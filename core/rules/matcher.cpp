@@ -548,6 +548,23 @@ std::vector<std::string> prefilterLiterals(const Rule& rule)
 }
 
 namespace {
+// The index of the ']' that closes the class opened at `open` (p.size() if none): a ']' right
+// after "[" or "[^" is a member, and escaped characters are skipped.
+size_t classEnd(std::string_view p, size_t open)
+{
+    size_t i = open + 1;
+    if (i < p.size() && p[i] == '^')
+        ++i;
+    if (i < p.size() && p[i] == ']')
+        ++i;
+    while (i < p.size() && p[i] != ']') {
+        if (p[i] == '\\')
+            ++i;
+        ++i;
+    }
+    return std::min(i, p.size());
+}
+
 // A '|' outside any group: the pattern has alternatives, and no one text starts every match.
 bool topLevelAlternative(std::string_view p)
 {
@@ -557,16 +574,7 @@ bool topLevelAlternative(std::string_view p)
         if (c == '\\') {
             ++i;
         } else if (c == '[') {
-            ++i;
-            if (i < p.size() && p[i] == '^')
-                ++i;
-            if (i < p.size() && p[i] == ']')
-                ++i;
-            while (i < p.size() && p[i] != ']') {
-                if (p[i] == '\\')
-                    ++i;
-                ++i;
-            }
+            i = classEnd(p, i);
         } else if (c == '(') {
             ++depth;
         } else if (c == ')') {
@@ -648,17 +656,7 @@ std::string requiredLiteral(std::string_view p)
         }
         if (c == '[') {
             flush();
-            // skip the class
-            ++i;
-            if (i < p.size() && p[i] == '^')
-                ++i;
-            if (i < p.size() && p[i] == ']')
-                ++i;
-            while (i < p.size() && p[i] != ']') {
-                if (p[i] == '\\')
-                    ++i;
-                ++i;
-            }
+            i = classEnd(p, i);
             continue;
         }
         if (depth > 0)
