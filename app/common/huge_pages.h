@@ -8,6 +8,8 @@
 //   - GLIBC_TUNABLES already names glibc.malloc.hugetlb (the second start, or the user's
 //     own choice: glibc.malloc.hugetlb=0 turns this off);
 //   - the kernel never grants transparent huge pages, or the program runs set-uid;
+//   - it runs under valgrind (which would not follow the new start) or was started through
+//     the dynamic loader by hand (/proc/self/exe is then the loader, not the program);
 //   - FAULTLINE_HUGE_PAGES_TRIED is set (what the first start leaves behind: never a loop,
 //     even where glibc drops the variable).
 // If the new start cannot be made, the program goes on as it is.
@@ -36,6 +38,17 @@ inline void preferHugePages(char** argv)
     }
     const char* current = std::getenv("GLIBC_TUNABLES");
     if ((current && std::strstr(current, "glibc.malloc.hugetlb")) || getauxval(AT_SECURE))
+        return;
+    if (const char* preload = std::getenv("LD_PRELOAD"); preload && std::strstr(preload, "vgpreload"))
+        return;
+    char self[4096];
+    const ssize_t len = readlink("/proc/self/exe", self, sizeof self - 1);
+    if (len <= 0)
+        return;
+    self[len] = '\0';
+    const char* base = std::strrchr(self, '/');
+    base = base ? base + 1 : self;
+    if (std::strncmp(base, "ld-", 3) == 0 || std::strncmp(base, "ld.so", 5) == 0)
         return;
     if (FILE* f = std::fopen("/sys/kernel/mm/transparent_hugepage/enabled", "r")) {
         char mode[128] = {};

@@ -20,7 +20,7 @@ struct Child {
     qint64 pid = 0, reportedPid = 0;
 };
 
-Child run(const QStringList& set, const QStringList& unset = {})
+Child run(const QStringList& set, const QStringList& unset = {}, const QString& loader = {})
 {
     QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
     env.remove(QStringLiteral("GLIBC_TUNABLES"));
@@ -31,7 +31,10 @@ Child run(const QStringList& set, const QStringList& unset = {})
         env.insert(kv.section(QLatin1Char('='), 0, 0), kv.section(QLatin1Char('='), 1));
     QProcess p;
     p.setProcessEnvironment(env);
-    p.start(QCoreApplication::applicationFilePath(), {QStringLiteral("--child")});
+    if (loader.isEmpty())
+        p.start(QCoreApplication::applicationFilePath(), {QStringLiteral("--child")});
+    else
+        p.start(loader, {QCoreApplication::applicationFilePath(), QStringLiteral("--child")});
     Child c;
     if (!p.waitForStarted(10000))
         return c;
@@ -79,6 +82,27 @@ private slots:
     {
         const Child c = run({QStringLiteral("GLIBC_TUNABLES=glibc.malloc.hugetlb=0")});
         QCOMPARE(c.tunables, QStringLiteral("glibc.malloc.hugetlb=0"));
+    }
+
+    void notUnderValgrind()
+    {
+        // valgrind preloads its vgpreload_*.so and would not follow a new start. (A library that does not
+        // exist is only warned about by the loader.)
+        const Child c = run({QStringLiteral("LD_PRELOAD=/nonexistent/vgpreload_memcheck-amd64-linux.so")});
+        QVERIFY(c.pid > 0);
+        QCOMPARE(c.tunables, QStringLiteral("(unset)"));
+    }
+
+    void notWhenStartedThroughTheLoader()
+    {
+        // /proc/self/exe is then the loader: starting it again with our arguments would run something else.
+        const QString loader = QStringLiteral("/lib64/ld-linux-x86-64.so.2");
+        if (!QFile::exists(loader))
+            QSKIP("no x86-64 dynamic loader at /lib64 here");
+        const Child c = run({}, {}, loader);
+        QVERIFY(c.pid > 0);
+        QCOMPARE(c.tunables, QStringLiteral("(unset)"));
+        QCOMPARE(c.reportedPid, c.pid);
     }
 
     void neverASecondTry()
