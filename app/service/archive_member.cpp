@@ -39,8 +39,7 @@ std::optional<std::string> readArchiveMember(const std::string& archiveBytes, co
     };
     std::optional<Seen> plain;
     std::map<std::string, Seen> underTop;
-    std::string top;
-    bool sharedTop = true, anyNamed = false;
+    CommonTopFolder common;
     archive_entry* entry = nullptr;
     for (;;) {
         const int r = archive_read_next_header(a.get(), &entry);
@@ -58,14 +57,8 @@ std::optional<std::string> readArchiveMember(const std::string& archiveBytes, co
         if (cleaned.path.empty())
             continue; // refused by the loader, and not counted for the top folder
         const std::string& clean = cleaned.path;
-        anyNamed = true;
+        common.add(clean);
         const size_t slash = clean.find('/');
-        if (slash == std::string::npos || slash + 1 == clean.size())
-            sharedTop = false;
-        else if (top.empty())
-            top = clean.substr(0, slash);
-        else if (top.size() != slash || clean.compare(0, slash, top) != 0)
-            sharedTop = false;
         const bool isPlain = clean == path;
         const bool isUnder = slash != std::string::npos && clean.compare(slash + 1, std::string::npos, path) == 0;
         if (!isPlain && !isUnder)
@@ -95,8 +88,8 @@ std::optional<std::string> readArchiveMember(const std::string& archiveBytes, co
             underTop[clean.substr(0, slash)] = std::move(seen);
     }
     std::optional<Seen> found;
-    if (anyNamed && sharedTop && !top.empty()) {
-        if (auto it = underTop.find(top); it != underTop.end())
+    if (const std::string_view top = common.folder(); !top.empty()) {
+        if (auto it = underTop.find(std::string(top)); it != underTop.end())
             found = std::move(it->second);
     } else {
         found = std::move(plain);

@@ -30,29 +30,19 @@ namespace {
 
 constexpr uint64_t kMaxManifestBytes = 16ull << 20;
 
-// "bundle/a.log", "bundle/b/c.log" -> "a.log", "b/c.log": archives are usually
-// made of one folder, and its name says nothing about the evidence.
+// Drops the top folder all the entries share (CommonTopFolder).
 void stripCommonTop(std::vector<BundleEntry>& entries)
 {
-    std::string top;
-    bool any = false;
-    for (const auto& e : entries) {
-        if (e.escaped)
-            continue;
-        const size_t slash = e.path.find('/');
-        if (slash == std::string::npos || slash + 1 == e.path.size())
-            return;
-        const std::string_view first(e.path.data(), slash);
-        if (any && first != top)
-            return;
-        top = first;
-        any = true;
-    }
-    if (!any)
+    CommonTopFolder common;
+    for (const auto& e : entries)
+        if (!e.escaped)
+            common.add(e.path);
+    const size_t drop = common.folder().size();
+    if (drop == 0)
         return;
     for (auto& e : entries)
         if (!e.escaped)
-            e.path.erase(0, top.size() + 1);
+            e.path.erase(0, drop + 1);
 }
 
 // Marks every copy of a duplicated archive path but the last: extracting in

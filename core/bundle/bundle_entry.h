@@ -52,6 +52,32 @@ struct CleanPath {
 };
 CleanPath cleanEntryPath(std::string_view raw);
 
+// "bundle/a.log", "bundle/b/c.log" -> "a.log", "b/c.log": archives are usually made of one folder, and its
+// name says nothing about the evidence. Fed the bundle's names one at a time (cleaned, refused ones left
+// out), says which top folder every one of them shares, if any: the loader drops it, and the service's
+// member reader must find a file by the name the loader gave it.
+class CommonTopFolder {
+public:
+    void add(std::string_view path)
+    {
+        const size_t slash = path.find('/');
+        if (slash == std::string_view::npos || slash + 1 == path.size()) {
+            shared_ = false;
+        } else if (!any_) {
+            top_ = path.substr(0, slash);
+            any_ = true;
+        } else if (path.substr(0, slash) != top_) {
+            shared_ = false;
+        }
+    }
+    // The folder every name added so far lies in; "" when they do not share one (or none was added).
+    std::string_view folder() const { return any_ && shared_ ? std::string_view(top_) : std::string_view(); }
+
+private:
+    std::string top_;
+    bool any_ = false, shared_ = true;
+};
+
 // Extracts a .tar/.tar.gz/.tar.zst/.zip (anything libarchive reads) into
 // `destDir`. Throws BundleError when `archive` is not a readable archive.
 EntryList extractArchive(const std::string& archive, const std::string& destDir, const LoadOptions&, const Progress&);
