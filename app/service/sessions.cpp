@@ -17,6 +17,8 @@
 #include <map>
 #include <random>
 #include <set>
+#include <string_view>
+#include <unordered_map>
 #include <unistd.h>
 
 namespace fl::service {
@@ -400,12 +402,25 @@ bool keepArchiveWhole(const Bundle& b, const std::string& uploadPath)
     return b.isArchive && std::none_of(b.files.begin(), b.files.end(), [&](const SourceFile& f) { return f.path == name; });
 }
 
-const SourceFile* memberOf(const Bundle& b, const std::string& path)
+// The loader's file for each path of an unpacked archive: of a path given twice the last copy, as extracting
+// in order leaves it (the earlier ones are marked superseded); none when that copy could not be read.
+std::unordered_map<std::string_view, const SourceFile*> membersOf(const Bundle& b)
 {
+    std::unordered_map<std::string_view, const SourceFile*> out;
     for (const auto& f : b.files)
-        if (f.path == path && f.status != FileStatus::Error && !f.diskPath.empty())
-            return &f;
-    return nullptr;
+        out[f.path] = &f;
+    std::erase_if(out, [](const auto& m) { return m.second->status == FileStatus::Error || m.second->diskPath.empty(); });
+    return out;
+}
+
+const SourceFile& memberOf(const std::unordered_map<std::string_view, const SourceFile*>& members,
+                           const SessionId& id, int archive, const std::string& path)
+{
+    const auto it = members.find(path);
+    if (it == members.end())
+        throw std::runtime_error("session " + id.value + ": '" + path + "' is not in its stored archive " +
+                                 std::to_string(archive) + " (archive limits changed since?)");
+    return *it->second;
 }
 
 } // namespace
@@ -430,11 +445,7 @@ std::string SessionService::archivedContent(const SessionId& id, const FileRecor
     bytes.reset();
     // A member this reading cannot be sure of (expanded by the loader, a name it changed): the loader's way.
     const Bundle b = unpackArchive(id, f.archive, Progress{});
-    const SourceFile* m = memberOf(b, f.path);
-    if (!m)
-        throw std::runtime_error("session " + id.value + ": '" + f.path + "' is not in its stored archive " +
-                                 std::to_string(f.archive) + " (archive limits changed since?)");
-    return readWhole(m->diskPath);
+    return readWhole(memberOf(membersOf(b), id, f.archive, f.path).diskPath);
 }
 
 void SessionService::storeUpload(const SessionId& id, const Bundle& b, const std::string& uploadPath,
@@ -549,11 +560,9 @@ Bundle SessionService::materialise(const SessionRecord& s, const std::string& di
     });
     for (const auto& [archive, paths] : archived) {
         const Bundle ab = unpackArchive(id, archive, progress);
+        const auto members = membersOf(ab); // one lookup per path: archives hold thousands of files
         for (const auto& path : paths) {
-            const SourceFile* m = memberOf(ab, path);
-            if (!m)
-                throw std::runtime_error("session " + id.value + ": '" + path + "' is not in its stored archive " +
-                                         std::to_string(archive) + " (archive limits changed since?)");
+            const SourceFile* m = &memberOf(members, id, archive, path);
             const fs::path target = place(path);
             std::error_code ec;
             fs::rename(m->diskPath, target, ec); // the extraction is ours and goes when `ab` does

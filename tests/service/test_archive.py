@@ -219,6 +219,13 @@ def odd_names(service, src, work, db_url=None):
         for f in sorted(files):
             first = [e for e in ev if e["raw"]["file"] == f][0]
             evidence_matches(svc, sid, 1, first, folder, tag + ": odd names (top folder dropped, %s)" % f)
+        # Attribution again lays the session out from the stored archive: the member given twice is its
+        # last copy there too, so run 2 has run 1's evidence.
+        st, r2 = svc.json("POST", "/v2/sessions/%s/attribute" % sid)
+        if check(st == 200 and r2["run"] == 2, "%s: odd names: attribute again -> run 2 (got %d)" % (tag, st)):
+            again = sorted((e["raw"]["file"], e["raw"]["line"]) for e in r2["result"]["evidence"])
+            check(again == sorted((e["raw"]["file"], e["raw"]["line"]) for e in ev),
+                  "%s: odd names: run 2 from the stored archive has run 1's evidence (%d vs %d items)" % (tag, len(again), len(ev)))
     finally:
         svc.stop()
 
