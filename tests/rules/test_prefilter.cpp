@@ -70,6 +70,29 @@ std::vector<std::string> sampleLines(const fl::RuleSet& rules)
     return lines;
 }
 
+// The extract rules of `kind` compiled on their own, as a reference for the matcher's answers; series-only
+// rules (a `series`, no `emit`) only when `withSeries`.
+struct Compiled {
+    const fl::Rule* rule;
+    std::unique_ptr<RE2> pattern, exclude;
+};
+std::vector<Compiled> extractRulesOf(const fl::RuleSet& rules, fl::SourceKind kind, bool withSeries)
+{
+    std::vector<Compiled> all;
+    for (const fl::Rule& r : rules.rules()) {
+        if (r.phase != fl::Phase::Extract || (!withSeries && r.series && r.emitSymptom.empty()))
+            continue;
+        if (!r.sources.empty() && std::find(r.sources.begin(), r.sources.end(), kind) == r.sources.end())
+            continue;
+        RE2::Options o;
+        o.set_case_sensitive(!r.ignoreCase);
+        o.set_log_errors(false);
+        auto exclude = r.exclude.empty() ? nullptr : std::make_unique<RE2>(r.exclude, o);
+        all.push_back({&r, std::make_unique<RE2>(r.pattern, o), std::move(exclude)});
+    }
+    return all;
+}
+
 } // namespace
 
 class TestPrefilter : public QObject {
@@ -201,22 +224,7 @@ void TestPrefilter::matchFindsExactlyTheRulesWhosePatternMatches()
     int matched = 0;
     for (fl::SourceKind kind : {fl::SourceKind::AppLog, fl::SourceKind::SysLog, fl::SourceKind::FabricManager,
                                 fl::SourceKind::Scheduler, fl::SourceKind::GpuSnapshot, fl::SourceKind::HostMap}) {
-        struct Compiled {
-            const fl::Rule* rule;
-            std::unique_ptr<RE2> pattern, exclude;
-        };
-        std::vector<Compiled> all;
-        for (const fl::Rule& r : rules.rules()) {
-            if (r.phase != fl::Phase::Extract || (r.series && r.emitSymptom.empty()))
-                continue;
-            if (!r.sources.empty() && std::find(r.sources.begin(), r.sources.end(), kind) == r.sources.end())
-                continue;
-            RE2::Options o;
-            o.set_case_sensitive(!r.ignoreCase);
-            o.set_log_errors(false);
-            auto exclude = r.exclude.empty() ? nullptr : std::make_unique<RE2>(r.exclude, o);
-            all.push_back({&r, std::make_unique<RE2>(r.pattern, o), std::move(exclude)});
-        }
+        const std::vector<Compiled> all = extractRulesOf(rules, kind, false);
         for (const std::string& line : lines) {
             std::vector<std::string> expected, got;
             for (const Compiled& c : all)
@@ -302,22 +310,7 @@ void TestPrefilter::matchGivesTheGroupsOfAnUnanchoredRun()
     int compared = 0, withLead = 0;
     for (fl::SourceKind kind : {fl::SourceKind::AppLog, fl::SourceKind::SysLog, fl::SourceKind::FabricManager,
                                 fl::SourceKind::Scheduler, fl::SourceKind::GpuSnapshot, fl::SourceKind::HostMap}) {
-        struct Compiled {
-            const fl::Rule* rule;
-            std::unique_ptr<RE2> pattern, exclude;
-        };
-        std::vector<Compiled> all;  // every extract rule of this kind, event and series alike
-        for (const fl::Rule& r : rules.rules()) {
-            if (r.phase != fl::Phase::Extract)
-                continue;
-            if (!r.sources.empty() && std::find(r.sources.begin(), r.sources.end(), kind) == r.sources.end())
-                continue;
-            RE2::Options o;
-            o.set_case_sensitive(!r.ignoreCase);
-            o.set_log_errors(false);
-            auto exclude = r.exclude.empty() ? nullptr : std::make_unique<RE2>(r.exclude, o);
-            all.push_back({&r, std::make_unique<RE2>(r.pattern, o), std::move(exclude)});
-        }
+        const std::vector<Compiled> all = extractRulesOf(rules, kind, true);  // event and series rules alike
         for (const std::string& line : lines) {  // all far below the 64 KiB a line is matched on
             std::vector<Found> expected, got;
             for (const Compiled& c : all) {
