@@ -3,6 +3,7 @@
 // Nothing here knows about Qt widgets; views consume these structs read-only.
 #pragma once
 
+#include "field_map.h"
 #include "ids.h"
 
 #include <cstdint>
@@ -190,7 +191,7 @@ struct SymptomEvent {
     std::string clockNode;                     // the node whose clock printed the time: differs from `node`
                                                // when a rule moved the event (a peer's report) or inferred it
     std::vector<ObservationId> observations;   // evidence (observation ids), first one is primary
-    std::map<std::string, std::string> fields; // captures from the extractor (xid, seq, peer ...)
+    FieldMap fields;           // captures from the extractor (xid, seq, peer ...)
     std::string extractedBy;   // rule id
     bool suppressed = false;
     std::string suppressedBy;  // rule id

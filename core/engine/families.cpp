@@ -142,7 +142,8 @@ void chooseRepresentatives(const std::vector<SymptomEvent>& events, SymptomFamil
 std::map<std::string, std::string> sharedFields(const std::vector<SymptomEvent>& events,
                                                 const std::vector<EventId>& members)
 {
-    std::map<std::string, std::string> out = events[members.front().value].fields;
+    const FieldMap& firstFields = events[members.front().value].fields;
+    std::map<std::string, std::string> out(firstFields.begin(), firstFields.end());
     for (EventId id : members) {
         const auto& fields = events[id.value].fields;
         for (auto& [k, v] : out)

@@ -219,7 +219,7 @@ std::string key(const SymptomEvent& e, const std::string& what)
     if (what == "pci")
         return e.pciBus;
     if (what.rfind("field:", 0) == 0) {
-        auto it = e.fields.find(what.substr(6));
+        auto it = e.fields.find(std::string_view(what).substr(6));
         return it == e.fields.end() ? std::string() : it->second;
     }
     return {};
@@ -685,7 +685,7 @@ SymptomEvent absentEvent(const Rule& rule, const RankMap& ranks, const AbsenceGr
     if (ev.observations.empty())
         ev.absentFile = lastFile ? lastFile : logs.manifestFile;
     // The rule's own fields and symptom, as templates over the first report and the fields above.
-    std::map<std::string, std::string> vals = first.fields;
+    FieldMap vals = first.fields;
     for (const auto& [k, v] : ev.fields)
         vals[k] = v;
     for (const auto& [k, t] : ar.fields)
@@ -917,7 +917,7 @@ Effects apply(const State& state, const Rule& rule, const RulePools& pools, cons
         did(TraceAction::CopiedFields);
     }
     if (rule.setSymptom) {
-        std::map<std::string, std::string> vals = target.fields;
+        FieldMap vals = target.fields;
         vals["symptom"] = target.symptom;
         std::string s = expandTemplate(*rule.setSymptom, vals);
         if (s != target.symptom) {
@@ -928,7 +928,7 @@ Effects apply(const State& state, const Rule& rule, const RulePools& pools, cons
     if (rule.infer) {
         // The event now stands for the cause its lines name; what the lines
         // themselves are is kept, and the cause came before them.
-        std::map<std::string, std::string> vals = target.fields;
+        FieldMap vals = target.fields;
         vals["symptom"] = target.symptom;
         const std::string s = expandTemplate(rule.infer->symptom, vals);
         if (!target.inferred)

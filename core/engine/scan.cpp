@@ -135,7 +135,7 @@ struct Scanner {
     // A number of a step line: a point of its series (engine/trends.cpp). A
     // value that is not a number is counted as a parse error of the file.
     static void addPoint(FileOutput& out, uint32_t obsIndex, const SeriesCapture& c,
-                         const std::map<std::string, std::string>& vals)
+                         const FieldMap& vals)
     {
         SeriesPoint p;
         p.observation = obsIndex;
@@ -158,7 +158,7 @@ struct Scanner {
     {
         const Observation& o = out.observations[obsIndex];
         for (const auto& m : matches) {
-            std::map<std::string, std::string> vals(m.groups.begin(), m.groups.end());
+            const FieldMap vals(m.groups.begin(), m.groups.end());
             if (m.rule->series) {
                 addPoint(out, obsIndex, *m.rule->series, vals);
                 if (m.rule->emitSymptom.empty())
@@ -176,8 +176,7 @@ struct Scanner {
             e.clockNode = o.node;
             e.observations.push_back(ObservationId(obsIndex)); // local: rebased when the file's output is merged
             e.extractedBy = m.rule->id;
-            for (const auto& [k, v] : vals)
-                e.fields[k] = v;
+            e.fields = vals;
             for (const auto& [k, tmpl] : m.rule->emitFields) {
                 std::string v = expandTemplate(tmpl, vals);
                 if (k == "@node") {
@@ -381,7 +380,7 @@ struct Scanner {
             out.observations.push_back(observe(out.file, data, text, ex, sl.line, ctx, ahead, false));
             const auto obs = static_cast<uint32_t>(out.observations.size() - 1);
             for (const auto& m : matches) {
-                std::map<std::string, std::string> vals(m.groups.begin(), m.groups.end());
+                const FieldMap vals(m.groups.begin(), m.groups.end());
                 addPoint(out, obs, *m.rule->series, vals);
             }
         }

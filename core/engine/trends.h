@@ -58,7 +58,7 @@ struct TrendFinding {
     size_t onset = 0;                  // point index where the trend shows first: the event's time
     std::vector<size_t> evidence;      // point indices of `series`, ascending, onset among them
     std::optional<std::pair<size_t, size_t>> peer; // (series, point) of a peer at the worst step (straggler)
-    std::map<std::string, std::string> fields;     // what it found, for titles and rules
+    FieldMap fields;                               // what it found, for titles and rules
 };
 
 // Findings of `trend` over `series`, in series order. Straggler series are

@@ -2,7 +2,11 @@
 
 namespace fl {
 
-std::string expandTemplate(std::string_view tmpl, const std::map<std::string, std::string>& values)
+namespace {
+
+// `valueOf(name)`: the value's address, or null.
+template <typename ValueOf>
+std::string expand(std::string_view tmpl, ValueOf valueOf)
 {
     std::string out;
     out.reserve(tmpl.size());
@@ -10,9 +14,8 @@ std::string expandTemplate(std::string_view tmpl, const std::map<std::string, st
         if (tmpl[i] == '{') {
             size_t close = tmpl.find('}', i);
             if (close != std::string_view::npos) {
-                std::string key(tmpl.substr(i + 1, close - i - 1));
-                if (auto it = values.find(key); it != values.end())
-                    out += it->second;
+                if (const std::string* v = valueOf(tmpl.substr(i + 1, close - i - 1)))
+                    out += *v;
                 i = close;
                 continue;
             }
@@ -20,6 +23,24 @@ std::string expandTemplate(std::string_view tmpl, const std::map<std::string, st
         out += tmpl[i];
     }
     return out;
+}
+
+} // namespace
+
+std::string expandTemplate(std::string_view tmpl, const FieldMap& values)
+{
+    return expand(tmpl, [&](std::string_view name) -> const std::string* {
+        auto it = values.find(name);
+        return it == values.end() ? nullptr : &it->second;
+    });
+}
+
+std::string expandTemplate(std::string_view tmpl, const std::map<std::string, std::string>& values)
+{
+    return expand(tmpl, [&](std::string_view name) -> const std::string* {
+        auto it = values.find(std::string(name));
+        return it == values.end() ? nullptr : &it->second;
+    });
 }
 
 } // namespace fl

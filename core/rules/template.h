@@ -3,6 +3,8 @@
 // rule-sample checker, so a sample is checked the way the scan emits it.
 #pragma once
 
+#include "field_map.h"
+
 #include <map>
 #include <string>
 #include <string_view>
@@ -11,6 +13,7 @@ namespace fl {
 
 // "{name}" -> values[name]; a name with no value expands to nothing; a '{'
 // with no closing '}' is kept as written.
+[[nodiscard]] std::string expandTemplate(std::string_view tmpl, const FieldMap& values);
 [[nodiscard]] std::string expandTemplate(std::string_view tmpl, const std::map<std::string, std::string>& values);
 
 } // namespace fl

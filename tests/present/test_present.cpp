@@ -134,6 +134,35 @@ private slots:
         QCOMPARE(expandTemplate("{missing}x{empty}y", v), std::string("xy"));
         QCOMPARE(expandTemplate("open {xid", v), std::string("open {xid"));
         QCOMPARE(expandTemplate("{xid}{xid}", v), std::string("7979"));
+        const FieldMap f(v.begin(), v.end());
+        QCOMPARE(expandTemplate("gpu.xid.{xid}", f), std::string("gpu.xid.79"));
+        QCOMPARE(expandTemplate("{missing}x{empty}y", f), std::string("xy"));
+        QCOMPARE(expandTemplate("open {xid", f), std::string("open {xid"));
+    }
+
+    // Event fields are a sorted vector standing in for the std::map they were:
+    // the same order when written out, the first of two captures with one name.
+    void fieldMapKeepsTheOrderAndChoicesOfAMap()
+    {
+        const std::vector<std::pair<std::string, std::string>> captures = {
+            {"seq", "7"}, {"op", "ALLREDUCE"}, {"Seq", "upper"}, {"seq", "8"}, {"\xc3\xa9t\xc3\xa9", "utf-8"}, {"", "empty"}};
+        const std::map<std::string, std::string> asMap(captures.begin(), captures.end());
+        FieldMap f(captures.begin(), captures.end());
+        QCOMPARE(f.size(), asMap.size());
+        QVERIFY(std::equal(f.begin(), f.end(), asMap.begin(), asMap.end(),
+                           [](const auto& a, const auto& b) { return a.first == b.first && a.second == b.second; }));
+        QCOMPARE(f.at("seq"), std::string("7"));
+        QVERIFY(f.find(std::string_view("seqx").substr(0, 3)) != f.end());
+        QVERIFY(!f.contains("se"));
+        f["pg"] = "0";
+        f["seq"] = "9";
+        QCOMPARE(f.size(), asMap.size() + 1);
+        QCOMPARE(f.at("seq"), std::string("9"));
+        QCOMPARE(std::prev(f.end())->first, std::string("\xc3\xa9t\xc3\xa9"));
+        QCOMPARE(f.erase("op"), size_t(1));
+        QCOMPARE(f.erase("op"), size_t(0));
+        QCOMPARE(f.count("op"), size_t(0));
+        QVERIFY_THROWS_EXCEPTION(std::out_of_range, (void)f.at("op"));
     }
 
     void sha256KnownVectors()
