@@ -766,13 +766,10 @@ RulePools poolsFor(const State& state, const Rule& rule, const std::vector<Sympt
     return p;
 }
 
-// Whether the rule applies to `e` and with what: nullopt when its match, its
-// if / unless relations or its copy_fields source rule it out.
-std::optional<Decision> decide(const State& state, const Rule& rule, const RulePools& pools, SymptomMemo& matchMemo,
-                               const SymptomEvent& e)
+// Whether the rule applies to `e`, which its match selects, and with what:
+// nullopt when its if / unless relations or its copy_fields source rule it out.
+std::optional<Decision> decide(const Rule& rule, const RulePools& pools, const SymptomEvent& e)
 {
-    if (!selects(state, rule.match, e, matchMemo))
-        return std::nullopt;
     for (size_t i = 0; i < rule.ifExists.size(); ++i)
         if (!satisfied(e, pools.ifExists[i], rule.ifExists[i]))
             return std::nullopt;
@@ -1027,16 +1024,25 @@ void runTrendRule(PhaseRun& run, const Rule& rule)
     run.symptomIds.sync(run.events, before);
 }
 
-// Decides on the events as they are when the rule starts: a rule's effect
-// does not depend on the order in which it visits events.
-std::vector<Decision> decideAll(PhaseRun& run, const Rule& rule, const RulePools& pools)
+// The events the rule's match selects, in index order.
+std::vector<const SymptomEvent*> selectedBy(const PhaseRun& run, const Rule& rule)
 {
     SymptomMemo matchMemo(run.state, rule.match, run.symptomIds);
+    std::vector<const SymptomEvent*> selected;
+    forSelected(run.state, rule.match, run.events, run.symptomIds, matchMemo,
+                [&](const SymptomEvent& e) { selected.push_back(&e); });
+    return selected;
+}
+
+// Decides on the events as they are when the rule starts: a rule's effect
+// does not depend on the order in which it visits events.
+std::vector<Decision> decideAll(const Rule& rule, const RulePools& pools,
+                                const std::vector<const SymptomEvent*>& selected)
+{
     std::vector<Decision> decisions;
-    forSelected(run.state, rule.match, run.events, run.symptomIds, matchMemo, [&](const SymptomEvent& e) {
-        if (auto d = decide(run.state, rule, pools, matchMemo, e))
+    for (const SymptomEvent* e : selected)
+        if (auto d = decide(rule, pools, *e))
             decisions.push_back(std::move(*d));
-    });
     return decisions;
 }
 
@@ -1092,8 +1098,11 @@ void runPhase(const State& state, Phase phase, std::vector<SymptomEvent>& events
             runTrendRule(run, rule);
             continue;
         }
-        const RulePools pools = poolsFor(state, rule, events, run.symptomIds);
-        const std::vector<Decision> decisions = decideAll(run, rule, pools);
+        // A relation's pool holds every event it names (each rank's timeout at
+        // 10,000 ranks): not built for a rule that selects nothing here.
+        const std::vector<const SymptomEvent*> selected = selectedBy(run, rule);
+        const RulePools pools = selected.empty() ? RulePools{} : poolsFor(state, rule, events, run.symptomIds);
+        const std::vector<Decision> decisions = decideAll(rule, pools, selected);
         if (rule.absentRanks)
             runAbsentRule(run, rule, decisions);
         else
