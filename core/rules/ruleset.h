@@ -48,6 +48,8 @@ public:
     std::vector<std::string> sources() const;                // files loaded, in order
 
 private:
+    std::string computeDigest() const;
+
     struct Impl;
     std::unique_ptr<Impl> d;
 };
