@@ -5,6 +5,7 @@
 
 #include "field_map.h"
 #include "ids.h"
+#include "shared_text.h"
 
 #include <cstdint>
 #include <limits>
@@ -257,8 +258,8 @@ struct Candidate {
 struct ChainEdge {
     EventId from;
     EventId to;
-    std::string rule;
-    std::string label;
+    SharedText rule;           // the rule that drew it: one copy per rule, not per edge
+    SharedText label;
 };
 
 // A run of consecutive integers, both ends inclusive ("0-1249").

@@ -886,9 +886,10 @@ uint64_t edgeKey(EventId from, EventId to) { return (uint64_t(from.value) << 32)
 
 // Applies every action of the rule to one decided event; returns each effect
 // it had, in the order applied.
+// `link` is an edge of the rule (its id and label, shared by every edge it draws).
 Effects apply(const State& state, const Rule& rule, const RulePools& pools, const Decision& dec,
               std::vector<SymptomEvent>& events, std::vector<ChainEdge>& edges,
-              EdgeSet& existingEdges)
+              EdgeSet& existingEdges, const ChainEdge& link)
 {
     SymptomEvent& target = events[dec.id.value];
     Effects effects;
@@ -951,7 +952,7 @@ Effects apply(const State& state, const Rule& rule, const RulePools& pools, cons
         for (EventId cause : dec.causes) {
             if (!existingEdges.insert(edgeKey(cause, dec.id)))
                 continue;
-            edges.push_back({cause, dec.id, rule.id, rule.linkLabel});
+            edges.push_back({cause, dec.id, link.rule, link.label});
             did(TraceAction::Linked, events[cause.value].symptom);
         }
     }
@@ -1063,9 +1064,10 @@ void applyAll(PhaseRun& run, const Rule& rule, const RulePools& pools, const std
 {
     uint32_t count = 0;
     std::string lastEffect;
+    const ChainEdge link{{}, {}, rule.linkFrom ? SharedText(rule.id) : SharedText(), SharedText(rule.linkLabel)};
     for (const Decision& dec : decisions) {
         const std::string symptomBefore = run.events[dec.id.value].symptom;
-        Effects effects = apply(run.state, rule, pools, dec, run.events, run.edges, run.existingEdges);
+        Effects effects = apply(run.state, rule, pools, dec, run.events, run.edges, run.existingEdges, link);
         run.symptomIds.renumber(run.events[dec.id.value]); // set_symptom, infer
         if (effects.empty())
             continue;

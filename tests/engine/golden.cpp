@@ -32,7 +32,7 @@ json goldenOf(const fl::Result& r)
     for (const auto& e : r.edges) {
         const auto& a = r.events[e.from.value];
         const auto& b = r.events[e.to.value];
-        arrows.insert(a.symptom + "@" + a.node + " -> " + b.symptom + "@" + b.node + " [" + e.rule + "]");
+        arrows.insert(a.symptom + "@" + a.node + " -> " + b.symptom + "@" + b.node + " [" + e.rule.str() + "]");
     }
     g["chain"] = arrows;
     // The compact chain, one line per family, in the result's order.
