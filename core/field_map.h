@@ -43,11 +43,7 @@ public:
         auto it = lowerBound(key);
         return it != items_.end() && it->first == key ? it : items_.end();
     }
-    iterator find(std::string_view key)
-    {
-        auto it = lowerBound(key);
-        return it != items_.end() && it->first == key ? it : items_.end();
-    }
+    iterator find(std::string_view key) { return mutableAt(std::as_const(*this).find(key)); }
     bool contains(std::string_view key) const { return find(key) != end(); }
     size_t count(std::string_view key) const { return contains(key) ? 1 : 0; }
 
@@ -96,11 +92,8 @@ private:
         return std::lower_bound(items_.begin(), items_.end(), key,
                                 [](const value_type& v, std::string_view k) { return std::string_view(v.first) < k; });
     }
-    iterator lowerBound(std::string_view key)
-    {
-        return std::lower_bound(items_.begin(), items_.end(), key,
-                                [](const value_type& v, std::string_view k) { return std::string_view(v.first) < k; });
-    }
+    iterator lowerBound(std::string_view key) { return mutableAt(std::as_const(*this).lowerBound(key)); }
+    iterator mutableAt(const_iterator it) { return items_.begin() + (it - items_.cbegin()); }
 
     std::vector<value_type> items_;
 };

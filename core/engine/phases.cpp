@@ -885,8 +885,8 @@ private:
 uint64_t edgeKey(EventId from, EventId to) { return (uint64_t(from.value) << 32) | to.value; }
 
 // Applies every action of the rule to one decided event; returns each effect
-// it had, in the order applied.
-// `link` is an edge of the rule (its id and label, shared by every edge it draws).
+// it had, in the order applied. `link` carries the rule's id and label, shared
+// by every edge it draws.
 Effects apply(const State& state, const Rule& rule, const RulePools& pools, const Decision& dec,
               std::vector<SymptomEvent>& events, std::vector<ChainEdge>& edges,
               EdgeSet& existingEdges, const ChainEdge& link)
