@@ -8,8 +8,12 @@
 //   - GLIBC_TUNABLES already names glibc.malloc.hugetlb (the second start, or the user's
 //     own choice: glibc.malloc.hugetlb=0 turns this off);
 //   - the kernel never grants transparent huge pages, or the program runs set-uid;
-//   - it runs under valgrind (which would not follow the new start) or was started through
-//     the dynamic loader by hand (/proc/self/exe is then the loader, not the program);
+//   - LD_PRELOAD is set: valgrind, which preloads itself, would not follow the new start,
+//     and a preloaded allocator (jemalloc, tcmalloc) ignores glibc's tunable. (heaptrack
+//     takes its library out of LD_PRELOAD as it starts, so it cannot be seen here: give
+//     it the tunable yourself, docs/performance.md "Huge pages".)
+//   - it was started through the dynamic loader by hand (/proc/self/exe is then the
+//     loader, not the program);
 //   - FAULTLINE_HUGE_PAGES_TRIED is set (what the first start leaves behind: never a loop,
 //     even where glibc drops the variable).
 // If the new start cannot be made, the program goes on as it is.
@@ -39,7 +43,7 @@ inline void preferHugePages(char** argv)
     const char* current = std::getenv("GLIBC_TUNABLES");
     if ((current && std::strstr(current, "glibc.malloc.hugetlb")) || getauxval(AT_SECURE))
         return;
-    if (const char* preload = std::getenv("LD_PRELOAD"); preload && std::strstr(preload, "vgpreload"))
+    if (const char* preload = std::getenv("LD_PRELOAD"); preload && *preload)
         return;
     char self[4096];
     const ssize_t len = readlink("/proc/self/exe", self, sizeof self - 1);

@@ -93,6 +93,15 @@ private slots:
         QCOMPARE(c.tunables, QStringLiteral("(unset)"));
     }
 
+    void notWithAPreloadedAllocator()
+    {
+        // jemalloc or tcmalloc replaces malloc: glibc's tunable would do nothing, the new start cost ~15 ms.
+        const Child c = run({QStringLiteral("LD_PRELOAD=/nonexistent/libjemalloc.so.2")});
+        QVERIFY(c.pid > 0);
+        QCOMPARE(c.tunables, QStringLiteral("(unset)"));
+        QCOMPARE(c.reportedPid, c.pid);
+    }
+
     void notWhenStartedThroughTheLoader()
     {
         // /proc/self/exe is then the loader: starting it again with our arguments would run something else.
