@@ -11,7 +11,7 @@
 //   - LD_PRELOAD is set: valgrind, which preloads itself, would not follow the new start,
 //     and a preloaded allocator (jemalloc, tcmalloc) ignores glibc's tunable. (heaptrack
 //     takes its library out of LD_PRELOAD as it starts, so it cannot be seen here: give
-//     it the tunable yourself, docs/performance.md "Huge pages".)
+//     it the tunable yourself, docs/performance.md "Huge pages for malloc".)
 //   - it was started through the dynamic loader by hand (/proc/self/exe is then the
 //     loader, not the program);
 //   - FAULTLINE_HUGE_PAGES_TRIED is set (what the first start leaves behind: never a loop,

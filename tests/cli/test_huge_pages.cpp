@@ -84,19 +84,20 @@ private slots:
         QCOMPARE(c.tunables, QStringLiteral("glibc.malloc.hugetlb=0"));
     }
 
-    void notUnderValgrind()
+    void notWithAnythingPreloaded_data()
     {
-        // valgrind preloads its vgpreload_*.so and would not follow a new start. (A library that does not
-        // exist is only warned about by the loader.)
-        const Child c = run({QStringLiteral("LD_PRELOAD=/nonexistent/vgpreload_memcheck-amd64-linux.so")});
-        QVERIFY(c.pid > 0);
-        QCOMPARE(c.tunables, QStringLiteral("(unset)"));
+        QTest::addColumn<QString>("preload");
+        // valgrind preloads its vgpreload_*.so and would not follow a new start.
+        QTest::newRow("valgrind") << QStringLiteral("/nonexistent/vgpreload_memcheck-amd64-linux.so");
+        // jemalloc or tcmalloc replaces malloc: glibc's tunable would do nothing, the new start cost ~15 ms.
+        QTest::newRow("allocator") << QStringLiteral("/nonexistent/libjemalloc.so.2");
     }
 
-    void notWithAPreloadedAllocator()
+    void notWithAnythingPreloaded()
     {
-        // jemalloc or tcmalloc replaces malloc: glibc's tunable would do nothing, the new start cost ~15 ms.
-        const Child c = run({QStringLiteral("LD_PRELOAD=/nonexistent/libjemalloc.so.2")});
+        // A library that does not exist is only warned about by the loader.
+        QFETCH(QString, preload);
+        const Child c = run({QStringLiteral("LD_PRELOAD=") + preload});
         QVERIFY(c.pid > 0);
         QCOMPARE(c.tunables, QStringLiteral("(unset)"));
         QCOMPARE(c.reportedPid, c.pid);
