@@ -10,6 +10,7 @@
 #include <cstdint>
 #include <limits>
 #include <map>
+#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -107,7 +108,10 @@ std::string_view toString(FileStatus);
 struct SourceFile {
     FileId index;
     std::string path;          // path inside the bundle, '/'-separated, for display and refs
-    std::string diskPath;      // where the bytes are on disk (may be an extraction folder)
+    std::string diskPath;      // where the bytes are on disk (may be an extraction folder); empty when in memory
+    // An archive member the loader kept in memory instead (LoadOptions::memoryBytes); open either with
+    // openSource (bundle.h). Shared by the copies of the bundle, so it lives as long as the last of them.
+    std::shared_ptr<const std::string> memory;
     uint64_t size = 0;
     SourceKind kind = SourceKind::Unknown;
     std::string kindReason;    // why it was taken for that kind ("name token 'syslog'", "content: NVRM lines")

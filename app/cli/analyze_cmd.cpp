@@ -61,6 +61,9 @@ int analyzeCommand(const AnalyzeArgs& a)
     AnalyzeOptions options;
     options.keepMetricSamples = false; // the result document does not carry samples
     options.keepMetricSeries = false;  // nor series: only the result is written
+    // An archive's members are read from memory rather than written out and read back (a new file per
+    // member cost more than the scan on an ext4 /tmp); past this much, the rest go to $TMPDIR as before.
+    options.load.memoryBytes = 256ull << 20;
     options.userConfigRules = !a.noUserRules;
     options.ruleDirs = a.ruleDirs;
 

@@ -110,7 +110,7 @@ int main(int argc, char** argv)
     int workers = std::max(1u, std::thread::hardware_concurrency());
     int waiters = -1, httpThreads = 32, backlog = 64;
     int timeoutMs = 60000, maxTimeoutMs = 600000;
-    size_t maxBodyMiB = 256, maxExpandedMiB = 4096, resultCacheMiB = 256;
+    size_t maxBodyMiB = 256, maxExpandedMiB = 4096, resultCacheMiB = 256, memoryMiB = 256;
     uint32_t maxEntries = 100000;
     bool allowRemote = false, trustForwardedFor = false;
     double retainDays = 0, ratePerSecond = 0, rateBurst = 0;
@@ -145,6 +145,9 @@ int main(int argc, char** argv)
         ->envname("FAULTLINE_MAX_BODY_MIB")->check(CLI::Range(1, 65536))->capture_default_str();
     app.add_option("--max-expanded-mib", maxExpandedMiB, "largest expanded archive, MiB (bomb guard)")
         ->envname("FAULTLINE_MAX_EXPANDED_MIB")->check(CLI::Range(1, 1048576))->capture_default_str();
+    app.add_option("--memory-mib", memoryMiB, "an upload's members are expanded in memory up to this many MiB per "
+                                              "analysis, the rest into --scratch (0: all to disk)")
+        ->envname("FAULTLINE_MEMORY_MIB")->check(CLI::Range(0, 1048576))->capture_default_str();
     app.add_option("--result-cache-mib", resultCacheMiB, "memory for recently read result documents, MiB")
         ->envname("FAULTLINE_RESULT_CACHE_MIB")->check(CLI::Range(0, 65536))->capture_default_str();
     app.add_option("--max-entries", maxEntries, "most members in one archive")
@@ -212,6 +215,7 @@ int main(int argc, char** argv)
         so.load.maxEntries = maxEntries;
         so.load.maxTotalBytes = uint64_t(maxExpandedMiB) << 20;
         so.load.maxEntryBytes = so.load.maxTotalBytes;
+        so.load.memoryBytes = uint64_t(memoryMiB) << 20;
 
         fl::AnalyzeOptions ro;
         ro.ruleDirs = ruleDirs;

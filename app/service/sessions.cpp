@@ -114,6 +114,12 @@ std::string readWhole(const std::string& path)
     return bytes;
 }
 
+// A loaded file's bytes, kept in memory by the loader or on disk.
+std::string contentOf(const SourceFile& f)
+{
+    return f.memory ? *f.memory : readWhole(f.diskPath);
+}
+
 const json* member(const json& j, const char* key)
 {
     if (!j.is_object())
@@ -210,10 +216,10 @@ FileRecord recordFromDisk(const SourceFile& f, bool withContent)
     FileRecord r;
     r.path = f.path;
     if (withContent) {
-        r.content = readWhole(f.diskPath);
+        r.content = contentOf(f);
         r.size = r.content.size();
     } else {
-        r.size = fs::file_size(f.diskPath);
+        r.size = f.memory ? f.memory->size() : fs::file_size(f.diskPath);
     }
     r.addedNs = nowNs();
     return r;
@@ -380,12 +386,12 @@ IngestReport recordsOf(const Bundle& b, std::vector<FileRecord>& out, bool withC
     IngestReport rep;
     rep.warnings = b.warnings;
     for (const auto& f : b.files) {
-        if (f.status == FileStatus::Error || f.diskPath.empty()) {
+        if (f.status == FileStatus::Error || (f.diskPath.empty() && !f.memory)) {
             rep.warnings.push_back(f.path + ": not stored: " + f.statusReason);
             continue;
         }
         std::error_code ec;
-        if (!fs::is_regular_file(f.diskPath, ec)) {
+        if (!f.memory && !fs::is_regular_file(f.diskPath, ec)) {
             rep.warnings.push_back(f.path + ": not stored: not a regular file");
             continue;
         }
@@ -409,7 +415,9 @@ std::unordered_map<std::string_view, const SourceFile*> membersOf(const Bundle& 
     std::unordered_map<std::string_view, const SourceFile*> out;
     for (const auto& f : b.files)
         out[f.path] = &f;
-    std::erase_if(out, [](const auto& m) { return m.second->status == FileStatus::Error || m.second->diskPath.empty(); });
+    std::erase_if(out, [](const auto& m) {
+        return m.second->status == FileStatus::Error || (m.second->diskPath.empty() && !m.second->memory);
+    });
     return out;
 }
 
@@ -445,7 +453,7 @@ std::string SessionService::archivedContent(const SessionId& id, const FileRecor
     bytes.reset();
     // A member this reading cannot be sure of (expanded by the loader, a name it changed): the loader's way.
     const Bundle b = unpackArchive(id, f.archive, Progress{});
-    return readWhole(memberOf(membersOf(b), id, f.archive, f.path).diskPath);
+    return contentOf(memberOf(membersOf(b), id, f.archive, f.path));
 }
 
 void SessionService::storeUpload(const SessionId& id, const Bundle& b, const std::string& uploadPath,
@@ -565,7 +573,10 @@ Bundle SessionService::materialise(const SessionRecord& s, const std::string& di
             const SourceFile* m = &memberOf(members, id, archive, path);
             const fs::path target = place(path);
             std::error_code ec;
-            fs::rename(m->diskPath, target, ec); // the extraction is ours and goes when `ab` does
+            if (m->memory)
+                writeFile(target.string(), *m->memory);
+            else
+                fs::rename(m->diskPath, target, ec); // the extraction is ours and goes when `ab` does
             if (ec)
                 fs::copy_file(m->diskPath, target, fs::copy_options::overwrite_existing);
         }

@@ -2,6 +2,7 @@
 // than to their own names: names come from the archive and are hostile, and
 // duplicates or file/folder clashes ("a" and "a/b") must not overwrite anything.
 #include "bundle/bundle_entry.h"
+#include "bundle/decompress.h"
 
 #include <archive.h>
 #include <archive_entry.h>
@@ -180,7 +181,7 @@ private:
             warn("stopped expanding at '" + shown + "': total size limit of " + bytes(m_options.maxTotalBytes) + " reached");
             return false;
         }
-        if (!extractData(shown))
+        if (!extractData(shown, declared))
             return false;
         // The extracted copy's own mtime is now; the member's says when the log was written.
         if (archive_entry_mtime_is_set(entry) && archive_entry_mtime(entry) > 0) {
@@ -200,17 +201,127 @@ private:
         return false;
     }
 
-    bool extractData(const std::string& shown)
-    {
-        const std::string disk = (std::filesystem::path(m_dest) / diskName(m_out.entries.size(), shown)).string();
-        Fd out;
-        out.fd = ::open(disk.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
-        if (out.fd < 0) {
-            const std::string err = std::strerror(errno);
-            add(shown, {}, 0, FileStatus::Error, "cannot create the extracted copy: " + err);
-            warn("stopped expanding: cannot write into " + m_dest + ": " + err);
-            return false;
+    // Where a member's bytes go: memory while the budget (LoadOptions::memoryBytes) lasts, else a numbered
+    // file in the extraction folder. A member that outgrows the budget, or turns out to be compressed (it is
+    // expanded later from a file), moves to disk with what it had so far.
+    class Sink {
+    public:
+        Sink(std::string disk, uint64_t memoryLeft, uint64_t declared)
+            : m_disk(std::move(disk)), m_memoryLeft(memoryLeft), m_inMemory(memoryLeft > 0 && declared <= memoryLeft)
+        {
+            if (m_inMemory)
+                m_bytes.reserve(static_cast<size_t>(declared));
         }
+        ~Sink()
+        {
+            if (m_fd >= 0)
+                ::close(m_fd);
+        }
+        Sink(const Sink&) = delete;
+        Sink& operator=(const Sink&) = delete;
+
+        // What went wrong: the extracted copy could not be "create"d or "write"n, and the system's reason.
+        struct Failure {
+            std::string action, reason;
+            explicit operator bool() const { return !action.empty(); }
+        };
+
+        // Opens the file now when the member goes to disk.
+        Failure start() { return m_inMemory ? Failure{} : openFile(); }
+
+        Failure write(const char* p, size_t size, uint64_t at)
+        {
+            if (m_inMemory && at == 0 && m_bytes.empty() && !compressionOf(std::string_view(p, std::min<size_t>(size, 16))).empty())
+                if (auto f = toDisk())
+                    return f;
+            if (m_inMemory && at + size > m_memoryLeft)
+                if (auto f = toDisk())
+                    return f;
+            if (m_inMemory) {
+                if (at == m_bytes.size()) { // the usual case: appended, not zeroed first
+                    m_bytes.append(p, size);
+                    return {};
+                }
+                if (m_bytes.size() < at + size)
+                    m_bytes.resize(static_cast<size_t>(at + size)); // a hole of a sparse member reads as zeros
+                std::memcpy(m_bytes.data() + at, p, size);
+                return {};
+            }
+            return writeAt(p, size, at);
+        }
+
+        // Gives a sparse member ending in a hole its full length.
+        void finish(uint64_t end)
+        {
+            if (m_inMemory && m_bytes.size() < end)
+                m_bytes.resize(static_cast<size_t>(end));
+            else if (!m_inMemory && m_fd >= 0 && end > 0 && ::ftruncate(m_fd, static_cast<off_t>(end)) != 0) {
+                // Nothing to do: the bytes written are still there.
+            }
+        }
+
+        void discard()
+        {
+            if (!m_inMemory && m_fd >= 0)
+                ::unlink(m_disk.c_str());
+            m_bytes = {};
+        }
+
+        bool inMemory() const { return m_inMemory; }
+        const std::string& disk() const { return m_disk; }
+        std::shared_ptr<const std::string> takeBytes() { return std::make_shared<const std::string>(std::move(m_bytes)); }
+
+    private:
+        Failure openFile()
+        {
+            m_fd = ::open(m_disk.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
+            return m_fd < 0 ? Failure{"create", std::strerror(errno)} : Failure{};
+        }
+
+        Failure toDisk()
+        {
+            m_inMemory = false;
+            if (auto f = openFile())
+                return f;
+            std::string held = std::move(m_bytes);
+            m_bytes = {};
+            return writeAt(held.data(), held.size(), 0);
+        }
+
+        Failure writeAt(const char* p, size_t left, uint64_t offset)
+        {
+            auto at = static_cast<off_t>(offset);
+            while (left > 0) {
+                const ssize_t n = ::pwrite(m_fd, p, left, at);
+                if (n < 0 && errno == EINTR)
+                    continue;
+                if (n <= 0)
+                    return {"write", n < 0 ? std::strerror(errno) : "short write"};
+                p += n;
+                left -= static_cast<size_t>(n);
+                at += n;
+            }
+            return {};
+        }
+
+        std::string m_disk;
+        uint64_t m_memoryLeft;
+        bool m_inMemory;
+        std::string m_bytes;
+        int m_fd = -1;
+    };
+
+    bool extractData(const std::string& shown, uint64_t declared)
+    {
+        Sink sink((std::filesystem::path(m_dest) / diskName(m_out.entries.size(), shown)).string(), m_memoryLeft, declared);
+        auto cannotWrite = [&](const Sink::Failure& f) {
+            sink.discard();
+            add(shown, {}, 0, FileStatus::Error, "cannot " + f.action + " the extracted copy: " + f.reason);
+            warn("stopped expanding: cannot write into " + m_dest + ": " + f.reason);
+            return false;
+        };
+        if (auto f = sink.start())
+            return cannotWrite(f);
         uint64_t end = 0;
         for (;;) {
             const void* buf = nullptr;
@@ -220,16 +331,17 @@ private:
             if (r == ARCHIVE_EOF)
                 break;
             if (r < ARCHIVE_WARN) {
-                add(shown, disk, end, FileStatus::Error,
-                    "truncated: the archive breaks off inside this entry after " + bytes(end) + " ("
-                        + archiveError(m_a.get()) + ")");
+                sink.finish(end);
+                addKept(shown, sink, end, FileStatus::Error,
+                        "truncated: the archive breaks off inside this entry after " + bytes(end) + " ("
+                            + archiveError(m_a.get()) + ")");
                 warn("archive is truncated or corrupt inside '" + shown + "' after " + std::to_string(m_out.entries.size() - 1)
                      + " complete entries: " + archiveError(m_a.get()) + "; the entries before it were kept");
                 return false;
             }
             const uint64_t blockEnd = static_cast<uint64_t>(offset) + size;
             if (blockEnd > m_options.maxEntryBytes || m_total + blockEnd > m_options.maxTotalBytes) {
-                ::unlink(disk.c_str());
+                sink.discard();
                 const bool entryLimit = blockEnd > m_options.maxEntryBytes;
                 add(shown, {}, blockEnd, FileStatus::Error,
                     entryLimit ? "entry grows past the per-entry limit of " + bytes(m_options.maxEntryBytes) + ": not extracted"
@@ -241,33 +353,26 @@ private:
                 }
                 return charge(blockEnd, shown);
             }
-            const char* p = static_cast<const char*>(buf);
-            size_t left = size;
-            auto at = static_cast<off_t>(offset);
-            while (left > 0) {
-                const ssize_t n = ::pwrite(out.fd, p, left, at);
-                if (n < 0 && errno == EINTR)
-                    continue;
-                if (n <= 0) {
-                    const std::string err = n < 0 ? std::strerror(errno) : "short write";
-                    ::unlink(disk.c_str());
-                    add(shown, {}, 0, FileStatus::Error, "cannot write the extracted copy: " + err);
-                    warn("stopped expanding: cannot write into " + m_dest + ": " + err);
-                    return false;
-                }
-                p += n;
-                left -= static_cast<size_t>(n);
-                at += n;
-            }
+            if (auto f = sink.write(static_cast<const char*>(buf), size, static_cast<uint64_t>(offset)))
+                return cannotWrite(f);
             end = std::max(end, blockEnd);
         }
-        // Sparse members end in a hole: give the file its full logical length.
-        if (end > 0 && ::ftruncate(out.fd, static_cast<off_t>(end)) != 0) {
-            // Nothing to do: the bytes written are still there.
-        }
+        sink.finish(end);
         m_total += end;
-        add(shown, disk, end, FileStatus::Ok, {});
+        addKept(shown, sink, end, FileStatus::Ok, {});
         return true;
+    }
+
+    // The member's bytes, in memory (charged to the budget) or in its file.
+    void addKept(const std::string& shown, Sink& sink, uint64_t size, FileStatus status, std::string reason)
+    {
+        if (!sink.inMemory()) {
+            add(shown, sink.disk(), size, status, std::move(reason));
+            return;
+        }
+        m_memoryLeft -= std::min(m_memoryLeft, size);
+        add(shown, {}, size, status, std::move(reason));
+        m_out.entries.back().memory = sink.takeBytes();
     }
 
     std::string m_archivePath;
@@ -277,6 +382,7 @@ private:
     std::unique_ptr<archive, ArchiveCloser> m_a;
     uint64_t m_archiveSize = 0;
     uint64_t m_total = 0;
+    uint64_t m_memoryLeft = m_options.memoryBytes;
     std::string m_lastName;
     bool m_warnedOnce = false;
     EntryList m_out;

@@ -9,6 +9,7 @@
 #include <algorithm>
 #include <atomic>
 #include <filesystem>
+#include <fstream>
 #include <mutex>
 #include <system_error>
 
@@ -58,11 +59,15 @@ void markSuperseded(std::vector<SourceFile>& files)
 }
 
 // A file whose head is blank: whether the whole of it is (the scan stops at the first other byte).
-bool restIsBlank(const std::string& disk)
+bool restIsBlank(const BundleEntry& e)
 {
     MappedFile map;
     std::string error;
-    return map.open(disk, &error) && isBlank(map.data());
+    if (e.memory)
+        map.openMemory(e.memory);
+    else if (!map.open(e.diskPath, &error))
+        return false;
+    return isBlank(map.data());
 }
 
 // `map`: the file's head, already open (see probeEntry).
@@ -81,7 +86,7 @@ void classifyHead(SourceFile& f, const BundleEntry& e, bool extracted, const Map
         return;
     }
     // Only a head of whitespace makes the rest worth a look; the scan stops at the first other byte.
-    if (isBlank(head) && (map.fileSize() <= head.size() || restIsBlank(e.diskPath))) {
+    if (isBlank(head) && (map.fileSize() <= head.size() || restIsBlank(e))) {
         classifyFile(f, {});
         f.status = FileStatus::Empty;
         f.statusReason = map.fileSize() == 0 ? "0 bytes" : "only whitespace";
@@ -95,6 +100,10 @@ void classifyHead(SourceFile& f, const BundleEntry& e, bool extracted, const Map
 bool openHead(SourceFile& f, const BundleEntry& e, MappedFile& map)
 {
     std::string error;
+    if (e.memory) {
+        map.openMemory(e.memory, kHeadBytes);
+        return true;
+    }
     if (map.openHead(e.diskPath, &error, kHeadBytes))
         return true;
     classifyFile(f, {});
@@ -166,6 +175,18 @@ void expandCompressed(Bundle& bundle, BundleEntry& e, SourceFile& f, const LoadO
     }
     if (!bundle.extraction)
         bundle.extraction = std::make_shared<ExtractionDir>(bundle.root);
+    if (e.memory) { // its first block was too short to show the magic: the expander reads files
+        e.diskPath = bundle.extraction->path() + "/c" + std::to_string(f.index.value);
+        std::ofstream out(e.diskPath, std::ios::binary | std::ios::trunc);
+        out.write(e.memory->data(), static_cast<std::streamsize>(e.memory->size()));
+        e.memory.reset();
+        if (!out.flush()) {
+            e.status = FileStatus::Error;
+            e.reason = std::string(kind) + ": cannot write a copy to expand it";
+            e.diskPath.clear();
+            return;
+        }
+    }
     const std::string dst = bundle.extraction->path() + "/z" + std::to_string(f.index.value) + ".log";
     const Decompressed d = decompressFile(e.diskPath, dst, std::min(options.maxEntryBytes, options.maxTotalBytes));
     if (!d.error.empty()) {
@@ -176,6 +197,7 @@ void expandCompressed(Bundle& bundle, BundleEntry& e, SourceFile& f, const LoadO
     }
     e.diskPath = dst;
     e.size = d.size;
+    e.memory.reset();
 }
 
 } // namespace
@@ -244,6 +266,7 @@ Bundle loadBundle(const std::string& path, const LoadOptions& options, const Pro
         f.index = FileId(static_cast<uint32_t>(i));
         f.path = entries[i].path;
         f.diskPath = entries[i].diskPath;
+        f.memory = entries[i].memory;
         f.size = entries[i].size;
     }
     std::atomic<size_t> next{0};
@@ -284,6 +307,7 @@ Bundle loadBundle(const std::string& path, const LoadOptions& options, const Pro
             // classified by its name without ".gz", shown under its own
             f.path = withoutCompressionSuffix(e.path);
             f.diskPath = expanded.diskPath;
+            f.memory = expanded.memory;
             f.size = expanded.size;
             probeAndClassify(f, expanded, true);
             f.path = e.path;
@@ -307,7 +331,7 @@ Bundle loadBundle(const std::string& path, const LoadOptions& options, const Pro
             throw BundleError(shown, "manifest larger than 16 MiB");
         MappedFile map;
         std::string error;
-        if (!map.open(f.diskPath, &error))
+        if (!openSource(map, f, &error))
             throw BundleError(shown, error);
         bundle.manifest = parseManifest(map.data(), shown);
     }

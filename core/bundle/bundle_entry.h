@@ -4,6 +4,7 @@
 
 #include "bundle/bundle.h"
 
+#include <memory>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -12,7 +13,8 @@ namespace fl {
 
 struct BundleEntry {
     std::string path;        // bundle path, '/'-separated
-    std::string diskPath;    // empty when no bytes were kept
+    std::string diskPath;    // empty when no bytes were kept, or they are in `memory`
+    std::shared_ptr<const std::string> memory; // LoadOptions::memoryBytes
     uint64_t size = 0;
     FileStatus status = FileStatus::Ok;  // preset for refused entries
     std::string reason;

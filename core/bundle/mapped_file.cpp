@@ -1,4 +1,5 @@
 #include "bundle/mapped_file.h"
+#include "model.h"
 
 #include <algorithm>
 #include <atomic>
@@ -109,6 +110,7 @@ void MappedFile::reset() noexcept
     m_slot = -1;
     m_shortRead = false;
     m_buffer.reset();
+    m_memory.reset();
     m_path.clear();
     m_dev = m_ino = 0;
     m_modifiedNs = INT64_MIN;
@@ -129,6 +131,7 @@ MappedFile& MappedFile::operator=(MappedFile&& other) noexcept
         m_slot = std::exchange(other.m_slot, -1);
         m_shortRead = std::exchange(other.m_shortRead, false);
         m_buffer = std::move(other.m_buffer);
+        m_memory = std::move(other.m_memory);
         m_path = std::move(other.m_path);
         m_dev = std::exchange(other.m_dev, 0);
         m_ino = std::exchange(other.m_ino, 0);
@@ -146,6 +149,18 @@ bool MappedFile::open(const std::string& path, std::string* error, Strategy stra
 bool MappedFile::openHead(const std::string& path, std::string* error, size_t maxBytes)
 {
     return openUpTo(path, error, Strategy::Read, maxBytes);
+}
+
+void MappedFile::openMemory(std::shared_ptr<const std::string> bytes, size_t maxBytes)
+{
+    reset();
+    if (!bytes)
+        bytes = std::make_shared<const std::string>();
+    m_memory = std::move(bytes);
+    m_addr = m_memory->data();
+    m_size = std::min(m_memory->size(), maxBytes);
+    m_fileSize = m_memory->size();
+    m_open = true;
 }
 
 bool MappedFile::openUpTo(const std::string& path, std::string* error, Strategy strategy, size_t maxBytes)
@@ -242,6 +257,14 @@ std::string MappedFile::changeReason() const
         return "the file was replaced while it was being read";
     return "the file was truncated while it was being read (" + sizeText(uint64_t(st.st_size)) + " now, "
            + sizeText(m_size) + " when opened)";
+}
+
+bool openSource(MappedFile& map, const SourceFile& file, std::string* error)
+{
+    if (!file.memory)
+        return map.open(file.diskPath, error);
+    map.openMemory(file.memory);
+    return true;
 }
 
 } // namespace fl

@@ -13,6 +13,7 @@
 #pragma once
 
 #include <cstdint>
+#include <cstddef>
 #include <memory>
 #include <string>
 #include <string_view>
@@ -36,6 +37,9 @@ public:
     // Reads at most `maxBytes` from the start, never maps: what a classifier
     // needs of a file it does not parse yet. fileSize() is the whole file's.
     [[nodiscard]] bool openHead(const std::string& path, std::string* error, size_t maxBytes);
+    // A view of bytes already in memory (an archive member the loader kept, SourceFile::memory): at most
+    // `maxBytes` of them, kept alive while the view is. Never changed(); modifiedNs() unknown.
+    void openMemory(std::shared_ptr<const std::string> bytes, size_t maxBytes = SIZE_MAX);
     std::string_view data() const { return {m_addr, m_size}; }
     bool isOpen() const { return m_open; }
     bool isMapped() const { return m_slot >= 0; }
@@ -65,10 +69,15 @@ private:
     int m_slot = -1;                 // SIGBUS guard slot of a mapping
     bool m_shortRead = false;
     std::unique_ptr<char[]> m_buffer; // read() strategy
+    std::shared_ptr<const std::string> m_memory; // openMemory
     std::string m_path;
     uint64_t m_dev = 0, m_ino = 0;
     int64_t m_modifiedNs = INT64_MIN;
     uint64_t m_fileSize = 0;
 };
+
+struct SourceFile;
+// Opens a bundle file's bytes, from memory or from disk; false with `error` filled when they cannot be read.
+[[nodiscard]] bool openSource(MappedFile& map, const SourceFile& file, std::string* error);
 
 } // namespace fl

@@ -263,7 +263,7 @@ void readFailureSummaries(State& state, size_t firstEvent)
         const SourceFile& sf = state.files[file];
         MappedFile map;
         std::string err;
-        if (!map.open(sf.diskPath, &err)) {
+        if (!openSource(map, sf, &err)) {
             state.warnings.push_back(sf.path + ": torchrun failure summary not read: " + err);
             continue;
         }

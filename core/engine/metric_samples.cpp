@@ -17,7 +17,7 @@ std::vector<std::vector<MetricSample>> readSeriesSamples(const Bundle& bundle, c
     for (const auto& [file, wanted] : byFile) {
         MappedFile map;
         std::string error;
-        if (!map.open(bundle.files[file].diskPath, &error))
+        if (!openSource(map, bundle.files[file], &error))
             continue;
         std::vector<MetricSeries> parsed;
         std::vector<ParseIssue> issues;

@@ -28,7 +28,7 @@ std::string excerptOf(const State& state, const Observation& o, std::map<FileId,
     if (it == maps.end()) {
         MappedFile m;
         std::string err;
-        if (o.ref.file.value >= state.files.size() || !m.open(state.files[o.ref.file.value].diskPath, &err))
+        if (o.ref.file.value >= state.files.size() || !openSource(m, state.files[o.ref.file.value], &err))
             return o.text;
         it = maps.emplace(o.ref.file, std::move(m)).first;
     }

@@ -286,7 +286,7 @@ struct Scanner {
             if (earliest == kNoTime || wallClock(ahead.basis) == wallClock(earlierBasis))
                 iv.latestNs = ahead.stamp.latestNs;
         } else if (ahead.reachedEnd && wallClock(earlierBasis)) {
-            const int64_t m = fileMtimeNs(f.diskPath);
+            const int64_t m = f.memory ? f.modifiedNs : fileMtimeNs(f.diskPath);
             if (m != kNoTime && (earliest == kNoTime || m >= earliest))
                 iv.latestNs = m;
         }
@@ -512,7 +512,7 @@ struct Scanner {
             return;
         MappedFile map;
         std::string error;
-        if (!map.open(f.diskPath, &error)) {
+        if (!openSource(map, f, &error)) {
             f.status = FileStatus::Error;
             f.statusReason = error;
             return;
@@ -605,7 +605,7 @@ void scanBundle(State& state, const Bundle& bundle, const Progress& progress)
                 continue;
             MappedFile map;
             std::string err;
-            if (!map.open(f.diskPath, &err))
+            if (!openSource(map, f, &err))
                 continue;
             years.nearNs = firstFullDateNs(map.data().substr(0, std::min(map.data().size(), kHeadBytes)), f.kind);
             if (years.nearNs != kNoTime)

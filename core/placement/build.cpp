@@ -348,7 +348,7 @@ Placement buildPlacement(const std::vector<SourceFile>& files, const std::vector
         }
         MappedFile map;
         std::string err;
-        if (!map.open(f.diskPath, &err))
+        if (!openSource(map, f, &err))
             continue;
         readAppLog(f, map.data(), streams, worldFromPg);
     }

@@ -372,6 +372,59 @@ private slots:
         QCOMPARE(broken, size_t(1));
     }
 
+    // LoadOptions::memoryBytes: members stay in memory while the budget lasts; the one that would pass it, and a
+    // compressed one (expanded from a file), go to disk. Every file reads back the same either way.
+    void membersInMemory_data()
+    {
+        QTest::addColumn<qulonglong>("budget");
+        QTest::addColumn<int>("inMemory"); // of the four plain members
+        QTest::newRow("off") << qulonglong(0) << 0;
+        QTest::newRow("room for all") << qulonglong(1u << 20) << 4;
+        QTest::newRow("room for two") << qulonglong(90'000) << 2;
+    }
+
+    void membersInMemory()
+    {
+        QFETCH(qulonglong, budget);
+        QFETCH(int, inMemory);
+        QTemporaryDir tmp;
+        const fs::path dir = tmp.path().toStdString();
+        std::vector<ArchiveItem> items;
+        for (int i = 0; i < 4; ++i)
+            items.push_back({"bundle/part" + std::to_string(i) + ".log", noiseText(40'000, unsigned(i))});
+        items.push_back({"bundle/syslog.1.gz", fltest::compressed(kSyslog, "gzip")});
+        items.push_back({"bundle/empty.log", ""});
+        const std::string archive = (dir / "b.tar.gz").string();
+        QVERIFY(fltest::writeArchive(archive, ArchiveFormat::TarGz, items).empty());
+
+        LoadOptions options;
+        options.memoryBytes = budget;
+        const Bundle b = loadBundle(archive, options);
+        QVERIFY2(b.warnings.empty(), joined(b.warnings).c_str());
+        int held = 0;
+        for (int i = 0; i < 4; ++i) {
+            const SourceFile* f = find(b, "part" + std::to_string(i) + ".log");
+            QVERIFY(f);
+            QVERIFY2(f->status != FileStatus::Error, f->statusReason.c_str());
+            QCOMPARE(f->size, uint64_t(items[size_t(i)].content.size()));
+            QCOMPARE(f->memory != nullptr, f->diskPath.empty()); // one place or the other
+            held += f->memory ? 1 : 0;
+            MappedFile map;
+            std::string error;
+            QVERIFY2(openSource(map, *f, &error), error.c_str());
+            QCOMPARE(std::string(map.data()), items[size_t(i)].content);
+            QVERIFY(!map.changed());
+        }
+        QCOMPARE(held, inMemory);
+        const SourceFile* rotated = find(b, "syslog.1.gz");
+        QVERIFY(rotated);
+        ECOMPARE(rotated->status, FileStatus::Ok);
+        ECOMPARE(rotated->kind, SourceKind::SysLog);
+        QVERIFY(!rotated->memory);
+        QCOMPARE(readFile(rotated->diskPath), std::string(kSyslog));
+        ECOMPARE(find(b, "empty.log")->status, FileStatus::Empty);
+    }
+
     void notAnArchiveOrMissing()
     {
         QTemporaryDir tmp;

@@ -126,6 +126,17 @@ void TestEngine::deterministicAndArchiveEqualsFolder()
     QCOMPARE(fltest::writeArchive(archive, fltest::ArchiveFormat::TarGz, items), std::string());
     const std::string fromArchive = resultToString(analyze(archive, shippedOnly()).result);
     QCOMPARE(fromArchive, first);
+
+    // Members kept in memory (the service's way), all of them or as many as a small budget holds.
+    for (const uint64_t budget : {uint64_t(64) << 20, uint64_t(4096)}) {
+        AnalyzeOptions inMemory = shippedOnly();
+        inMemory.load.memoryBytes = budget;
+        const Analysis a = analyze(archive, inMemory);
+        const auto held = std::count_if(a.bundle.files.begin(), a.bundle.files.end(), [](const SourceFile& f) { return bool(f.memory); });
+        QVERIFY2(budget > 4096 ? size_t(held) == a.bundle.files.size() : held > 0 && size_t(held) < a.bundle.files.size(),
+                 std::to_string(held).c_str());
+        QCOMPARE(resultToString(a.result), first);
+    }
 }
 
 void TestEngine::lateEvidenceChangesTheVerdict()
