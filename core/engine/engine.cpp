@@ -74,12 +74,13 @@ Result attributeEvents(const detail::State& st, std::vector<SymptomEvent> events
         }
     }
 
+    detail::PhaseIndexes indexes;
     for (Phase p : {Phase::FilterEarly, Phase::Filter, Phase::FilterLate, Phase::RefineEarly, Phase::Refine,
                     Phase::RefineFinal})
-        detail::runPhase(st, p, events, edges, fired, trace);
+        detail::runPhase(st, p, events, edges, fired, trace, indexes);
     detail::computeOutcome(st, events, edges, result, trace);
-    detail::runPhase(st, Phase::PostOutcome, events, edges, fired, trace);
-    detail::runPhase(st, Phase::Report, events, edges, fired, trace);
+    detail::runPhase(st, Phase::PostOutcome, events, edges, fired, trace, indexes);
+    detail::runPhase(st, Phase::Report, events, edges, fired, trace, indexes);
     detail::buildReport(st, events, edges, fired, result, trace);
 
     std::sort(edges.begin(), edges.end(), [](const ChainEdge& a, const ChainEdge& b) {

@@ -1012,8 +1012,8 @@ struct PhaseRun {
     std::vector<ChainEdge>& edges;
     std::vector<RuleFiring>& fired;
     std::vector<TraceStep>* trace;
-    EdgeSet existingEdges;
-    SymptomIds symptomIds;
+    EdgeSet& existingEdges;
+    SymptomIds& symptomIds;
 };
 
 // A trend rule produces events over a series (engine/trends.cpp).
@@ -1085,13 +1085,32 @@ void applyAll(PhaseRun& run, const Rule& rule, const RulePools& pools, const std
 
 } // namespace
 
+struct PhaseIndexes::Impl {
+    EdgeSet existingEdges{0};
+    SymptomIds symptomIds;
+    size_t edgesSeen = 0;
+    const std::vector<SymptomEvent>* events = nullptr;
+    const std::vector<ChainEdge>* edges = nullptr;
+};
+
+PhaseIndexes::PhaseIndexes() = default;
+PhaseIndexes::~PhaseIndexes() = default;
+
 void runPhase(const State& state, Phase phase, std::vector<SymptomEvent>& events, std::vector<ChainEdge>& edges,
-              std::vector<RuleFiring>& fired, std::vector<TraceStep>* trace)
+              std::vector<RuleFiring>& fired, std::vector<TraceStep>* trace, PhaseIndexes& indexes)
 {
-    PhaseRun run{state, phase, events, edges, fired, trace, EdgeSet(edges.size()), {}};
-    for (const auto& e : edges)
-        run.existingEdges.insert(edgeKey(e.from, e.to));
-    run.symptomIds.sync(events, 0);
+    auto& ix = indexes.d;
+    if (!ix || ix->events != &events || ix->edges != &edges || ix->symptomIds.events() != events.size()
+        || ix->edgesSeen != edges.size()) {
+        ix = std::make_unique<PhaseIndexes::Impl>();
+        ix->existingEdges = EdgeSet(edges.size());
+        for (const auto& e : edges)
+            ix->existingEdges.insert(edgeKey(e.from, e.to));
+        ix->symptomIds.sync(events, 0);
+        ix->events = &events;
+        ix->edges = &edges;
+    }
+    PhaseRun run{state, phase, events, edges, fired, trace, ix->existingEdges, ix->symptomIds};
 
     for (const Rule& rule : state.rules->rules()) {
         if (rule.phase != phase)
@@ -1110,6 +1129,7 @@ void runPhase(const State& state, Phase phase, std::vector<SymptomEvent>& events
         else
             applyAll(run, rule, pools, decisions);
     }
+    ix->edgesSeen = edges.size();
 }
 
 } // namespace fl::detail
