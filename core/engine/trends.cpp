@@ -341,10 +341,12 @@ struct SeriesKey {
 std::vector<TrendSeries> byNode(const std::vector<TrendSeries>& ranks)
 {
     std::map<std::string, std::map<double, std::vector<SeriesPoint>>> perNode;
-    for (const auto& s : ranks)
+    for (const auto& s : ranks) {
+        auto& steps = perNode[s.node];
         for (const auto& p : s.points)
             if (finite(p) && std::isfinite(p.step))
-                perNode[s.node][p.step].push_back(p);
+                steps[p.step].push_back(p);
+    }
     std::vector<TrendSeries> out;
     for (auto& [node, steps] : perNode) {
         TrendSeries n;
@@ -375,6 +377,9 @@ uint32_t emitTrend(const State& state, const Rule& rule, std::vector<SymptomEven
     if (found == state.series.end())
         return 0;
     std::map<SeriesKey, TrendSeries> grouped;
+    // A file's points come one after another (the scan commits file by file): most find the series of the
+    // point before, without a look-up in the map (10,000 ranks: 120,000 points, ~15 string compares each).
+    auto last = grouped.end();
     for (const SeriesPoint& p : found->second) {
         const Observation& o = state.observations[p.observation];
         SeriesKey k{o.node, p.rank >= 0 ? p.rank : o.rank, o.localRank, o.task, 0};
@@ -382,9 +387,11 @@ uint32_t emitTrend(const State& state, const Rule& rule, std::vector<SymptomEven
             k.file = o.ref.file.value;
         if (k.rank >= 0)
             k.localRank = k.task = -1;
-        TrendSeries& s = grouped[k];
-        s.node = k.node;
-        s.rank = k.rank;
+        if (last == grouped.end() || last->first.tie() != k.tie())
+            last = grouped.try_emplace(std::move(k)).first;
+        TrendSeries& s = last->second;
+        s.node = last->first.node;
+        s.rank = last->first.rank;
         s.points.push_back(p);
     }
     std::vector<TrendSeries> series;
