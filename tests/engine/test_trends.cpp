@@ -124,6 +124,7 @@ private slots:
     void oneSlowRankIsAStraggler();
     void aWarmUpStepSlowOnEveryRankIsNot();
     void jitterIsNotAStraggler();
+    void aStepPrintedTwiceCountsOnce();
     void halfTheJobSlowIsNotAStraggler();
     void twoRanksHaveNoPeersToCompare();
     void slowOnlyAtTheEndIsNotConsistent();
@@ -169,6 +170,22 @@ void TestTrends::aWarmUpStepSlowOnEveryRankIsNot()
     for (auto& s : j)
         s.points.resize(5);
     QVERIFY(findTrends(t, j).empty());
+}
+
+// A step printed twice (a rank that retried it) is one point of the comparison: the newer print.
+void TestTrends::aStepPrintedTwiceCountsOnce()
+{
+    auto j = job({5}, 1.8);
+    SeriesPoint again = j[5].points.back(); // step 12, index 11
+    again.observation += 500;
+    again.value *= 2;
+    j[5].points.push_back(again); // index 12, the newest
+    const auto f = findTrends(straggler(), j);
+    QCOMPARE(f.size(), size_t(1));
+    QCOMPARE(f[0].series, size_t(5));
+    // Ten points in the window, nine steps: compared once each, and step 12 is the newer print (index 12).
+    QCOMPARE(QString::fromStdString(f[0].fields.at("slow_points")), QStringLiteral("9 of 9"));
+    QCOMPARE(f[0].evidence.back(), size_t(12));
 }
 
 void TestTrends::jitterIsNotAStraggler()
