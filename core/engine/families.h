@@ -6,6 +6,7 @@
 #include "model.h"
 
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace fl {
@@ -26,7 +27,7 @@ namespace fl::detail {
 struct FamilyInputs {
     std::vector<EvidenceRole> roles;
     std::vector<std::vector<EventId>> rootsOf;
-    std::vector<std::string> titles; // per event: its symptom's title template ("Xid {xid}")
+    std::vector<std::string_view> titles; // per event: its symptom's title template ("Xid {xid}"), in the rule set
 };
 
 // Builds result.families (sorted: root first, then by role, first time, symptom)

@@ -14,6 +14,7 @@
 #include <cstdio>
 #include <map>
 #include <set>
+#include <unordered_map>
 #include <variant>
 
 namespace fl::detail {
@@ -87,10 +88,15 @@ FamilyInputs familyInputsOf(const RuleSet& rules, const std::vector<SymptomEvent
     in.rootsOf = rootsOfEvents(edges, roleOf.roots(), events.size());
     in.roles.reserve(events.size());
     in.titles.reserve(events.size());
+    // A wide job's ~80,000 events carry a few dozen symptoms: each is looked up in the rule set once.
+    std::unordered_map<std::string_view, std::string_view> titleOf;
     for (const auto& e : events) {
         in.roles.push_back(roleOf(e));
-        const SymptomDef* def = rules.symptom(e.symptom);
-        in.titles.push_back(def ? def->title : std::string());
+        auto [it, fresh] = titleOf.try_emplace(e.symptom);
+        if (fresh)
+            if (const SymptomDef* def = rules.symptom(e.symptom))
+                it->second = def->title;
+        in.titles.push_back(it->second);
     }
     return in;
 }
