@@ -212,13 +212,6 @@ private:
             if (m_inMemory)
                 m_bytes.reserve(static_cast<size_t>(declared));
         }
-        ~Sink()
-        {
-            if (m_fd >= 0)
-                ::close(m_fd);
-        }
-        Sink(const Sink&) = delete;
-        Sink& operator=(const Sink&) = delete;
 
         // What went wrong: the extracted copy could not be "create"d or "write"n, and the system's reason.
         struct Failure {
@@ -231,38 +224,38 @@ private:
 
         Failure write(const char* p, size_t size, uint64_t at)
         {
-            if (m_inMemory && at == 0 && m_bytes.empty() && !compressionOf(std::string_view(p, std::min<size_t>(size, 16))).empty())
-                if (auto f = toDisk())
-                    return f;
             if (m_inMemory && at + size > m_memoryLeft)
                 if (auto f = toDisk())
                     return f;
-            if (m_inMemory) {
-                if (at == m_bytes.size()) { // the usual case: appended, not zeroed first
-                    m_bytes.append(p, size);
-                    return {};
-                }
+            if (!m_inMemory)
+                return writeAt(p, size, at);
+            if (at == m_bytes.size()) { // the usual case: appended, not zeroed first
+                m_bytes.append(p, size);
+            } else {
                 if (m_bytes.size() < at + size)
                     m_bytes.resize(static_cast<size_t>(at + size)); // a hole of a sparse member reads as zeros
                 std::memcpy(m_bytes.data() + at, p, size);
-                return {};
             }
-            return writeAt(p, size, at);
+            return m_bytes.size() >= kMagicBytes ? sniff() : Failure{};
         }
 
         // Gives a sparse member ending in a hole its full length.
-        void finish(uint64_t end)
+        Failure finish(uint64_t end)
         {
-            if (m_inMemory && m_bytes.size() < end)
-                m_bytes.resize(static_cast<size_t>(end));
-            else if (!m_inMemory && m_fd >= 0 && end > 0 && ::ftruncate(m_fd, static_cast<off_t>(end)) != 0) {
-                // Nothing to do: the bytes written are still there.
+            if (!m_inMemory) {
+                if (m_fd.fd >= 0 && end > 0 && ::ftruncate(m_fd.fd, static_cast<off_t>(end)) != 0) {
+                    // Nothing to do: the bytes written are still there.
+                }
+                return {};
             }
+            if (m_bytes.size() < end)
+                m_bytes.resize(static_cast<size_t>(end));
+            return sniff();
         }
 
         void discard()
         {
-            if (!m_inMemory && m_fd >= 0)
+            if (!m_inMemory && m_fd.fd >= 0)
                 ::unlink(m_disk.c_str());
             m_bytes = {};
         }
@@ -272,10 +265,21 @@ private:
         std::shared_ptr<const std::string> takeBytes() { return std::make_shared<const std::string>(std::move(m_bytes)); }
 
     private:
+        // The loader tells a compressed member by the magic in its first bytes (probeEntry) and expands it from a
+        // file: such a member goes to disk, once those bytes are in (or the member ended before them).
+        static constexpr size_t kMagicBytes = 16;
+        Failure sniff()
+        {
+            if (m_sniffed)
+                return {};
+            m_sniffed = true;
+            return compressionOf(std::string_view(m_bytes).substr(0, kMagicBytes)).empty() ? Failure{} : toDisk();
+        }
+
         Failure openFile()
         {
-            m_fd = ::open(m_disk.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
-            return m_fd < 0 ? Failure{"create", std::strerror(errno)} : Failure{};
+            m_fd.fd = ::open(m_disk.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
+            return m_fd.fd < 0 ? Failure{"create", std::strerror(errno)} : Failure{};
         }
 
         Failure toDisk()
@@ -292,7 +296,7 @@ private:
         {
             auto at = static_cast<off_t>(offset);
             while (left > 0) {
-                const ssize_t n = ::pwrite(m_fd, p, left, at);
+                const ssize_t n = ::pwrite(m_fd.fd, p, left, at);
                 if (n < 0 && errno == EINTR)
                     continue;
                 if (n <= 0)
@@ -307,8 +311,9 @@ private:
         std::string m_disk;
         uint64_t m_memoryLeft;
         bool m_inMemory;
+        bool m_sniffed = false;
         std::string m_bytes;
-        int m_fd = -1;
+        Fd m_fd;
     };
 
     bool extractData(const std::string& shown, uint64_t declared)
@@ -331,7 +336,8 @@ private:
             if (r == ARCHIVE_EOF)
                 break;
             if (r < ARCHIVE_WARN) {
-                sink.finish(end);
+                if (auto f = sink.finish(end))
+                    return cannotWrite(f);
                 addKept(shown, sink, end, FileStatus::Error,
                         "truncated: the archive breaks off inside this entry after " + bytes(end) + " ("
                             + archiveError(m_a.get()) + ")");
@@ -357,7 +363,8 @@ private:
                 return cannotWrite(f);
             end = std::max(end, blockEnd);
         }
-        sink.finish(end);
+        if (auto f = sink.finish(end))
+            return cannotWrite(f);
         m_total += end;
         addKept(shown, sink, end, FileStatus::Ok, {});
         return true;

@@ -9,7 +9,6 @@
 #include <algorithm>
 #include <atomic>
 #include <filesystem>
-#include <fstream>
 #include <mutex>
 #include <system_error>
 
@@ -58,16 +57,22 @@ void markSuperseded(std::vector<SourceFile>& files)
     }
 }
 
+// An entry's bytes, at most `maxBytes` of them, from memory or from disk (the head read, never mapped).
+bool openEntry(MappedFile& map, const BundleEntry& e, std::string* error, size_t maxBytes = SIZE_MAX)
+{
+    if (e.memory) {
+        map.openMemory(e.memory, maxBytes);
+        return true;
+    }
+    return maxBytes == SIZE_MAX ? map.open(e.diskPath, error) : map.openHead(e.diskPath, error, maxBytes);
+}
+
 // A file whose head is blank: whether the whole of it is (the scan stops at the first other byte).
 bool restIsBlank(const BundleEntry& e)
 {
     MappedFile map;
     std::string error;
-    if (e.memory)
-        map.openMemory(e.memory);
-    else if (!map.open(e.diskPath, &error))
-        return false;
-    return isBlank(map.data());
+    return openEntry(map, e, &error) && isBlank(map.data());
 }
 
 // `map`: the file's head, already open (see probeEntry).
@@ -100,11 +105,7 @@ void classifyHead(SourceFile& f, const BundleEntry& e, bool extracted, const Map
 bool openHead(SourceFile& f, const BundleEntry& e, MappedFile& map)
 {
     std::string error;
-    if (e.memory) {
-        map.openMemory(e.memory, kHeadBytes);
-        return true;
-    }
-    if (map.openHead(e.diskPath, &error, kHeadBytes))
+    if (openEntry(map, e, &error, kHeadBytes))
         return true;
     classifyFile(f, {});
     f.status = FileStatus::Error;
@@ -175,18 +176,6 @@ void expandCompressed(Bundle& bundle, BundleEntry& e, SourceFile& f, const LoadO
     }
     if (!bundle.extraction)
         bundle.extraction = std::make_shared<ExtractionDir>(bundle.root);
-    if (e.memory) { // its first block was too short to show the magic: the expander reads files
-        e.diskPath = bundle.extraction->path() + "/c" + std::to_string(f.index.value);
-        std::ofstream out(e.diskPath, std::ios::binary | std::ios::trunc);
-        out.write(e.memory->data(), static_cast<std::streamsize>(e.memory->size()));
-        e.memory.reset();
-        if (!out.flush()) {
-            e.status = FileStatus::Error;
-            e.reason = std::string(kind) + ": cannot write a copy to expand it";
-            e.diskPath.clear();
-            return;
-        }
-    }
     const std::string dst = bundle.extraction->path() + "/z" + std::to_string(f.index.value) + ".log";
     const Decompressed d = decompressFile(e.diskPath, dst, std::min(options.maxEntryBytes, options.maxTotalBytes));
     if (!d.error.empty()) {
@@ -197,7 +186,6 @@ void expandCompressed(Bundle& bundle, BundleEntry& e, SourceFile& f, const LoadO
     }
     e.diskPath = dst;
     e.size = d.size;
-    e.memory.reset();
 }
 
 } // namespace
@@ -307,7 +295,6 @@ Bundle loadBundle(const std::string& path, const LoadOptions& options, const Pro
             // classified by its name without ".gz", shown under its own
             f.path = withoutCompressionSuffix(e.path);
             f.diskPath = expanded.diskPath;
-            f.memory = expanded.memory;
             f.size = expanded.size;
             probeAndClassify(f, expanded, true);
             f.path = e.path;
