@@ -119,14 +119,6 @@ struct LookAhead {
     TimeBasis basis = TimeBasis::None;
 };
 
-int64_t fileMtimeNs(const std::string& path)
-{
-    struct stat st {};
-    if (::stat(path.c_str(), &st) != 0)
-        return kNoTime;
-    return int64_t(st.st_mtim.tv_sec) * kSecNs + st.st_mtim.tv_nsec;
-}
-
 struct Scanner {
     const State& state;
     const Progress& progress;
@@ -286,7 +278,7 @@ struct Scanner {
             if (earliest == kNoTime || wallClock(ahead.basis) == wallClock(earlierBasis))
                 iv.latestNs = ahead.stamp.latestNs;
         } else if (ahead.reachedEnd && wallClock(earlierBasis)) {
-            const int64_t m = f.memory ? f.modifiedNs : fileMtimeNs(f.diskPath);
+            const int64_t m = f.modifiedNs;
             if (m != kNoTime && (earliest == kNoTime || m >= earliest))
                 iv.latestNs = m;
         }
