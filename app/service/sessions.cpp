@@ -114,7 +114,8 @@ std::string readWhole(const std::string& path)
     return bytes;
 }
 
-// A loaded file's bytes, kept in memory by the loader or on disk.
+// Whether the loader kept a file's bytes (in memory or on disk), and what they are.
+bool hasBytes(const SourceFile& f) { return f.memory || !f.diskPath.empty(); }
 std::string contentOf(const SourceFile& f)
 {
     return f.memory ? *f.memory : readWhole(f.diskPath);
@@ -211,7 +212,7 @@ std::string nodesOf(const Result& r)
 }
 
 // withContent false: the path and size only, for an archive stored whole (Store::putArchive).
-FileRecord recordFromDisk(const SourceFile& f, bool withContent)
+FileRecord recordOf(const SourceFile& f, bool withContent)
 {
     FileRecord r;
     r.path = f.path;
@@ -386,7 +387,7 @@ IngestReport recordsOf(const Bundle& b, std::vector<FileRecord>& out, bool withC
     IngestReport rep;
     rep.warnings = b.warnings;
     for (const auto& f : b.files) {
-        if (f.status == FileStatus::Error || (f.diskPath.empty() && !f.memory)) {
+        if (f.status == FileStatus::Error || !hasBytes(f)) {
             rep.warnings.push_back(f.path + ": not stored: " + f.statusReason);
             continue;
         }
@@ -395,7 +396,7 @@ IngestReport recordsOf(const Bundle& b, std::vector<FileRecord>& out, bool withC
             rep.warnings.push_back(f.path + ": not stored: not a regular file");
             continue;
         }
-        out.push_back(recordFromDisk(f, withContent));
+        out.push_back(recordOf(f, withContent));
     }
     return rep;
 }
@@ -415,9 +416,7 @@ std::unordered_map<std::string_view, const SourceFile*> membersOf(const Bundle& 
     std::unordered_map<std::string_view, const SourceFile*> out;
     for (const auto& f : b.files)
         out[f.path] = &f;
-    std::erase_if(out, [](const auto& m) {
-        return m.second->status == FileStatus::Error || (m.second->diskPath.empty() && !m.second->memory);
-    });
+    std::erase_if(out, [](const auto& m) { return m.second->status == FileStatus::Error || !hasBytes(*m.second); });
     return out;
 }
 
