@@ -423,6 +423,19 @@ void LineParseTest::timeContext()
     QCOMPARE(c.defaultYear, 2022);
     QCOMPARE(c.bootTimeNs, utc(2022, 12, 30, 10, 0, 0) - 10 * kSec);
 
+    // the boot time is looked for in the first 256 lines, whether they look like an uptime ("[ 12.5 ms]") or
+    // not; an uptime with spaces after the bracket counts
+    const std::string dmesg = "Mar  2 15:59:56 node01 kernel: [  100.500000] NVRM: Xid\n";
+    for (const std::string filler : {"[rank0]: loss 1.5\n", "Mar  2 15:59:50 node01 kernel: [ 12.5 ms] no uptime\n"}) {
+        std::string lines;
+        for (int i = 0; i < 255; ++i)
+            lines += filler;
+        c = inferTimeContext(lines + dmesg, SourceKind::SysLog, 2023);
+        QCOMPARE(c.bootTimeNs, utc(2023, 3, 2, 15, 59, 56) - 100 * kSec - 500000000LL);
+        c = inferTimeContext(lines + filler + dmesg, SourceKind::SysLog, 2023);
+        QCOMPARE(c.bootTimeNs, kNoTime);
+    }
+
     // nothing in the sample: fallback year, unknown boot time
     c = inferTimeContext("plain\n[5.0] dmesg only\n", SourceKind::SysLog, 2021);
     QCOMPARE(c.defaultYear, 2021);
