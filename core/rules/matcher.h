@@ -29,8 +29,13 @@ public:
     CompiledRules(CompiledRules&&) noexcept;
     CompiledRules& operator=(CompiledRules&&) noexcept;
 
+    // What a build is for. Checking a rule file's sample lines needs only match() and matchSeries(): the
+    // line pre-filters (an RE2 alternation and three Hyperscan databases per source kind) are then not
+    // built, and nextCandidate() takes every line as a candidate.
+    enum class Purpose { Scan, SampleCheck };
+
     // Throws RuleError (file:line, rule id) when a pattern does not compile.
-    void build(const std::vector<Rule>& rules);
+    void build(const std::vector<Rule>& rules, Purpose purpose = Purpose::Scan);
 
     // Position of the first byte of the next line in [from, data.size()) that may
     // match some extract rule for `kind`, or npos. Lines are found by their literals.

@@ -765,7 +765,7 @@ void RuleSet::loadText(std::string_view text, const std::string& fileName)
     // Validate patterns of this file now, so a bad file is refused whole.
     {
         CompiledRules probe;
-        probe.build(newRules);
+        probe.build(newRules, CompiledRules::Purpose::SampleCheck);
         // Samples are cheap (a few RE2 matches per rule), so every load checks them.
         if (auto failed = checkRuleSamples(newRules, probe, text); !failed.empty())
             throw RuleError(fileName, failed.front().line, 0, failed.front().rule->id, failed.front().message);

@@ -104,6 +104,7 @@ private slots:
     void matchFindsExactlyTheRulesWhosePatternMatches();
     void leadingLiteralIsWhatEveryMatchStartsWith();
     void matchGivesTheGroupsOfAnUnanchoredRun();
+    void sampleCheckBuildMatchesAsTheScanBuild();
 };
 
 void TestPrefilter::candidatesAreExactlyTheLinesWithALiteral()
@@ -392,5 +393,45 @@ void TestPrefilter::literalsHoldingOthersStillFindTheirLines()
     QCOMPARE(found, expected);
 }
 
-#include "test_prefilter.moc"
+// A build for checking rule files' samples has no line pre-filters, and must match exactly as the scan's.
+void TestPrefilter::sampleCheckBuildMatchesAsTheScanBuild()
+{
+    fl::RuleSet rules;
+    rules.loadDirectory(FAULTLINE_SOURCE_DIR "/rules");
+    rules.compile();
+    fl::CompiledRules probe;
+    probe.build(rules.rules(), fl::CompiledRules::Purpose::SampleCheck);
+    std::vector<std::string> lines = sampleLines(rules);
+    lines.push_back("filler 0123456789");
+    auto ids = [](const std::vector<fl::ExtractMatch>& ms) {
+        std::vector<std::string> out;
+        for (const auto& m : ms) {
+            out.push_back(m.rule->id);
+            for (const auto& [k, v] : m.groups)
+                out.push_back(k + "=" + v);
+        }
+        return out;
+    };
+    int matched = 0;
+    for (fl::SourceKind kind : {fl::SourceKind::AppLog, fl::SourceKind::SysLog, fl::SourceKind::FabricManager,
+                                fl::SourceKind::Scheduler, fl::SourceKind::GpuSnapshot, fl::SourceKind::HostMap}) {
+        for (const std::string& line : lines) {
+            std::vector<fl::ExtractMatch> a, b;
+            rules.compiled().match(line, kind, a);
+            probe.match(line, kind, b);
+            QCOMPARE(ids(b), ids(a));
+            matched += a.empty() ? 0 : 1;
+            a.clear();
+            b.clear();
+            rules.compiled().matchSeries(line, kind, a);
+            probe.matchSeries(line, kind, b);
+            QCOMPARE(ids(b), ids(a));
+            matched += a.empty() ? 0 : 1;
+        }
+        // without a pre-filter every line is a candidate
+        QCOMPARE(probe.nextCandidate("no literal here\nnor here\n", 3, kind), size_t(3));
+    }
+    QVERIFY(matched > 0);
+}
 
+#include "test_prefilter.moc"
