@@ -219,6 +219,15 @@ size_t utf8SequenceLength(std::string_view s, size_t i)
 
 bool looksBinary(std::string_view head)
 {
+    // Printable ASCII with tabs and line ends, what nearly every log's head is, settles it in one pass the
+    // compiler vectorises; the walk below cost ~11 instructions a byte, 3.5 % of a wide analysis (callgrind).
+    unsigned odd = 0;
+    for (const char ch : head) {
+        const auto c = static_cast<unsigned char>(ch);
+        odd |= unsigned(c - 0x20u >= 0x5Fu) & unsigned(c != '\t') & unsigned(c != '\n') & unsigned(c != '\r');
+    }
+    if (odd == 0)
+        return false;
     if (head.find('\0') != std::string_view::npos)
         return true;
     size_t nonText = 0;

@@ -3,6 +3,7 @@
 #include "bundle/extraction_dir.h"
 #include "bundle/iso_time.h"
 #include "bundle/mapped_file.h"
+#include "bundle/sniff.h"
 
 #include <QtTest>
 
@@ -467,6 +468,22 @@ private slots:
         QCOMPARE(find(b, "latin.dat")->statusReason, std::string("binary"));
         ECOMPARE(find(b, "utf8.log")->status, FileStatus::Ok);
         ECOMPARE(find(b, "utf8.log")->kind, SourceKind::AppLog);
+    }
+
+    // Every byte value at 40 % of a head: text unless it is NUL, a control character logs do not hold, DEL,
+    // or a byte that is not UTF-8 here (the printable-ASCII shortcut must not change an answer).
+    void binaryByEachByteValue()
+    {
+        const std::string allowed = "\t\n\r\f\v\b\x1B";
+        for (int b = 0; b < 256; ++b) {
+            const auto c = static_cast<char>(b);
+            const std::string head = std::string("ab") + c + "cd" + c + c + "ef" + c + "ghi";
+            const bool binary = b == 0 || b == 0x7F || b >= 0x80 || (b < 0x20 && allowed.find(c) == std::string::npos);
+            QVERIFY2(looksBinary(head) == binary, qPrintable(QString::number(b, 16)));
+        }
+        QVERIFY(!looksBinary(""));
+        QVERIFY(!looksBinary("plain text\twith tabs\r\n"));
+        QVERIFY(!looksBinary("caf\xC3\xA9 \xE2\x9C\x93\n"));
     }
 
     void unreadableEntries()
