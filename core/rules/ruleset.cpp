@@ -31,18 +31,14 @@ constexpr std::array<std::pair<Phase, std::string_view>, 9> kPhases{{
     {Phase::Report, "report"},
 }};
 
+// Every rule's line is found this way at load: a byte loop over the file up to each rule was 40 % of loading
+// the shipped rules (callgrind); counting newlines is vectorised.
 void lineColumn(std::string_view text, size_t byte, int& line, int& column)
 {
-    line = 1;
-    column = 1;
-    for (size_t i = 0; i < byte && i < text.size(); ++i) {
-        if (text[i] == '\n') {
-            ++line;
-            column = 1;
-        } else {
-            ++column;
-        }
-    }
+    const std::string_view before = text.substr(0, std::min(byte, text.size()));
+    line = 1 + static_cast<int>(std::count(before.begin(), before.end(), '\n'));
+    const size_t lastNewline = before.rfind('\n');
+    column = 1 + static_cast<int>(lastNewline == std::string_view::npos ? before.size() : before.size() - lastNewline - 1);
 }
 
 // Where a rule (or symptom) with this id is written, for error messages.

@@ -62,7 +62,28 @@ private slots:
     void reservedFieldNamesAreRefused();
     void engineNotesStayOutOfFields();
     void choseStepWritesTheTimeInItsBasis();
+    void errorsNameTheRulesLineAndColumn();
 };
+
+// A refused rule is named at its "id" key: line and column counted from the file's start (tabs one column).
+void TestRulesLanguage::errorsNameTheRulesLineAndColumn()
+{
+    const std::string text = "{\"rules\": [\n"
+                             "  {\"id\": \"fine\", \"phase\": \"filter\", \"match\": {\"symptom\": \"a\"}, \"suppress\": \"x\"},\n"
+                             "\n"
+                             "\t  {\"id\": \"bad\", \"phase\": \"filter\", \"match\": {\"symptom\": \"a\"}, \"suppress\": \"x\",\n"
+                             "     \"nonsense\": 1}\n"
+                             "]}\n";
+    RuleSet rs;
+    try {
+        rs.loadText(text, "test.jsonc");
+        QFAIL("the unknown key was accepted");
+    } catch (const RuleError& e) {
+        QVERIFY2(e.ruleId == "bad", e.what());
+        QCOMPARE(e.line, 4);
+        QCOMPARE(e.column, 5);
+    }
+}
 
 void TestRulesLanguage::parserAcceptsAndRefuses()
 {
