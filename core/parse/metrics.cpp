@@ -10,6 +10,9 @@
 #include <cmath>
 #include <map>
 #include <unordered_map>
+#ifdef __SSE2__
+#include <emmintrin.h>
+#endif
 #include <array>
 #include <deque>
 
@@ -337,13 +340,44 @@ struct CsvSeriesKeyHash {
     }
 };
 
+constexpr size_t kMaxCsvColumns = 32;
+
+// A CSV row's fields, split at every comma (the exporters' CSVs quote nothing), the first kMaxCsvColumns
+// kept; returns how many there are. Commas are found 16 bytes at a time where SSE2 is there: a search per
+// field was ~40 % of parsing a metrics row (callgrind).
+size_t splitCsvRow(std::string_view line, std::array<std::string_view, kMaxCsvColumns>& f)
+{
+    size_t n = 0, start = 0;
+    auto field = [&](size_t end) {
+        if (n < kMaxCsvColumns)
+            f[n] = line.substr(start, end - start);
+        ++n;
+        start = end + 1;
+    };
+    size_t i = 0;
+#ifdef __SSE2__
+    const __m128i comma = _mm_set1_epi8(',');
+    for (; i + 16 <= line.size(); i += 16) {
+        const __m128i bytes = _mm_loadu_si128(reinterpret_cast<const __m128i*>(line.data() + i));
+        for (auto mask = static_cast<unsigned>(_mm_movemask_epi8(_mm_cmpeq_epi8(bytes, comma))); mask != 0;
+             mask &= mask - 1)
+            field(i + static_cast<size_t>(__builtin_ctz(mask)));
+    }
+#endif
+    for (; i < line.size(); ++i)
+        if (line[i] == ',')
+            field(i);
+    field(line.size());
+    return n;
+}
+
 bool parseCsv(std::string_view data, FileId file, MetricsKeep keep, std::vector<MetricSeries>& out, MetricsTally& tally,
               std::vector<ParseIssue>& issues)
 {
     // Metrics CSVs run to millions of rows: rows are split into a fixed array,
     // the series of a row is found by its fields' text, and a time text equal
     // to the previous row's is not parsed again.
-    constexpr size_t kMaxColumns = 32;
+    constexpr size_t kMaxColumns = kMaxCsvColumns;
     SeriesSet set(file);
     int cTime = -1, cNode = -1, cGpu = -1, cMetric = -1, cValue = -1;
     size_t columns = 0;
@@ -379,16 +413,7 @@ bool parseCsv(std::string_view data, FileId file, MetricsKeep keep, std::vector<
     forLines(data, [&](std::string_view line, size_t off, uint32_t no) {
         if (cursor::trim(line).empty())
             return;
-        size_t n = 0;
-        for (size_t p = 0;;) {
-            const size_t q = line.find(',', p);
-            if (n < kMaxColumns)
-                f[n] = line.substr(p, q == std::string_view::npos ? std::string_view::npos : q - p);
-            ++n;
-            if (q == std::string_view::npos)
-                break;
-            p = q + 1;
-        }
+        const size_t n = splitCsvRow(line, f);
         if (!header) {
             header = true;
             columns = n;

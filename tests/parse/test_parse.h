@@ -54,6 +54,7 @@ private slots:
     void promQuery();
     void openMetricsText();
     void csvMetrics();
+    void csvFieldsAcrossBlocks();
     void metricsKeepModesAgree();
     void csvMetricsLargerThanABlock();
     void notThisFormat();

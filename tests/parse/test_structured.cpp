@@ -318,6 +318,51 @@ void StructuredTest::csvMetrics()
     QCOMPARE(issues[2].line, 7u);
 }
 
+// Rows are split 16 bytes at a time: commas on and beside block edges, empty fields, padding columns, and rows
+// of 33 and 40 fields (more than are kept) must split as a comma-by-comma search would.
+void StructuredTest::csvFieldsAcrossBlocks()
+{
+    std::string data = "time,pad_a,node,gpu,metric,value,pad_b\n";
+    std::vector<std::string> pads;
+    for (size_t len = 0; len < 40; ++len)
+        pads.push_back(std::string(len, 'x'));
+    // pad_a moves every later comma through all 16 positions of a block
+    for (size_t i = 0; i < pads.size(); ++i)
+        data += "1721721" + std::to_string(200 + i) + "," + pads[i] + ",node01," + std::to_string(i % 3) + ",m" +
+                std::to_string(i % 2) + "," + std::to_string(i) + "," + pads[39 - i] + "\n";
+    data += "1721721300,,node01,,m0,7,\n"; // empty fields, the last one at the end of the line
+    std::string wide33 = "1721721301", wide40 = "1721721302";
+    for (int i = 1; i < 33; ++i)
+        wide33 += ",f";
+    for (int i = 1; i < 40; ++i)
+        wide40 += ",ff";
+    data += wide33 + "\n" + wide40 + "\n";
+    std::vector<MetricSeries> out;
+    std::vector<ParseIssue> issues;
+    QVERIFY(parseMetrics(data, FileId(1), out, issues));
+    size_t samples = 0;
+    for (const auto& m : out) {
+        QVERIFY(m.name == "m0" || m.name == "m1");
+        QCOMPARE(m.node, std::string("node01"));
+        for (const auto& smp : m.samples) {
+            ++samples;
+            const size_t row = smp.line - 2; // the row's index: its value and gpu say which it was
+            if (row < pads.size()) {
+                QCOMPARE(smp.value, double(row));
+                QCOMPARE(m.gpu, int(row % 3));
+                QCOMPARE(m.name, "m" + std::to_string(row % 2));
+            } else {
+                QCOMPARE(smp.value, 7.0);
+                QCOMPARE(m.gpu, -1);
+            }
+        }
+    }
+    QCOMPARE(samples, pads.size() + 1);
+    QCOMPARE(issues.size(), size_t(2));
+    QCOMPARE(issues[0].message, std::string("CSV row has 33 fields, header has 7"));
+    QCOMPARE(issues[1].message, std::string("CSV row has 40 fields, header has 7"));
+}
+
 // What the CLI and the service keep (nothing) and the workbench keeps (samples)
 // must count the same samples, times and issues: the result document takes the
 // file's times and sample count from the tally.
