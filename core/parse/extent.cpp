@@ -3,6 +3,7 @@
 #include "parse/lineparse.h"
 #include "parse/cursor.h"
 
+#include <cstring>
 #include <optional>
 
 namespace fl {
@@ -32,13 +33,17 @@ public:
             return std::nullopt;
         const size_t e = l.b - 1; // the newline before l
         const size_t floor = origin_.b > kMaxBytes ? origin_.b - kMaxBytes : 0;
-        size_t b = e;
-        while (b > 0 && buf_[b - 1] != '\n') {
-            if (b <= floor)
-                return std::nullopt;
-            --b;
-        }
-        if (b < floor)
+        if (e < floor)
+            return std::nullopt;
+        // The line starts after the last newline before e, which must not lie before the window's floor.
+        // memrchr, not a byte loop: walking back up to 200 lines from every candidate line of a rank log
+        // looking for a torchrun block was 4 % of a wide analysis (callgrind).
+        size_t b = 0;
+        if (const void* nl = ::memrchr(buf_.data() + floor, '\n', e - floor))
+            b = static_cast<size_t>(static_cast<const char*>(nl) - buf_.data()) + 1;
+        else if (floor > 0 && buf_[floor - 1] == '\n')
+            b = floor;
+        else if (floor > 0)
             return std::nullopt;
         return Line{b, e, l.idx - 1};
     }

@@ -282,6 +282,29 @@ void ExtentTest::boundedOnHugeInput()
     QVERIFY(e.linesBefore <= 200 && e.linesAfter <= 200);
     QVERIFY(eb - e.begin <= 64 * 1024);
 
+    // The 64 KiB window, to the byte: a traceback head that starts exactly 64 KiB before the matched line is
+    // reached, one a byte further is not (the walk back must not see past the window's floor).
+    for (const size_t extra : {size_t(0), size_t(1)}) {
+        const std::string head = "Traceback (most recent call last):\n";
+        std::string buf = "filler line before the window\n";
+        const size_t headAt = buf.size();
+        buf += head;
+        const size_t frames = 150, room = 64 * 1024 + extra - head.size();
+        const std::string frame = "  File \"x.py\", line 1, in f\n";
+        for (size_t i = 0; i < frames; ++i) {
+            const size_t len = i == 0 ? room - (frames - 1) * (room / frames) : room / frames;
+            buf += frame.substr(0, 8) + std::string(len - frame.size(), 'p') + frame.substr(8);
+        }
+        const size_t mb = buf.size();
+        QCOMPARE(mb - headAt, 64 * 1024 + extra);
+        buf += "RecursionError: maximum recursion depth exceeded\n";
+        e = recordExtent(buf, mb, buf.size() - 1);
+        if (extra == 0)
+            QCOMPARE(e.begin, headAt);
+        else
+            QVERIFY(e.begin > headAt);
+    }
+
     // 100 MB lines around the match: answers quickly, stays within 64 KiB each way
     std::string huge(50u << 20, 'x');
     const size_t mb = huge.size() + 1;
