@@ -466,6 +466,18 @@ void LineParseTest::inheritedTime()
     QCOMPARE(fl::inheritedTime(two, two.find("plain"), SourceKind::SysLog, year(0)), 2 * kSec);
     // out-of-range begin is clamped, not read past
     QCOMPARE(fl::inheritedTime(two, 10000, SourceKind::SysLog, year(0)), 2 * kSec);
+    // the walk back reads at most 4 MiB of lines (newlines not counted): a timed line just within is found
+    const std::string timed = "2024-07-23T07:53:55Z a\n";
+    for (const size_t over : {size_t(0), size_t(1)}) {
+        const std::string far = timed + std::string((4u << 20) - (timed.size() - 1) + over, 'x') + "\nplain";
+        QCOMPARE(fl::inheritedTime(far, far.find("plain"), SourceKind::AppLog, year(0)),
+                 over ? kNoTime : utc(2024, 7, 23, 7, 53, 55));
+        // one timed line of exactly 4 MiB is read whole
+        const std::string longLine = "x\n" + timed.substr(0, timed.size() - 1) +
+                                     std::string((4u << 20) - (timed.size() - 1) + over, 'x') + "\nplain";
+        QCOMPARE(fl::inheritedTime(longLine, longLine.find("plain"), SourceKind::AppLog, year(0)),
+                 over ? kNoTime : utc(2024, 7, 23, 7, 53, 55));
+    }
 }
 
 // Times that do not fit int64 nanoseconds (1677-09-21 .. 2262-04-11) leave the
