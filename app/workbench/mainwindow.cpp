@@ -307,8 +307,7 @@ void MainWindow::onFinished()
     m_timings.push_back({tr("analysis done (since open)"), elapsedMs()});
     // The verdict first; the other views land as their jobs finish (onViewsReady).
     m_awaitingViews = true;
-    m_workbench->setAnalysis(analysis, ViewJobs::Mode::Background);
-    m_workbench->verdict()->repaint();
+    m_workbench->setAnalysis(analysis, ViewJobs::Mode::Background); // paints the verdict before its jobs start
     m_viewsStartMs = elapsedMs() - m_workbench->jobs()->elapsedMs();
     m_timings.push_back({tr("verdict panel (GUI thread)"), m_workbench->verdictMs()});
     m_timings.push_back({tr("verdict shown (since open)"), elapsedMs()});
