@@ -30,7 +30,7 @@ public:
     CompiledRules& operator=(CompiledRules&&) noexcept;
 
     // What a build is for. Checking a rule file's sample lines needs only match() and matchSeries(): the
-    // line pre-filters (an RE2 alternation and three Hyperscan databases per source kind) are then not
+    // line pre-filters (an RE2 alternation and two Hyperscan databases per source kind) are then not
     // built, and nextCandidate() takes every line as a candidate.
     enum class Purpose { Scan, SampleCheck };
 
