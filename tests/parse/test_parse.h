@@ -55,6 +55,7 @@ private slots:
     void openMetricsText();
     void csvMetrics();
     void csvFieldsAcrossBlocks();
+    void csvSeriesInAnyOrder();
     void metricsKeepModesAgree();
     void csvMetricsLargerThanABlock();
     void notThisFormat();

@@ -363,6 +363,34 @@ void StructuredTest::csvFieldsAcrossBlocks()
     QCOMPARE(issues[1].message, std::string("CSV row has 40 fields, header has 7"));
 }
 
+// Rows usually cycle through the same series, and the parser guesses the next row's series from that; rows
+// out of the cycle (a series skipped, repeated, new, or the order changed) must still land in their own series.
+void StructuredTest::csvSeriesInAnyOrder()
+{
+    const char* order[] = {"a", "b", "c", "a", "b", "c", "a", "c", "b", "b", "d", "a", "a", "c", "d", "b", "a", "b"};
+    std::string data = "time,node,gpu,metric,value\n";
+    std::map<std::string, std::vector<double>> expected;
+    int i = 0;
+    for (const char* m : order) {
+        const std::string gpu = std::string(m) == "c" ? "1" : "0";
+        data += std::to_string(1721721200 + i) + ",node01," + gpu + ",m_" + m + "," + std::to_string(i) + "\n";
+        expected[std::string("m_") + m].push_back(i);
+        ++i;
+    }
+    std::vector<MetricSeries> out;
+    std::vector<ParseIssue> issues;
+    QVERIFY(parseMetrics(data, FileId(1), out, issues));
+    QVERIFY(issues.empty());
+    QCOMPARE(out.size(), expected.size());
+    for (const auto& m : out) {
+        std::vector<double> got;
+        for (const auto& smp : m.samples)
+            got.push_back(smp.value);
+        QCOMPARE(got, expected[m.name]);
+        QCOMPARE(m.gpu, m.name == "m_c" ? 1 : 0);
+    }
+}
+
 // What the CLI and the service keep (nothing) and the workbench keeps (samples)
 // must count the same samples, times and issues: the result document takes the
 // file's times and sample count from the tally.
