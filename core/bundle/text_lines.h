@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <cstring>
 #include <iterator>
+#include <optional>
 #include <string_view>
 
 namespace fl {
@@ -82,5 +83,20 @@ private:
 };
 
 inline TextLines linesOf(std::string_view data) { return TextLines(data); }
+
+// Walking back: where the line ending at `end` (the position of its newline) starts, if it starts at or
+// after `floor`; nullopt when it starts before. memrchr, not a byte loop: the extent walk and the time
+// inheritance step back over many lines from every candidate line of a rank log.
+inline std::optional<size_t> lineStartFrom(std::string_view data, size_t floor, size_t end)
+{
+    if (end < floor || end > data.size())
+        return std::nullopt;
+    const size_t lo = floor > 0 ? floor - 1 : 0; // a newline just before `floor` still starts the line at it
+    if (const void* nl = ::memrchr(data.data() + lo, '\n', end - lo))
+        return static_cast<size_t>(static_cast<const char*>(nl) - data.data()) + 1;
+    if (floor == 0)
+        return size_t(0);
+    return std::nullopt;
+}
 
 } // namespace fl

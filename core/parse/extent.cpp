@@ -1,9 +1,9 @@
 #include "parse/extent.h"
 
+#include "bundle/text_lines.h"
 #include "parse/lineparse.h"
 #include "parse/cursor.h"
 
-#include <cstring>
 #include <optional>
 
 namespace fl {
@@ -33,19 +33,10 @@ public:
             return std::nullopt;
         const size_t e = l.b - 1; // the newline before l
         const size_t floor = origin_.b > kMaxBytes ? origin_.b - kMaxBytes : 0;
-        if (e < floor)
+        const std::optional<size_t> b = lineStartFrom(buf_, floor, e);
+        if (!b)
             return std::nullopt;
-        // The line starts after the last newline before e, which must not lie before the window's floor.
-        // memrchr, not a byte loop: walking back up to 200 lines from every candidate line of a rank log
-        // looking for a torchrun block was 4 % of a wide analysis (callgrind).
-        size_t b = 0;
-        if (const void* nl = ::memrchr(buf_.data() + floor, '\n', e - floor))
-            b = static_cast<size_t>(static_cast<const char*>(nl) - buf_.data()) + 1;
-        else if (floor > 0 && buf_[floor - 1] == '\n')
-            b = floor;
-        else if (floor > 0)
-            return std::nullopt;
-        return Line{b, e, l.idx - 1};
+        return Line{*b, e, l.idx - 1};
     }
 
     std::optional<Line> next(const Line& l) const

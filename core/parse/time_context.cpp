@@ -137,15 +137,12 @@ int64_t inheritedTime(std::string_view buffer, size_t lineBegin, SourceKind kind
     size_t scanned = 0;
     for (int i = 0; i < maxLines && end > 0; ++i) {
         const size_t lineEnd = end - 1; // position of the newline ending the previous line
-        // The previous line starts after the last newline before lineEnd, at most `budget` bytes back (memrchr:
-        // the byte loop it replaces was a third of this function's cost on rank logs).
+        // The previous line, if it starts at most the budget's bytes back.
         const size_t budget = kBackScanBytes - scanned;
-        const size_t lo = lineEnd > budget ? lineEnd - budget - 1 : 0;
-        size_t b = 0;
-        if (const void* nl = ::memrchr(buffer.data() + lo, '\n', lineEnd - lo))
-            b = static_cast<size_t>(static_cast<const char*>(nl) - buffer.data()) + 1;
-        else if (lineEnd > budget)
+        const std::optional<size_t> start = lineStartFrom(buffer, lineEnd > budget ? lineEnd - budget : 0, lineEnd);
+        if (!start)
             return kNoTime;
+        const size_t b = *start;
         scanned += lineEnd - b;
         const LineInfo li = parseLine(buffer.substr(b, lineEnd - b), kind, ctx);
         if (li.basis != TimeBasis::None) {

@@ -71,6 +71,22 @@ private slots:
         QCOMPARE(reader.position(), size_t(5));
         QVERIFY(!reader.next(line));
     }
+
+    // The line ending at `end` (its newline's position) and where it starts, if not before `floor`.
+    void lineStartWalkingBack()
+    {
+        const std::string_view t = "ab\n\ncdef\ngh";
+        // a b \n \n c d e f \n g h at 0 .. 10
+        QCOMPARE(fl::lineStartFrom(t, 0, 2), std::optional<size_t>(0));  // "ab", the first line
+        QCOMPARE(fl::lineStartFrom(t, 0, 3), std::optional<size_t>(3));  // the empty line
+        QCOMPARE(fl::lineStartFrom(t, 0, 8), std::optional<size_t>(4));  // "cdef"
+        QCOMPARE(fl::lineStartFrom(t, 4, 8), std::optional<size_t>(4));  // starts at the floor
+        QCOMPARE(fl::lineStartFrom(t, 5, 8), std::optional<size_t>());   // starts before it
+        QCOMPARE(fl::lineStartFrom(t, 1, 2), std::optional<size_t>());   // the first line, floor past its start
+        QCOMPARE(fl::lineStartFrom(t, 9, 8), std::optional<size_t>());   // ends before the floor
+        QCOMPARE(fl::lineStartFrom(t, 0, 11), std::optional<size_t>(9)); // the last line, without a newline
+        QCOMPARE(fl::lineStartFrom(t, 0, 12), std::optional<size_t>());  // past the text
+    }
 };
 
 QTEST_APPLESS_MAIN(TestTextLines)
