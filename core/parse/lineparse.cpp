@@ -1079,4 +1079,18 @@ LineInfo parseLine(std::string_view line, SourceKind kind, const TimeContext& ct
     return info;
 }
 
+bool mayHoldUptime(std::string_view line)
+{
+    // The shape tryDmesgSeconds reads, on the same raw bytes; kept beside parseLine so the two change together.
+    for (size_t open = line.find('['); open != std::string_view::npos; open = line.find('[', open + 1)) {
+        size_t p = skipSpaces(line, open + 1);
+        const size_t digits = p;
+        while (p < line.size() && isDigit(line[p]))
+            ++p;
+        if (p > digits && p + 1 < line.size() && line[p] == '.' && isDigit(line[p + 1]))
+            return true;
+    }
+    return false;
+}
+
 } // namespace fl

@@ -42,6 +42,10 @@ struct LineInfo {
 
 LineInfo parseLine(std::string_view line, SourceKind kind, const TimeContext& ctx);
 
+// False when parseLine cannot find a dmesg uptime ("[  12.345678]") in the line: it has no "[" followed by
+// spaces, digits, "." and a digit. A cheap test before a parse that is only wanted for the uptime.
+bool mayHoldUptime(std::string_view line);
+
 // Learns a file's TimeContext from a sample of its lines (head of the file):
 // boot time from lines that print both wall clock and "[uptime]", year from
 // full dates. `fallbackYear` is used when nothing in the sample says.

@@ -1,6 +1,5 @@
 #include "bundle/text_lines.h"
 #include "calendar.h"
-#include "parse/cursor.h"
 #include "parse/lineparse.h"
 
 #include <cstring>
@@ -34,22 +33,6 @@ int sampleYear(std::string_view sample, SourceKind kind)
 {
     const int64_t t = firstFullDateNs(sample, kind);
     return t == kNoTime ? 0 : yearOfNs(t);
-}
-
-// An uptime is read only from "[", spaces, digits, "." and a digit (tryDmesgSeconds in lineparse.cpp, on
-// the raw bytes of the line), so a line without that shape teaches no boot time. Most lines of a rank log
-// have none, and parsing each of the first 256 of every one of 10,000 of them was ~3 % of a wide analysis.
-bool mayHoldUptime(std::string_view line)
-{
-    for (size_t open = line.find('['); open != std::string_view::npos; open = line.find('[', open + 1)) {
-        size_t p = cursor::skipSpaces(line, open + 1);
-        const size_t digits = p;
-        while (p < line.size() && cursor::isDigit(line[p]))
-            ++p;
-        if (p > digits && p + 1 < line.size() && line[p] == '.' && cursor::isDigit(line[p + 1]))
-            return true;
-    }
-    return false;
 }
 
 // Boot time from the first line that prints both a wall clock and "[uptime]";

@@ -436,6 +436,17 @@ void LineParseTest::timeContext()
         QCOMPARE(c.bootTimeNs, kNoTime);
     }
 
+    // the shape test before the parse never turns away a line the parser reads an uptime from
+    int uptimes = 0;
+    for (const char* l : {"[  12.500000] x", "[12.5] x", "<6>[ 12.345678] x", "Mar  2 15:59:56 n kernel: [100.5] x",
+                          "[ 1.000000 <    0.000123>] x", "[\t7.25] tab", "[rank0]: loss 1.5", "[12.] x", "[.5] x",
+                          "[Wed Mar  1 17:38:27 2023] x", "[+0.000123] x", "no bracket 1.5", "[", "[1", "[1."}) {
+        const bool uptime = parseLine(l, SourceKind::SysLog, year(2023)).bootSeconds >= 0;
+        uptimes += uptime;
+        QVERIFY2(!uptime || fl::mayHoldUptime(l), l);
+    }
+    QVERIFY(uptimes >= 5);
+
     // nothing in the sample: fallback year, unknown boot time
     c = inferTimeContext("plain\n[5.0] dmesg only\n", SourceKind::SysLog, 2021);
     QCOMPARE(c.defaultYear, 2021);
