@@ -377,12 +377,11 @@ bool parseCsv(std::string_view data, FileId file, MetricsKeep keep, std::vector<
     // Metrics CSVs run to millions of rows: rows are split into a fixed array,
     // the series of a row is found by its fields' text, and a time text equal
     // to the previous row's is not parsed again.
-    constexpr size_t kMaxColumns = kMaxCsvColumns;
     SeriesSet set(file);
     int cTime = -1, cNode = -1, cGpu = -1, cMetric = -1, cValue = -1;
     size_t columns = 0;
     bool header = false;
-    std::array<std::string_view, kMaxColumns> f{};
+    std::array<std::string_view, kMaxCsvColumns> f{};
     std::unordered_map<CsvSeriesKey, uint32_t, CsvSeriesKeyHash> cache; // -> index into `series`
     std::vector<MetricSeries*> series;
     // An exporter's rows cycle through the same series (metric x GPU of one node), so the series that
@@ -431,7 +430,7 @@ bool parseCsv(std::string_view data, FileId file, MetricsKeep keep, std::vector<
                 if (next != std::string_view::npos && next - end > 8)
                     pending.reserve(std::min(kPendingChunk, data.size() / (next - end) + 16));
             }
-            for (size_t i = 0; i < std::min(n, kMaxColumns); ++i) {
+            for (size_t i = 0; i < std::min(n, kMaxCsvColumns); ++i) {
                 const std::string h = lowerAscii(cursor::trim(f[i]));
                 const int ix = int(i);
                 if (h == "time" || h == "timestamp")
@@ -449,7 +448,7 @@ bool parseCsv(std::string_view data, FileId file, MetricsKeep keep, std::vector<
         }
         if (cTime < 0 || cMetric < 0 || cValue < 0)
             return;
-        if (n != columns || n > kMaxColumns) {
+        if (n != columns || n > kMaxCsvColumns) {
             issues.push_back({no, "CSV row has " + std::to_string(n) + " fields, header has " + std::to_string(columns)});
             return;
         }
