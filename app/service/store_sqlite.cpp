@@ -105,6 +105,8 @@ bool plainInsertsSuffice(sqlite3* db, const SessionId& id, const std::vector<Fil
     return any.i64(0) == 0;
 }
 
+std::string insertVerb(bool plain) { return plain ? "INSERT" : "INSERT OR REPLACE"; }
+
 SessionRecord sessionFrom(const Stmt& s)
 {
     SessionRecord r;
@@ -179,10 +181,8 @@ public:
         exec(c.get(), "BEGIN IMMEDIATE");
         try {
             const bool fresh = plainInsertsSuffice(c.get(), id, files);
-            Stmt s(c.get(), fresh ? "INSERT INTO files (session_id, path, kind, node, rank, size, added_ns, content) "
-                                    "VALUES (?,?,?,?,?,?,?,?)"
-                                  : "INSERT OR REPLACE INTO files (session_id, path, kind, node, rank, size, added_ns, "
-                                    "content) VALUES (?,?,?,?,?,?,?,?)");
+            Stmt s(c.get(), (insertVerb(fresh) + " INTO files (session_id, path, kind, node, rank, size, added_ns, "
+                             "content) VALUES (?,?,?,?,?,?,?,?)").c_str());
             // A file posted again replaces one an archive held: its bytes are now this row's.
             Stmt a(c.get(), "DELETE FROM archive_files WHERE session_id = ? AND path = ?");
             bool replacedArchived = false;
@@ -220,12 +220,9 @@ public:
             Stmt ar(c.get(), "INSERT INTO archives (session_id, archive, added_ns, content) VALUES (?,?,?,?)");
             ar.bind(1, id.value).bind(2, int64_t(number)).bind(3, addedNs).blob(4, archiveBytes).step();
             const bool fresh = plainInsertsSuffice(c.get(), id, members);
-            Stmt s(c.get(), fresh ? "INSERT INTO files (session_id, path, kind, node, rank, size, added_ns, content) "
-                                    "VALUES (?,?,?,?,?,?,?,x'')"
-                                  : "INSERT OR REPLACE INTO files (session_id, path, kind, node, rank, size, added_ns, "
-                                    "content) VALUES (?,?,?,?,?,?,?,x'')");
-            Stmt a(c.get(), fresh ? "INSERT INTO archive_files (session_id, path, archive) VALUES (?,?,?)"
-                                  : "INSERT OR REPLACE INTO archive_files (session_id, path, archive) VALUES (?,?,?)");
+            Stmt s(c.get(), (insertVerb(fresh) + " INTO files (session_id, path, kind, node, rank, size, added_ns, "
+                             "content) VALUES (?,?,?,?,?,?,?,x'')").c_str());
+            Stmt a(c.get(), (insertVerb(fresh) + " INTO archive_files (session_id, path, archive) VALUES (?,?,?)").c_str());
             for (const auto& f : members) {
                 s.bind(1, id.value).bind(2, f.path).bind(3, f.kind).bind(4, f.node).bind(5, int64_t(f.rank));
                 s.bind(6, int64_t(f.size)).bind(7, f.addedNs).step();
