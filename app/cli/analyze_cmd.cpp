@@ -61,6 +61,7 @@ int analyzeCommand(const AnalyzeArgs& a)
     AnalyzeOptions options;
     options.keepMetricSamples = false; // the result document does not carry samples
     options.keepMetricSeries = false;  // nor series: only the result is written
+    options.keepTrace = explain;
     // An archive's members are read from memory rather than written out and read back (a new file per
     // member cost more than the scan on an ext4 /tmp); past this much, the rest go to $TMPDIR as before.
     options.load.memoryBytes = 256ull << 20;
@@ -96,7 +97,14 @@ int analyzeCommand(const AnalyzeArgs& a)
         std::fprintf(stderr, "%-10s %9.1f ms\n", "total", total);
     }
     std::string text;
-    if (json)
+    if (json && !explain) {
+        // The document is built from the result alone: what else the analysis
+        // holds (a 10,000-rank job's 200,000 observations, its placement) is
+        // freed first, so the JSON tree does not stack on it (peak memory).
+        Result result = std::move(analysis.result);
+        analysis = Analysis{};
+        text = resultToString(result, ResultJsonOptions{a.detail});
+    } else if (json)
         text = resultToString(analysis.result, ResultJsonOptions{a.detail});
     else
         text = formatDiagnosis(analysis, a.detail);

@@ -177,7 +177,7 @@ Analysis analyze(const std::string& bundlePath, const AnalyzeOptions& options, c
     std::vector<SymptomEvent> events = std::move(st.extracted);
     st.extracted = {};
     events.reserve(capacity);
-    a.result = attributeEvents(st, std::move(events), &a.trace);
+    a.result = attributeEvents(st, std::move(events), options.keepTrace ? &a.trace : nullptr);
     stage("attribute");
     a.observations = std::move(st.observations);
     a.metrics = std::move(st.metrics);
