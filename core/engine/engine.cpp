@@ -171,6 +171,7 @@ Analysis analyze(const std::string& bundlePath, const AnalyzeOptions& options, c
     st.keepMetricSeries = options.keepMetricSeries;
     detail::scanBundle(st, a.bundle, progress);
     st.appLogs = {}; // placement is built: nobody reads them again
+    a.bundle.files = {}; // st.files holds them, with what the scan found; they come back below
     stage("scan");
     a.cancelled = progress.cancelled();
     const size_t capacity = eventCapacity(st);

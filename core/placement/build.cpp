@@ -335,14 +335,20 @@ Placement buildPlacement(const std::vector<SourceFile>& files, const std::vector
                          const std::vector<std::shared_ptr<const AppLogFacts>>& appLogs)
 {
     Placement pl;
-    std::map<StreamKey, StreamFacts> streams;
+    // The streams of the files the scan read (appLogs) are visited where they
+    // are, not copied into one map (10,000 ranks: ~10 MB more at the scan's
+    // peak); the others are read here. Keys carry the file, so no two sources
+    // share a key, and the walk below is in key order as one map's would be.
+    std::map<StreamKey, StreamFacts> readHere;
+    std::vector<std::pair<const StreamKey*, const StreamFacts*>> streams;
     int worldFromPg = -1;
     for (const auto& f : files) {
         if (f.kind != SourceKind::AppLog || f.status != FileStatus::Ok)
             continue;
         if (f.index.value < appLogs.size() && appLogs[f.index.value]) {
             const AppLogFacts& facts = *appLogs[f.index.value];
-            streams.insert(facts.streams.begin(), facts.streams.end()); // keys carry the file: never already there
+            for (const auto& [k, s] : facts.streams)
+                streams.emplace_back(&k, &s);
             worldFromPg = std::max(worldFromPg, facts.worldFromPg);
             continue;
         }
@@ -350,13 +356,16 @@ Placement buildPlacement(const std::vector<SourceFile>& files, const std::vector
         std::string err;
         if (!openSource(map, f, &err))
             continue;
-        readAppLog(f, map.data(), streams, worldFromPg);
+        readAppLog(f, map.data(), readHere, worldFromPg);
     }
+    for (const auto& [k, s] : readHere)
+        streams.emplace_back(&k, &s);
+    std::sort(streams.begin(), streams.end(), [](const auto& a, const auto& b) { return *a.first < *b.first; });
 
     // World size: the widest NCCL communicator, else PyTorch's default group size, else the manifest.
     int world = -1;
     for (const auto& [k, s] : streams)
-        for (const auto& [c, n] : s.ncclRanks)
+        for (const auto& [c, n] : s->ncclRanks)
             world = std::max(world, n);
     if (world < 0)
         world = worldFromPg;
@@ -367,7 +376,9 @@ Placement buildPlacement(const std::vector<SourceFile>& files, const std::vector
     // Each stream: its global rank (conflicting claims are reported), node, device, bus, pids.
     std::map<int, PlacementEntry> byGlobal;
     std::vector<PlacementEntry> unranked;
-    for (auto& [key, s] : streams) {
+    for (const auto& [keyAt, facts] : streams) {
+        const StreamKey& key = *keyAt;
+        const StreamFacts& s = *facts;
         std::vector<Claim> claims = s.global;
         const SourceFile& f = files[key.file.value];
         if (f.rank >= 0 && key.task < 0) // a per-rank file: every stream in it is that rank
@@ -420,9 +431,11 @@ Placement buildPlacement(const std::vector<SourceFile>& files, const std::vector
                 unranked.push_back(std::move(e));
             continue;
         }
-        auto [it, fresh] = byGlobal.try_emplace(e.globalRank, e);
-        if (fresh)
+        auto it = byGlobal.find(e.globalRank);
+        if (it == byGlobal.end()) {
+            byGlobal.emplace(e.globalRank, std::move(e));
             continue;
+        }
         PlacementEntry& m = it->second;
         const PlacementSource src = e.evidence.empty() ? PlacementSource{} : e.evidence.front();
         mergeField(m.node, e.node, std::string(), src, m, "node (" + m.node + " vs " + e.node + ")", pl.conflicts);
