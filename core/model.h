@@ -202,13 +202,13 @@ struct SymptomEvent {
                                                // when a rule moved the event (a peer's report) or inferred it
     std::vector<ObservationId> observations;   // evidence (observation ids), first one is primary
     FieldMap fields;           // captures from the extractor (xid, seq, peer ...)
-    std::string extractedBy;   // rule id
+    SharedText extractedBy;    // rule id (the rule's own copy: Rule::sharedId)
     bool suppressed = false;
-    std::string suppressedBy;  // rule id
+    SharedText suppressedBy;   // rule id
     std::string suppressReason;
     uint32_t count = 1;        // >1 after merging repeats
     std::optional<SymptomRole> roleOverride; // set by refine rules ("this OOM is a symptom here")
-    std::string roleOverrideBy;              // rule id
+    SharedText roleOverrideBy;               // rule id
     std::optional<EvidenceRole> evidenceRole;// set by report rules
     // Engine notes, never in `fields` (which rules and users read and write):
     std::optional<FileId> file;              // the file it was extracted from (unset for emitted events);

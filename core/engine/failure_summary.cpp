@@ -252,7 +252,7 @@ void readFailureSummaries(State& state, size_t firstEvent)
     std::map<uint32_t, std::vector<size_t>> byFile; // file -> events, so each file opens once
     for (size_t i = firstEvent; i < state.extracted.size(); ++i) {
         const SymptomEvent& e = state.extracted[i];
-        if (!readers.count(e.extractedBy) || e.observations.empty())
+        if (!readers.count(e.extractedBy.str()) || e.observations.empty())
             continue;
         const Observation& o = state.observations[e.observations.front().value];
         byFile[o.ref.file.value].push_back(i);

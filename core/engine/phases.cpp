@@ -661,7 +661,7 @@ SymptomEvent absentEvent(const Rule& rule, const RankMap& ranks, const AbsenceGr
     ev.node = node;
     ev.time = first.time; // by the first reporter's clock, not the silent node's
     ev.clockNode = first.clockNode.empty() ? first.node : first.clockNode;
-    ev.extractedBy = rule.id;
+    ev.extractedBy = sharedRuleId(rule);
     if (silent.size() == 1) {
         ev.rank = silent.front();
         ev.gpuIndex = ranks.at(ev.rank).gpu;
@@ -941,7 +941,7 @@ Effects apply(const State& state, const Rule& rule, const RulePools& pools, cons
     }
     if (rule.setRole) {
         target.roleOverride = rule.setRole;
-        target.roleOverrideBy = rule.id;
+        target.roleOverrideBy = sharedRuleId(rule);
         did(TraceAction::Role, std::string(toString(*rule.setRole)));
     }
     if (rule.setKind) {
@@ -963,13 +963,13 @@ Effects apply(const State& state, const Rule& rule, const RulePools& pools, cons
             if (dst.observations.size() < 64)
                 dst.observations.push_back(obs);
         target.suppressed = true;
-        target.suppressedBy = rule.id;
+        target.suppressedBy = sharedRuleId(rule);
         target.suppressReason = "merged into event " + std::to_string(dec.mergeInto->value);
         did(TraceAction::Merged);
     }
     if (rule.suppress) {
         target.suppressed = true;
-        target.suppressedBy = rule.id;
+        target.suppressedBy = sharedRuleId(rule);
         target.suppressReason = *rule.suppress;
         did(TraceAction::Suppressed, *rule.suppress);
     }

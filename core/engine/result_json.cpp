@@ -107,15 +107,15 @@ json eventJson(const SymptomEvent& e)
               {"time_basis", std::string(toString(e.time.basis))},
               {"observations", e.observations},
               {"fields", fields},
-              {"extracted_by", e.extractedBy},
+              {"extracted_by", e.extractedBy.str()},
               {"count", e.count},
               {"suppressed", e.suppressed}};
     if (e.inferred)
         n["inferred"] = inferenceJson(e.inferred);
     if (e.suppressed)
-        n["suppressed_by"] = {{"rule", e.suppressedBy}, {"reason", e.suppressReason}};
+        n["suppressed_by"] = {{"rule", e.suppressedBy.str()}, {"reason", e.suppressReason}};
     if (e.roleOverride)
-        n["role_override"] = {{"role", std::string(toString(*e.roleOverride))}, {"rule", e.roleOverrideBy}};
+        n["role_override"] = {{"role", std::string(toString(*e.roleOverride))}, {"rule", e.roleOverrideBy.str()}};
     return n;
 }
 

@@ -167,7 +167,7 @@ struct Scanner {
             e.time = o.time;
             e.clockNode = o.node;
             e.observations.push_back(ObservationId(obsIndex)); // local: rebased when the file's output is merged
-            e.extractedBy = m.rule->id;
+            e.extractedBy = sharedRuleId(*m.rule);
             e.fields = vals;
             for (const auto& [k, tmpl] : m.rule->emitFields) {
                 std::string v = expandTemplate(tmpl, vals);

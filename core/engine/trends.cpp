@@ -453,7 +453,7 @@ uint32_t emitTrend(const State& state, const Rule& rule, std::vector<SymptomEven
             ev.fields[k] = expandTemplate(tmpl, f.fields);
         ev.symptom = expandTemplate(t.symptom, ev.fields);
         ev.originalSymptom = ev.symptom;
-        ev.extractedBy = rule.id;
+        ev.extractedBy = sharedRuleId(rule);
         if (trace && emitted < 200)
             trace->push_back({std::string(toString(rule.phase)), rule.id, TraceAction::Emitted, {ev.id},
                               ev.symptom + " @ " + (ev.node.empty() ? std::string("job") : ev.node) +

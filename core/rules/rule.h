@@ -163,6 +163,10 @@ struct RuleSample {
 
 struct Rule {
     std::string id;
+    // The id as events hold it (extractedBy, suppressedBy ...): one copy for
+    // all of them. Set by RuleSet::compile(); use sharedRuleId(), which makes
+    // one for a rule built without it.
+    SharedText sharedId;
     std::string description;
     Phase phase = Phase::Extract;
     std::string file;                      // where it was defined
@@ -205,5 +209,7 @@ struct Rule {
     std::optional<EvidenceRole> evidenceRole; // report
     int maxEvidence = -1;                  // report: cap per symptom id, rest counted not listed
 };
+
+inline SharedText sharedRuleId(const Rule& r) { return r.sharedId.empty() ? SharedText(r.id) : r.sharedId; }
 
 } // namespace fl

@@ -821,6 +821,8 @@ void RuleSet::loadDirectory(const std::string& dir)
 
 void RuleSet::compile()
 {
+    for (Rule& r : d->rules)
+        r.sharedId = r.id;
     d->compiled.build(d->rules);
     d->digest = computeDigest();
     d->compiledOk = true;

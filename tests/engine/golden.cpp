@@ -63,7 +63,7 @@ json goldenOf(const fl::Result& r)
     std::set<std::string> suppressed;
     for (const auto& e : r.events)
         if (e.suppressed)
-            suppressed.insert(e.symptom + "@" + e.node + " by " + e.suppressedBy);
+            suppressed.insert(e.symptom + "@" + e.node + " by " + e.suppressedBy.str());
     g["suppressed"] = suppressed;
     g["missing"] = r.missing;
     return g;
