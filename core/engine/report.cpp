@@ -29,13 +29,15 @@ std::string excerptOf(const State& state, const Observation& o, std::map<FileId,
     if (it == maps.end()) {
         MappedFile m;
         std::string err;
-        if (o.ref.file.value >= state.files.size() || !openSource(m, state.files[o.ref.file.value], &err))
+        if (o.ref.file.value >= state.files.size())
             return o.text;
+        if (!openSource(m, state.files[o.ref.file.value], &err))
+            return o.text.empty() ? "(line not readable: " + err + ")" : o.text;
         it = maps.emplace(o.ref.file, std::move(m)).first;
     }
     std::string_view data = it->second.data();
     if (o.ref.offset >= data.size())
-        return o.text;
+        return o.text.empty() ? std::string("(line not readable: the file is shorter than when it was scanned)") : o.text;
     std::string_view s = data.substr(o.ref.offset, std::min<size_t>(o.ref.length, kExcerptBytes));
     std::string out(s);
     if (o.ref.length > kExcerptBytes)

@@ -119,6 +119,9 @@ struct LookAhead {
     TimeBasis basis = TimeBasis::None;
 };
 
+// Observation::text is read by placement only, from kernel and syslog lines.
+bool keepsText(SourceKind kind) { return kind == SourceKind::SysLog; }
+
 struct Scanner {
     const State& state;
     const Progress& progress;
@@ -319,7 +322,7 @@ struct Scanner {
         o.pid = li.pid;
         o.gpuIndex = li.device;
         o.severity = li.severity.value_or(Severity::Info);
-        if (keepText) // series points keep none: the report reads excerpts from the file
+        if (keepText) // series points and most others keep none: the report reads excerpts from the file
             o.text = capText(text.substr(std::min(li.messageStart, text.size())));
         return o;
     }
@@ -440,7 +443,7 @@ struct Scanner {
                             break;
                         continue;
                     }
-                    out.observations.push_back(observe(f, data, text, ex, line, ctx, ahead, true));
+                    out.observations.push_back(observe(f, data, text, ex, line, ctx, ahead, keepsText(f.kind)));
                     emit(out, static_cast<uint32_t>(out.observations.size() - 1), matches);
                 }
             }
@@ -490,7 +493,8 @@ struct Scanner {
             o.node = r.node.empty() ? f.node : r.node;
             o.rank = r.rank;
             o.severity = r.severity;
-            o.text = capText(r.text);
+            if (keepsText(f.kind))
+                o.text = capText(r.text);
             out.observations.push_back(std::move(o));
             emit(out, static_cast<uint32_t>(out.observations.size() - 1), matches);
         }
