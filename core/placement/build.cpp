@@ -534,6 +534,10 @@ Placement buildPlacement(const std::vector<SourceFile>& files, const std::vector
     std::sort(pl.streams.begin(), pl.streams.end(), [](const PlacementStream& a, const PlacementStream& b) {
         return std::tie(a.file, a.task, a.localRank) < std::tie(b.file, b.task, b.localRank);
     });
+    // The entries live as long as the analysis; their evidence grew by
+    // doubling (about 9 sources in room for 16 at 10,000 ranks: 5 MB).
+    for (auto& e : pl.entries)
+        e.evidence.shrink_to_fit();
     return pl;
 }
 
