@@ -97,17 +97,20 @@ int analyzeCommand(const AnalyzeArgs& a)
         std::fprintf(stderr, "%-10s %9.1f ms\n", "total", total);
     }
     std::string text;
-    if (json && !explain) {
+    if (json) {
         // The document is built from the result alone: what else the analysis
         // holds (a 10,000-rank job's 200,000 observations, its placement) is
         // freed first, so the JSON tree does not stack on it (peak memory).
-        Result result = std::move(analysis.result);
-        analysis = Analysis{};
-        text = resultToString(result, ResultJsonOptions{a.detail});
-    } else if (json)
+        // --explain still reads the trace below.
+        if (!explain) {
+            Result result = std::move(analysis.result);
+            analysis = Analysis{};
+            analysis.result = std::move(result);
+        }
         text = resultToString(analysis.result, ResultJsonOptions{a.detail});
-    else
+    } else {
         text = formatDiagnosis(analysis, a.detail);
+    }
     if (explain)
         text += (json ? "" : "\n") + formatExplanation(analysis);
     if (!output.empty()) {

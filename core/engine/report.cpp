@@ -23,21 +23,28 @@ namespace {
 
 constexpr size_t kExcerptBytes = 2048;
 
+// The kept text of a line that cannot be read at its place any more (kernel
+// and syslog lines keep one), else why it cannot.
+std::string unreadable(const Observation& o, std::string_view why)
+{
+    return o.text.empty() ? "(line not readable: " + std::string(why) + ")" : o.text;
+}
+
 std::string excerptOf(const State& state, const Observation& o, std::map<FileId, MappedFile>& maps)
 {
     auto it = maps.find(o.ref.file);
     if (it == maps.end()) {
+        if (o.ref.file.value >= state.files.size())
+            return unreadable(o, "no such file in the bundle");
         MappedFile m;
         std::string err;
-        if (o.ref.file.value >= state.files.size())
-            return o.text;
         if (!openSource(m, state.files[o.ref.file.value], &err))
-            return o.text.empty() ? "(line not readable: " + err + ")" : o.text;
+            return unreadable(o, err);
         it = maps.emplace(o.ref.file, std::move(m)).first;
     }
     std::string_view data = it->second.data();
     if (o.ref.offset >= data.size())
-        return o.text.empty() ? std::string("(line not readable: the file is shorter than when it was scanned)") : o.text;
+        return unreadable(o, "the file is shorter than when it was scanned");
     std::string_view s = data.substr(o.ref.offset, std::min<size_t>(o.ref.length, kExcerptBytes));
     std::string out(s);
     if (o.ref.length > kExcerptBytes)
