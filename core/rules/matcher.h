@@ -7,8 +7,10 @@
 #include "rules/rule.h"
 
 #include <memory>
+#include <optional>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 namespace re2 {
@@ -83,5 +85,8 @@ std::string requiredLiteral(std::string_view pattern);
 // The text every match of `pattern` begins with (its opening run of plain characters), or "" when there is
 // none or the pattern has top-level alternatives. Case-sensitive patterns only.
 std::string leadingLiteral(std::string_view pattern);
+// "A" and "B" when `pattern` is A, a top-level ".*?", then B, with A not empty,
+// no top-level alternative, no inline flags and no \Q...\E; nullopt otherwise.
+std::optional<std::pair<std::string, std::string>> splitAtLazyGap(std::string_view pattern);
 
 } // namespace fl
