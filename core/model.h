@@ -194,8 +194,8 @@ enum class EventKind : uint8_t { BadNode, InterestingNode };
 // A symptom found in the evidence: the unit the rules reason about.
 struct SymptomEvent {
     EventId id;
-    std::string symptom;       // symptom id, may be rewritten by filter rules
-    std::string originalSymptom;
+    SharedText symptom;        // symptom id, may be rewritten by filter rules; shares its rule's copy
+    SharedText originalSymptom;
     EventKind kind = EventKind::BadNode;
     std::string node;
     int rank = -1;
@@ -209,7 +209,7 @@ struct SymptomEvent {
     SharedText extractedBy;    // rule id (the rule's own copy: Rule::sharedId)
     bool suppressed = false;
     SharedText suppressedBy;   // rule id
-    std::string suppressReason;
+    SharedText suppressReason; // the rule's own copy when a rule suppressed it
     uint32_t count = 1;        // >1 after merging repeats
     std::optional<SymptomRole> roleOverride; // set by refine rules ("this OOM is a symptom here")
     SharedText roleOverrideBy;               // rule id

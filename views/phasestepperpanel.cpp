@@ -125,7 +125,7 @@ QString PhaseStepperPanel::eventText(EventId event) const
     const SymptomEvent* e = m_events.find(event);
     if (!e)
         return QStringLiteral("#%1").arg(event.value);
-    return style::q(e->symptom + " @ " + present::place(e->node, e->gpuIndex, e->pciBus, e->rank));
+    return style::q(e->symptom.str() + " @ " + present::place(e->node, e->gpuIndex, e->pciBus, e->rank));
 }
 
 void PhaseStepperPanel::show()

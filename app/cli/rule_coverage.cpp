@@ -38,7 +38,7 @@ std::string domainOf(const RuleSet& rules, const Rule& r)
         for (const auto& m : matches) {
             if (m.rule != &r)
                 continue;
-            std::string sym = s.symptom.empty() ? r.emitSymptom : s.symptom;
+            std::string sym = s.symptom.empty() ? r.emitSymptom.str() : s.symptom;
             for (const auto& [k, v] : m.groups) {
                 std::string key = "{" + k + "}";
                 for (size_t at; (at = sym.find(key)) != std::string::npos;)
@@ -49,11 +49,11 @@ std::string domainOf(const RuleSet& rules, const Rule& r)
             // Raw extract symptoms ("cuda.unknown error") are renamed by a filter rule.
             for (const auto& f : rules.rules())
                 if (f.setSymptom && std::find(f.match.symptoms.begin(), f.match.symptoms.end(), sym) != f.match.symptoms.end())
-                    if (const SymptomDef* d = rules.symptom(*f.setSymptom))
+                    if (const SymptomDef* d = rules.symptom(f.setSymptom->str()))
                         return d->domain;
         }
     }
-    if (const SymptomDef* d = rules.symptom(r.emitSymptom))
+    if (const SymptomDef* d = rules.symptom(r.emitSymptom.str()))
         return d->domain;
     return "(unresolved)";
 }

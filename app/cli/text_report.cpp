@@ -207,7 +207,7 @@ std::string formatDiagnosis(const Analysis& a, bool detail)
         }
         for (const auto& [from, kids] : children) {
             const SymptomEvent& f = r.events[from];
-            os << "  " << f.symptom << " @ " << present::place(f.node, f.gpuIndex, f.pciBus, f.rank) << "  " << shortTime(f.time) << "\n";
+            os << "  " << f.symptom.str() << " @ " << present::place(f.node, f.gpuIndex, f.pciBus, f.rank) << "  " << shortTime(f.time) << "\n";
             for (const auto& [sym, info] : kids)
                 os << "    -> " << sym << " on " << info.first.size() << " node" << (info.first.size() == 1 ? "" : "s")
                    << "   (rule " << info.second << ")\n";

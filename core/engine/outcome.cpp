@@ -145,7 +145,7 @@ Described describe(const SymptomEvent& e, const SymptomDef* d, const ClockModel&
     Described out;
     out.event = e.id;
     out.symptom = e.symptom;
-    out.title = d ? expandTemplate(d->title, e.fields) : e.symptom;
+    out.title = d ? expandTemplate(d->title, e.fields) : e.symptom.str();
     out.node = e.node;
     out.rank = e.rank;
     out.gpuIndex = e.gpuIndex;
@@ -180,7 +180,7 @@ RootCause rootCauseOf(const SymptomEvent& winner, const SymptomDef* d, const Clo
 void decide(const RuleSet& rules, const InitiatorOrder& first, const ClockModel& clocks, const OutcomeSettings& s,
             Result& result, std::vector<TraceStep>* trace)
 {
-    auto def = [&](const SymptomEvent& e) { return rules.symptom(e.symptom); };
+    auto def = [&](const SymptomEvent& e) { return rules.symptom(e.symptom.str()); };
     const SymptomEvent* winner = first.winner;
     if (winner && first.tied.empty()) {
         const SymptomDef* d = def(*winner);
@@ -190,7 +190,7 @@ void decide(const RuleSet& rules, const InitiatorOrder& first, const ClockModel&
         result.rootCause = rootCauseOf(*winner, d, clocks);
         if (trace)
             trace->push_back({"outcome", "engine", TraceAction::Chose, {winner->id},
-                              winner->symptom + " on " + place(*winner) + " at " + formatTime(winner->time), {}});
+                              winner->symptom.str() + " on " + place(*winner) + " at " + formatTime(winner->time), {}});
     } else if (winner) {
         std::set<std::string> domains;
         domains.insert(domainOf(def(*winner)));
@@ -253,7 +253,7 @@ void computeOutcome(const State& state, const std::vector<SymptomEvent>& events,
     // (engine/ordering.cpp); a candidate whose time cannot be placed at all
     // stands only when no timed one does.
     auto weight = [&](const SymptomEvent& e) {
-        const SymptomDef* d = rules.symptom(e.symptom);
+        const SymptomDef* d = rules.symptom(e.symptom.str());
         return (d ? d->weight : 0) - (e.inferred ? settings.inferredPenalty : 0);
     };
     const OrderingInputs ordering{clocks, edgeSet, weight, settings.margin};
@@ -262,7 +262,7 @@ void computeOutcome(const State& state, const std::vector<SymptomEvent>& events,
     // Candidates, with why each lost.
     for (const auto* c : pool.all) {
         const auto s = support.find(c->id);
-        Candidate cand = candidateOf(*c, rules.symptom(c->symptom), clocks, s == support.end() ? 0 : s->second);
+        Candidate cand = candidateOf(*c, rules.symptom(c->symptom.str()), clocks, s == support.end() ? 0 : s->second);
         cand.outcome = outcomeOf(*c, first, episode, edgeSet, settings);
         cand.chosen = cand.outcome.reason == CandidateReason::RootCause;
         result.candidates.push_back(std::move(cand));

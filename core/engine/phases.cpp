@@ -48,7 +48,7 @@ SymptomRole effectiveRole(const State& state, const SymptomEvent& e)
 {
     if (e.roleOverride)
         return *e.roleOverride;
-    const SymptomDef* def = state.rules->symptom(e.symptom);
+    const SymptomDef* def = state.rules->symptom(e.symptom.str());
     return def ? def->role : SymptomRole::Unknown;
 }
 
@@ -678,7 +678,7 @@ SymptomEvent absentEvent(const Rule& rule, const RankMap& ranks, const AbsenceGr
     ev.fields["reporting"] = std::to_string(grp.reporting.size());
     ev.fields["expected"] = std::to_string(total);
     ev.fields["absent"] = std::string(silent.size() == 1 ? "rank " : "ranks ") + list + " on " + node +
-                          " reported nothing for " + collectiveOf(ar, first) + " (" + first.symptom + ") while " +
+                          " reported nothing for " + collectiveOf(ar, first) + " (" + first.symptom.str() + ") while " +
                           std::to_string(grp.reporting.size()) + " of " + std::to_string(total) + " ranks did";
     if (lastSeenNs != kNoTime)
         ev.fields["last_seen"] = formatTimeUtc(lastSeenNs);
@@ -718,7 +718,7 @@ uint32_t emitAbsentRanks(const State& state, const Rule& rule, const std::vector
             SymptomEvent ev = absentEvent(rule, ranks, *grp, node, silent, logs, id);
             if (trace && out.size() < 200)
                 trace->push_back({std::string(toString(rule.phase)), rule.id, TraceAction::Emitted, {ev.id},
-                                  ev.symptom + " @ " + node + ": " + ev.fields["absent"], {}});
+                                  ev.symptom.str() + " @ " + node + ": " + ev.fields["absent"], {}});
             out.push_back(std::move(ev));
         }
     }
@@ -917,10 +917,10 @@ Effects apply(const State& state, const Rule& rule, const RulePools& pools, cons
     if (rule.setSymptom) {
         FieldMap vals = target.fields;
         vals["symptom"] = target.symptom;
-        std::string s = expandTemplate(*rule.setSymptom, vals);
+        SharedText s = expandShared(*rule.setSymptom, vals);
         if (s != target.symptom) {
-            did(TraceAction::Rewrote, target.symptom + " -> " + s);
-            target.symptom = s;
+            did(TraceAction::Rewrote, target.symptom.str() + " -> " + s.str());
+            target.symptom = std::move(s);
         }
     }
     if (rule.infer) {
@@ -936,7 +936,7 @@ Effects apply(const State& state, const Rule& rule, const RulePools& pools, cons
         const auto before = static_cast<int64_t>(rule.infer->beforeS * 1e9);
         if (before > 0 && target.time.interval.earliestNs != kNoTime)
             target.time.interval.earliestNs -= before;
-        did(TraceAction::Rewrote, target.symptom + " -> " + s + " (inferred)");
+        did(TraceAction::Rewrote, target.symptom.str() + " -> " + s + " (inferred)");
         target.symptom = s;
     }
     if (rule.setRole) {
@@ -971,7 +971,7 @@ Effects apply(const State& state, const Rule& rule, const RulePools& pools, cons
         target.suppressed = true;
         target.suppressedBy = sharedRuleId(rule);
         target.suppressReason = *rule.suppress;
-        did(TraceAction::Suppressed, *rule.suppress);
+        did(TraceAction::Suppressed, rule.suppress->str());
     }
     if (rule.maxEvidence >= 0) {
         target.maxEvidence = rule.maxEvidence;

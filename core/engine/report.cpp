@@ -101,9 +101,9 @@ FamilyInputs familyInputsOf(const RuleSet& rules, const std::vector<SymptomEvent
     std::unordered_map<std::string_view, std::string_view> titleOf;
     for (const auto& e : events) {
         in.roles.push_back(roleOf(e));
-        auto [it, fresh] = titleOf.try_emplace(e.symptom);
+        auto [it, fresh] = titleOf.try_emplace(e.symptom.str());
         if (fresh)
-            if (const SymptomDef* def = rules.symptom(e.symptom))
+            if (const SymptomDef* def = rules.symptom(e.symptom.str()))
                 it->second = def->title;
         in.titles.push_back(it->second);
     }

@@ -113,7 +113,7 @@ json eventJson(const SymptomEvent& e)
     if (e.inferred)
         n["inferred"] = inferenceJson(e.inferred);
     if (e.suppressed)
-        n["suppressed_by"] = {{"rule", e.suppressedBy.str()}, {"reason", e.suppressReason}};
+        n["suppressed_by"] = {{"rule", e.suppressedBy.str()}, {"reason", e.suppressReason.str()}};
     if (e.roleOverride)
         n["role_override"] = {{"role", std::string(toString(*e.roleOverride))}, {"rule", e.roleOverrideBy.str()}};
     return n;

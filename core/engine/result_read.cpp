@@ -276,7 +276,7 @@ SymptomEvent eventOf(const json& n)
     SymptomEvent e;
     e.id = EventId(count(n, "id"));
     e.symptom = str(n, "symptom");
-    e.originalSymptom = str(n, "original_symptom").empty() ? e.symptom : str(n, "original_symptom");
+    e.originalSymptom = str(n, "original_symptom").empty() ? e.symptom.str() : str(n, "original_symptom");
     e.kind = str(n, "kind") == "interesting_node" ? EventKind::InterestingNode : EventKind::BadNode;
     e.node = str(n, "node");
     e.rank = small(n, "rank");

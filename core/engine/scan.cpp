@@ -160,7 +160,7 @@ struct Scanner {
                     continue;
             }
             SymptomEvent e;
-            e.symptom = expandTemplate(m.rule->emitSymptom, vals);
+            e.symptom = expandShared(m.rule->emitSymptom, vals);
             e.originalSymptom = e.symptom;
             e.kind = m.rule->emitKind;
             e.node = o.node;

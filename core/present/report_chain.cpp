@@ -161,7 +161,7 @@ ChainSummary fromEvents(const Result& r, size_t maxFocus, size_t maxSymptoms)
     for (size_t q = 0; q < queue.size(); ++q) {
         const EventId from = queue[q];
         auto fe = events.find(from);
-        const std::string fromKey = focusIndex.count(from) ? "#" + std::to_string(from.value) : fe->second->symptom;
+        const std::string fromKey = focusIndex.count(from) ? "#" + std::to_string(from.value) : fe->second->symptom.str();
         for (EventId to : out[from]) {
             auto te = events.find(to);
             if (te == events.end() || focusIndex.count(to))

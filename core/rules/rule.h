@@ -178,7 +178,7 @@ struct Rule {
     std::vector<std::string> literals;     // pre-filter: a line must contain one; derived when absent
     std::string exclude;                   // RE2: lines matching it are skipped
     bool ignoreCase = false;
-    std::string emitSymptom;               // template with {group}
+    SharedText emitSymptom;                // template with {group}
     EventKind emitKind = EventKind::BadNode;
     std::map<std::string, std::string> emitFields; // field -> template; node/rank/gpu/pci are special
     RecordReader emitRead = RecordReader::None;    // emit.read: what else of the record the engine reads
@@ -192,8 +192,8 @@ struct Rule {
     std::vector<Relation> ifExists;
     std::vector<Relation> ifNotExists;
     // actions (one or more)
-    std::optional<std::string> suppress;   // reason
-    std::optional<std::string> setSymptom; // template with {field}
+    std::optional<SharedText> suppress;    // reason, shared by every event it suppresses
+    std::optional<SharedText> setSymptom;  // template with {field}
     std::optional<Infer> infer;            // infer: the event stands for the cause it names
     std::optional<SymptomRole> setRole;
     std::optional<EventKind> setKind;

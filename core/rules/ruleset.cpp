@@ -893,7 +893,7 @@ std::string RuleSet::computeDigest() const
             unl.push_back(rel(x));
         j.push_back(ifs);
         j.push_back(unl);
-        j.push_back(r.suppress.value_or("\x01"));
+        j.push_back(r.suppress ? r.suppress->str() : std::string("\x01"));
         j.push_back(r.setSymptom.value_or("\x01"));
         j.push_back(r.setRole ? std::string(toString(*r.setRole)) : "");
         j.push_back(r.setKind ? static_cast<int>(*r.setKind) : -1);

@@ -42,7 +42,7 @@ std::vector<std::string> stringOrList(const json& j, const char* key)
 std::map<std::string, std::string> emitted(const Rule& rule, const ExtractMatch& m, std::string& symptom)
 {
     std::map<std::string, std::string> vals(m.groups.begin(), m.groups.end());
-    symptom = expandTemplate(rule.emitSymptom, vals);
+    symptom = expandTemplate(rule.emitSymptom.str(), vals);
     std::map<std::string, std::string> fields = vals;
     for (const auto& [k, tmpl] : rule.emitFields)
         fields[k] = expandTemplate(tmpl, vals);

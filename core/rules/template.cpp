@@ -43,4 +43,11 @@ std::string expandTemplate(std::string_view tmpl, const std::map<std::string, st
     });
 }
 
+SharedText expandShared(const SharedText& tmpl, const FieldMap& values)
+{
+    if (tmpl.str().find('{') == std::string::npos)
+        return tmpl;
+    return SharedText(expandTemplate(tmpl.str(), values));
+}
+
 } // namespace fl

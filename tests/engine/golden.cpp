@@ -32,7 +32,7 @@ json goldenOf(const fl::Result& r)
     for (const auto& e : r.edges) {
         const auto& a = r.events[e.from.value];
         const auto& b = r.events[e.to.value];
-        arrows.insert(a.symptom + "@" + a.node + " -> " + b.symptom + "@" + b.node + " [" + e.rule.str() + "]");
+        arrows.insert(a.symptom.str() + "@" + a.node + " -> " + b.symptom.str() + "@" + b.node + " [" + e.rule.str() + "]");
     }
     g["chain"] = arrows;
     // The compact chain, one line per family, in the result's order.
@@ -63,7 +63,7 @@ json goldenOf(const fl::Result& r)
     std::set<std::string> suppressed;
     for (const auto& e : r.events)
         if (e.suppressed)
-            suppressed.insert(e.symptom + "@" + e.node + " by " + e.suppressedBy.str());
+            suppressed.insert(e.symptom.str() + "@" + e.node + " by " + e.suppressedBy.str());
     g["suppressed"] = suppressed;
     g["missing"] = r.missing;
     return g;

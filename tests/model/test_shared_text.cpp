@@ -1,7 +1,9 @@
 // SharedText: the rule ids that 80,000 events and 195,000 edges of a wide job
-// name are one copy each. A copy must share the text, and comparing with plain
+// name are one copy each, and so are the symptom ids and suppression reasons
+// their rules give them. A copy must share the text, and comparing with plain
 // text must give the same answers as std::string does.
 #include "rules/rule.h"
+#include "rules/template.h"
 #include "shared_text.h"
 
 #include <QtTest>
@@ -46,6 +48,20 @@ private slots:
         const fl::SharedText one = fl::sharedRuleId(r), two = fl::sharedRuleId(r);
         QCOMPARE(&one.str(), &two.str());
         QCOMPARE(&one.str(), &r.sharedId.str());
+    }
+    void symptomWithoutPlaceholdersIsShared()
+    {
+        const fl::SharedText plain("nccl.watchdog_timeout");
+        const fl::FieldMap fields{{"xid", "79"}};
+        const fl::SharedText one = fl::expandShared(plain, fields), two = fl::expandShared(plain, fields);
+        QCOMPARE(&one.str(), &plain.str());
+        QCOMPARE(&two.str(), &plain.str());
+        // A template is expanded for each event, as expandTemplate does.
+        const fl::SharedText tmpl("gpu.xid_{xid}");
+        const fl::SharedText expanded = fl::expandShared(tmpl, fields);
+        QCOMPARE(expanded.str(), std::string("gpu.xid_79"));
+        QCOMPARE(expanded.str(), fl::expandTemplate(tmpl.str(), fields));
+        QCOMPARE(fl::expandShared(fl::SharedText("a{"), fields).str(), fl::expandTemplate("a{", fields));
     }
 };
 

@@ -165,7 +165,7 @@ void TestSignatures::corpusScore()
         for (const auto& e : a.result.events) {
             if (e.suppressed)
                 continue;
-            const SymptomDef* def = rules->symptom(e.symptom);
+            const SymptomDef* def = rules->symptom(e.symptom.str());
             SymptomRole role = e.roleOverride ? *e.roleOverride : (def ? def->role : SymptomRole::Unknown);
             if (def && def->domain != "unknown" && role != SymptomRole::Unknown)
                 domains.insert(def->domain);

@@ -25,7 +25,7 @@ class TestPhaseStepper : public QObject
     {
         for (const SymptomEvent& e : r.events)
             if (e.id == id)
-                return QString::fromStdString(e.symptom + " @ " + present::place(e.node, e.gpuIndex, e.pciBus, e.rank));
+                return QString::fromStdString(e.symptom.str() + " @ " + present::place(e.node, e.gpuIndex, e.pciBus, e.rank));
         return QStringLiteral("#%1").arg(id.value);
     }
 
