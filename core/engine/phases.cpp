@@ -884,6 +884,16 @@ private:
 };
 uint64_t edgeKey(EventId from, EventId to) { return (uint64_t(from.value) << 32) | to.value; }
 
+// What a set_symptom or infer template may read: the event's fields and
+// "{symptom}". Gathered only for a template with a placeholder; most name a
+// fixed id, and the copy was made for each of the events they rewrite.
+FieldMap fieldsAndSymptom(const SymptomEvent& e)
+{
+    FieldMap vals = e.fields;
+    vals["symptom"] = e.symptom;
+    return vals;
+}
+
 // Applies every action of the rule to one decided event; returns each effect
 // it had, in the order applied. `link` carries the rule's id and label, shared
 // by every edge it draws.
@@ -915,9 +925,9 @@ Effects apply(const State& state, const Rule& rule, const RulePools& pools, cons
         did(TraceAction::CopiedFields);
     }
     if (rule.setSymptom) {
-        FieldMap vals = target.fields;
-        vals["symptom"] = target.symptom;
-        SharedText s = expandShared(*rule.setSymptom, vals);
+        SharedText s = hasPlaceholder(rule.setSymptom->str())
+            ? SharedText(expandTemplate(rule.setSymptom->str(), fieldsAndSymptom(target)))
+            : *rule.setSymptom;
         if (s != target.symptom) {
             did(TraceAction::Rewrote, target.symptom.str() + " -> " + s.str());
             target.symptom = std::move(s);
@@ -926,9 +936,9 @@ Effects apply(const State& state, const Rule& rule, const RulePools& pools, cons
     if (rule.infer) {
         // The event now stands for the cause its lines name; what the lines
         // themselves are is kept, and the cause came before them.
-        FieldMap vals = target.fields;
-        vals["symptom"] = target.symptom;
-        const std::string s = expandTemplate(rule.infer->symptom, vals);
+        const std::string s = hasPlaceholder(rule.infer->symptom)
+            ? expandTemplate(rule.infer->symptom, fieldsAndSymptom(target))
+            : rule.infer->symptom;
         if (!target.inferred)
             target.inferred = Inference{target.symptom, rule.id};
         else

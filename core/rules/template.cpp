@@ -45,7 +45,7 @@ std::string expandTemplate(std::string_view tmpl, const std::map<std::string, st
 
 SharedText expandShared(const SharedText& tmpl, const FieldMap& values)
 {
-    if (tmpl.str().find('{') == std::string::npos)
+    if (!hasPlaceholder(tmpl.str()))
         return tmpl;
     return SharedText(expandTemplate(tmpl.str(), values));
 }

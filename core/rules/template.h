@@ -16,6 +16,8 @@ namespace fl {
 // with no closing '}' is kept as written.
 [[nodiscard]] std::string expandTemplate(std::string_view tmpl, const FieldMap& values);
 [[nodiscard]] std::string expandTemplate(std::string_view tmpl, const std::map<std::string, std::string>& values);
+// A template without "{" expands to itself: callers can skip gathering values.
+[[nodiscard]] inline bool hasPlaceholder(std::string_view tmpl) { return tmpl.find('{') != std::string_view::npos; }
 // The same, where a template without "{" is the one shared text of every
 // event it names (a symptom id: tens of thousands of events at 10,000 ranks).
 [[nodiscard]] SharedText expandShared(const SharedText& tmpl, const FieldMap& values);
