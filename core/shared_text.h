@@ -6,26 +6,48 @@
 // content.
 #pragma once
 
+#include <atomic>
 #include <compare>
-#include <memory>
+#include <cstdint>
 #include <string>
 #include <string_view>
+#include <utility>
 
 namespace fl {
 
 class SharedText {
 public:
     SharedText() = default;
-    SharedText(std::string s) : text_(s.empty() ? nullptr : std::make_shared<const std::string>(std::move(s))) {}
+    SharedText(std::string s) : rep_(s.empty() ? nullptr : new Rep{{1}, std::move(s)}) {}
     SharedText(const char* s) : SharedText(std::string(s)) {}
     SharedText(std::string_view s) : SharedText(std::string(s)) {}
+    SharedText(const SharedText& o) noexcept : rep_(o.rep_) { retain(); }
+    SharedText(SharedText&& o) noexcept : rep_(std::exchange(o.rep_, nullptr)) {}
+    SharedText& operator=(const SharedText& o) noexcept
+    {
+        if (rep_ != o.rep_) {
+            release();
+            rep_ = o.rep_;
+            retain();
+        }
+        return *this;
+    }
+    SharedText& operator=(SharedText&& o) noexcept
+    {
+        if (this != &o) {
+            release();
+            rep_ = std::exchange(o.rep_, nullptr);
+        }
+        return *this;
+    }
+    ~SharedText() { release(); }
 
-    const std::string& str() const { return text_ ? *text_ : none(); }
+    const std::string& str() const { return rep_ ? rep_->text : none(); }
     operator const std::string&() const { return str(); }
     bool empty() const { return str().empty(); }
     const char* c_str() const { return str().c_str(); }
 
-    friend bool operator==(const SharedText& a, const SharedText& b) { return a.text_ == b.text_ || a.str() == b.str(); }
+    friend bool operator==(const SharedText& a, const SharedText& b) { return a.rep_ == b.rep_ || a.str() == b.str(); }
     // Against plain text without making a SharedText of it (an allocation per compare).
     friend bool operator==(const SharedText& a, std::string_view b) { return a.str() == b; }
     friend bool operator==(const SharedText& a, const std::string& b) { return a.str() == b; }
@@ -37,12 +59,32 @@ public:
     }
 
 private:
+    // One pointer, not std::shared_ptr's two: a SymptomEvent holds seven of
+    // these and a ChainEdge two (8 bytes each instead of 16). Copies are made
+    // on the scan threads, so the count is atomic.
+    struct Rep {
+        std::atomic<uint32_t> refs;
+        std::string text;
+    };
+    void retain() const noexcept
+    {
+        if (rep_)
+            rep_->refs.fetch_add(1, std::memory_order_relaxed);
+    }
+    void release() noexcept
+    {
+        if (rep_ && rep_->refs.fetch_sub(1, std::memory_order_acq_rel) == 1)
+            delete rep_;
+        rep_ = nullptr;
+    }
     static const std::string& none()
     {
         static const std::string empty;
         return empty;
     }
-    std::shared_ptr<const std::string> text_;
+    Rep* rep_ = nullptr;
 };
+
+static_assert(sizeof(SharedText) == sizeof(void*));
 
 } // namespace fl

@@ -10,6 +10,8 @@
 
 #include <string>
 #include <string_view>
+#include <thread>
+#include <vector>
 
 class TestSharedText : public QObject {
     Q_OBJECT
@@ -22,6 +24,43 @@ private slots:
         const fl::SharedText c(std::string("nccl.extract.watchdog-timeout"));
         QVERIFY(&a.str() != &c.str()); // made apart: equal by content only
         QVERIFY(a == c);
+    }
+    void lastHolderFreesAndCopiesCrossThreads()
+    {
+        fl::SharedText a(std::string("nccl.filter.watchdog-after-xid"));
+        const std::string* text = &a.str();
+        fl::SharedText b;
+        b = a;
+        b = b; // self-assignment keeps the text
+        QCOMPARE(&b.str(), text);
+        fl::SharedText moved = std::move(a);
+        QVERIFY(a.empty()); // a moved-from text is empty, not dangling
+        QCOMPARE(&moved.str(), text);
+        a = std::move(moved);
+        moved = fl::SharedText("other");
+        QCOMPARE(moved.str(), std::string("other"));
+        QCOMPARE(&a.str(), text);
+        // The scan's threads copy the rules' ids into their events and drop
+        // them: the count must not lose a copy (ASan/TSan builds see a miss).
+        std::vector<std::thread> threads;
+        std::vector<std::vector<fl::SharedText>> held(4);
+        for (size_t t = 0; t < held.size(); ++t)
+            threads.emplace_back([&, t] {
+                for (int i = 0; i < 20000; ++i) {
+                    held[t].push_back(a);
+                    if (i % 3 == 0)
+                        held[t].pop_back();
+                }
+            });
+        for (auto& th : threads)
+            th.join();
+        b = {};
+        for (auto& h : held) {
+            QCOMPARE(h.size(), size_t(13333));
+            QCOMPARE(&h.front().str(), text);
+        }
+        held.clear();
+        QCOMPARE(a.str(), std::string("nccl.filter.watchdog-after-xid"));
     }
     void comparesWithPlainText()
     {
