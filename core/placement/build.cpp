@@ -127,31 +127,31 @@ void readAppLog(const SourceFile& f, std::string_view data, std::map<StreamKey, 
         if (s.lines++ == 0)
             s.fileNode = f.node;
         const std::string_view msg = text.substr(std::min(li.messageStart, text.size()));
-        auto src = [&](std::string fact, std::string how) {
-            return PlacementSource{f.index, line, std::move(fact), std::move(how)};
+        auto src = [&](PlacementFact fact, PlacementHow how, int value, int value2 = -1, std::string named = {}) {
+            return PlacementSource{f.index, line, fact, how, value, value2, std::move(named)};
         };
         if (li.rank >= 0 && li.rankFromLabel && s.global.size() < 4) {
             const bool fromTask = li.task >= 0 && li.localRank < 0 && li.rank == li.task;
-            std::string how = fromTask ? "srun --label task id (one task per GPU)" : "rank label before the message";
+            const PlacementHow how = fromTask ? PlacementHow::SrunTaskId : PlacementHow::RankLabel;
             if (s.global.empty() || s.global.back().value != li.rank)
-                s.global.push_back({li.rank, src("global rank " + std::to_string(li.rank), how)});
+                s.global.push_back({li.rank, src(PlacementFact::GlobalRank, how, li.rank)});
         }
         if (!li.host.empty() && li.pid >= 0 && s.hosts.size() < 4 && !s.hosts.count(std::string(li.host)))
-            s.hosts.emplace(std::string(li.host), src("host " + std::string(li.host), "NCCL host:pid:tid prefix"));
+            s.hosts.emplace(std::string(li.host), src(PlacementFact::Host, PlacementHow::NcclHostPrefix, -1, -1, std::string(li.host)));
         if (li.pid >= 0 && s.pids.size() < 8 && s.pids.insert(li.pid).second && !s.pidSource)
-            s.pidSource = src("pid " + std::to_string(li.pid), "NCCL host:pid:tid prefix");
+            s.pidSource = src(PlacementFact::Pid, PlacementHow::NcclHostPrefix, li.pid);
         if (li.device >= 0 && !s.device)
-            s.device = Claim{li.device, src("GPU " + std::to_string(li.device), "NCCL [dev] prefix")};
+            s.device = Claim{li.device, src(PlacementFact::Gpu, PlacementHow::NcclDevPrefix, li.device)};
         if (msg.size() > 20 && msg.find("global rank: ") != std::string_view::npos && msg.find("ProcessGroupNCCL") != std::string_view::npos) {
             const int g = numberAfter(msg, "global rank: ");
             const int size = numberAfter(msg, " size: ");
             if (size > worldFromPg)
                 worldFromPg = size;
             if (g >= 0 && (s.global.empty() || s.global.back().value != g))
-                s.global.push_back({g, src("global rank " + std::to_string(g), "ProcessGroupNCCL initialization line")});
+                s.global.push_back({g, src(PlacementFact::GlobalRank, PlacementHow::ProcessGroupInit, g)});
         } else if (const int pgRank = msg.find("Rank ") != std::string_view::npos ? defaultGroupRank(msg) : -1;
                    pgRank >= 0 && s.global.size() < 4 && (s.global.empty() || s.global.back().value != pgRank)) {
-            s.global.push_back({pgRank, src("global rank " + std::to_string(pgRank), "default process group's [Rank N]")});
+            s.global.push_back({pgRank, src(PlacementFact::GlobalRank, PlacementHow::DefaultGroupRank, pgRank)});
         }
         if (li.pid >= 0 && msg.find(" busId ") != std::string_view::npos && msg.find("nranks ") != std::string_view::npos) {
             const int r = numberAfter(msg, " rank ");
@@ -159,13 +159,12 @@ void readAppLog(const SourceFile& f, std::string_view data, std::map<StreamKey, 
             const int dev = numberAfter(msg, " cudaDev ");
             const std::string pci = pciFromNcclBusId(tokenAfter(msg, " busId "));
             if (r >= 0 && n > 0 && s.ncclRanks.size() < 16)
-                s.ncclRanks.push_back({Claim{r, src("rank " + std::to_string(r) + " of " + std::to_string(n),
-                                                    "NCCL init line (comm rank, nranks)")},
+                s.ncclRanks.push_back({Claim{r, src(PlacementFact::CommRank, PlacementHow::NcclInitRank, r, n)},
                                        n});
             if (dev >= 0)
-                s.device = Claim{dev, src("GPU " + std::to_string(dev), "NCCL init line cudaDev")};
+                s.device = Claim{dev, src(PlacementFact::Gpu, PlacementHow::NcclInitCudaDev, dev)};
             if (!pci.empty() && !s.pci)
-                s.pci = std::make_pair(pci, src("PCI " + pci, "NCCL init line busId " + std::string(tokenAfter(msg, " busId "))));
+                s.pci = std::make_pair(pci, src(PlacementFact::Pci, PlacementHow::NcclInitBusId, -1, -1, pci));
         }
     }
 }
@@ -382,7 +381,7 @@ Placement buildPlacement(const std::vector<SourceFile>& files, const std::vector
         std::vector<Claim> claims = s.global;
         const SourceFile& f = files[key.file.value];
         if (f.rank >= 0 && key.task < 0) // a per-rank file: every stream in it is that rank
-            claims.insert(claims.begin(), Claim{f.rank, {f.index, 0, "global rank " + std::to_string(f.rank), f.rankReason}});
+            claims.insert(claims.begin(), Claim{f.rank, {f.index, 0, PlacementFact::GlobalRank, PlacementHow::FileRank, f.rank, -1, {}}});
         for (const auto& [c, n] : s.ncclRanks)
             if (n == world)
                 claims.push_back(c);
@@ -412,7 +411,7 @@ Placement buildPlacement(const std::vector<SourceFile>& files, const std::vector
         }
         if (e.node.empty() && !s.fileNode.empty()) {
             e.node = s.fileNode;
-            addEvidence(e, {f.index, 0, "node " + s.fileNode, f.nodeReason});
+            addEvidence(e, {f.index, 0, PlacementFact::Node, PlacementHow::FileNode, -1, -1, s.fileNode});
         }
         if (s.device) {
             e.gpu = s.device->value;
@@ -452,7 +451,7 @@ Placement buildPlacement(const std::vector<SourceFile>& files, const std::vector
     // The manifest is one more source.
     if (manifest) {
         for (const auto& [rank, place] : manifest->ranks) {
-            PlacementSource src{PlacementSource::kManifest, 0, "rank " + std::to_string(rank), "workload.json ranks"};
+            PlacementSource src{PlacementSource::kManifest, 0, PlacementFact::ManifestRank, PlacementHow::Manifest, rank, -1, {}};
             auto [it, fresh] = byGlobal.try_emplace(rank);
             PlacementEntry& m = it->second;
             if (fresh)
@@ -511,8 +510,7 @@ Placement buildPlacement(const std::vector<SourceFile>& files, const std::vector
             PlacementEntry& e = pl.entries[i];
             if (std::find(e.pids.begin(), e.pids.end(), pid) == e.pids.end())
                 continue;
-            PlacementSource src{o.ref.file, o.ref.line, "PCI " + pci + " used by pid " + std::to_string(pid),
-                                "kernel line naming the bus and the pid"};
+            PlacementSource src{o.ref.file, o.ref.line, PlacementFact::PciOfPid, PlacementHow::KernelBusAndPid, pid, -1, pci};
             mergeField(e.pci, pci, std::string(), src, e, "PCI (" + e.pci + " vs " + pci + ")", pl.conflicts);
         }
     }

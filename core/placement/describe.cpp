@@ -1,6 +1,8 @@
 // The placement map as text for `inspect`: the one place its prose is made.
 #include "placement/placement.h"
 
+#include <cstdio>
+
 namespace fl {
 
 namespace {
@@ -13,6 +15,61 @@ std::string where(const PlacementSource& s, const std::vector<SourceFile>& files
     if (s.line > 0)
         w += ":" + std::to_string(s.line);
     return w;
+}
+
+std::string fact(const PlacementSource& s)
+{
+    switch (s.fact) {
+    case PlacementFact::GlobalRank: return "global rank " + std::to_string(s.value);
+    case PlacementFact::CommRank: return "rank " + std::to_string(s.value) + " of " + std::to_string(s.value2);
+    case PlacementFact::Host: return "host " + s.text;
+    case PlacementFact::Pid: return "pid " + std::to_string(s.value);
+    case PlacementFact::Gpu: return "GPU " + std::to_string(s.value);
+    case PlacementFact::Pci: return "PCI " + s.text;
+    case PlacementFact::Node: return "node " + s.text;
+    case PlacementFact::PciOfPid: return "PCI " + s.text + " used by pid " + std::to_string(s.value);
+    case PlacementFact::ManifestRank: return "rank " + std::to_string(s.value);
+    }
+    return "?";
+}
+
+// The busId NCCL printed for "dddd:bb:dd" (pciFromNcclBusId read it the other
+// way; a GPU's function number is 0).
+std::string ncclBusId(const std::string& pci)
+{
+    unsigned domain = 0, bus = 0, dev = 0;
+    if (std::sscanf(pci.c_str(), "%x:%x:%x", &domain, &bus, &dev) != 3)
+        return pci;
+    char buf[32];
+    std::snprintf(buf, sizeof buf, "%llx",
+                  (static_cast<unsigned long long>(domain) << 20) | (bus << 12) | (dev << 4));
+    return buf;
+}
+
+std::string how(const PlacementSource& s, const std::vector<SourceFile>& files)
+{
+    const SourceFile* f = s.file.value < files.size() ? &files[s.file.value] : nullptr;
+    switch (s.how) {
+    case PlacementHow::SrunTaskId: return "srun --label task id (one task per GPU)";
+    case PlacementHow::RankLabel: return "rank label before the message";
+    case PlacementHow::NcclHostPrefix: return "NCCL host:pid:tid prefix";
+    case PlacementHow::NcclDevPrefix: return "NCCL [dev] prefix";
+    case PlacementHow::ProcessGroupInit: return "ProcessGroupNCCL initialization line";
+    case PlacementHow::DefaultGroupRank: return "default process group's [Rank N]";
+    case PlacementHow::NcclInitRank: return "NCCL init line (comm rank, nranks)";
+    case PlacementHow::NcclInitCudaDev: return "NCCL init line cudaDev";
+    case PlacementHow::NcclInitBusId: return "NCCL init line busId " + ncclBusId(s.text);
+    case PlacementHow::FileRank: return f ? f->rankReason : "the file";
+    case PlacementHow::FileNode: return f ? f->nodeReason : "the file";
+    case PlacementHow::Manifest: return "workload.json ranks";
+    case PlacementHow::KernelBusAndPid: return "kernel line naming the bus and the pid";
+    }
+    return "?";
+}
+
+std::string source(const PlacementSource& s, const std::vector<SourceFile>& files)
+{
+    return "      " + fact(s) + " <- " + how(s, files) + " (" + where(s, files) + ")\n";
 }
 
 std::string num(int v) { return v < 0 ? "-" : std::to_string(v); }
@@ -52,7 +109,7 @@ std::string describePlacement(const Placement& pl, const std::vector<SourceFile>
                 pids += (pids.empty() ? "" : ",") + std::to_string(p);
             out += (pids.empty() ? "-" : pids) + "\n";
             for (const auto& s : e.evidence)
-                out += "      " + s.fact + " <- " + s.how + " (" + where(s, files) + ")\n";
+                out += source(s, files);
         }
     }
     for (const auto& n : pl.nodes) {
@@ -64,7 +121,7 @@ std::string describePlacement(const Placement& pl, const std::vector<SourceFile>
     for (const auto& c : pl.conflicts) {
         out += "  conflict: " + c.message + "\n";
         for (const auto& s : c.evidence)
-            out += "      " + s.fact + " <- " + s.how + " (" + where(s, files) + ")\n";
+            out += source(s, files);
     }
     return out;
 }

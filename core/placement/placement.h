@@ -9,6 +9,7 @@
 #include "bundle/bundle.h"
 #include "model.h"
 
+#include <cstdint>
 #include <memory>
 #include <optional>
 #include <string>
@@ -17,12 +18,47 @@
 
 namespace fl {
 
+// What a source established. Kept as data (a 10,000-rank job holds ~90,000
+// of these, and the streams of its logs more while the scan runs);
+// describePlacement is the one place they become words.
+enum class PlacementFact : uint8_t {
+    GlobalRank,    // value: the rank
+    CommRank,      // value: the rank in an NCCL communicator, value2: its nranks
+    Host,          // text: the host
+    Pid,           // value: the pid
+    Gpu,           // value: the CUDA device
+    Pci,           // text: the PCI address
+    Node,          // text: the node
+    PciOfPid,      // text: the PCI address, value: the pid using it
+    ManifestRank,  // value: the rank whose manifest entry it is
+};
+
+// How the source said it.
+enum class PlacementHow : uint8_t {
+    SrunTaskId,        // srun --label task id (one task per GPU)
+    RankLabel,         // a rank label before the message
+    NcclHostPrefix,    // NCCL's host:pid:tid prefix
+    NcclDevPrefix,     // NCCL's [dev] prefix
+    ProcessGroupInit,  // ProcessGroupNCCL's initialization line
+    DefaultGroupRank,  // the default process group's [Rank N]
+    NcclInitRank,      // NCCL init line: comm rank, nranks
+    NcclInitCudaDev,   // NCCL init line: cudaDev
+    NcclInitBusId,     // NCCL init line: busId
+    FileRank,          // the file's name or content (SourceFile::rankReason)
+    FileNode,          // the file's name or content (SourceFile::nodeReason)
+    Manifest,          // workload.json's ranks
+    KernelBusAndPid,   // a kernel line naming the bus and the pid
+};
+
 // One line (or manifest field) that established a fact.
 struct PlacementSource {
     FileId file;               // index into the files; kManifest for workload.json
     uint32_t line = 0;         // 1-based; 0 for facts from a file name or the manifest
-    std::string fact;          // "global rank 13", "busId 86000 -> PCI 0000:86:00", ...
-    std::string how;           // "NCCL init line", "torchrun prefix [default5]", "file name", ...
+    PlacementFact fact = PlacementFact::GlobalRank;
+    PlacementHow how = PlacementHow::Manifest;
+    int value = -1;
+    int value2 = -1;
+    std::string text;          // a host, node or PCI address, for the facts that name one
     static constexpr FileId kManifest{UINT32_MAX};
     friend bool operator==(const PlacementSource&, const PlacementSource&) = default;
 };

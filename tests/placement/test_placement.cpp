@@ -71,7 +71,13 @@ private slots:
         QVERIFY(!entry(p, 1)); // the split communicator's rank 1 is not a global rank
         QVERIFY(p.conflicts.empty());
         const std::string text = describePlacement(p, a.bundle.files);
-        QVERIFY2(text.find("NCCL init line busId b000") != std::string::npos, text.c_str());
+        // Each fact with how it was read and where (the sources are data; this is their one text).
+        for (const char* want : {"PCI 0000:0b:00 <- NCCL init line busId b000 (applog-gpu-a100-17.log:2)",
+                                 "rank 9 of 16 <- NCCL init line (comm rank, nranks) (applog-gpu-a100-17.log:2)",
+                                 "GPU 1 <- NCCL init line cudaDev (applog-gpu-a100-17.log:",
+                                 "host a100-17 <- NCCL host:pid:tid prefix (applog-gpu-a100-17.log:2)",
+                                 "pid 901 <- NCCL host:pid:tid prefix"})
+            QVERIFY2(text.find(want) != std::string::npos, (std::string(want) + "\n" + text).c_str());
         // the error line of local rank 1 lands on global rank 9
         bool found = false;
         for (const auto& o : a.observations)
@@ -112,6 +118,11 @@ private slots:
         const PlacementEntry* e5 = entry(a.placement, 5);
         QVERIFY(e5);
         QCOMPARE(QString::fromStdString(e5->pci), QStringLiteral("0000:c1:00"));
+        const std::string text = describePlacement(a.placement, a.bundle.files);
+        QVERIFY2(text.find("PCI 0000:c1:00 used by pid 4242 <- kernel line naming the bus and the pid "
+                           "(syslog-h100-sxm-05.log:1)") != std::string::npos, text.c_str());
+        QVERIFY2(text.find("global rank 5 <- srun --label task id (one task per GPU) (slurm-1.out:1)") != std::string::npos,
+                 text.c_str());
         QVERIFY(a.result.rootCause);
         QCOMPARE(QString::fromStdString(a.result.rootCause->node), QStringLiteral("h100-sxm-05"));
         QCOMPARE(a.result.rootCause->rank, 5);
