@@ -161,8 +161,8 @@ static_assert(sizeof(RawRef) == 24 && sizeof(Observation) <= 184, "padding came 
 // <ip>. The event stands for that cause; its evidence is the naming lines. It
 // weighs less than a directly observed cause (setting inferred_weight_penalty).
 struct Inference {
-    std::string fromSymptom;   // what the cited lines themselves are ("gpu.xid.45")
-    std::string rule;          // the rule that drew the inference
+    SharedText fromSymptom;    // what the cited lines themselves are ("gpu.xid.45")
+    SharedText rule;           // the rule that drew the inference (its one copy)
     friend bool operator==(const Inference&, const Inference&) = default;
 };
 

@@ -940,9 +940,9 @@ Effects apply(const State& state, const Rule& rule, const RulePools& pools, cons
             ? expandTemplate(rule.infer->symptom, fieldsAndSymptom(target))
             : rule.infer->symptom;
         if (!target.inferred)
-            target.inferred = Inference{target.symptom, rule.id};
+            target.inferred = Inference{target.symptom, sharedRuleId(rule)};
         else
-            target.inferred->rule = rule.id;
+            target.inferred->rule = sharedRuleId(rule);
         const auto before = static_cast<int64_t>(rule.infer->beforeS * 1e9);
         if (before > 0 && target.time.interval.earliestNs != kNoTime)
             target.time.interval.earliestNs -= before;

@@ -55,7 +55,7 @@ json inferenceJson(const std::optional<Inference>& inf)
 {
     if (!inf)
         return nullptr;
-    return {{"from_symptom", inf->fromSymptom}, {"rule", inf->rule}};
+    return {{"from_symptom", inf->fromSymptom.str()}, {"rule", inf->rule.str()}};
 }
 
 // Why it won or lost as data (the verdict above is its words), so a reader of

@@ -71,7 +71,7 @@ std::string summary(const Result& result, const std::vector<EventId>& tiedRoots,
                  (c.otherErrorNodes ? " on " + plural(c.otherErrorNodes, "node") : std::string()) +
                  " kept as interesting evidence";
         if (rc.inferred)
-            s += "; inferred: no line shows it, " + rc.inferred->fromSymptom + " names it";
+            s += "; inferred: no line shows it, " + rc.inferred->fromSymptom.str() + " names it";
         return s + ".";
     }
     if (result.status == ResultStatus::Ambiguous) {
