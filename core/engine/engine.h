@@ -25,7 +25,9 @@ struct Analysis {
     std::vector<TraceStep> trace;
     Placement placement;                     // node <-> GPU <-> PCI <-> rank map with its evidence
     bool cancelled = false;
-    std::vector<std::pair<std::string, double>> stageMs; // rules, load, scan, attribute: wall milliseconds
+    // Wall milliseconds of load (the rules compile beside it), rules (what is
+    // left of their compile once the bundle is loaded), scan and attribute.
+    std::vector<std::pair<std::string, double>> stageMs;
 };
 
 struct AnalyzeOptions {
