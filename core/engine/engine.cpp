@@ -162,7 +162,8 @@ Analysis analyze(const std::string& bundlePath, const AnalyzeOptions& options, c
     };
     // The rules compile on a thread of their own while the bundle's files are
     // listed and probed: neither needs the other, and on 2 cores the listing
-    // leaves one idle. Their stage is the time until both are there.
+    // leaves one idle. The "rules" stage is what is left of their compile
+    // once the bundle is loaded.
     auto compiled = std::async(std::launch::async, [&options] { return loadRulesFor(options); });
     try {
         a.bundle = loadBundle(bundlePath, options.load, progress);
