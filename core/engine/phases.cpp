@@ -748,34 +748,10 @@ struct RulePools {
     std::optional<Pool> link, merge, move, copy;
 };
 
-RulePools poolsFor(const State& state, const Rule& rule, const std::vector<SymptomEvent>& events, const SymptomIds& ids)
-{
-    RulePools p;
-    for (const auto& rel : rule.ifExists)
-        p.ifExists.push_back(candidates(state, events, ids, rel));
-    for (const auto& rel : rule.ifNotExists)
-        p.ifNotExists.push_back(candidates(state, events, ids, rel));
-    if (rule.copyFields)
-        p.copy = candidates(state, events, ids, rule.copyFields->from);
-    if (rule.linkFrom)
-        p.link = candidates(state, events, ids, *rule.linkFrom);
-    if (rule.moveTo && rule.moveTo->related)
-        p.move = candidates(state, events, ids, *rule.moveTo->related);
-    if (rule.mergeWith)
-        p.merge = candidates(state, events, ids, *rule.mergeWith);
-    return p;
-}
-
-// Whether the rule applies to `e`, which its match selects, and with what:
-// nullopt when its if / unless relations or its copy_fields source rule it out.
+// What the rule does to `e`, which its match selects and whose if / unless
+// relations hold: nullopt when its copy_fields source rules it out.
 std::optional<Decision> decide(const Rule& rule, const RulePools& pools, const SymptomEvent& e)
 {
-    for (size_t i = 0; i < rule.ifExists.size(); ++i)
-        if (!satisfied(e, pools.ifExists[i], rule.ifExists[i]))
-            return std::nullopt;
-    for (size_t i = 0; i < rule.ifNotExists.size(); ++i)
-        if (satisfied(e, pools.ifNotExists[i], rule.ifNotExists[i]))
-            return std::nullopt;
     Decision d;
     d.id = e.id;
     if (rule.linkFrom)
@@ -1046,12 +1022,33 @@ std::vector<const SymptomEvent*> selectedBy(const PhaseRun& run, const Rule& rul
 }
 
 // Decides on the events as they are when the rule starts: a rule's effect
-// does not depend on the order in which it visits events.
-std::vector<Decision> decideAll(const Rule& rule, const RulePools& pools,
-                                const std::vector<const SymptomEvent*>& selected)
+// does not depend on the order in which it visits events. Each relation's
+// pool (every event it names, bucketed) is built only while a selected event
+// is still in play: a rule whose `if` holds for no event never builds its
+// `unless` and link pools (the straggler rule over 10,000 equal work ids).
+std::vector<Decision> decideAll(const State& state, const Rule& rule, const std::vector<SymptomEvent>& events,
+                                const SymptomIds& ids, std::vector<const SymptomEvent*> inPlay, RulePools& pools)
 {
+    auto keep = [&inPlay](const Pool& pool, const Relation& rel, bool mustHold) {
+        std::erase_if(inPlay, [&](const SymptomEvent* e) { return satisfied(*e, pool, rel) != mustHold; });
+        return !inPlay.empty();
+    };
+    for (const auto& rel : rule.ifExists)
+        if (!keep(pools.ifExists.emplace_back(candidates(state, events, ids, rel)), rel, true))
+            return {};
+    for (const auto& rel : rule.ifNotExists)
+        if (!keep(pools.ifNotExists.emplace_back(candidates(state, events, ids, rel)), rel, false))
+            return {};
+    if (rule.copyFields)
+        pools.copy = candidates(state, events, ids, rule.copyFields->from);
+    if (rule.linkFrom)
+        pools.link = candidates(state, events, ids, *rule.linkFrom);
+    if (rule.moveTo && rule.moveTo->related)
+        pools.move = candidates(state, events, ids, *rule.moveTo->related);
+    if (rule.mergeWith)
+        pools.merge = candidates(state, events, ids, *rule.mergeWith);
     std::vector<Decision> decisions;
-    for (const SymptomEvent* e : selected)
+    for (const SymptomEvent* e : inPlay)
         if (auto d = decide(rule, pools, *e))
             decisions.push_back(std::move(*d));
     return decisions;
@@ -1132,8 +1129,9 @@ void runPhase(const State& state, Phase phase, std::vector<SymptomEvent>& events
         // A relation's pool holds every event it names (each rank's timeout at
         // 10,000 ranks): not built for a rule that selects nothing here.
         const std::vector<const SymptomEvent*> selected = selectedBy(run, rule);
-        const RulePools pools = selected.empty() ? RulePools{} : poolsFor(state, rule, events, run.symptomIds);
-        const std::vector<Decision> decisions = decideAll(rule, pools, selected);
+        RulePools pools;
+        const std::vector<Decision> decisions =
+            selected.empty() ? std::vector<Decision>{} : decideAll(state, rule, events, run.symptomIds, selected, pools);
         if (rule.absentRanks)
             runAbsentRule(run, rule, decisions);
         else
