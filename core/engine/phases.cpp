@@ -860,16 +860,6 @@ private:
 };
 uint64_t edgeKey(EventId from, EventId to) { return (uint64_t(from.value) << 32) | to.value; }
 
-// What a set_symptom or infer template may read: the event's fields and
-// "{symptom}". Gathered only for a template with a placeholder; most name a
-// fixed id, and the copy was made for each of the events they rewrite.
-FieldMap fieldsAndSymptom(const SymptomEvent& e)
-{
-    FieldMap vals = e.fields;
-    vals["symptom"] = e.symptom;
-    return vals;
-}
-
 // Applies every action of the rule to one decided event; returns each effect
 // it had, in the order applied. `link` carries the rule's id and label, shared
 // by every edge it draws.
@@ -901,9 +891,7 @@ Effects apply(const State& state, const Rule& rule, const RulePools& pools, cons
         did(TraceAction::CopiedFields);
     }
     if (rule.setSymptom) {
-        SharedText s = hasPlaceholder(rule.setSymptom->str())
-            ? SharedText(expandTemplate(rule.setSymptom->str(), fieldsAndSymptom(target)))
-            : *rule.setSymptom;
+        SharedText s = expandShared(*rule.setSymptom, target.fields, "symptom", target.symptom);
         if (s != target.symptom) {
             did(TraceAction::Rewrote, target.symptom.str() + " -> " + s.str());
             target.symptom = std::move(s);
@@ -912,9 +900,7 @@ Effects apply(const State& state, const Rule& rule, const RulePools& pools, cons
     if (rule.infer) {
         // The event now stands for the cause its lines name; what the lines
         // themselves are is kept, and the cause came before them.
-        const std::string s = hasPlaceholder(rule.infer->symptom)
-            ? expandTemplate(rule.infer->symptom, fieldsAndSymptom(target))
-            : rule.infer->symptom;
+        const std::string s = expandTemplate(rule.infer->symptom, target.fields, "symptom", target.symptom);
         if (!target.inferred)
             target.inferred = Inference{target.symptom, sharedRuleId(rule)};
         else

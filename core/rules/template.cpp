@@ -25,11 +25,25 @@ std::string expand(std::string_view tmpl, ValueOf valueOf)
     return out;
 }
 
+// A template without "{" is its own expansion: the one shared text of every event it names.
+bool literal(const SharedText& tmpl) { return tmpl.str().find('{') == std::string::npos; }
+
 } // namespace
 
 std::string expandTemplate(std::string_view tmpl, const FieldMap& values)
 {
     return expand(tmpl, [&](std::string_view name) -> const std::string* {
+        auto it = values.find(name);
+        return it == values.end() ? nullptr : &it->second;
+    });
+}
+
+std::string expandTemplate(std::string_view tmpl, const FieldMap& values, std::string_view extraName,
+                           const std::string& extraValue)
+{
+    return expand(tmpl, [&](std::string_view name) -> const std::string* {
+        if (name == extraName)
+            return &extraValue;
         auto it = values.find(name);
         return it == values.end() ? nullptr : &it->second;
     });
@@ -45,9 +59,13 @@ std::string expandTemplate(std::string_view tmpl, const std::map<std::string, st
 
 SharedText expandShared(const SharedText& tmpl, const FieldMap& values)
 {
-    if (!hasPlaceholder(tmpl.str()))
-        return tmpl;
-    return SharedText(expandTemplate(tmpl.str(), values));
+    return literal(tmpl) ? tmpl : SharedText(expandTemplate(tmpl.str(), values));
+}
+
+SharedText expandShared(const SharedText& tmpl, const FieldMap& values, std::string_view extraName,
+                        const std::string& extraValue)
+{
+    return literal(tmpl) ? tmpl : SharedText(expandTemplate(tmpl.str(), values, extraName, extraValue));
 }
 
 } // namespace fl

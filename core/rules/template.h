@@ -16,10 +16,15 @@ namespace fl {
 // with no closing '}' is kept as written.
 [[nodiscard]] std::string expandTemplate(std::string_view tmpl, const FieldMap& values);
 [[nodiscard]] std::string expandTemplate(std::string_view tmpl, const std::map<std::string, std::string>& values);
-// A template without "{" expands to itself: callers can skip gathering values.
-[[nodiscard]] inline bool hasPlaceholder(std::string_view tmpl) { return tmpl.find('{') != std::string_view::npos; }
+// The same with one more value beside the fields, which wins over a field of
+// that name: "{symptom}" in a set_symptom or infer template, read without
+// copying the event's fields.
+[[nodiscard]] std::string expandTemplate(std::string_view tmpl, const FieldMap& values, std::string_view extraName,
+                                         const std::string& extraValue);
 // The same, where a template without "{" is the one shared text of every
 // event it names (a symptom id: tens of thousands of events at 10,000 ranks).
 [[nodiscard]] SharedText expandShared(const SharedText& tmpl, const FieldMap& values);
+[[nodiscard]] SharedText expandShared(const SharedText& tmpl, const FieldMap& values, std::string_view extraName,
+                                      const std::string& extraValue);
 
 } // namespace fl

@@ -101,6 +101,14 @@ private slots:
         QCOMPARE(expanded.str(), std::string("gpu.xid_79"));
         QCOMPARE(expanded.str(), fl::expandTemplate(tmpl.str(), fields));
         QCOMPARE(fl::expandShared(fl::SharedText("a{"), fields).str(), fl::expandTemplate("a{", fields));
+        // set_symptom / infer: "{symptom}" is the event's symptom, read beside its fields and winning over a
+        // field of that name (as when it was written into a copy of them).
+        const fl::FieldMap withSymptomField{{"symptom", "from-a-field"}, {"xid", "79"}};
+        const std::string current = "gpu.xid";
+        QCOMPARE(&fl::expandShared(plain, withSymptomField, "symptom", current).str(), &plain.str());
+        QCOMPARE(fl::expandShared(fl::SharedText("{symptom}.{xid}"), withSymptomField, "symptom", current).str(),
+                 std::string("gpu.xid.79"));
+        QCOMPARE(fl::expandTemplate("{symptom}-{missing}", withSymptomField, "symptom", current), std::string("gpu.xid-"));
     }
 };
 
