@@ -215,6 +215,16 @@ std::string pciFromNcclBusId(std::string_view hex)
     return buf;
 }
 
+std::string ncclBusIdFromPci(const std::string& pci)
+{
+    unsigned domain = 0, bus = 0, dev = 0;
+    if (std::sscanf(pci.c_str(), "%x:%x:%x", &domain, &bus, &dev) != 3)
+        return pci;
+    char buf[32];
+    std::snprintf(buf, sizeof buf, "%llx", (static_cast<unsigned long long>(domain) << 20) | (bus << 12) | (dev << 4));
+    return buf;
+}
+
 std::string normalizePciAddress(std::string_view s)
 {
     if (s.starts_with("PCI:"))

@@ -1,8 +1,6 @@
 // The placement map as text for `inspect`: the one place its prose is made.
 #include "placement/placement.h"
 
-#include <cstdio>
-
 namespace fl {
 
 namespace {
@@ -33,19 +31,6 @@ std::string fact(const PlacementSource& s)
     return "?";
 }
 
-// The busId NCCL printed for "dddd:bb:dd" (pciFromNcclBusId read it the other
-// way; a GPU's function number is 0).
-std::string ncclBusId(const std::string& pci)
-{
-    unsigned domain = 0, bus = 0, dev = 0;
-    if (std::sscanf(pci.c_str(), "%x:%x:%x", &domain, &bus, &dev) != 3)
-        return pci;
-    char buf[32];
-    std::snprintf(buf, sizeof buf, "%llx",
-                  (static_cast<unsigned long long>(domain) << 20) | (bus << 12) | (dev << 4));
-    return buf;
-}
-
 std::string how(const PlacementSource& s, const std::vector<SourceFile>& files)
 {
     const SourceFile* f = s.file.value < files.size() ? &files[s.file.value] : nullptr;
@@ -58,7 +43,7 @@ std::string how(const PlacementSource& s, const std::vector<SourceFile>& files)
     case PlacementHow::DefaultGroupRank: return "default process group's [Rank N]";
     case PlacementHow::NcclInitRank: return "NCCL init line (comm rank, nranks)";
     case PlacementHow::NcclInitCudaDev: return "NCCL init line cudaDev";
-    case PlacementHow::NcclInitBusId: return "NCCL init line busId " + ncclBusId(s.text);
+    case PlacementHow::NcclInitBusId: return "NCCL init line busId " + ncclBusIdFromPci(s.text);
     case PlacementHow::FileRank: return f ? f->rankReason : "the file";
     case PlacementHow::FileNode: return f ? f->nodeReason : "the file";
     case PlacementHow::Manifest: return "workload.json ranks";

@@ -115,6 +115,9 @@ struct Placement {
 // (a redacted "PCI:..." stays empty).
 std::string normalizePciAddress(std::string_view s);
 std::string pciFromNcclBusId(std::string_view hex);
+// The other way, for saying which busId a source read: "0000:86:00" -> "86000"
+// (a GPU's function number is 0); the text itself when it is no address.
+std::string ncclBusIdFromPci(const std::string& pci);
 
 // What one app log says about its launcher streams (rank labels, NCCL host
 // and device prefixes, init lines), read from its text once, while the scan

@@ -41,6 +41,8 @@ private slots:
         QCOMPARE(QString::fromStdString(pciFromNcclBusId("6000")), QStringLiteral("0000:06:00"));
         QCOMPARE(QString::fromStdString(pciFromNcclBusId("1b000")), QStringLiteral("0000:1b:00"));
         QCOMPARE(QString::fromStdString(pciFromNcclBusId("1801000")), QStringLiteral("0018:01:00"));
+        for (const char* busId : {"86000", "6000", "1b000", "1801000"}) // and back, as describePlacement names it
+            QCOMPARE(QString::fromStdString(ncclBusIdFromPci(pciFromNcclBusId(busId))), QString(busId));
         QVERIFY(pciFromNcclBusId("xyz").empty());
         QVERIFY(pciFromNcclBusId("").empty());
         QCOMPARE(QString::fromStdString(normalizePciAddress("PCI:0000:41:00")), QStringLiteral("0000:41:00"));
