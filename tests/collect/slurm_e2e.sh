@@ -149,11 +149,19 @@ print("ok: status", result["status"], "| domain", result.get("domain"), "|", res
 PY
 grep -q '^1: RuntimeError: CUDA error' "$OUT"/job/slurm-"$JOB".out || fail "srun --label lines in the collected output"
 # The epilog ran collect in the background for the failed job: its result must appear.
-for _ in $(seq 150); do
+# Wait for that collect to end rather than for a fixed time: on a loaded machine (ctest -j2
+# beside a build) it has taken 41 s. The bound (140 s, inside ctest's 180) only stops a hung collect.
+epilog_done() {
+    ls "$T"/faultline/bundles/"$JOB"-*.log > /dev/null 2>&1 &&
+        ! pgrep -f -- "--out $T/faultline/bundles/$JOB-" > /dev/null
+}
+for _ in $(seq 700); do
     r=$(ls "$T"/faultline/bundles/"$JOB"-*.result.json 2>/dev/null | head -1)
     [ -n "$r" ] && [ -s "$r" ] && python3 -c 'import json,sys; json.load(open(sys.argv[1]))' "$r" 2>/dev/null && break
+    if epilog_done; then sleep 0.5; r=$(ls "$T"/faultline/bundles/"$JOB"-*.result.json 2>/dev/null | head -1); break; fi
     sleep 0.2
 done
+epilogged=$(date +%s.%N)
 [ -n "${r:-}" ] && [ -s "$r" ] || { echo "FAIL: the documented epilog produced no result"; cat "$T"/faultline/bundles/*.log 2>/dev/null; cat "$T/log/slurmctld.log" | tail -5; exit 1; }
 python3 - "$r" "$JOB" "$T/faultline/history.db" <<'PY' || fail "epilog result"
 import json, sys, sqlite3
@@ -163,6 +171,7 @@ rows = sqlite3.connect(sys.argv[3]).execute("select workload_id, status from res
 assert rows and rows[0][0] == sys.argv[2], rows
 print("ok: the documented EpilogSlurmctld collected job", sys.argv[2], "->", r["status"], "| history", rows)
 PY
-printf 'timings: slurm up %.1f s, job %.1f s, collect+analyse %.1f s\n' \
-    "$(echo "$up - $start" | bc)" "$(echo "$ran - $up" | bc)" "$(echo "$collected - $ran" | bc)"
+printf 'timings: slurm up %.1f s, job %.1f s, collect+analyse %.1f s, epilog result waited %.1f s\n' \
+    "$(echo "$up - $start" | bc)" "$(echo "$ran - $up" | bc)" "$(echo "$collected - $ran" | bc)" \
+    "$(echo "$epilogged - $collected" | bc)"
 echo PASS
