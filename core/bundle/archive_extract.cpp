@@ -3,15 +3,18 @@
 // duplicates or file/folder clashes ("a" and "a/b") must not overwrite anything.
 #include "bundle/bundle_entry.h"
 #include "bundle/decompress.h"
+#include "bundle/gzip_whole.h"
 
 #include <archive.h>
 #include <archive_entry.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
 #include <filesystem>
 #include <memory>
+#include <optional>
 
 #include <fcntl.h>
 #include <unistd.h>
@@ -79,13 +82,9 @@ public:
     {
         if (m_archiveSize == 0)
             throw BundleError(m_archivePath, "empty file: not a folder or an archive");
-        m_a.reset(archive_read_new());
-        if (!m_a)
-            throw BundleError(m_archivePath, "cannot start the archive reader");
-        archive_read_support_filter_all(m_a.get());
-        archive_read_support_format_all(m_a.get());
-        if (archive_read_open_filename(m_a.get(), m_archivePath.c_str(), 64 * 1024) != ARCHIVE_OK)
-            throw BundleError(m_archivePath, "not a folder or a readable archive: " + archiveError(m_a.get()));
+        m_whole = inflateWholeGzip(m_archivePath, std::min(kWholeGzipMaxBytes, m_options.maxTotalBytes));
+        if (!m_whole || !openReader())
+            openStreaming();
 
         uint32_t headers = 0;
         for (;;) {
@@ -94,7 +93,12 @@ public:
                 break;
             }
             archive_entry* entry = nullptr;
-            const int r = archive_read_next_header(m_a.get(), &entry);
+            int r = archive_read_next_header(m_a.get(), &entry);
+            if (r < ARCHIVE_WARN && headers == 0 && m_whole) {
+                // Not an archive inside the gzip: the streaming reader says so in its own words.
+                openStreaming();
+                r = archive_read_next_header(m_a.get(), &entry);
+            }
             if (r == ARCHIVE_EOF)
                 break;
             if (r < ARCHIVE_WARN) {
@@ -112,13 +116,45 @@ public:
             ++headers;
             if (!entryStep(entry, headers))
                 break;
-            m_progress("load", static_cast<uint64_t>(archive_filter_bytes(m_a.get(), -1)), m_archiveSize);
+            m_progress("load", readSoFar(), m_archiveSize);
         }
         return std::move(m_out);
     }
 
 private:
+    // Larger gzip archives stream: expanding one whole holds its tar in memory besides the members.
+    static constexpr uint64_t kWholeGzipMaxBytes = 128ull << 20;
+
     void warn(const std::string& what) { m_out.warnings.push_back(m_archivePath + ": " + what); }
+
+    // A reader of the whole expanded gzip (m_whole) when there is one, else of the file; false if it fails.
+    bool openReader()
+    {
+        m_a.reset(archive_read_new());
+        if (!m_a)
+            throw BundleError(m_archivePath, "cannot start the archive reader");
+        archive_read_support_filter_all(m_a.get());
+        archive_read_support_format_all(m_a.get());
+        return m_whole ? archive_read_open_memory(m_a.get(), m_whole->data(), m_whole->size()) == ARCHIVE_OK
+                       : archive_read_open_filename(m_a.get(), m_archivePath.c_str(), 64 * 1024) == ARCHIVE_OK;
+    }
+
+    void openStreaming()
+    {
+        m_a.reset(); // frees the reader of m_whole before m_whole goes
+        m_whole.reset();
+        if (!openReader())
+            throw BundleError(m_archivePath, "not a folder or a readable archive: " + archiveError(m_a.get()));
+    }
+
+    // Of the archive file's bytes: an archive expanded whole is read in its expanded bytes, scaled back.
+    uint64_t readSoFar() const
+    {
+        const auto read = static_cast<uint64_t>(std::max<la_int64_t>(0, archive_filter_bytes(m_a.get(), -1)));
+        if (!m_whole)
+            return read;
+        return static_cast<uint64_t>(double(read) / double(m_whole->size()) * double(m_archiveSize));
+    }
 
     void add(std::string path, std::string disk, uint64_t size, FileStatus status, std::string reason)
     {
@@ -386,6 +422,7 @@ private:
     std::string m_dest;
     const LoadOptions& m_options;
     const Progress& m_progress;
+    std::optional<WholeGzip> m_whole; // declared before m_a: the reader reads it until freed
     std::unique_ptr<archive, ArchiveCloser> m_a;
     uint64_t m_archiveSize = 0;
     uint64_t m_total = 0;

@@ -1,6 +1,7 @@
 #include "archive_writer.h"
 #include "bundle/bundle.h"
 #include "bundle/extraction_dir.h"
+#include "bundle/gzip_whole.h"
 #include "bundle/iso_time.h"
 #include "bundle/mapped_file.h"
 #include "bundle/sniff.h"
@@ -337,6 +338,50 @@ private slots:
         QVERIFY(!find(t, "c.log")); // expansion stopped there
         QCOMPARE(t.warnings.size(), size_t(1));
         QVERIFY(t.warnings[0].find("total size limit") != std::string::npos);
+    }
+
+    // inflateWholeGzip (the fast path for .tar.gz) answers only when it is sure to give the streaming
+    // reader's bytes; every other case must come back empty so the streaming reader decides.
+    void wholeGzip()
+    {
+        QTemporaryDir tmp;
+        const fs::path dir = tmp.path().toStdString();
+        const std::string text = noiseText(300'000, 7);
+        const std::string gz = fltest::compressed(text, "gzip");
+        const auto at = [&](const std::string& name, std::string_view bytes) {
+            writeFile(dir / name, bytes);
+            return (dir / name).string();
+        };
+        const auto whole = inflateWholeGzip(at("one.gz", gz), 1u << 20);
+        QVERIFY(whole);
+        QCOMPARE(std::string(whole->data(), whole->size()), text);
+        QVERIFY(!inflateWholeGzip(at("one.gz", gz), text.size() - 1)); // expands past the bound
+        QVERIFY(inflateWholeGzip(at("one.gz", gz), text.size()));
+        QVERIFY(!inflateWholeGzip(at("two.gz", gz + fltest::compressed("more\n", "gzip")), 1u << 20));
+        QVERIFY(!inflateWholeGzip(at("trailing.gz", gz + "x"), 1u << 20));
+        QVERIFY(!inflateWholeGzip(at("cut.gz", std::string_view(gz).substr(0, gz.size() / 2)), 1u << 20));
+        std::string lying = gz; // the trailer's size one byte short: decoding overruns it
+        lying[lying.size() - 4] = char(static_cast<unsigned char>(lying[lying.size() - 4]) - 1);
+        QVERIFY(!inflateWholeGzip(at("lying.gz", lying), 1u << 20));
+        std::string badCrc = gz;
+        badCrc[badCrc.size() - 8] ^= 1;
+        QVERIFY(!inflateWholeGzip(at("crc.gz", badCrc), 1u << 20));
+        QVERIFY(!inflateWholeGzip(at("plain.log", text), 1u << 20));
+        QVERIFY(!inflateWholeGzip((dir / "missing.gz").string(), 1u << 20));
+
+        // A .tar.gz with a second gzip member after the archive streams as before: every member is read.
+        const std::string tgz = (dir / "b.tar.gz").string();
+        QVERIFY(fltest::writeArchive(tgz, ArchiveFormat::TarGz,
+                                     {{"b/syslog-node-02.log", kSyslog}, {"b/applog-node-2-rank0.log", kNccl}}).empty());
+        const std::string twoMembers = at("b2.tar.gz", readFile(tgz) + fltest::compressed(std::string(1024, '\0'), "gzip"));
+        QVERIFY(!inflateWholeGzip(twoMembers, 1u << 20));
+        QVERIFY(inflateWholeGzip(tgz, 1u << 20));
+        for (const std::string& path : {tgz, twoMembers}) {
+            const Bundle b = loadBundle(path);
+            QCOMPARE(b.files.size(), size_t(2));
+            QCOMPARE(readFile(find(b, "syslog-node-02.log")->diskPath), std::string(kSyslog));
+            QCOMPARE(readFile(find(b, "applog-node-2-rank0.log")->diskPath), std::string(kNccl));
+        }
     }
 
     void truncatedTarGz()
