@@ -112,7 +112,11 @@ inline int monthFromAbbrev(std::string_view s, size_t p)
     if (p + 3 > s.size())
         return 0;
     static constexpr std::string_view kNames = "janfebmaraprmayjunjulaugsepoctnovdec";
-    const char a = lower(s[p]), b = lower(s[p + 1]), c = lower(s[p + 2]);
+    const char a = lower(s[p]);
+    // Asked at every prefix position of every log line: most letters begin no month.
+    if (a != 'j' && a != 'f' && a != 'm' && a != 'a' && a != 's' && a != 'o' && a != 'n' && a != 'd')
+        return 0;
+    const char b = lower(s[p + 1]), c = lower(s[p + 2]);
     for (int m = 0; m < 12; ++m)
         if (kNames[size_t(m) * 3] == a && kNames[size_t(m) * 3 + 1] == b && kNames[size_t(m) * 3 + 2] == c)
             return m + 1;
