@@ -23,6 +23,37 @@ using nlohmann::json;
 
 namespace {
 
+// "[-]digits[.digits]" with at most 15 digits, what exporters print: the digits as an integer (exact below
+// 2^53) divided by an exact power of ten is the correctly rounded value, the same double from_chars gives
+// (Clinger's fast path), at a fraction of its cost (from_chars was a quarter of parsing a metrics row).
+bool simpleDecimal(std::string_view s, double& v)
+{
+    static constexpr double kPow10[] = {1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15};
+    size_t i = 0;
+    const bool negative = !s.empty() && s[0] == '-';
+    i += negative;
+    uint64_t mantissa = 0;
+    int digits = 0, fraction = 0;
+    bool point = false;
+    for (; i < s.size(); ++i) {
+        const char c = s[i];
+        if (c >= '0' && c <= '9') {
+            mantissa = mantissa * 10 + uint64_t(c - '0');
+            ++digits;
+            fraction += point;
+        } else if (c == '.' && !point) {
+            point = true;
+        } else {
+            return false;
+        }
+    }
+    if (digits == 0 || digits > 15 || (point && fraction == 0))
+        return false;
+    const double x = double(mantissa) / kPow10[fraction];
+    v = negative ? -x : x;
+    return true;
+}
+
 bool parseValue(std::string_view s, double& v)
 {
     s = cursor::trim(s);
@@ -30,6 +61,8 @@ bool parseValue(std::string_view s, double& v)
         s.remove_prefix(1);
     if (s.empty())
         return false;
+    if (simpleDecimal(s, v))
+        return true;
     auto [p, ec] = std::from_chars(s.data(), s.data() + s.size(), v);
     return ec == std::errc() && p == s.data() + s.size();
 }

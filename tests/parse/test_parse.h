@@ -54,6 +54,7 @@ private slots:
     void promQuery();
     void openMetricsText();
     void csvMetrics();
+    void csvValuesAsFromChars();
     void csvFieldsAcrossBlocks();
     void csvSeriesInAnyOrder();
     void metricsKeepModesAgree();

@@ -6,6 +6,10 @@
 
 #include <QTest>
 
+#include <charconv>
+#include <cmath>
+#include <cstring>
+#include <random>
 #include <string>
 
 using namespace fl;
@@ -316,6 +320,59 @@ void StructuredTest::csvMetrics()
     QCOMPARE(issues[0].line, 5u);
     QCOMPARE(issues[1].line, 6u);
     QCOMPARE(issues[2].line, 7u);
+}
+
+// Values take a short path for plain decimals ("[-]digits[.digits]", at most 15 digits); every value must be the
+// double std::from_chars reads, bit for bit, and what from_chars refuses stays refused.
+void StructuredTest::csvValuesAsFromChars()
+{
+    std::vector<std::string> values = {"0", "-0", "0.0", "-0.000", "81", "79.5", ".5", "-.5", "5.", "007.25",
+                                       "123456789012345", "1234567890123456", "0.000000000000001", "9.99999999999999",
+                                       "1e3", "-2.5E-3", "inf", "nan", "0x10", "1..2", "-", ".", "--1", "1-", "+7.5",
+                                       " 42 ", "3.14159265358979", "0.1", "0.2", "0.3", "1.7976931348623157"};
+    std::mt19937_64 rng(12345);
+    for (int i = 0; i < 3000; ++i) { // random plain decimals of 1..17 digits with the point anywhere
+        const int n = 1 + int(rng() % 17);
+        std::string v = rng() % 4 == 0 ? "-" : "";
+        const int point = int(rng() % size_t(n + 1));
+        for (int d = 0; d < n; ++d) {
+            if (d == point && d > 0)
+                v += '.';
+            v += char('0' + rng() % 10);
+        }
+        values.push_back(v);
+    }
+    std::string data = "time,metric,value\n";
+    for (const auto& v : values)
+        data += "1721721200,m," + v + "\n";
+    std::vector<MetricSeries> out;
+    std::vector<ParseIssue> issues;
+    QVERIFY(parseMetrics(data, FileId(1), out, issues));
+    size_t sample = 0, issue = 0;
+    for (size_t i = 0; i < values.size(); ++i) {
+        std::string_view t = values[i];
+        while (!t.empty() && t.front() == ' ')
+            t.remove_prefix(1);
+        while (!t.empty() && t.back() == ' ')
+            t.remove_suffix(1);
+        if (!t.empty() && t.front() == '+')
+            t.remove_prefix(1);
+        double expected = 0;
+        const auto [end, ec] = std::from_chars(t.data(), t.data() + t.size(), expected);
+        const uint32_t line = uint32_t(i + 2);
+        if (t.empty() || ec != std::errc() || end != t.data() + t.size()) {
+            QVERIFY2(issue < issues.size() && issues[issue].line == line, values[i].c_str());
+            ++issue;
+            continue;
+        }
+        QVERIFY2(sample < out.at(0).samples.size(), values[i].c_str());
+        const MetricSample& s = out[0].samples[sample++];
+        QCOMPARE(s.line, line);
+        QVERIFY2(std::memcmp(&s.value, &expected, sizeof expected) == 0 || (std::isnan(s.value) && std::isnan(expected)),
+                 values[i].c_str());
+    }
+    QCOMPARE(sample, out[0].samples.size());
+    QCOMPARE(issue, issues.size());
 }
 
 // Rows are split 16 bytes at a time: commas on and beside block edges, empty fields, padding columns, and rows
