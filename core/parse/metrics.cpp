@@ -126,10 +126,13 @@ public:
 
     void emit(std::vector<MetricSeries>& out)
     {
+        const auto earlier = [](const MetricSample& a, const MetricSample& b) {
+            return a.timeNs != b.timeNs ? a.timeNs < b.timeNs : a.offset < b.offset;
+        };
+        // Exporters write in time order: checking costs a compare a sample, the sort ~15 (callgrind).
         for (auto& s : series_)
-            std::stable_sort(s.samples.begin(), s.samples.end(), [](const MetricSample& a, const MetricSample& b) {
-                return a.timeNs != b.timeNs ? a.timeNs < b.timeNs : a.offset < b.offset;
-            });
+            if (!std::is_sorted(s.samples.begin(), s.samples.end(), earlier))
+                std::stable_sort(s.samples.begin(), s.samples.end(), earlier);
         std::sort(series_.begin(), series_.end(), [](const MetricSeries& a, const MetricSeries& b) {
             if (a.name != b.name)
                 return a.name < b.name;
