@@ -79,6 +79,15 @@ inline bool lit(std::string_view s, size_t& p, std::string_view word)
     return true;
 }
 
+// One character: what most prefix checks ask, and cheap enough to inline everywhere.
+inline bool lit(std::string_view s, size_t& p, char c)
+{
+    if (p >= s.size() || s[p] != c)
+        return false;
+    ++p;
+    return true;
+}
+
 inline bool startsWith(std::string_view s, std::string_view w) { return s.substr(0, w.size()) == w; }
 inline bool endsWith(std::string_view s, std::string_view w)
 {
@@ -117,7 +126,18 @@ inline int monthFromAbbrev(std::string_view s, size_t p)
     if (a != 'j' && a != 'f' && a != 'm' && a != 'a' && a != 's' && a != 'o' && a != 'n' && a != 'd')
         return 0;
     const char b = lower(s[p + 1]), c = lower(s[p + 2]);
-    for (int m = 0; m < 12; ++m)
+    int from = 0, to = 12; // the months that begin with `a`
+    switch (a) {
+    case 'j': from = 0, to = 7; break; // jan jun jul
+    case 'f': from = 1, to = 2; break;
+    case 'm': from = 2, to = 5; break; // mar may
+    case 'a': from = 3, to = 8; break; // apr aug
+    case 's': from = 8, to = 9; break;
+    case 'o': from = 9, to = 10; break;
+    case 'n': from = 10, to = 11; break;
+    default: from = 11, to = 12; break; // d
+    }
+    for (int m = from; m < to; ++m)
         if (kNames[size_t(m) * 3] == a && kNames[size_t(m) * 3 + 1] == b && kNames[size_t(m) * 3 + 2] == c)
             return m + 1;
     return 0;

@@ -57,7 +57,7 @@ std::optional<int64_t> clockNs(const Clock& c, const TimeContext& ctx)
 bool parseHms(std::string_view s, size_t& p, Clock& c)
 {
     size_t q = p;
-    if (!digitsN(s, q, 2, c.hour) || !lit(s, q, ":") || !digitsN(s, q, 2, c.minute) || !lit(s, q, ":")
+    if (!digitsN(s, q, 2, c.hour) || !lit(s, q, ':') || !digitsN(s, q, 2, c.minute) || !lit(s, q, ':')
         || !digitsN(s, q, 2, c.second))
         return false;
     c.nanos = 0;
@@ -256,7 +256,7 @@ bool parseHostBeforeUptime(std::string_view s, size_t& p, LineInfo& info)
         return false;
     size_t r = skipSpaces(s, q);
     int64_t secs = 0;
-    if (!digitsUpTo(s, r, 10, secs) || !lit(s, r, "."))
+    if (!digitsUpTo(s, r, 10, secs) || !lit(s, r, '.'))
         return false;
     info.host = s.substr(hb, he - hb);
     p = q - 1;
@@ -291,10 +291,10 @@ bool parseHostTag(std::string_view s, size_t& p, LineInfo& info)
     if (q < s.size() && s[q] == '[') {
         ++q;
         int64_t pid = 0;
-        if (!digitsUpTo(s, q, 10, pid) || !lit(s, q, "]"))
+        if (!digitsUpTo(s, q, 10, pid) || !lit(s, q, ']'))
             return false;
     }
-    if (!lit(s, q, ":") || (q < s.size() && s[q] != ' '))
+    if (!lit(s, q, ':') || (q < s.size() && s[q] != ' '))
         return false;
     info.host = s.substr(hb, he - hb);
     p = q;
@@ -307,7 +307,7 @@ bool parseRfc5424Rest(std::string_view s, size_t& p, LineInfo& info)
     size_t q = p;
     std::string_view tok[4];
     for (auto& t : tok) {
-        if (!lit(s, q, " "))
+        if (!lit(s, q, ' '))
             return false;
         const size_t b = q;
         while (q < s.size() && s[q] > ' ' && q - b < 255)
@@ -316,7 +316,7 @@ bool parseRfc5424Rest(std::string_view s, size_t& p, LineInfo& info)
             return false;
         t = s.substr(b, q - b);
     }
-    if (!lit(s, q, " "))
+    if (!lit(s, q, ' '))
         return false;
     if (q < s.size() && s[q] == '-') {
         ++q;
@@ -353,13 +353,13 @@ bool parseSyslogClock(std::string_view s, size_t& p, Clock& c, const TimeContext
     if (c.month == 0)
         return false;
     q += 3;
-    if (!lit(s, q, " "))
+    if (!lit(s, q, ' '))
         return false;
     if (q < s.size() && s[q] == ' ')
         ++q;
     int64_t d = 0;
     const size_t db = q;
-    if (!digitsUpTo(s, q, 2, d) || !lit(s, q, " "))
+    if (!digitsUpTo(s, q, 2, d) || !lit(s, q, ' '))
         return false;
     (void)db;
     c.day = int(d);
@@ -382,7 +382,7 @@ bool skipDmesgDelta(std::string_view s, size_t& p)
         return false;
     q = skipSpaces(s, q);
     int64_t secs = 0, ns = 0;
-    if (!digitsUpTo(s, q, 12, secs) || !lit(s, q, ".") || !fractionNs(s, q, ns) || !lit(s, q, ">"))
+    if (!digitsUpTo(s, q, 12, secs) || !lit(s, q, '.') || !fractionNs(s, q, ns) || !lit(s, q, '>'))
         return false;
     p = q;
     return true;
@@ -391,15 +391,15 @@ bool skipDmesgDelta(std::string_view s, size_t& p)
 bool tryDmesgSeconds(std::string_view s, size_t& p, LineInfo& info, const TimeContext& ctx)
 {
     size_t q = p;
-    if (!lit(s, q, "["))
+    if (!lit(s, q, '['))
         return false;
     q = skipSpaces(s, q);
     int64_t secs = 0, ns = 0;
     size_t f = 0;
-    if (!digitsUpTo(s, q, 10, secs) || !lit(s, q, ".") || (f = q, !fractionNs(s, q, ns)))
+    if (!digitsUpTo(s, q, 10, secs) || !lit(s, q, '.') || (f = q, !fractionNs(s, q, ns)))
         return false;
     const size_t fracEnd = q;
-    if (!lit(s, q, "]") && !(skipDmesgDelta(s, q) && lit(s, q, "]")))
+    if (!lit(s, q, ']') && !(skipDmesgDelta(s, q) && lit(s, q, ']')))
         return false;
     // Ten digits of seconds (317 years of uptime) need not fit int64 ns: such a
     // bracket is not an uptime (issue #13, "[9999999999.0]").
@@ -459,7 +459,7 @@ bool tryDmesgDecode(std::string_view s, size_t& p, LineInfo& info)
     };
     size_t q = p;
     const std::string_view facility = word(q);
-    if (facility.empty() || !lit(s, q, ":"))
+    if (facility.empty() || !lit(s, q, ':'))
         return false;
     if (std::find(kFacilities.begin(), kFacilities.end(), facility) == kFacilities.end())
         return false;
@@ -480,18 +480,18 @@ bool tryDmesgDecode(std::string_view s, size_t& p, LineInfo& info)
 bool tryDmesgHuman(std::string_view s, size_t& p, LineInfo& info, const TimeContext& ctx)
 {
     size_t q = p;
-    if (!lit(s, q, "[") || !isWeekday(s, q))
+    if (!lit(s, q, '[') || !isWeekday(s, q))
         return false;
     q += 3;
-    if (!lit(s, q, " "))
+    if (!lit(s, q, ' '))
         return false;
     Clock c;
     if (!parseSyslogClock(s, q, c, ctx))
         return false;
-    if (!lit(s, q, " ") || !digitsN(s, q, 4, c.year))
+    if (!lit(s, q, ' ') || !digitsN(s, q, 4, c.year))
         return false;
     skipDmesgDelta(s, q); // dmesg -T -d
-    if (!lit(s, q, "]"))
+    if (!lit(s, q, ']'))
         return false;
     c.yearAssumed = false;
     if (!validClock(c))
@@ -508,7 +508,7 @@ bool tryDmesgHuman(std::string_view s, size_t& p, LineInfo& info, const TimeCont
 bool tryDmesgReltime(std::string_view s, size_t& p, LineInfo& info, const TimeContext& ctx)
 {
     size_t q = p;
-    if (!lit(s, q, "["))
+    if (!lit(s, q, '['))
         return false;
     Clock c;
     c.month = monthFromAbbrev(s, q);
@@ -516,8 +516,8 @@ bool tryDmesgReltime(std::string_view s, size_t& p, LineInfo& info, const TimeCo
         return false;
     q = skipSpaces(s, q + 3);
     int64_t d = 0;
-    if (!digitsUpTo(s, q, 2, d) || !lit(s, q, " ") || !digitsN(s, q, 2, c.hour) || !lit(s, q, ":")
-        || !digitsN(s, q, 2, c.minute) || !lit(s, q, "]"))
+    if (!digitsUpTo(s, q, 2, d) || !lit(s, q, ' ') || !digitsN(s, q, 2, c.hour) || !lit(s, q, ':')
+        || !digitsN(s, q, 2, c.minute) || !lit(s, q, ']'))
         return false;
     c.day = int(d);
     c.second = 0;
@@ -537,14 +537,14 @@ bool tryDmesgReltime(std::string_view s, size_t& p, LineInfo& info, const TimeCo
 bool tryDmesgRelDelta(std::string_view s, size_t& p)
 {
     size_t q = p;
-    if (!lit(s, q, "["))
+    if (!lit(s, q, '['))
         return false;
     q = skipSpaces(s, q);
     if (q >= s.size() || (s[q] != '+' && s[q] != '-'))
         return false;
     ++q;
     int64_t secs = 0, ns = 0;
-    if (!digitsUpTo(s, q, 12, secs) || !lit(s, q, ".") || !fractionNs(s, q, ns) || !lit(s, q, "]"))
+    if (!digitsUpTo(s, q, 12, secs) || !lit(s, q, '.') || !fractionNs(s, q, ns) || !lit(s, q, ']'))
         return false;
     p = q;
     return true;
@@ -554,7 +554,7 @@ bool tryDmesgRelDelta(std::string_view s, size_t& p)
 bool tryFabricManagerClock(std::string_view s, size_t& p, LineInfo& info, const TimeContext& ctx)
 {
     size_t q = p;
-    if (!lit(s, q, "["))
+    if (!lit(s, q, '['))
         return false;
     Clock c;
     c.month = monthFromAbbrev(s, q);
@@ -563,8 +563,8 @@ bool tryFabricManagerClock(std::string_view s, size_t& p, LineInfo& info, const 
     q += 3;
     q = skipSpaces(s, q);
     int64_t d = 0;
-    if (!digitsUpTo(s, q, 2, d) || !lit(s, q, " ") || !digitsN(s, q, 4, c.year) || !lit(s, q, " ")
-        || !parseHms(s, q, c) || !lit(s, q, "]"))
+    if (!digitsUpTo(s, q, 2, d) || !lit(s, q, ' ') || !digitsN(s, q, 4, c.year) || !lit(s, q, ' ')
+        || !parseHms(s, q, c) || !lit(s, q, ']'))
         return false;
     c.day = int(d);
     if (!validClock(c))
@@ -579,7 +579,7 @@ bool tryBracketIso(std::string_view s, size_t& p, LineInfo& info, const TimeCont
 {
     size_t q = p;
     Clock c;
-    if (!lit(s, q, "[") || !parseIso(s, q, c) || !lit(s, q, "]"))
+    if (!lit(s, q, '[') || !parseIso(s, q, c) || !lit(s, q, ']'))
         return false;
     setClock(info, c, ctx);
     p = q;
@@ -591,7 +591,7 @@ bool tryBracketIso(std::string_view s, size_t& p, LineInfo& info, const TimeCont
 bool tryGlog(std::string_view s, size_t& p, LineInfo& info, const TimeContext& ctx)
 {
     size_t q = p;
-    const bool bracket = lit(s, q, "[");
+    const bool bracket = lit(s, q, '[');
     if (q >= s.size())
         return false;
     Severity sev;
@@ -614,7 +614,7 @@ bool tryGlog(std::string_view s, size_t& p, LineInfo& info, const TimeContext& c
     }
     const size_t db = q;
     int64_t md = 0;
-    if (!digitsUpTo(s, q, 4, md) || q - db < 3 || !lit(s, q, " "))
+    if (!digitsUpTo(s, q, 4, md) || q - db < 3 || !lit(s, q, ' '))
         return false;
     Clock c;
     c.month = int(md / 100);
@@ -640,7 +640,7 @@ bool tryEpoch(std::string_view s, size_t& p, LineInfo& info)
     size_t q = p;
     int64_t secs = 0, ns = 0;
     const size_t b = q;
-    if (!digitsUpTo(s, q, 11, secs) || q - b != 10 || !lit(s, q, "."))
+    if (!digitsUpTo(s, q, 11, secs) || q - b != 10 || !lit(s, q, '.'))
         return false;
     const size_t f = q;
     if (!fractionNs(s, q, ns))
@@ -666,7 +666,7 @@ bool tryEpoch(std::string_view s, size_t& p, LineInfo& info)
 bool tryRankLabel(std::string_view s, size_t& p, int& globalRank, int& localRank, bool lineStart)
 {
     size_t q = p;
-    if (!lit(s, q, "["))
+    if (!lit(s, q, '['))
         return false;
     const size_t nb = q;
     while (q < s.size() && (isAlpha(s[q]) || s[q] == '_') && q - nb < 32)
@@ -675,9 +675,9 @@ bool tryRankLabel(std::string_view s, size_t& p, int& globalRank, int& localRank
     if (role.empty())
         return false;
     int64_t n = 0;
-    if (!digitsUpTo(s, q, 7, n) || !lit(s, q, "]"))
+    if (!digitsUpTo(s, q, 7, n) || !lit(s, q, ']'))
         return false;
-    const bool colon = lit(s, q, ":");
+    const bool colon = lit(s, q, ':');
     if (role == "rank") {
         size_t r = q;
         int g = -1, l = -1;
@@ -714,8 +714,8 @@ bool tryMpiTag(std::string_view s, size_t& p, int& globalRank)
 {
     size_t q = p;
     int64_t job = 0, rank = 0;
-    if (!lit(s, q, "[") || !digitsUpTo(s, q, 10, job) || !lit(s, q, ",") || !digitsUpTo(s, q, 7, rank)
-        || !lit(s, q, "]"))
+    if (!lit(s, q, '[') || !digitsUpTo(s, q, 10, job) || !lit(s, q, ',') || !digitsUpTo(s, q, 7, rank)
+        || !lit(s, q, ']'))
         return false;
     if (!lit(s, q, "<stdout>:") && !lit(s, q, "<stderr>:") && !lit(s, q, "<stddiag>:"))
         return false;
@@ -728,7 +728,7 @@ bool tryMpiTag(std::string_view s, size_t& p, int& globalRank)
 bool tryRayPrefix(std::string_view s, size_t& p, LineInfo& info)
 {
     size_t q = p;
-    if (!lit(s, q, "("))
+    if (!lit(s, q, '('))
         return false;
     const size_t pidAt = s.substr(q, 80).find("pid=");
     if (pidAt == std::string_view::npos)
@@ -747,7 +747,7 @@ bool tryRayPrefix(std::string_view s, size_t& p, LineInfo& info)
             ++q;
         ip = s.substr(ib, q - ib);
     }
-    if (!lit(s, q, ")"))
+    if (!lit(s, q, ')'))
         return false;
     info.pid = int(pid);
     if (!ip.empty() && info.host.empty())
@@ -764,7 +764,7 @@ bool tryAnsi(std::string_view s, size_t& p)
         return false;
     while (q < s.size() && (isDigit(s[q]) || s[q] == ';') && q - p < 16)
         ++q;
-    if (!lit(s, q, "m"))
+    if (!lit(s, q, 'm'))
         return false;
     p = q;
     return true;
@@ -780,8 +780,8 @@ bool tryNccl(std::string_view s, size_t& p, LineInfo& info)
         q = hostTokenEnd(s, q);
     const size_t he = redacted ? hb : q;
     int64_t pid = 0, tid = 0, dev = 0;
-    if ((he == hb && !redacted) || !lit(s, q, ":") || !digitsUpTo(s, q, 10, pid) || !lit(s, q, ":") || !digitsUpTo(s, q, 10, tid)
-        || !lit(s, q, " [") || !digitsUpTo(s, q, 4, dev) || !lit(s, q, "]"))
+    if ((he == hb && !redacted) || !lit(s, q, ':') || !digitsUpTo(s, q, 10, pid) || !lit(s, q, ':') || !digitsUpTo(s, q, 10, tid)
+        || !lit(s, q, " [") || !digitsUpTo(s, q, 4, dev) || !lit(s, q, ']'))
         return false;
     if (q < s.size() && s[q] != ' ')
         return false;
@@ -796,14 +796,14 @@ bool tryNccl(std::string_view s, size_t& p, LineInfo& info)
 bool tryLevel(std::string_view s, size_t& p, LineInfo& info, bool afterTime, bool atStart)
 {
     size_t q = p;
-    if (lit(s, q, "[")) {
+    if (lit(s, q, '[')) {
         const LevelWord* lw = levelAt(s, q);
         if (!lw)
             return false;
         q += lw->word.size();
-        if (!lit(s, q, "]"))
+        if (!lit(s, q, ']'))
             return false;
-        lit(s, q, ":");
+        lit(s, q, ':');
         info.severity = lw->sev;
         p = q;
         return true;
@@ -843,7 +843,7 @@ bool tryCriStream(std::string_view s, size_t& p)
     size_t q = p;
     if (!lit(s, q, "stdout ") && !lit(s, q, "stderr "))
         return false;
-    if (!lit(s, q, "F") && !lit(s, q, "P"))
+    if (!lit(s, q, 'F') && !lit(s, q, 'P'))
         return false;
     if (q < s.size() && s[q] != ' ')
         return false;
@@ -856,7 +856,7 @@ bool tryTid(std::string_view s, size_t& p)
 {
     size_t q = p;
     int64_t n = 0;
-    if (!lit(s, q, "[tid ") || !digitsUpTo(s, q, 12, n) || !lit(s, q, "]"))
+    if (!lit(s, q, "[tid ") || !digitsUpTo(s, q, 12, n) || !lit(s, q, ']'))
         return false;
     p = q;
     return true;
@@ -997,7 +997,7 @@ LineInfo parseLine(std::string_view line, SourceKind kind, const TimeContext& ct
     if (!s.empty() && s[0] == '<') {
         size_t q = 1;
         int64_t pri = 0;
-        if (digitsUpTo(s, q, 3, pri) && lit(s, q, ">")) {
+        if (digitsUpTo(s, q, 3, pri) && lit(s, q, '>')) {
             if (lit(s, q, "1 "))
                 rfc5424 = true;
             p = q;
