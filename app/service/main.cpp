@@ -237,6 +237,10 @@ int main(int argc, char** argv)
         so.load.maxTotalBytes = uint64_t(maxExpandedMiB) << 20;
         so.load.maxEntryBytes = so.load.maxTotalBytes;
         so.load.memoryBytes = uint64_t(memoryMiB) << 20;
+        // The cores shared out among the analyses that run at once: one thread each when there are as many
+        // workers as cores, more when fewer workers leave cores idle.
+        so.threadsPerAnalysis = std::max(1u, std::thread::hardware_concurrency() / unsigned(std::max(1, workers)));
+        so.load.threads = so.threadsPerAnalysis;
 
         fl::AnalyzeOptions ro;
         ro.ruleDirs = ruleDirs;

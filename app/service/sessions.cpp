@@ -497,6 +497,7 @@ RunOutcome SessionService::runEngine(const SessionRecord& s, const Bundle& bundl
     Engine engine(rules_);
     engine.setKeepMetricSamples(false); // the result document carries no samples
     engine.setKeepMetricSeries(false);  // nor series
+    engine.setThreads(options_.threadsPerAnalysis);
     engine.ingest(bundle, progress);
     RunOutcome out;
     if (progress.cancelled()) {
@@ -645,6 +646,7 @@ std::optional<json> SessionService::trace(const SessionId& id, int runNo, const 
     Engine engine(rules_);
     engine.setKeepMetricSamples(false);
     engine.setKeepMetricSeries(false);
+    engine.setThreads(options_.threadsPerAnalysis);
     engine.ingest(b, progress);
     if (progress.cancelled())
         return std::nullopt;

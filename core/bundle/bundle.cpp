@@ -274,7 +274,7 @@ Bundle loadBundle(const std::string& path, const LoadOptions& options, const Pro
         }
     };
     // A handful of files is not worth a thread.
-    runOnEveryCore(entries.size() < 64 ? 1 : entries.size(), worker);
+    runOnEveryCore(entries.size() < 64 ? 1 : entries.size(), worker, options.threads);
 
     size_t notRead = 0;
     for (size_t i = 0; i < entries.size(); ++i) {

@@ -61,6 +61,8 @@ struct LoadOptions {
     // was a fifth of the service's CPU per analysis (docs/performance.md); a member that would pass the
     // budget, and compressed members (expanded later from a file), still go to disk.
     uint64_t memoryBytes = 0;
+    // Threads that classify a folder's files (0: one per core; core/workers.h).
+    unsigned threads = 0;
 };
 
 Bundle loadBundle(const std::string& path, const LoadOptions& = {}, const Progress& = {});

@@ -33,6 +33,11 @@ void Engine::setKeepMetricSeries(bool keep)
     d->state.keepMetricSeries = keep;
 }
 
+void Engine::setThreads(unsigned threads)
+{
+    d->state.threads = threads;
+}
+
 void Engine::ingest(const Bundle& bundle, const Progress& progress)
 {
     detail::scanBundle(d->state, bundle, progress);

@@ -60,6 +60,8 @@ public:
     void setKeepMetricSamples(bool keep);
     // false: metrics files are still parsed, checked and counted, but no series is kept (the service writes only results).
     void setKeepMetricSeries(bool keep);
+    // At most this many threads scan files (0: one per core). The result does not depend on it.
+    void setThreads(unsigned threads);
     // Adds a bundle's evidence. Can be called again with more bundles (late evidence).
     void ingest(const Bundle& bundle, const Progress& progress = {});
     // Runs filter/refine/outcome/report over everything ingested so far.

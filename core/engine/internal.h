@@ -37,6 +37,7 @@ struct State {
     std::vector<std::string> warnings;
     bool keepMetricSamples = true;
     bool keepMetricSeries = true;             // false: metrics files are checked and counted, no series kept
+    unsigned threads = 0;                     // scan threads (0: one per core)
     ClockModel clocks;                        // estimated after each scan, from `extracted`
     SeriesStore series;                       // numbers of step lines (extract rules' `series`), for trend rules
     std::vector<std::shared_ptr<const AppLogFacts>> appLogs; // by file index: what each app log said to placement

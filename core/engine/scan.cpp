@@ -708,7 +708,7 @@ void scanBundle(State& state, const Bundle& bundle, const Progress& progress)
             progress("scan", doneBytes, totalBytes);
         }
     };
-    runOnEveryCore(outputs.size(), worker);
+    runOnEveryCore(outputs.size(), worker, state.threads);
     // After a cancel: the files not scanned are still listed, in order.
     while (committed < outputs.size())
         commit(outputs[committed++]);

@@ -60,6 +60,7 @@ private slots:
     void emptyBundleIsUnattributed();
     void missingBundleThrowsWithPath();
     void droppingMetricSeriesKeepsTheResult();
+    void threadCountKeepsTheResult();
 };
 
 void TestEngine::goldenSamples_data()
@@ -351,6 +352,37 @@ void TestEngine::missingBundleThrowsWithPath()
 // `analyze --json` keeps no metric series (AnalyzeOptions::keepMetricSeries):
 // the metrics file must still be parsed, checked and counted, and the result
 // document must not change.
+// The service scans on one thread per analysis (Engine::setThreads, LoadOptions::threads), the CLI on every
+// core: the same bundle must give the same result document either way.
+void TestEngine::threadCountKeepsTheResult()
+{
+    QTemporaryDir tmp;
+    const fs::path dir = fs::path(tmp.path().toStdString()) / "bundle";
+    copyTree(fs::path(kSource) / "samples" / "xid149-nccl", dir);
+    // More files than loadBundle classifies on one thread (64), each with lines the rules read.
+    for (int r = 0; r < 80; ++r)
+        writeFile(dir / ("applog-node-03-rank" + std::to_string(r) + ".log"),
+                  "node-03:" + std::to_string(4000 + r) + ":" + std::to_string(4100 + r) + " [" + std::to_string(r % 8) +
+                      "] NCCL INFO comm 0x5555 rank " + std::to_string(r) + " nranks 80 cudaDev " + std::to_string(r % 8) +
+                      " busId 1" + std::to_string(r % 8) + "000 commId 0xabc - Init COMPLETE\n"
+                      "[rank" + std::to_string(r) + "]:[E314 10:11:53.118835568 ProcessGroupNCCL.cpp:616] [Rank " +
+                      std::to_string(r) + "] Watchdog caught collective operation timeout: WorkNCCL(SeqNum=12, "
+                      "OpType=ALLREDUCE, NumelIn=1, NumelOut=1, Timeout(ms)=600000) ran for 600023 milliseconds before timing out.\n");
+    auto rules = loadRulesFor(shippedOnly());
+    std::vector<std::string> results;
+    for (unsigned threads : {0u, 1u, 3u}) {
+        LoadOptions load;
+        load.threads = threads;
+        Engine engine(rules);
+        engine.setThreads(threads);
+        engine.ingest(loadBundle(dir.string(), load));
+        results.push_back(resultToString(engine.attribute()));
+    }
+    QVERIFY(results[0].find("applog-node-03-rank79.log") != std::string::npos);
+    QCOMPARE(results[1], results[0]);
+    QCOMPARE(results[2], results[0]);
+}
+
 void TestEngine::droppingMetricSeriesKeepsTheResult()
 {
     QTemporaryDir tmp;
