@@ -8,6 +8,27 @@ namespace fl {
 
 namespace {
 constexpr int kMaxGroups = 32;
+constexpr size_t kMinTailLead = 4;
+// Occurrences of the tail's literal tried anchored before one unanchored search takes over (as matchFromLead).
+constexpr int kAnchoredTries = 4;
+
+// B's leftmost match at or after `from`: every match of B starts with its literal, so trying the literal's
+// occurrences in order, anchored, finds the same start, and at that start the same groups.
+bool tailMatch(const LazyGap& gap, std::string_view text, size_t from, re2::StringPiece* subs, int n)
+{
+    const re2::StringPiece t(text.data(), text.size());
+    if (gap.tailLead.empty())
+        return gap.tail->Match(t, from, text.size(), RE2::UNANCHORED, subs, n);
+    size_t at = text.find(gap.tailLead, from);
+    for (int tries = 0; at != std::string_view::npos; ++tries) {
+        if (tries == kAnchoredTries)
+            return gap.tail->Match(t, at, text.size(), RE2::UNANCHORED, subs, n);
+        if (gap.tail->Match(t, at, text.size(), RE2::ANCHOR_START, subs, n))
+            return true;
+        at = text.find(gap.tailLead, at + 1);
+    }
+    return false;
+}
 } // namespace
 
 std::unique_ptr<LazyGap> compileLazyGap(std::string_view pattern, const RE2& whole, const RE2::Options& options)
@@ -22,6 +43,9 @@ std::unique_ptr<LazyGap> compileLazyGap(std::string_view pattern, const RE2& who
         gap->head->NumberOfCapturingGroups() + gap->tail->NumberOfCapturingGroups() != whole.NumberOfCapturingGroups())
         return nullptr;
     gap->headGroups = gap->head->NumberOfCapturingGroups();
+    if (options.case_sensitive())
+        if (std::string lead = leadingLiteral(pieces->second); lead.size() >= kMinTailLead)
+            gap->tailLead = std::move(lead);
     return gap;
 }
 
@@ -40,7 +64,7 @@ GapAnswer matchLazyGap(const LazyGap& gap, std::string_view text, size_t at, re2
         return GapAnswer::NoMatch;
     const size_t end = static_cast<size_t>(a[0].data() + a[0].size() - text.data());
     const int tailN = n - gap.headGroups;
-    if (!gap.tail->Match(t, end, text.size(), RE2::UNANCHORED, b.data(), tailN))
+    if (!tailMatch(gap, text, end, b.data(), tailN))
         return GapAnswer::Unsure;
     const size_t tailStart = static_cast<size_t>(b[0].data() - text.data());
     for (size_t i = end; i < tailStart; ++i) {

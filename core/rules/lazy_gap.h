@@ -19,6 +19,10 @@ struct LazyGap {
     std::unique_ptr<RE2> head; // A
     std::unique_ptr<RE2> tail; // B
     int headGroups = 0;
+    // B's leading literal, when case-sensitive and long enough to be rare: B is then tried anchored where the
+    // literal occurs. RE2's unanchored search with groups runs its DFA forward and back before the groups'
+    // pass; Megatron's "elapsed time per iteration (" tail took 0.36-0.47 us that way, 0.16 us anchored.
+    std::string tailLead;
 };
 
 // The pieces of `pattern` compiled with `options`, or null when it does not

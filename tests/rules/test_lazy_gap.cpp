@@ -118,6 +118,22 @@ private slots:
         }
     }
 
+    // The tail's leading literal is kept only when it is long enough to be rare and the pattern case-sensitive.
+    void tailLeadOnlyWhenRareAndCaseSensitive()
+    {
+        const auto lead = [](const std::string& pattern, bool caseSensitive) {
+            RE2::Options o = options();
+            o.set_case_sensitive(caseSensitive);
+            const RE2 whole(pattern, o);
+            const auto gap = compileLazyGap(pattern, whole, o);
+            return gap ? QString::fromStdString(gap->tailLead) : QStringLiteral("(no gap)");
+        };
+        QCOMPARE(lead("x(\\d).*?abab(c|cd)", true), QStringLiteral("abab"));
+        QCOMPARE(lead("i(\\d+).*?elapsed \\((ms|s)\\)", true), QStringLiteral("elapsed ("));
+        QCOMPARE(lead("i(\\d+).*?\\| (?:lm )?l: (\\d+)", true), QString()); // "| ": too short
+        QCOMPARE(lead("x(\\d).*?abab(c|cd)", false), QString());
+    }
+
     // Patterns where A can give back what B needs, B can start inside A's
     // match, or B must be the leftmost of several: the pieces are sure only
     // when the whole pattern agrees.
@@ -133,6 +149,13 @@ private slots:
         QTest::newRow("empty tail match") << "ab.*?(x*)" << QStringList{"a", "b", "x"};
         QTest::newRow("bars") << "i(\\d+) \\|.*?\\| (?:lm )?l: (\\d+)"
                               << QStringList{"i1 |", "i12 |", " ", "| ", "lm ", "l: ", "3", "| l: 4"};
+        // Tails with a leading literal (tried anchored where it occurs): overlapping occurrences, more of
+        // them than the anchored tries, occurrences the rest of the tail does not follow.
+        QTest::newRow("overlapping tail literal") << "x(\\d).*?abab(c|cd)(\\d*)"
+                                                  << QStringList{"x1", "x", "ab", "abab", "ababc", "c", "d", "2", " "};
+        QTest::newRow("step-time tail") << "i(\\d+).*?elapsed \\((ms|s)\\): ([0-9.]+)"
+                                        << QStringList{"i1", "i2", "elapsed (", "elapsed (ms): ", "ms", "s", "): ",
+                                                       "1", ".", " "};
     }
     void agreesWithTheWholePattern()
     {
