@@ -240,7 +240,6 @@ int main(int argc, char** argv)
         // The cores shared out among the analyses that run at once: one thread each when there are as many
         // workers as cores, more when fewer workers leave cores idle.
         so.threadsPerAnalysis = std::max(1u, std::thread::hardware_concurrency() / unsigned(std::max(1, workers)));
-        so.load.threads = so.threadsPerAnalysis;
 
         fl::AnalyzeOptions ro;
         ro.ruleDirs = ruleDirs;

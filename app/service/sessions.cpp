@@ -258,6 +258,7 @@ std::map<std::string, uint64_t> inputsOf(const json& result)
 SessionService::SessionService(Store& store, std::shared_ptr<const RuleSet> rules, SessionServiceOptions options)
     : store_(store), rules_(std::move(rules)), rulesDigest_(rules_->digest()), options_(std::move(options))
 {
+    options_.load.threads = options_.threadsPerAnalysis; // loading an upload is part of its analysis
     fs::create_directories(options_.tmpDir);
 }
 

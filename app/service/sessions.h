@@ -39,7 +39,7 @@ struct RunOutcome {
 
 struct SessionServiceOptions {
     std::string tmpDir;                // where uploads are extracted and sessions materialised
-    LoadOptions load;                  // archive limits (entry, total, count); load.threads as below
+    LoadOptions load;                  // archive limits (entry, total, count); its threads come from below
     // Threads one analysis scans on (0: one per core). The service runs --workers analyses at once: with as
     // many workers as cores, two threads each crowded 4 threads onto 2 cores (12.5-13.8 analyses/s with one
     // thread each, 9.9-12.3 with two; docs/performance.md).

@@ -135,7 +135,7 @@ private:
             throw BundleError(m_archivePath, "cannot start the archive reader");
         archive_read_support_filter_all(m_a.get());
         archive_read_support_format_all(m_a.get());
-        return m_whole ? archive_read_open_memory(m_a.get(), m_whole->data(), m_whole->size()) == ARCHIVE_OK
+        return m_whole ? archive_read_open_memory(m_a.get(), m_whole->bytes.get(), m_whole->size) == ARCHIVE_OK
                        : archive_read_open_filename(m_a.get(), m_archivePath.c_str(), 64 * 1024) == ARCHIVE_OK;
     }
 
@@ -153,7 +153,7 @@ private:
         const auto read = static_cast<uint64_t>(std::max<la_int64_t>(0, archive_filter_bytes(m_a.get(), -1)));
         if (!m_whole)
             return read;
-        return static_cast<uint64_t>(double(read) / double(m_whole->size()) * double(m_archiveSize));
+        return static_cast<uint64_t>(double(read) / double(m_whole->size) * double(m_archiveSize));
     }
 
     void add(std::string path, std::string disk, uint64_t size, FileStatus status, std::string reason)

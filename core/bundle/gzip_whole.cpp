@@ -77,42 +77,9 @@ private:
     std::vector<std::pair<char*, size_t>> m_free;
 };
 
-char* takeBuffer(size_t size, size_t& capacity) { return BufferPool::instance().take(size, capacity); }
-void giveBack(char* p, size_t capacity) { BufferPool::instance().give(p, capacity); }
-
 } // namespace
 
-WholeGzip::WholeGzip(WholeGzip&& o) noexcept { *this = std::move(o); }
-
-WholeGzip& WholeGzip::operator=(WholeGzip&& o) noexcept
-{
-    if (this != &o) {
-        release();
-        m_data = std::exchange(o.m_data, nullptr);
-        m_size = std::exchange(o.m_size, 0);
-        m_capacity = std::exchange(o.m_capacity, 0);
-    }
-    return *this;
-}
-
-WholeGzip::~WholeGzip() { release(); }
-
-void WholeGzip::release()
-{
-    if (m_data)
-        giveBack(m_data, m_capacity);
-    m_data = nullptr;
-    m_size = 0;
-    m_capacity = 0;
-}
-
-bool WholeGzip::allocate(size_t size)
-{
-    release();
-    m_data = takeBuffer(size, m_capacity);
-    m_size = m_data ? size : 0;
-    return m_data != nullptr;
-}
+void PooledBufferReturn::operator()(char* p) const { BufferPool::instance().give(p, capacity); }
 
 std::optional<WholeGzip> inflateWholeGzip(const std::string& path, uint64_t maxBytes)
 {
@@ -135,11 +102,15 @@ std::optional<WholeGzip> inflateWholeGzip(const std::string& path, uint64_t maxB
     if (!d)
         return std::nullopt;
     WholeGzip out;
-    if (!out.allocate(static_cast<size_t>(stated)))
+    size_t capacity = 0;
+    char* buffer = BufferPool::instance().take(static_cast<size_t>(stated), capacity);
+    if (!buffer)
         return std::nullopt;
+    out.bytes = std::unique_ptr<char[], PooledBufferReturn>(buffer, PooledBufferReturn{capacity});
+    out.size = static_cast<size_t>(stated);
     size_t usedIn = 0, produced = 0;
     const libdeflate_result r =
-        libdeflate_gzip_decompress_ex(d.get(), in, n, out.data(), out.size(), &usedIn, &produced);
+        libdeflate_gzip_decompress_ex(d.get(), in, n, out.bytes.get(), out.size, &usedIn, &produced);
     // libdeflate checks the CRC-32 and ISIZE itself; a second member or trailing bytes leave input unused.
     // A file changed while mapped is left to the streaming reader, which reports it.
     if (r != LIBDEFLATE_SUCCESS || usedIn != n || produced != stated || file.changed())

@@ -4,31 +4,23 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <string>
 
 namespace fl {
 
-// The expanded bytes, in a buffer that goes back to a small pool for the next archive (gzip_whole.cpp).
-class WholeGzip {
-public:
-    WholeGzip() = default;
-    WholeGzip(WholeGzip&& o) noexcept;
-    WholeGzip& operator=(WholeGzip&& o) noexcept;
-    WholeGzip(const WholeGzip&) = delete;
-    WholeGzip& operator=(const WholeGzip&) = delete;
-    ~WholeGzip();
+// Gives a buffer back to the small pool it came from (gzip_whole.cpp), for the next archive.
+struct PooledBufferReturn {
+    size_t capacity = 0;
+    void operator()(char* p) const;
+};
 
-    // Room for `size` bytes; false if the memory cannot be had.
-    bool allocate(size_t size);
-    char* data() const { return m_data; }
-    size_t size() const { return m_size; }
-
-private:
-    void release();
-    char* m_data = nullptr;
-    size_t m_size = 0;
-    size_t m_capacity = 0;
+// The expanded bytes.
+struct WholeGzip {
+    std::unique_ptr<char[], PooledBufferReturn> bytes;
+    size_t size = 0;
+    const char* data() const { return bytes.get(); }
 };
 
 // `path` expanded whole, or nullopt when it is not a gzip file, holds more than one gzip member or bytes

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <map>
+#include <optional>
 #include <set>
 #include <tuple>
 
@@ -139,39 +140,40 @@ void chooseRepresentatives(const std::vector<SymptomEvent>& events, SymptomFamil
 }
 
 // The fields every member agrees on; one that differs reads "…" in the title.
-// The fields a title names ("{name}", found as expandTemplate finds them), each with the value every member
-// shares, or "…" where members differ or some lack it; absent when no member has it. Only the named fields:
-// comparing every field of every member was 14 of buildFamilies' 38 ms at 10,000 ranks (perf).
-std::map<std::string, std::string> sharedFields(const std::vector<SymptomEvent>& events,
-                                                const std::vector<EventId>& members, std::string_view title)
+// The value every member shares for `name`, "…" where members differ or some lack it, none where no member has
+// it. Asked only for the fields a title names: comparing every field of every member was 14 of buildFamilies'
+// 38 ms at 10,000 ranks (perf).
+std::optional<std::string> sharedValue(const std::vector<SymptomEvent>& events, const std::vector<EventId>& members,
+                                       std::string_view name)
 {
-    std::map<std::string, std::string> out;
-    for (size_t i = 0; i < title.size(); ++i) {
-        if (title[i] != '{')
-            continue;
-        const size_t close = title.find('}', i);
-        if (close == std::string_view::npos)
-            break;
-        const std::string name(title.substr(i + 1, close - i - 1));
-        i = close;
-        if (out.count(name))
-            continue;
-        const std::string* shared = nullptr;
-        bool differ = false;
-        for (EventId id : members) {
-            const auto& fields = events[id.value].fields;
-            const auto it = fields.find(name);
-            if (it == fields.end())
-                differ = true;
-            else if (!shared)
-                shared = &it->second;
-            else if (*shared != it->second)
-                differ = true;
-        }
-        if (shared)
-            out[name] = differ ? "…" : *shared;
+    const std::string* shared = nullptr;
+    bool differ = false;
+    for (EventId id : members) {
+        const auto& fields = events[id.value].fields;
+        const auto it = fields.find(name);
+        if (it == fields.end())
+            differ = true;
+        else if (!shared)
+            shared = &it->second;
+        else if (*shared != it->second)
+            differ = true;
     }
-    return out;
+    if (!shared)
+        return std::nullopt;
+    return differ ? std::string("…") : *shared;
+}
+
+// A family's title: its template with the values its members share.
+std::string familyTitle(std::string_view title, const std::vector<SymptomEvent>& events,
+                        const std::vector<EventId>& members)
+{
+    std::map<std::string, std::optional<std::string>, std::less<>> asked;
+    return expandTemplate(title, [&](std::string_view name) -> const std::string* {
+        auto it = asked.find(name);
+        if (it == asked.end())
+            it = asked.emplace(std::string(name), sharedValue(events, members, name)).first;
+        return it->second ? &*it->second : nullptr;
+    });
 }
 
 } // namespace
@@ -204,9 +206,8 @@ void buildFamilies(const std::vector<SymptomEvent>& events, const std::vector<Ch
         SymptomFamily f;
         const SymptomEvent& first = events[members.front().value];
         f.symptom = key.symptom;
-        f.title = first.id.value < in.titles.size()
-                      ? expandTemplate(in.titles[first.id.value], sharedFields(events, members, in.titles[first.id.value]))
-                      : std::string();
+        f.title = first.id.value < in.titles.size() ? familyTitle(in.titles[first.id.value], events, members)
+                                                    : std::string();
         f.role = first.id.value < in.roles.size() ? in.roles[first.id.value] : EvidenceRole::Interesting;
         f.kind = key.kind;
         f.suppressedBy = key.suppressedBy;

@@ -122,21 +122,20 @@ inline int monthFromAbbrev(std::string_view s, size_t p)
         return 0;
     static constexpr std::string_view kNames = "janfebmaraprmayjunjulaugsepoctnovdec";
     const char a = lower(s[p]);
-    // Asked at every prefix position of every log line: most letters begin no month.
-    if (a != 'j' && a != 'f' && a != 'm' && a != 'a' && a != 's' && a != 'o' && a != 'n' && a != 'd')
-        return 0;
-    const char b = lower(s[p + 1]), c = lower(s[p + 2]);
-    int from = 0, to = 12; // the months that begin with `a`
+    // Asked at every prefix position of every log line: only the months of the first letter are compared.
+    int from = 0, to = 0;
     switch (a) {
-    case 'j': from = 0, to = 7; break; // jan jun jul
+    case 'j': from = 0, to = 7; break; // jan .. jul
     case 'f': from = 1, to = 2; break;
-    case 'm': from = 2, to = 5; break; // mar may
-    case 'a': from = 3, to = 8; break; // apr aug
+    case 'm': from = 2, to = 5; break; // mar .. may
+    case 'a': from = 3, to = 8; break; // apr .. aug
     case 's': from = 8, to = 9; break;
     case 'o': from = 9, to = 10; break;
     case 'n': from = 10, to = 11; break;
-    default: from = 11, to = 12; break; // d
+    case 'd': from = 11, to = 12; break;
+    default: return 0;
     }
+    const char b = lower(s[p + 1]), c = lower(s[p + 2]);
     for (int m = from; m < to; ++m)
         if (kNames[size_t(m) * 3] == a && kNames[size_t(m) * 3 + 1] == b && kNames[size_t(m) * 3 + 2] == c)
             return m + 1;

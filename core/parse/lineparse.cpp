@@ -183,11 +183,15 @@ const LevelWord* levelAt(std::string_view s, size_t q)
 {
     // Asked at every prefix position of every line; most are no level word's first letter (callgrind: the
     // nine compares were a sixth of parseLine).
-    if (q >= s.size())
+    static constexpr std::array<bool, 256> kInitial = [] {
+        std::array<bool, 256> t{};
+        for (const auto& lw : kLevels)
+            t[static_cast<unsigned char>(lw.word[0])] = true;
+        return t;
+    }();
+    if (q >= s.size() || !kInitial[static_cast<unsigned char>(s[q])])
         return nullptr;
     const char c = s[q];
-    if (c != 'C' && c != 'F' && c != 'E' && c != 'W' && c != 'I' && c != 'D' && c != 'N' && c != 'T')
-        return nullptr;
     for (const auto& lw : kLevels) {
         if (lw.word[0] == c && s.substr(q, lw.word.size()) == lw.word) {
             const size_t e = q + lw.word.size();

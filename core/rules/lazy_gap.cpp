@@ -9,25 +9,16 @@ namespace fl {
 namespace {
 constexpr int kMaxGroups = 32;
 constexpr size_t kMinTailLead = 4;
-// Occurrences of the tail's literal tried anchored before one unanchored search takes over (as matchFromLead).
-constexpr int kAnchoredTries = 4;
 
-// B's leftmost match at or after `from`: every match of B starts with its literal, so trying the literal's
-// occurrences in order, anchored, finds the same start, and at that start the same groups.
+// B's leftmost match at or after `from`.
 bool tailMatch(const LazyGap& gap, std::string_view text, size_t from, re2::StringPiece* subs, int n)
 {
     const re2::StringPiece t(text.data(), text.size());
     if (gap.tailLead.empty())
         return gap.tail->Match(t, from, text.size(), RE2::UNANCHORED, subs, n);
-    size_t at = text.find(gap.tailLead, from);
-    for (int tries = 0; at != std::string_view::npos; ++tries) {
-        if (tries == kAnchoredTries)
-            return gap.tail->Match(t, at, text.size(), RE2::UNANCHORED, subs, n);
-        if (gap.tail->Match(t, at, text.size(), RE2::ANCHOR_START, subs, n))
-            return true;
-        at = text.find(gap.tailLead, at + 1);
-    }
-    return false;
+    return matchAtLead(*gap.tail, gap.tailLead, text, from, subs, n, [&](size_t at) {
+        return gap.tail->Match(t, at, text.size(), RE2::ANCHOR_START, subs, n);
+    });
 }
 } // namespace
 

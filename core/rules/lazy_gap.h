@@ -31,6 +31,26 @@ std::unique_ptr<LazyGap> compileLazyGap(std::string_view pattern, const RE2& who
 
 enum class GapAnswer { Match, NoMatch, Unsure };
 
+// The leftmost match of `re` at or after `from`, for a pattern whose every match starts with `lead`: asks
+// `matchesAt(at)` (a match anchored at `at`, groups into `subs`) at the lead's occurrences in order, and after
+// four of them lets one unanchored search from there answer. RE2's unanchored search with groups runs its DFA
+// forward and back before the groups' pass; anchored at a rare literal it needs neither.
+template <typename MatchesAt>
+bool matchAtLead(const RE2& re, std::string_view lead, std::string_view text, size_t from, re2::StringPiece* subs,
+                 int n, MatchesAt matchesAt)
+{
+    constexpr int kAnchoredTries = 4;
+    size_t at = text.find(lead, from);
+    for (int tries = 0; at != std::string_view::npos; ++tries) {
+        if (tries == kAnchoredTries)
+            return re.Match(re2::StringPiece(text.data(), text.size()), at, text.size(), RE2::UNANCHORED, subs, n);
+        if (matchesAt(at))
+            return true;
+        at = text.find(lead, at + 1);
+    }
+    return false;
+}
+
 // The whole pattern matched anchored at `at` of `text`, through its pieces.
 // Match: `subs` (n entries, as RE2::Match fills them for the whole pattern)
 // hold the whole pattern's answer. NoMatch: the whole pattern does not match

@@ -138,21 +138,13 @@ struct CompiledRule {
 // pieces first (rules/lazy_gap.h).
 bool matchFromLead(const CompiledRule& c, std::string_view line, re2::StringPiece* subs, int n)
 {
-    static constexpr int kAnchoredTries = 4;
     const RE2& re = *c.re;
     const re2::StringPiece text(line.data(), line.size());
-    size_t at = line.find(c.lead);
-    for (int tries = 0; at != std::string_view::npos; ++tries) {
-        if (tries == kAnchoredTries)
-            return re.Match(text, at, line.size(), RE2::UNANCHORED, subs, n);
+    return matchAtLead(re, c.lead, line, 0, subs, n, [&](size_t at) {
         const GapAnswer quick = c.gap ? matchLazyGap(*c.gap, line, at, subs, n) : GapAnswer::Unsure;
-        if (quick == GapAnswer::Match)
-            return true;
-        if (quick == GapAnswer::Unsure && re.Match(text, at, line.size(), RE2::ANCHOR_START, subs, n))
-            return true;
-        at = line.find(c.lead, at + 1);
-    }
-    return false;
+        return quick == GapAnswer::Match ||
+               (quick == GapAnswer::Unsure && re.Match(text, at, line.size(), RE2::ANCHOR_START, subs, n));
+    });
 }
 
 struct CompiledRules::Impl {

@@ -57,6 +57,11 @@ std::string expandTemplate(std::string_view tmpl, const std::map<std::string, st
     });
 }
 
+std::string expandTemplate(std::string_view tmpl, const std::function<const std::string*(std::string_view)>& valueOf)
+{
+    return expand(tmpl, valueOf);
+}
+
 SharedText expandShared(const SharedText& tmpl, const FieldMap& values)
 {
     return literal(tmpl) ? tmpl : SharedText(expandTemplate(tmpl.str(), values));

@@ -6,6 +6,7 @@
 #include "field_map.h"
 #include "shared_text.h"
 
+#include <functional>
 #include <map>
 #include <string>
 #include <string_view>
@@ -16,6 +17,10 @@ namespace fl {
 // with no closing '}' is kept as written.
 [[nodiscard]] std::string expandTemplate(std::string_view tmpl, const FieldMap& values);
 [[nodiscard]] std::string expandTemplate(std::string_view tmpl, const std::map<std::string, std::string>& values);
+// The same with each placeholder's value asked of `valueOf` (null: no value), for values worth computing only
+// when a template names them.
+[[nodiscard]] std::string expandTemplate(std::string_view tmpl,
+                                         const std::function<const std::string*(std::string_view)>& valueOf);
 // The same with one more value beside the fields, which wins over a field of
 // that name: "{symptom}" in a set_symptom or infer template, read without
 // copying the event's fields.
