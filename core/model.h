@@ -4,6 +4,7 @@
 #pragma once
 
 #include "field_map.h"
+#include "held_bytes.h"
 #include "ids.h"
 #include "shared_text.h"
 
@@ -113,7 +114,7 @@ struct SourceFile {
     std::string diskPath;      // where the bytes are on disk (may be an extraction folder); empty when in memory
     // An archive member the loader kept in memory instead (LoadOptions::memoryBytes); open either with
     // openSource (bundle.h). Shared by the copies of the bundle, so it lives as long as the last of them.
-    std::shared_ptr<const std::string> memory;
+    HeldBytes memory;
     uint64_t size = 0;
     SourceKind kind = SourceKind::Unknown;
     std::string kindReason;    // why it was taken for that kind ("name token 'syslog'", "content: NVRM lines")

@@ -91,7 +91,7 @@ struct TempFile {
     }
 };
 
-void writeFile(const std::string& path, const std::string& bytes)
+void writeFile(const std::string& path, std::string_view bytes)
 {
     std::ofstream out(path, std::ios::binary | std::ios::trunc);
     out.write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
@@ -118,7 +118,7 @@ std::string readWhole(const std::string& path)
 bool hasBytes(const SourceFile& f) { return f.memory || !f.diskPath.empty(); }
 std::string contentOf(const SourceFile& f)
 {
-    return f.memory ? *f.memory : readWhole(f.diskPath);
+    return f.memory ? std::string(*f.memory) : readWhole(f.diskPath);
 }
 
 const json* member(const json& j, const char* key)

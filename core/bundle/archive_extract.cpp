@@ -10,6 +10,7 @@
 
 #include <algorithm>
 #include <cerrno>
+#include <cstdint>
 #include <cstdio>
 #include <cstring>
 #include <filesystem>
@@ -298,7 +299,7 @@ private:
 
         bool inMemory() const { return m_inMemory; }
         const std::string& disk() const { return m_disk; }
-        std::shared_ptr<const std::string> takeBytes() { return std::make_shared<const std::string>(std::move(m_bytes)); }
+        std::string takeBytes() { return std::move(m_bytes); }
 
     private:
         // The loader tells a compressed member by the magic in its first bytes (probeEntry) and expands it from a
@@ -352,8 +353,59 @@ private:
         Fd m_fd;
     };
 
+    struct Block {
+        int status = ARCHIVE_OK;
+        const void* buf = nullptr;
+        size_t size = 0;
+        la_int64_t offset = 0;
+    };
+
+    Block readBlock()
+    {
+        Block b;
+        b.status = archive_read_data_block(m_a.get(), &b.buf, &b.size, &b.offset);
+        return b;
+    }
+
+    // Whether the tar expanded whole holds this block; libarchive hands out a member of it as one such block.
+    bool inWhole(const Block& b) const
+    {
+        if (!m_whole || b.status != ARCHIVE_OK || !b.buf)
+            return false;
+        const auto p = reinterpret_cast<uintptr_t>(b.buf), base = reinterpret_cast<uintptr_t>(m_whole->data());
+        return p >= base && p - base <= m_whole->size && b.size <= m_whole->size - (p - base);
+    }
+
+    // A member of a tar expanded whole, left where it lies as a view that keeps the buffer alive, instead of
+    // copied out. Only when the budget would have kept the member in memory and holds the whole buffer, and
+    // the member is plain (not compressed inside: those are expanded later from a file). `first` and `next`
+    // are the member's first two reads; true when the member is now kept.
+    bool keepAsView(const std::string& shown, uint64_t declared, const Block& first, const Block& next)
+    {
+        if (declared == 0 || first.offset != 0 || first.size != declared || next.status != ARCHIVE_EOF ||
+            !inWhole(first) || declared > m_memoryLeft || m_whole->size > m_options.memoryBytes)
+            return false;
+        const std::string_view bytes(static_cast<const char*>(first.buf), first.size);
+        if (!compressionOf(bytes.substr(0, 16)).empty())
+            return false;
+        m_memoryLeft -= declared;
+        m_total += declared;
+        add(shown, {}, declared, FileStatus::Ok, {});
+        m_out.entries.back().memory = holdView(m_whole->bytes, bytes);
+        return true;
+    }
+
     bool extractData(const std::string& shown, uint64_t declared)
     {
+        // Reads ahead of the copy loop stay valid only inside the whole buffer.
+        Block ahead[2];
+        size_t queued = 0, taken = 0;
+        ahead[queued++] = readBlock();
+        if (inWhole(ahead[0])) {
+            ahead[queued++] = readBlock();
+            if (keepAsView(shown, declared, ahead[0], ahead[1]))
+                return true;
+        }
         Sink sink((std::filesystem::path(m_dest) / diskName(m_out.entries.size(), shown)).string(), m_memoryLeft, declared);
         auto cannotWrite = [&](const Sink::Failure& f) {
             sink.discard();
@@ -365,10 +417,11 @@ private:
             return cannotWrite(f);
         uint64_t end = 0;
         for (;;) {
-            const void* buf = nullptr;
-            size_t size = 0;
-            la_int64_t offset = 0;
-            const int r = archive_read_data_block(m_a.get(), &buf, &size, &offset);
+            const Block b = taken < queued ? ahead[taken++] : readBlock();
+            const int r = b.status;
+            const void* buf = b.buf;
+            const size_t size = b.size;
+            const la_int64_t offset = b.offset;
             if (r == ARCHIVE_EOF)
                 break;
             if (r < ARCHIVE_WARN) {
@@ -415,7 +468,7 @@ private:
         }
         m_memoryLeft -= std::min(m_memoryLeft, size);
         add(shown, {}, size, status, std::move(reason));
-        m_out.entries.back().memory = sink.takeBytes();
+        m_out.entries.back().memory = holdCopy(sink.takeBytes());
     }
 
     std::string m_archivePath;

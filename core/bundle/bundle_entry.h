@@ -3,6 +3,7 @@
 #pragma once
 
 #include "bundle/bundle.h"
+#include "held_bytes.h"
 
 #include <memory>
 #include <string>
@@ -14,7 +15,7 @@ namespace fl {
 struct BundleEntry {
     std::string path;        // bundle path, '/'-separated
     std::string diskPath;    // empty when no bytes were kept, or they are in `memory`
-    std::shared_ptr<const std::string> memory; // LoadOptions::memoryBytes
+    HeldBytes memory;        // LoadOptions::memoryBytes
     uint64_t size = 0;
     FileStatus status = FileStatus::Ok;  // preset for refused entries
     std::string reason;

@@ -106,7 +106,7 @@ std::optional<WholeGzip> inflateWholeGzip(const std::string& path, uint64_t maxB
     char* buffer = BufferPool::instance().take(static_cast<size_t>(stated), capacity);
     if (!buffer)
         return std::nullopt;
-    out.bytes = std::unique_ptr<char[], PooledBufferReturn>(buffer, PooledBufferReturn{capacity});
+    out.bytes = std::shared_ptr<char[]>(buffer, PooledBufferReturn{capacity});
     out.size = static_cast<size_t>(stated);
     size_t usedIn = 0, produced = 0;
     const libdeflate_result r =

@@ -16,9 +16,9 @@ struct PooledBufferReturn {
     void operator()(char* p) const;
 };
 
-// The expanded bytes.
+// The expanded bytes; shared, so that archive members can be views into them (HeldBytes).
 struct WholeGzip {
-    std::unique_ptr<char[], PooledBufferReturn> bytes;
+    std::shared_ptr<char[]> bytes;
     size_t size = 0;
     const char* data() const { return bytes.get(); }
 };

@@ -151,11 +151,11 @@ bool MappedFile::openHead(const std::string& path, std::string* error, size_t ma
     return openUpTo(path, error, Strategy::Read, maxBytes);
 }
 
-void MappedFile::openMemory(std::shared_ptr<const std::string> bytes, size_t maxBytes)
+void MappedFile::openMemory(HeldBytes bytes, size_t maxBytes)
 {
     reset();
     if (!bytes)
-        bytes = std::make_shared<const std::string>();
+        bytes = holdCopy({});
     m_memory = std::move(bytes);
     m_addr = m_memory->data();
     m_size = std::min(m_memory->size(), maxBytes);

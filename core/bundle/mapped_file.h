@@ -12,6 +12,8 @@
 // marks the view `changed()`, which callers report as a per-file error.
 #pragma once
 
+#include "held_bytes.h"
+
 #include <cstdint>
 #include <cstddef>
 #include <memory>
@@ -39,7 +41,7 @@ public:
     [[nodiscard]] bool openHead(const std::string& path, std::string* error, size_t maxBytes);
     // A view of bytes already in memory (an archive member the loader kept, SourceFile::memory): at most
     // `maxBytes` of them, kept alive while the view is. Never changed(); modifiedNs() unknown.
-    void openMemory(std::shared_ptr<const std::string> bytes, size_t maxBytes = SIZE_MAX);
+    void openMemory(HeldBytes bytes, size_t maxBytes = SIZE_MAX);
     std::string_view data() const { return {m_addr, m_size}; }
     bool isOpen() const { return m_open; }
     bool isMapped() const { return m_slot >= 0; }
@@ -69,7 +71,7 @@ private:
     int m_slot = -1;                 // SIGBUS guard slot of a mapping
     bool m_shortRead = false;
     std::unique_ptr<char[]> m_buffer; // read() strategy
-    std::shared_ptr<const std::string> m_memory; // openMemory
+    HeldBytes m_memory; // openMemory
     std::string m_path;
     uint64_t m_dev = 0, m_ino = 0;
     int64_t m_modifiedNs = INT64_MIN;
