@@ -7,7 +7,8 @@
 #      beside `faultline-cli analyze` of the same archive (reference: the engine without HTTP and store);
 #      then the same archive with ?reuse=true (answered from the store, no analysis)
 #   4. the same at 4x overload (4 x (workers + queue) connections): status counts (201 vs 429/503),
-#      and GET /v2/healthz latency measured alongside by curl.
+#      and GET /v2/healthz latency measured alongside by curl; then from clients that send
+#      "Expect: 100-continue" (bench/expect_load.py), which are refused before their upload is sent.
 # Prints p50/p99/throughput from wrk --latency; figures go into docs/performance.md.
 #
 #   bash bench/service.sh [--build DIR] [--seconds N] [--workers N] [--scratch DIR|none]
@@ -122,5 +123,11 @@ wrk -t2 -c"$over" -d"${secs}s" --timeout 60s --latency -s "$lua" "$base/v2/bundl
 wait "$probe"
 summary "POST /v2/bundles 4x overload c=$over" "$work/w4"
 sort -n "$work/probe" | awk '{v[NR]=$1} END {printf "%-34s p50 %7.1fms  p99 %7.1fms  (%d probes)\n", "  healthz during overload", v[int(NR*0.5)+1]*1000, v[int(NR*0.99)+1]*1000, NR}'
+# The same overload from clients that ask first (Expect: 100-continue, as curl sends over 1 MiB): a refusal comes
+# before the upload is sent. wrk cannot ask first; bench/expect_load.py does (Python, one thread per connection).
+t0=$(cpu_ticks)
+python3 "$root/bench/expect_load.py" "$base" "$work/b64.tar.gz" "$over" "$secs" | sed "s/^/  Expect: 100-continue c=$over: /"
+t1=$(cpu_ticks)
+echo "  Expect: 100-continue c=$over: service CPU $(awk -v d=$((t1 - t0)) -v hz="$(getconf CLK_TCK)" 'BEGIN {printf "%.1f", d / hz}') s in ${secs} s"
 curl -sf "$base/v2/healthz"; echo
 kill -0 "$pid" && echo "service alive after overload"

@@ -115,6 +115,15 @@ AnalysisGate::Admit AnalysisGate::acquire(Clock::time_point deadline)
     return Admit::Ok;
 }
 
+bool AnalysisGate::refuseIfFull()
+{
+    std::lock_guard lock(mutex_);
+    if (active_ < slots_ || waiting_ < waiters_)
+        return false;
+    rejected_.fetch_add(1);
+    return true;
+}
+
 void AnalysisGate::release()
 {
     {
@@ -211,6 +220,18 @@ int RateLimiter::admit(const std::string& client, Clock::time_point now)
     }
     ++limited_;
     return std::max(1, static_cast<int>(std::ceil((1 - b.tokens) / rate_)));
+}
+
+int RateLimiter::wouldWait(const std::string& client, Clock::time_point now) const
+{
+    if (rate_ <= 0)
+        return 0;
+    std::lock_guard lock(mutex_);
+    const auto it = buckets_.find(client);
+    if (it == buckets_.end())
+        return 0;
+    const double tokens = std::min(burst_, it->second.tokens + rate_ * std::chrono::duration<double>(now - it->second.at).count());
+    return tokens >= 1 ? 0 : std::max(1, static_cast<int>(std::ceil((1 - tokens) / rate_)));
 }
 
 } // namespace fl::service

@@ -58,6 +58,9 @@ public:
     enum class Admit { Ok, Full, Expired };
     AnalysisGate(int slots, int waiters) : slots_(slots), waiters_(waiters) {}
     Admit acquire(Clock::time_point deadline);
+    // Whether acquire() would answer Full now; counted as refused when so. For a client that asks before it
+    // sends its body (Expect: 100-continue): an upload it is refused never crosses the network.
+    bool refuseIfFull();
     void release();
     int active() const;
     int waiting() const;
@@ -82,6 +85,8 @@ public:
     bool enabled() const { return rate_ > 0; }
     // 0 when `client` may go on (one token taken), else the whole seconds until it may (Retry-After).
     int admit(const std::string& client, Clock::time_point now);
+    // What admit() would answer, taking nothing: for a client that asks before it sends its body.
+    int wouldWait(const std::string& client, Clock::time_point now) const;
     uint64_t limited() const { return limited_.load(); }
 
 private:
@@ -91,7 +96,7 @@ private:
     };
     static constexpr size_t kMaxClients = 100000;  // beyond, clients whose bucket refilled are forgotten
     const double rate_, burst_;
-    std::mutex mutex_;
+    mutable std::mutex mutex_;
     std::unordered_map<std::string, Bucket> buckets_;
     std::atomic<uint64_t> limited_{0};
 };

@@ -36,6 +36,8 @@ void sendError(Response& res, int status, const std::string& code, const std::st
     sendJson(res, status, {{"error", code}, {"detail", detail}});
 }
 
+constexpr const char* kBodyTooLarge = "the body is larger than the service accepts (--max-body-mib)";
+
 std::string codeFor(int status)
 {
     switch (status) {
@@ -353,44 +355,72 @@ int Api::timeoutMs(const Request& req, const json* body) const
     return t;
 }
 
+bool Api::refuseWithoutBody(const Request& req, Response& res, bool asked)
+{
+    // Refused here, a request's body is never read: left on a kept-alive connection, its bytes would be
+    // parsed as the client's next request (seen: a retried upload answered 400 "malformed HTTP request").
+    // A client that asked first sends none, and must not send it later on this connection either.
+    const auto closeIfBodyUnread = [&] {
+        if (asked || req.get_header_value<uint64_t>("Content-Length") > 0 || req.has_header("Transfer-Encoding"))
+            res.set_header("Connection", "close");
+    };
+    if (ConnectionQueue::shed()) {
+        res.set_header("Connection", "close");
+        sendError(res, 503, "unavailable", "too many connections are waiting; retry later");
+        return true;
+    }
+    const bool open = req.path == "/v2/healthz" || req.path == "/openapi.json" || req.path == "/v2/openapi.json";
+    // Before authentication, so that guessing tokens is limited too; probes are never limited. A client that
+    // asked first is only looked at: the request, when it goes on, is charged once, by the pre-routing handler.
+    if (!open && rates_.enabled())
+        if (const int wait = asked ? rates_.wouldWait(clientOf(req), Clock::now()) : rates_.admit(clientOf(req), Clock::now())) {
+            closeIfBodyUnread();
+            res.set_header("Retry-After", std::to_string(wait));
+            sendError(res, 429, "rate_limited",
+                      "this client sent more than " + config_.rateLimitText + "; retry after " + std::to_string(wait) + " s");
+            return true;
+        }
+    if (!open && !authorised(req)) {
+        closeIfBodyUnread();
+        res.set_header("WWW-Authenticate", "Bearer");
+        sendError(res, 401, "unauthorized", "a valid 'Authorization: Bearer <token>' header is required");
+        return true;
+    }
+    return false;
+}
+
+int Api::answerExpect(const Request& req, Response& res)
+{
+    if (refuseWithoutBody(req, res, true))
+        return res.status;
+    const auto refuse = [&](int status, const char* code, const std::string& detail) {
+        res.set_header("Connection", "close");
+        sendError(res, status, code, detail);
+        return status;
+    };
+    if (req.get_header_value<uint64_t>("Content-Length") > config_.maxBodyBytes)
+        return refuse(413, "payload_too_large", kBodyTooLarge);
+    // At overload an upload refused after it was received cost the service its transfer: at 4x overload,
+    // receiving refused 1.6 MB bodies left too little of two cores for the analyses (docs/performance.md).
+    // With ?reuse=true the store may answer without a slot, so that request goes on.
+    if (req.method == "POST" && req.path == "/v2/bundles" && param(req, "reuse") != "true" && gate_.refuseIfFull())
+        return refuse(429, "overloaded", "every analysis slot is busy and the wait list is full; retry later");
+    return 100;
+}
+
 void Api::install(httplib::Server& server)
 {
     server.set_payload_max_length(config_.maxBodyBytes);
     server.set_pre_routing_handler([this](const Request& req, Response& res) {
-        if (ConnectionQueue::shed()) {
-            res.set_header("Connection", "close");
-            sendError(res, 503, "unavailable", "too many connections are waiting; retry later");
-            return httplib::Server::HandlerResponse::Handled;
-        }
-        const bool open = req.path == "/v2/healthz" || req.path == "/openapi.json" || req.path == "/v2/openapi.json";
-        // Refused here, a request's body is never read: left on a kept-alive connection, its bytes would be
-        // parsed as the client's next request (seen: a retried upload answered 400 "malformed HTTP request").
-        const auto closeIfBodyUnread = [&] {
-            if (req.get_header_value<uint64_t>("Content-Length") > 0 || req.has_header("Transfer-Encoding"))
-                res.set_header("Connection", "close");
-        };
-        // Before authentication, so that guessing tokens is limited too; probes are never limited.
-        if (!open && rates_.enabled())
-            if (const int wait = rates_.admit(clientOf(req), Clock::now())) {
-                closeIfBodyUnread();
-                res.set_header("Retry-After", std::to_string(wait));
-                sendError(res, 429, "rate_limited",
-                          "this client sent more than " + config_.rateLimitText + "; retry after " + std::to_string(wait) + " s");
-                return httplib::Server::HandlerResponse::Handled;
-            }
-        if (!open && !authorised(req)) {
-            closeIfBodyUnread();
-            res.set_header("WWW-Authenticate", "Bearer");
-            sendError(res, 401, "unauthorized", "a valid 'Authorization: Bearer <token>' header is required");
-            return httplib::Server::HandlerResponse::Handled;
-        }
-        return httplib::Server::HandlerResponse::Unhandled;
+        return refuseWithoutBody(req, res, false) ? httplib::Server::HandlerResponse::Handled
+                                                  : httplib::Server::HandlerResponse::Unhandled;
     });
+    server.set_expect_100_continue_handler([this](const Request& req, Response& res) { return answerExpect(req, res); });
     server.set_error_handler([](const Request& req, Response& res) {
         if (!res.body.empty())
             return;
         std::string detail = res.status == 404 ? "no route for " + req.method + " " + req.path
-                             : res.status == 413 ? "the body is larger than the service accepts (--max-body-mib)"
+                             : res.status == 413 ? kBodyTooLarge
                              : res.status == 400 ? "malformed HTTP request (a POST needs Content-Length, 0 when empty)"
                                                  : "request refused";
         sendError(res, res.status, codeFor(res.status), detail);

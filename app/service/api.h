@@ -50,6 +50,11 @@ private:
     void v1Attribution(const httplib::Request&, httplib::Response&);
 
     bool authorised(const httplib::Request& req) const;
+    // Refusals that need no body (too many connections, a client over its rate, no valid token): true when
+    // `res` holds one. `asked`: the client sent Expect: 100-continue and waits before sending its body.
+    bool refuseWithoutBody(const httplib::Request& req, httplib::Response& res, bool asked);
+    // The answer to Expect: 100-continue: 100, or the status of a refusal in `res` (the body is never sent).
+    int answerExpect(const httplib::Request& req, httplib::Response& res);
     std::string clientOf(const httplib::Request& req) const;
     int timeoutMs(const httplib::Request& req, const nlohmann::json* body) const;
 

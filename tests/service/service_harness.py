@@ -88,6 +88,43 @@ class Service:
         conn.close()
         return r.status, dict(r.getheaders()), data
 
+    def expect_first(self, path, body, headers=None, timeout=60):
+        """POST as curl does for a body over 1 MiB: headers with "Expect: 100-continue", the body only after
+        "100 Continue". -> (status, headers, JSON document or None, body bytes sent)."""
+        import socket
+        h = {"Host": "127.0.0.1:%d" % self.port, "Content-Length": str(len(body)), "Expect": "100-continue",
+             "Content-Type": "application/gzip"}
+        if self.token:
+            h["Authorization"] = "Bearer " + self.token
+        h.update(headers or {})
+        head = "POST %s HTTP/1.1\r\n%s\r\n" % (path, "".join("%s: %s\r\n" % kv for kv in h.items()))
+        with socket.create_connection(("127.0.0.1", self.port), timeout=timeout) as s:
+            s.sendall(head.encode())
+            sent = 0
+            reader = s.makefile("rb")
+            status, hdrs, data = self._read_response(reader)
+            if status == 100:
+                s.sendall(body)
+                sent = len(body)
+                status, hdrs, data = self._read_response(reader)
+            try:
+                doc = json.loads(data) if data else None
+            except ValueError:
+                doc = None
+            return status, hdrs, doc, sent
+
+    @staticmethod
+    def _read_response(reader):
+        status = int(reader.readline().split()[1])
+        hdrs = {}
+        while True:
+            line = reader.readline().decode("latin-1").strip()
+            if not line:
+                break
+            name, _, value = line.partition(":")
+            hdrs[name.strip().lower()] = value.strip()
+        return status, hdrs, reader.read(int(hdrs.get("content-length", "0")))
+
     def json(self, method, path, body=None, headers=None, timeout=120):
         status, hdrs, data = self.request(method, path, body, headers, timeout)
         try:

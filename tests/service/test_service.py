@@ -50,6 +50,15 @@ try:
         st, hdrs, result = svc.request("GET", "/v2/sessions/%s/result" % sid)
         check(st == 200 and result == cli.stdout,
               "%s: service result byte-identical to faultline-cli analyze (%d vs %d bytes)" % (name, len(result), len(cli.stdout)))
+        if name == samples[0]:
+            # A client that asks first (Expect: 100-continue, as curl does over 1 MiB) gets 100 and the same answer.
+            with open(archive, "rb") as f:
+                st, _, asked, sent = svc.expect_first("/v2/bundles", f.read())
+            check(st == 201 and sent > 0 and svc.request("GET", "/v2/sessions/%s/result" % asked["session_id"])[2] == cli.stdout,
+                  "%s: POST with Expect: 100-continue -> 100, then 201 and the same result (%s)" % (name, st))
+            st, hdrs, r, sent = svc.expect_first("/v2/bundles", b"\0" * (33 << 20))
+            check(st == 413 and sent == 0 and r["error"] == "payload_too_large",
+                  "33 MiB announced, --max-body-mib 32, Expect: 100-continue -> 413 before the body is sent (%s)" % st)
         st, hdrs, again = svc.request("GET", "/v2/sessions/%s/result?run=1" % sid)
         check(st == 200 and again == result, "%s: second read (from the result cache) identical" % name)
         st, hdrs, packed = svc.request("GET", "/v2/sessions/%s/result" % sid, headers={"Accept-Encoding": "gzip"})
@@ -335,6 +344,9 @@ svc = Service(SERVICE, os.path.join(WORK, "data-token"), "--token-file", token_f
 try:
     st, r = svc.json("GET", "/v2/sessions")
     check(st == 401 and r["error"] == "unauthorized", "no token -> 401")
+    st, hdrs, r, sent = svc.expect_first("/v2/bundles", b"x" * (2 << 20))
+    check(st == 401 and sent == 0 and hdrs.get("connection") == "close" and r["error"] == "unauthorized",
+          "no token, Expect: 100-continue -> 401 before the body is sent (%s, %d bytes sent)" % (st, sent))
     st, r = svc.json("GET", "/v2/sessions", headers={"Authorization": "Bearer wrong-token-0123456789abcde"})
     check(st == 401, "wrong token -> 401")
     st, r = svc.json("GET", "/v2/healthz")
@@ -390,6 +402,27 @@ try:
     check(h["completed"]["analyses"] == codes.count(201) and h["refused"]["analyses"] == codes.count(429),
           "healthz counts the analyses that ended (%s) and those refused (%s) as the answers say (%s)"
           % (h["completed"], h["refused"], codes))
+    # A client that asks first is refused before it sends its upload while the only slot is busy. The slot is
+    # held by an analysis of a 64-node bundle, seen running in healthz; if it ends before the question
+    # arrives, the service says 100 and the try is repeated.
+    big = os.path.join(WORK, "b64")
+    subprocess.run([CLI, "synth", big, "--fault", "xid79", "--nodes", "64"], check=True, capture_output=True)
+    big_bundle = tar_gz(big)
+    early = None
+    for attempt in range(10):
+        busy = threading.Thread(target=svc.json, args=("POST", "/v2/bundles", big_bundle, {"Content-Type": "application/gzip"}))
+        busy.start()
+        while busy.is_alive() and svc.json("GET", "/v2/healthz")[1]["queue_depth"]["analyses_running"] == 0:
+            pass
+        if busy.is_alive():
+            st, hdrs, r, sent = svc.expect_first("/v2/bundles", big_bundle)
+            if st == 429:
+                early = (st, hdrs, r, sent)
+        busy.join()
+        if early:
+            break
+    check(early is not None and early[3] == 0 and early[2]["error"] == "overloaded" and early[1].get("connection") == "close",
+          "the only slot busy, Expect: 100-continue -> 429 before the upload is sent (%s)" % (early and early[:3:2],))
 finally:
     svc.stop()
 
