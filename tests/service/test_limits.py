@@ -120,6 +120,15 @@ try:
     check(st == 200 and h["refused"]["rate_limited"] >= 1, "rate: healthz counts the refusals")
     time.sleep(int(retry or "1") + 0.1)
     check(svc.request("GET", "/v2/sessions", headers=a)[0] == 200, "rate: after Retry-After the client goes on")
+    # Asking first (Expect: 100-continue): the question is only looked at, the request charged once; over the
+    # rate, the answer comes before the body is sent.
+    c = {"X-Forwarded-For": "10.0.0.3", "Content-Type": "application/json"}
+    asked = [svc.expect_first("/v2/sessions", b'{"workload_id": "asks-first"}', c) for _ in range(4)]
+    check([q[0] for q in asked[:3]] == [201] * 3 and all(q[3] > 0 for q in asked[:3]),
+          "rate: a burst of 3 that asks first is served, each charged once (%s)" % [q[0] for q in asked])
+    check(asked[3][0] == 429 and asked[3][3] == 0 and asked[3][2]["error"] == "rate_limited"
+          and asked[3][1].get("retry-after", "").isdigit(),
+          "rate: the 4th, asking first, gets 429 with Retry-After before its body is sent (%s)" % (asked[3][:3:2],))
     check(svc.alive(), "rate: the service is still up")
 finally:
     svc.stop()
