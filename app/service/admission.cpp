@@ -197,29 +197,36 @@ void DeadlineWatch::run()
 
 RateLimiter::RateLimiter(double perSecond, double burst) : rate_(perSecond), burst_(std::max(1.0, burst)) {}
 
+double RateLimiter::refilled(const Bucket& b, Clock::time_point now) const
+{
+    return std::min(burst_, b.tokens + rate_ * std::chrono::duration<double>(now - b.at).count());
+}
+
+int RateLimiter::secondsToNextToken(double tokens) const
+{
+    return std::max(1, static_cast<int>(std::ceil((1 - tokens) / rate_)));
+}
+
 int RateLimiter::admit(const std::string& client, Clock::time_point now)
 {
     if (rate_ <= 0)
         return 0;
     std::lock_guard lock(mutex_);
-    auto refilled = [&](const Bucket& b) {
-        return std::min(burst_, b.tokens + rate_ * std::chrono::duration<double>(now - b.at).count());
-    };
     auto it = buckets_.find(client);
     if (it == buckets_.end()) {
         if (buckets_.size() >= kMaxClients)  // a client with a full bucket is as good as new: forget it
-            std::erase_if(buckets_, [&](const auto& kv) { return refilled(kv.second) >= burst_; });
+            std::erase_if(buckets_, [&](const auto& kv) { return refilled(kv.second, now) >= burst_; });
         it = buckets_.emplace(client, Bucket{burst_, now}).first;
     }
     Bucket& b = it->second;
-    b.tokens = refilled(b);
+    b.tokens = refilled(b, now);
     b.at = now;
     if (b.tokens >= 1) {
         b.tokens -= 1;
         return 0;
     }
     ++limited_;
-    return std::max(1, static_cast<int>(std::ceil((1 - b.tokens) / rate_)));
+    return secondsToNextToken(b.tokens);
 }
 
 int RateLimiter::wouldWait(const std::string& client, Clock::time_point now) const
@@ -230,8 +237,8 @@ int RateLimiter::wouldWait(const std::string& client, Clock::time_point now) con
     const auto it = buckets_.find(client);
     if (it == buckets_.end())
         return 0;
-    const double tokens = std::min(burst_, it->second.tokens + rate_ * std::chrono::duration<double>(now - it->second.at).count());
-    return tokens >= 1 ? 0 : std::max(1, static_cast<int>(std::ceil((1 - tokens) / rate_)));
+    const double tokens = refilled(it->second, now);
+    return tokens >= 1 ? 0 : secondsToNextToken(tokens);
 }
 
 } // namespace fl::service

@@ -94,6 +94,8 @@ private:
         double tokens;
         Clock::time_point at;
     };
+    double refilled(const Bucket& b, Clock::time_point now) const;
+    int secondsToNextToken(double tokens) const;
     static constexpr size_t kMaxClients = 100000;  // beyond, clients whose bucket refilled are forgotten
     const double rate_, burst_;
     mutable std::mutex mutex_;
