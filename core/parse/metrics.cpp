@@ -386,7 +386,7 @@ size_t splitCsvRow(std::string_view line, std::array<std::string_view, kMaxCsvCo
     size_t n = 0, start = 0;
     auto field = [&](size_t end) {
         if (n < kMaxCsvColumns)
-            f[n] = line.substr(start, end - start);
+            f[n] = std::string_view(line.data() + start, end - start); // start <= end <= size: no substr check
         ++n;
         start = end + 1;
     };
@@ -453,7 +453,7 @@ bool parseCsv(std::string_view data, FileId file, MetricsKeep keep, std::vector<
     std::string_view lastTime;
     int64_t lastNs = 0;
     forLines(data, [&](std::string_view line, size_t off, uint32_t no) {
-        if (cursor::trim(line).empty())
+        if (line.empty()) // forLines trimmed its end: a blank line is empty now
             return;
         const size_t n = splitCsvRow(line, f);
         if (!header) {
