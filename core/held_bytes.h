@@ -11,18 +11,6 @@ namespace fl {
 
 using HeldBytes = std::shared_ptr<const std::string_view>;
 
-inline HeldBytes holdCopy(std::string bytes)
-{
-    struct Own {
-        std::string text;
-        std::string_view view;
-    };
-    auto own = std::make_shared<Own>();
-    own->text = std::move(bytes);
-    own->view = own->text;
-    return HeldBytes(own, &own->view);
-}
-
 inline HeldBytes holdView(std::shared_ptr<const void> owner, std::string_view view)
 {
     struct View {
@@ -31,6 +19,12 @@ inline HeldBytes holdView(std::shared_ptr<const void> owner, std::string_view vi
     };
     auto v = std::make_shared<View>(View{std::move(owner), view});
     return HeldBytes(v, &v->view);
+}
+
+inline HeldBytes holdCopy(std::string bytes)
+{
+    auto own = std::make_shared<const std::string>(std::move(bytes));
+    return holdView(own, *own);
 }
 
 } // namespace fl

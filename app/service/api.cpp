@@ -4,7 +4,6 @@
 #include "bundle/iso_time.h"
 
 #include <algorithm>
-#include <charconv>
 #include <cstdio>
 #include <zlib.h>
 
@@ -476,9 +475,7 @@ void Api::install(httplib::Server& server)
             } else {
                 // Grown once to the announced size, not by doubling; a claim is not trusted past 64 MiB (a
                 // client announcing much and sending little) nor past what the reader accepts.
-                const std::string length = req.get_header_value("Content-Length");
-                uint64_t announced = 0;
-                std::from_chars(length.data(), length.data() + length.size(), announced);
+                const auto announced = req.get_header_value<uint64_t>("Content-Length");
                 if (announced > 0)
                     r.body.reserve(static_cast<size_t>(std::min<uint64_t>({announced, limit, uint64_t(64) << 20})));
                 reader([&](const char* data, size_t n) {

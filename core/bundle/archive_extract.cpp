@@ -136,7 +136,7 @@ private:
             throw BundleError(m_archivePath, "cannot start the archive reader");
         archive_read_support_filter_all(m_a.get());
         archive_read_support_format_all(m_a.get());
-        return m_whole ? archive_read_open_memory(m_a.get(), m_whole->bytes.get(), m_whole->size) == ARCHIVE_OK
+        return m_whole ? archive_read_open_memory(m_a.get(), m_whole->data(), m_whole->size) == ARCHIVE_OK
                        : archive_read_open_filename(m_a.get(), m_archivePath.c_str(), 64 * 1024) == ARCHIVE_OK;
     }
 
@@ -238,6 +238,11 @@ private:
         return false;
     }
 
+    // The loader tells a compressed member by the magic in its first bytes (probeEntry) and expands it from a
+    // file, so such a member is never kept in memory.
+    static constexpr size_t kMagicBytes = 16;
+    static bool isCompressed(std::string_view head) { return !compressionOf(head.substr(0, kMagicBytes)).empty(); }
+
     // Where a member's bytes go: memory while the budget (LoadOptions::memoryBytes) lasts, else a numbered
     // file in the extraction folder. A member that outgrows the budget, or turns out to be compressed (it is
     // expanded later from a file), moves to disk with what it had so far.
@@ -302,15 +307,13 @@ private:
         std::string takeBytes() { return std::move(m_bytes); }
 
     private:
-        // The loader tells a compressed member by the magic in its first bytes (probeEntry) and expands it from a
-        // file: such a member goes to disk, once those bytes are in (or the member ended before them).
-        static constexpr size_t kMagicBytes = 16;
+        // A compressed member goes to disk (isCompressed), once its first bytes are in (or it ended before them).
         Failure sniff()
         {
             if (m_sniffed)
                 return {};
             m_sniffed = true;
-            return compressionOf(std::string_view(m_bytes).substr(0, kMagicBytes)).empty() ? Failure{} : toDisk();
+            return isCompressed(m_bytes) ? toDisk() : Failure{};
         }
 
         Failure openFile()
@@ -386,12 +389,10 @@ private:
             !inWhole(first) || declared > m_memoryLeft || m_whole->size > m_options.memoryBytes)
             return false;
         const std::string_view bytes(static_cast<const char*>(first.buf), first.size);
-        if (!compressionOf(bytes.substr(0, 16)).empty())
+        if (isCompressed(bytes))
             return false;
-        m_memoryLeft -= declared;
         m_total += declared;
-        add(shown, {}, declared, FileStatus::Ok, {});
-        m_out.entries.back().memory = holdView(m_whole->bytes, bytes);
+        addInMemory(shown, holdView(m_whole->bytes, bytes), FileStatus::Ok, {});
         return true;
     }
 
@@ -417,11 +418,7 @@ private:
             return cannotWrite(f);
         uint64_t end = 0;
         for (;;) {
-            const Block b = taken < queued ? ahead[taken++] : readBlock();
-            const int r = b.status;
-            const void* buf = b.buf;
-            const size_t size = b.size;
-            const la_int64_t offset = b.offset;
+            const auto [r, buf, size, offset] = taken < queued ? ahead[taken++] : readBlock();
             if (r == ARCHIVE_EOF)
                 break;
             if (r < ARCHIVE_WARN) {
@@ -466,9 +463,16 @@ private:
             add(shown, sink.disk(), size, status, std::move(reason));
             return;
         }
+        addInMemory(shown, holdCopy(sink.takeBytes()), status, std::move(reason));
+    }
+
+    // A member whose bytes are in memory, charged to the budget.
+    void addInMemory(const std::string& shown, HeldBytes bytes, FileStatus status, std::string reason)
+    {
+        const uint64_t size = bytes->size();
         m_memoryLeft -= std::min(m_memoryLeft, size);
         add(shown, {}, size, status, std::move(reason));
-        m_out.entries.back().memory = holdCopy(sink.takeBytes());
+        m_out.entries.back().memory = std::move(bytes);
     }
 
     std::string m_archivePath;
