@@ -253,10 +253,19 @@ struct Scanner {
                            (ahead.foundAt != std::string_view::npos ? from <= ahead.foundAt
                                                                     : (ahead.reachedEnd && from <= data.size()));
         if (!reuse) {
+            // The last search stopped at its line limit within no stamp: the lines from here to where it
+            // stopped need no second parse (NCCL WARN runs of thousands of lines, each looking ahead).
+            const bool resume = ahead.searchedFrom != std::string_view::npos && from >= ahead.searchedFrom &&
+                                from <= ahead.searchedTo && ahead.foundAt == std::string_view::npos && !ahead.reachedEnd;
+            const size_t resumeAt = ahead.searchedTo;
             ahead = LookAhead{};
             ahead.searchedFrom = from;
             size_t pos = from;
             int n = 0;
+            if (resume) {
+                n = static_cast<int>(countNewlines(data, from, resumeAt));
+                pos = resumeAt;
+            }
             while (pos < data.size() && n < kMaxLinesAhead) {
                 size_t eol = data.find('\n', pos);
                 if (eol == std::string_view::npos)
@@ -290,7 +299,7 @@ struct Scanner {
 
     // The observation of a matched line (`line`: its 1-based number) whose record is `ex`.
     Observation observe(const SourceFile& f, std::string_view data, std::string_view text, const Extent& ex,
-                        uint64_t line, const TimeContext& ctx, LookAhead& ahead, bool keepText) const
+                        uint64_t line, const TimeContext& ctx, LookAhead& ahead, LookBehind& behind, bool keepText) const
     {
         LineInfo li = parseLine(text, f.kind, ctx);
         Observation o;
@@ -304,7 +313,7 @@ struct Scanner {
         o.time.interval = stampInterval(li.timeNs, li.basis, li.resolutionNs);
         if (!o.time.known()) {
             TimeBasis before = TimeBasis::None;
-            int64_t t = inheritedTime(data, ex.begin, f.kind, ctx, 256, &before);
+            int64_t t = inheritedTime(data, ex.begin, f.kind, ctx, 256, &before, behind);
             if (t != kNoTime) {
                 o.time.ns = t;
                 o.time.basis = TimeBasis::Inherited;
@@ -365,6 +374,7 @@ struct Scanner {
         const CompiledRules& rules = state.rules->compiled();
         std::vector<ExtractMatch> matches;
         LookAhead ahead;
+        LookBehind behind;
         for (const SeriesLine& sl : lines) {
             const std::string_view text = data.substr(sl.begin, sl.end - sl.begin);
             matches.clear();
@@ -372,7 +382,7 @@ struct Scanner {
             if (matches.empty() || out.observations.size() >= kMaxObservationsPerFile)
                 continue;
             const Extent ex{sl.begin, sl.end, 0, 0};
-            out.observations.push_back(observe(out.file, data, text, ex, sl.line, ctx, ahead, false));
+            out.observations.push_back(observe(out.file, data, text, ex, sl.line, ctx, ahead, behind, false));
             const auto obs = static_cast<uint32_t>(out.observations.size() - 1);
             for (const auto& m : matches) {
                 const FieldMap vals(m.groups.begin(), m.groups.end());
@@ -389,6 +399,7 @@ struct Scanner {
         fileTimeSpan(f, data, ctx);
         std::vector<ExtractMatch> matches;
         LookAhead ahead;
+        LookBehind behind;
         const bool series = rules.hasSeries(f.kind);
         SeriesTails tails;
         size_t pos = 0;
@@ -443,7 +454,7 @@ struct Scanner {
                             break;
                         continue;
                     }
-                    out.observations.push_back(observe(f, data, text, ex, line, ctx, ahead, keepsText(f.kind)));
+                    out.observations.push_back(observe(f, data, text, ex, line, ctx, ahead, behind, keepsText(f.kind)));
                     emit(out, static_cast<uint32_t>(out.observations.size() - 1), matches);
                 }
             }

@@ -71,6 +71,21 @@ TimeContext inferTimeContext(std::string_view sample, SourceKind kind, const Yea
 int64_t inheritedTime(std::string_view buffer, size_t lineBegin, SourceKind kind,
                       const TimeContext& ctx, int maxLines = 256, TimeBasis* basis = nullptr);
 
+// The last inheritedTime search over one buffer, kept by a caller that asks for lines in ascending order with
+// the same kind and context: a later search that walks back to where this one began takes its
+// answer instead of walking on. An NCCL log's untimed lines come in runs, and each walked back over the run.
+struct LookBehind {
+    size_t from = std::string_view::npos;    // lineBegin of that search
+    size_t foundAt = std::string_view::npos; // start of the stamped line it found; npos: none
+    int lines = 0;             // lines it walked, the stamped one included; with none found: lines known untimed
+    bool reachedStart = false; // none found, and every line back to the buffer's start is untimed
+    int64_t timeNs = kNoTime;
+    TimeBasis basis = TimeBasis::None;
+};
+// The same answer as the overload above; `memo` is read and then describes this search.
+int64_t inheritedTime(std::string_view buffer, size_t lineBegin, SourceKind kind, const TimeContext& ctx,
+                      int maxLines, TimeBasis* basis, LookBehind& memo);
+
 // UTC civil time -> ns since epoch; kNoTime when it does not fit. Exposed for tests and other parsers.
 int64_t civilToNs(int year, int month, int day, int hour, int minute, int second, int64_t nanos);
 

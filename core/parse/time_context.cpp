@@ -112,30 +112,61 @@ TimeContext inferTimeContext(std::string_view sample, SourceKind kind, const Yea
 }
 
 int64_t inheritedTime(std::string_view buffer, size_t lineBegin, SourceKind kind, const TimeContext& ctx,
-                      int maxLines, TimeBasis* basis)
+                      int maxLines, TimeBasis* basis, LookBehind& memo)
 {
     if (lineBegin > buffer.size())
         lineBegin = buffer.size();
+    const LookBehind earlier = memo.from <= lineBegin ? memo : LookBehind{};
+    memo = LookBehind{};
+    memo.from = lineBegin;
+    const auto found = [&](size_t at, int lines, int64_t t, TimeBasis b) {
+        memo.foundAt = at;
+        memo.lines = lines;
+        memo.timeNs = t;
+        memo.basis = b;
+        if (basis)
+            *basis = b;
+        return t;
+    };
     size_t end = lineBegin; // one past the previous line's last byte + 1 (its newline)
     size_t scanned = 0;
-    for (int i = 0; i < maxLines && end > 0; ++i) {
-        const size_t lineEnd = end - 1; // position of the newline ending the previous line
-        // The previous line, if it starts at most the budget's bytes back.
+    int i = 0;
+    for (; i < maxLines && end > 0; ++i) {
+        // Here the earlier search began; `i` untimed lines lie between. Its stamped line is this search's
+        // answer when within the line budget and (then every line between starts within it too) the byte
+        // budget. Untimed lines all the way to the start, or past the line budget, answer none.
+        if (end == earlier.from) {
+            if (earlier.foundAt != std::string_view::npos && i + earlier.lines <= maxLines &&
+                lineBegin - earlier.foundAt <= kBackScanBytes)
+                return found(earlier.foundAt, i + earlier.lines, earlier.timeNs, earlier.basis);
+            if (earlier.foundAt == std::string_view::npos && (earlier.reachedStart || i + earlier.lines >= maxLines)) {
+                memo.lines = i + earlier.lines;
+                memo.reachedStart = earlier.reachedStart;
+                return kNoTime;
+            }
+        }
+        const size_t lineEnd = end - 1;
         const size_t budget = kBackScanBytes - scanned;
         const std::optional<size_t> start = lineStartFrom(buffer, lineEnd > budget ? lineEnd - budget : 0, lineEnd);
         if (!start)
-            return kNoTime;
+            break;
         const size_t b = *start;
         scanned += lineEnd - b;
         const LineInfo li = parseLine(buffer.substr(b, lineEnd - b), kind, ctx);
-        if (li.basis != TimeBasis::None) {
-            if (basis)
-                *basis = li.basis;
-            return li.timeNs;
-        }
+        if (li.basis != TimeBasis::None)
+            return found(b, i + 1, li.timeNs, li.basis);
         end = b;
     }
+    memo.lines = i; // lines known to carry no time
+    memo.reachedStart = end == 0;
     return kNoTime;
+}
+
+int64_t inheritedTime(std::string_view buffer, size_t lineBegin, SourceKind kind, const TimeContext& ctx,
+                      int maxLines, TimeBasis* basis)
+{
+    LookBehind none;
+    return inheritedTime(buffer, lineBegin, kind, ctx, maxLines, basis, none);
 }
 
 } // namespace fl

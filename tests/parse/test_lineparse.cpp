@@ -9,6 +9,7 @@
 #include <ctime>
 #include <limits>
 #include <string>
+#include <vector>
 
 using namespace fl;
 
@@ -489,6 +490,41 @@ void LineParseTest::inheritedTime()
         QCOMPARE(fl::inheritedTime(longLine, longLine.find("plain"), SourceKind::AppLog, year(0)),
                  over ? kNoTime : utc(2024, 7, 23, 7, 53, 55));
     }
+
+    // With a LookBehind kept over ascending lines, every answer (time and basis) is the plain walk's: runs of
+    // untimed lines of several lengths, limits that cut through them, a start with no timed line at all.
+    std::string mixed = "untimed start\nstill untimed\n";
+    for (int run = 0; run < 12; ++run) {
+        mixed += "2024-07-23T07:53:" + std::to_string(10 + run) + "Z stamped\n";
+        for (int k = 0; k < (run * 7) % 19; ++k)
+            mixed += "node1:1:2 [0] NCCL INFO untimed " + std::to_string(k) + "\n";
+    }
+    std::vector<size_t> starts{0};
+    for (size_t nl = mixed.find('\n'); nl + 1 < mixed.size(); nl = mixed.find('\n', nl + 1))
+        starts.push_back(nl + 1);
+    int compared = 0;
+    for (const int maxLines : {1, 3, 8, 256}) {
+        for (const size_t step : {size_t(1), size_t(2), size_t(5)}) {
+            fl::LookBehind memo;
+            for (size_t i = 0; i < starts.size(); i += step) {
+                TimeBasis plainBasis = TimeBasis::None, memoBasis = TimeBasis::None;
+                const int64_t plain = fl::inheritedTime(mixed, starts[i], SourceKind::AppLog, year(0), maxLines, &plainBasis);
+                const int64_t viaMemo =
+                    fl::inheritedTime(mixed, starts[i], SourceKind::AppLog, year(0), maxLines, &memoBasis, memo);
+                QVERIFY2(plain == viaMemo && plainBasis == memoBasis,
+                         qPrintable(QString("line %1, maxLines %2, step %3").arg(i + 1).arg(maxLines).arg(step)));
+                ++compared;
+            }
+        }
+    }
+    QVERIFY(compared > 300);
+    // A memo from a later line, or from another limit, is not taken on trust.
+    fl::LookBehind memo;
+    fl::inheritedTime(mixed, starts.back(), SourceKind::AppLog, year(0), 256, nullptr, memo);
+    QCOMPARE(fl::inheritedTime(mixed, starts[1], SourceKind::AppLog, year(0), 256, nullptr, memo), kNoTime);
+    fl::inheritedTime(mixed, starts[40], SourceKind::AppLog, year(0), 256, nullptr, memo);
+    QCOMPARE(fl::inheritedTime(mixed, starts[41], SourceKind::AppLog, year(0), 1, nullptr, memo),
+             fl::inheritedTime(mixed, starts[41], SourceKind::AppLog, year(0), 1));
 }
 
 // Times that do not fit int64 nanoseconds (1677-09-21 .. 2262-04-11) leave the
