@@ -111,6 +111,7 @@ QVariant ExplanationModel::headerData(int section, Qt::Orientation orientation, 
 std::vector<ExplanationRow> candidateRows(const Result& r)
 {
     std::vector<ExplanationRow> out;
+    const present::CandidateIndex index(r);
     for (const Candidate& c : r.candidates) {
         ExplanationRow row;
         row.text = {style::q(c.title.empty() ? c.symptom : c.title),
@@ -124,7 +125,7 @@ std::vector<ExplanationRow> candidateRows(const Result& r)
         // Why it won or lost, on its own full-width line: the panel is narrow
         // and this is the sentence the reader came for.
         ExplanationRow why;
-        why.text = {QStringLiteral("→ ") + style::q(present::candidateVerdict(c, r)), {}, {}, {}};
+        why.text = {QStringLiteral("→ ") + style::q(present::candidateVerdict(c, index)), {}, {}, {}};
         why.event = c.event;
         why.colour = QColor(0x55, 0x55, 0x55);
         why.spanned = true;

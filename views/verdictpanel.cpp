@@ -279,10 +279,11 @@ QString VerdictPanel::verdictHtml(const Analysis& a) const
         h += QStringLiteral("</table>");
     } else if (r.status == ResultStatus::Ambiguous) {
         h += QStringLiteral("<h3 style='color:#e65100;margin-bottom:2px'>Ambiguous: no single root cause</h3><ul>");
+        const present::CandidateIndex index(r);
         for (const Candidate& c : r.candidates)
             h += QStringLiteral("<li><a href='event:%1'>%2</a> on %3 at %4 — %5</li>")
                      .arg(c.event.value)
-                     .arg(esc(c.title.empty() ? c.symptom : c.title), esc(c.node), style::timeText(c.time), esc(present::candidateVerdict(c, r)));
+                     .arg(esc(c.title.empty() ? c.symptom : c.title), esc(c.node), style::timeText(c.time), esc(present::candidateVerdict(c, index)));
         h += QStringLiteral("</ul>");
     } else {
         h += QStringLiteral("<h3 style='color:#455a64;margin-bottom:2px'>No root cause found</h3>");

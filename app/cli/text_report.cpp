@@ -188,9 +188,10 @@ std::string formatDiagnosis(const Analysis& a, bool detail)
 
     if (!r.candidates.empty()) {
         os << "\nCandidates considered\n";
+        const present::CandidateIndex index(r);
         for (const auto& c : r.candidates)
             os << "  " << (c.chosen ? "*" : "-") << " " << c.title << " on " << present::place(c.node, c.gpuIndex, c.pciBus, c.rank)
-               << " at " << shortTime(c.time) << "\n      " << present::candidateVerdict(c, r) << "\n";
+               << " at " << shortTime(c.time) << "\n      " << present::candidateVerdict(c, index) << "\n";
     }
 
     if (!detail && !r.families.empty())
@@ -273,9 +274,10 @@ std::string formatExplanation(const Analysis& a)
     os << "\nWhy the verdict\n";
     if (r.candidates.empty())
         os << "  No event with an initiating role survived filtering.\n";
+    const present::CandidateIndex index(r);
     for (const auto& c : r.candidates)
         os << "  " << (c.chosen ? "*" : "-") << " " << c.symptom << " on " << present::place(c.node, c.gpuIndex, c.pciBus, c.rank) << ": "
-           << present::candidateVerdict(c, r) << " (supports " << c.support << " downstream events)\n";
+           << present::candidateVerdict(c, index) << " (supports " << c.support << " downstream events)\n";
     return os.str();
 }
 

@@ -68,7 +68,7 @@ json outcomeJson(const CandidateOutcome& o)
             {"limit_ns", o.limitNs}};
 }
 
-json candidateJson(const Candidate& c, const Result& r)
+json candidateJson(const Candidate& c, const present::CandidateIndex& candidates)
 {
     return {{"event", c.event},
             {"symptom", c.symptom},
@@ -83,7 +83,7 @@ json candidateJson(const Candidate& c, const Result& r)
             {"time_interval", intervalJson(c.time.interval)},
             {"support", c.support},
             {"chosen", c.chosen},
-            {"verdict", present::candidateVerdict(c, r)},
+            {"verdict", present::candidateVerdict(c, candidates)},
             {"outcome", outcomeJson(c.outcome)},
             {"evidence", c.evidence},
             {"inferred", inferenceJson(c.inferred)}};
@@ -195,7 +195,8 @@ json connectorJson(const ConnectorReport& c)
 
 // Everything but the three arrays that grow with the bundle (chain nodes and
 // edges, evidence, connector reports), which are written element by element.
-json resultHead(const Result& r)
+// `withCandidates` false: "candidates" is null, for a caller that writes them itself.
+json resultHead(const Result& r, bool withCandidates = true)
 {
     json j;
     j["schema_version"] = Result::kSchemaVersion;
@@ -218,10 +219,15 @@ json resultHead(const Result& r)
         j["root_cause"] = nullptr;
     }
     j["missing"] = r.missing;
-    json cands = json::array();
-    for (const auto& c : r.candidates)
-        cands.push_back(candidateJson(c, r));
-    j["candidates"] = cands;
+    if (withCandidates) {
+        json cands = json::array();
+        const present::CandidateIndex index(r);
+        for (const auto& c : r.candidates)
+            cands.push_back(candidateJson(c, index));
+        j["candidates"] = cands;
+    } else {
+        j["candidates"] = nullptr;
+    }
     j["affected_nodes"] = r.affectedNodes;
     json clocks = json::array();
     for (const auto& c : r.clockOffsets)
@@ -292,15 +298,13 @@ void indent(std::string& out, int depth)
     out.append(static_cast<size_t>(depth) * 2, ' ');
 }
 
-// Appends `v` as dump(2) would print it at nesting `depth`.
+// Appends `v` as dump(2) would print it at nesting `depth`. json::dump prints from depth 0 into a string of
+// its own, which then had to be copied a byte at a time to indent it; its serializer (what dump runs) takes the
+// depth and writes to `out` directly.
 void writeValue(std::string& out, const json& v, int depth)
 {
-    const std::string s = v.dump(2, ' ', false, kReplace);
-    for (char c : s) {
-        out += c;
-        if (c == '\n')
-            indent(out, depth);
-    }
+    nlohmann::detail::serializer<json> s(nlohmann::detail::output_adapter<char, std::string>(out), ' ', kReplace);
+    s.dump(v, true, false, 2, static_cast<unsigned>(depth) * 2);
 }
 
 template <typename T, typename F>
@@ -327,7 +331,7 @@ std::string resultToString(const Result& result, const ResultJsonOptions& option
     // Streams the document instead of building it whole: for a 10,000-rank
     // bundle the DOM of the chain alone took hundreds of MB. The bytes are the
     // same as resultToJson(result).dump(2) (a test holds them equal).
-    json head = resultHead(result);
+    json head = resultHead(result, false); // candidates, chain and evidence are written one item at a time
     head["symptom_chain"] = nullptr;
     head["evidence"] = nullptr;
     head["connector_reports"] = nullptr;
@@ -366,6 +370,9 @@ std::string resultToString(const Result& result, const ResultJsonOptions& option
             out += "\n";
             indent(out, 1);
             out += "}";
+        } else if (it.key() == "candidates") {
+            const present::CandidateIndex index(result);
+            writeArray(out, result.candidates, 1, [&](const Candidate& c) { return candidateJson(c, index); });
         } else if (it.key() == "evidence") {
             writeArray(out, result.evidence, 1, evidenceJson);
         } else if (it.key() == "connector_reports") {

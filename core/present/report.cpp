@@ -156,9 +156,10 @@ Report buildReport(const Result& result, const ReviewNotes& review, const std::s
 
     r.chain = chainGroups(result, r.chainGroupsLeftOut);
 
+    const CandidateIndex index(result);
     for (const Candidate& c : result.candidates)
         r.candidates.push_back({c.chosen, c.title.empty() ? c.symptom : c.title, place(c.node, c.gpuIndex, c.pciBus, c.rank),
-                                timeText(c.time), candidateVerdict(c, result)});
+                                timeText(c.time), candidateVerdict(c, index)});
 
     for (const ReviewNote& n : review.notes) {
         std::string about = n.kind == "lane" ? "lane " + n.target : n.kind + " " + n.target;

@@ -62,18 +62,10 @@ std::string overlapReason(const Candidate& c, const Candidate* other)
            seconds(std::max<int64_t>(overlap, 0)) + ", so neither certainly came first";
 }
 
-} // namespace
-
-std::string candidateVerdict(const Candidate& c, const Result& result)
+// `other`: the candidate c's outcome was measured against, when known.
+std::string verdictAgainst(const Candidate& c, const Candidate* other)
 {
     const CandidateOutcome& o = c.outcome;
-    const Candidate* other = nullptr;
-    if (o.other)
-        for (const auto& x : result.candidates)
-            if (x.event == *o.other) {
-                other = &x;
-                break;
-            }
     const std::string otherSymptom = other ? other->symptom : std::string("another candidate");
     const std::string otherPlace = other ? place(other->node, other->gpuIndex, other->pciBus, other->rank)
                                          : std::string("unknown node");
@@ -102,6 +94,38 @@ std::string candidateVerdict(const Candidate& c, const Result& result)
         return "lost: " + otherSymptom + " on the same node is the stronger cause and " + overlapReason(c, other);
     }
     return {};
+}
+
+} // namespace
+
+CandidateIndex::CandidateIndex(const Result& result)
+{
+    byEvent_.reserve(result.candidates.size());
+    for (const Candidate& c : result.candidates)
+        byEvent_.emplace(c.event, &c); // the first of an event, as a walk along the list finds
+}
+
+const Candidate* CandidateIndex::find(EventId id) const
+{
+    const auto it = byEvent_.find(id);
+    return it == byEvent_.end() ? nullptr : it->second;
+}
+
+std::string candidateVerdict(const Candidate& c, const Result& result)
+{
+    const Candidate* other = nullptr;
+    if (c.outcome.other)
+        for (const auto& x : result.candidates)
+            if (x.event == *c.outcome.other) {
+                other = &x;
+                break;
+            }
+    return verdictAgainst(c, other);
+}
+
+std::string candidateVerdict(const Candidate& c, const CandidateIndex& candidates)
+{
+    return verdictAgainst(c, c.outcome.other ? candidates.find(*c.outcome.other) : nullptr);
 }
 
 std::string traceAction(const TraceStep& step)

@@ -6,6 +6,7 @@
 #include "model.h"
 
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 namespace fl::present {
@@ -29,9 +30,21 @@ std::string placeOfMany(const std::string& nodeRanges, const std::string& rankRa
 // "3.250 s"
 std::string seconds(int64_t ns);
 
-// "lost: 3.250 s later than gpu.xid.79 on node07 GPU 3". `result` supplies the
-// candidate the outcome was measured against (outcome.other).
+// The candidates of a result by event id. A verdict names the candidate it was measured against; looking
+// it up along the list made a result's verdicts quadratic (20,000 NCCL WARN candidates: a sixth of the CPU).
+class CandidateIndex {
+public:
+    explicit CandidateIndex(const Result& result);
+    const Candidate* find(EventId id) const;
+
+private:
+    std::unordered_map<EventId, const Candidate*> byEvent_;
+};
+
+// "lost: 3.250 s later than gpu.xid.79 on node07 GPU 3". `result` (or its index, for a verdict per candidate)
+// supplies the candidate the outcome was measured against (outcome.other).
 std::string candidateVerdict(const Candidate& c, const Result& result);
+std::string candidateVerdict(const Candidate& c, const CandidateIndex& candidates);
 
 // "rewrote gpu.xid -> gpu.xid.79", "chose", "evidence cap 3".
 std::string traceAction(const TraceStep& step);
