@@ -772,10 +772,15 @@ std::optional<Decision> decide(const Rule& rule, const RulePools& pools, const S
             d.copied[k] = expandTemplate(t, src->fields);
     }
     if (rule.mergeWith) {
+        // Into the earliest related event, if it is earlier than this one. forRelated visits in the order
+        // `earlier` sorts by (a bucket is sorted byTime), so the first related event decides: collecting them
+        // all made a storm quadratic (100,000 AER lines in an hour, merged within 60 s: 1.9 s).
         const SymptomEvent* into = nullptr;
-        for (const auto* o : relatedIn(e, *pools.merge, *rule.mergeWith))
-            if (earlier(o, &e) && (!into || earlier(o, into)))
+        forRelated(e, *pools.merge, *rule.mergeWith, [&](const SymptomEvent* o) {
+            if (earlier(o, &e))
                 into = o;
+            return false;
+        });
         if (into)
             d.mergeInto = into->id;
     }
