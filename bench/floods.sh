@@ -30,6 +30,8 @@ def clock(i): return f"Mar 14 {9 + i // 3600 % 10:02d}:{i // 60 % 60:02d}:{i % 6
 shapes = {
     "aer": ("syslog-node-0002.log", lambda i: f"{clock(i)} node-0002 kernel: [2602423.{i % 1000000:06d}] pcieport 0000:00:03.0: AER: Corrected error received: 0000:00:03.0\n"),
     "xid": ("syslog-node-0001.log", lambda i: f"{clock(i)} node-0001 kernel: [2602423.{i % 1000000:06d}] NVRM: Xid (PCI:0000:{i % 8:02x}:00): 79, pid=1234, GPU has fallen off the bus.\n"),
+    # one Xid line from each of N hosts, as an aggregated syslog (one file for the whole cluster) holds them
+    "xid-hosts": ("syslog-all.log", lambda i: f"{clock(i)} node-{i:05d} kernel: [2602423.{i % 1000000:06d}] NVRM: Xid (PCI:0000:{i % 8:02x}:00): 79, pid=1234, GPU has fallen off the bus.\n"),
     "nccl-warn": ("applog-node-0001-rank0.log", lambda i: "node-0001:30422:30488 [0] transport/net_ib.cc:101 NCCL WARN NET/IB : mlx5_1:1 Got async event : local work queue catastrophic error\n"),
     "watchdog": ("applog-node-0001-rank0.log", lambda i: f"[rank0]:[E314 10:11:53.{i % 1000000000:09d} ProcessGroupNCCL.cpp:616] [Rank 0] Watchdog caught collective operation timeout: WorkNCCL(SeqNum={i}, OpType=ALLREDUCE, NumelIn=1, NumelOut=1, Timeout(ms)=600000) ran for 600024 milliseconds before timing out.\n"),
 }
@@ -50,7 +52,7 @@ seconds() { # CMD... -> user+system CPU seconds of one run, output discarded
 
 printf 'load %s\n' "$(cut -d' ' -f1-3 /proc/loadavg)"
 printf '%-10s %8s %12s %12s %7s %9s %9s\n' shape N "analyze N" "analyze 4N" ratio "rg N" "rg 4N"
-for shape in aer xid nccl-warn watchdog; do
+for shape in aer xid xid-hosts nccl-warn watchdog; do
   make_flood "$shape" "$n" "$work/$shape-1"
   make_flood "$shape" "$((4 * n))" "$work/$shape-4"
   a1=$(seconds "$cli" analyze "$work/$shape-1" --json --detail)

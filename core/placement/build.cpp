@@ -276,25 +276,33 @@ void reconcileNodes(Placement& pl, const std::vector<SourceFile>& files, const s
     std::set<std::string> all = named;
     for (const auto& [n, r] : fromFiles)
         all.insert(n);
+    // The named hosts by each tail that follows a '-' or '_' in them ("a100-17" of "gpu-a100-17"): the
+    // matches below are found by lookups, not by comparing every name with every other (20,000 hosts that
+    // lines name: 400 M comparisons, 1.9 s).
+    std::map<std::string_view, std::vector<std::string_view>> namedByTail;
+    for (const auto& b : named)
+        for (size_t sep = b.find_first_of("-_"); sep != std::string::npos; sep = b.find_first_of("-_", sep + 1))
+            namedByTail[std::string_view(b).substr(sep + 1)].push_back(b);
     std::map<std::string, std::set<std::string>> aliasesOf;
     std::map<std::string, std::string> reasonOf;
     for (const auto& a : all) {
-        std::vector<std::string> longer;
-        for (const auto& b : named) {
-            if (b.size() <= a.size() || b == a)
-                continue;
-            const bool fqdn = b.starts_with(a) && b[a.size()] == '.';
-            const bool tail = fromFiles.count(a) && !named.count(a) && b.ends_with(a)
-                && (b[b.size() - a.size() - 1] == '-' || b[b.size() - a.size() - 1] == '_');
-            if (fqdn || tail)
-                longer.push_back(b);
-        }
+        const bool fileOnly = fromFiles.count(a) && !named.count(a);
+        // Longer names that lines give: "a.domain" (fully qualified), or for a name only files give, one
+        // that ends in "-a" or "_a". In name order, each once.
+        std::set<std::string_view> longerSet;
+        const std::string dotted = a + '.';
+        for (auto it = named.lower_bound(dotted); it != named.end() && it->starts_with(dotted); ++it)
+            longerSet.insert(*it);
+        if (fileOnly)
+            if (auto it = namedByTail.find(a); it != namedByTail.end())
+                longerSet.insert(it->second.begin(), it->second.end());
+        std::vector<std::string> longer(longerSet.begin(), longerSet.end());
         // "gpu-a100-17" from a file name, "a100-17" from the lines: the file's name wraps the host's.
-        if (longer.empty() && fromFiles.count(a) && !named.count(a)) {
+        if (longer.empty() && fileOnly) {
             std::vector<std::string> inner;
-            for (const auto& b : named)
-                if (b.size() < a.size() && a.ends_with(b) && (a[a.size() - b.size() - 1] == '-' || a[a.size() - b.size() - 1] == '_'))
-                    inner.push_back(b);
+            for (size_t sep = a.find_first_of("-_"); sep != std::string::npos; sep = a.find_first_of("-_", sep + 1))
+                if (named.count(a.substr(sep + 1)))
+                    inner.push_back(a.substr(sep + 1));
             if (inner.size() == 1) {
                 aliasesOf[inner.front()].insert(a);
                 reasonOf[inner.front()] = "'" + a + "' (" + fromFiles[a] + ") ends with the host '" + inner.front() + "' that lines name";

@@ -154,6 +154,47 @@ private slots:
         QVERIFY(a.result.rootCause);
         QCOMPARE(QString::fromStdString(a.result.rootCause->node), QStringLiteral("gpu-rack7-e02"));
     }
+
+    // The other ways a file's name and the hosts its lines name are reconciled, each looked up (not compared
+    // pair by pair): a fully qualified name, a file name that wraps the host's, and a name two hosts could own.
+    void nodeIdentityForms()
+    {
+        const auto xid = [](const std::string& host) {
+            return "May 21 13:02:39 " + host + " kernel: NVRM: Xid (PCI:0000:86:00): 79, pid=1, GPU has fallen off the bus.\n";
+        };
+        const auto aliases = [](const Placement& p) {
+            std::string out;
+            for (const auto& n : p.nodes)
+                for (const auto& al : n.aliases)
+                    out += n.name + "=" + al + ";";
+            return out;
+        };
+        {
+            QTemporaryDir tmp;
+            const fs::path d = tmp.path().toStdString();
+            fltest::writeFile(d / "syslog-node07.log", xid("node07.cluster.example"));
+            const Analysis a = run(d);
+            QCOMPARE(QString::fromStdString(aliases(a.placement)), QStringLiteral("node07=node07.cluster.example;"));
+            QVERIFY(a.placement.conflicts.empty());
+        }
+        {
+            QTemporaryDir tmp;
+            const fs::path d = tmp.path().toStdString();
+            fltest::writeFile(d / "syslog-gpu-a100-17.log", xid("a100-17"));
+            const Analysis a = run(d);
+            QCOMPARE(QString::fromStdString(aliases(a.placement)), QStringLiteral("a100-17=gpu-a100-17;"));
+        }
+        {
+            QTemporaryDir tmp;
+            const fs::path d = tmp.path().toStdString();
+            fltest::writeFile(d / "syslog-e02.log", xid("gpu-e02") + xid("cpu-e02") + xid("e02x"));
+            const Analysis a = run(d);
+            QCOMPARE(QString::fromStdString(aliases(a.placement)), QString());
+            QCOMPARE(a.placement.conflicts.size(), size_t(1));
+            QCOMPARE(QString::fromStdString(a.placement.conflicts[0].message),
+                     QStringLiteral("node name 'e02' could be any of cpu-e02, gpu-e02: left as written"));
+        }
+    }
 };
 
 QTEST_GUILESS_MAIN(TestPlacement)
