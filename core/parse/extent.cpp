@@ -226,6 +226,10 @@ struct SxidLine {
 
 std::optional<SxidLine> sxidLine(std::string_view s)
 {
+    // The message is a tail of the line: without "SXid (" in the line there is none in it, and the prefix
+    // parse is skipped (every matched line of every source asks, and few are SXid lines).
+    if (s.find("SXid (") == std::string_view::npos)
+        return std::nullopt;
     const std::string_view m = kernelMsg(s);
     const size_t at = m.substr(0, 64).find("SXid (");
     if (at == std::string_view::npos)
@@ -323,8 +327,10 @@ bool samePci(std::string_view a, std::string_view b)
 
 NvrmLine nvrmLine(std::string_view s)
 {
-    std::string_view m = kernelMsg(s);
     NvrmLine nl;
+    if (s.find("NVRM: ") == std::string_view::npos) // as in sxidLine: not in the line, not in its message
+        return nl;
+    std::string_view m = kernelMsg(s);
     if (!startsWith(m, "NVRM: "))
         return nl;
     m.remove_prefix(6);
