@@ -14,6 +14,7 @@
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
+#include <future>
 #include <map>
 #include <random>
 #include <set>
@@ -492,7 +493,8 @@ IngestReport SessionService::ingestArchive(const SessionId& id, const std::strin
 }
 
 RunOutcome SessionService::runEngine(const SessionRecord& s, const Bundle& bundle, const std::string& phase,
-                                     const Progress& progress, double loadMs, const std::string& inputDigest)
+                                     const Progress& progress, double loadMs, const std::string& inputDigest,
+                                     const std::function<void()>& beforeRun)
 {
     const auto t0 = std::chrono::steady_clock::now();
     Engine engine(rules_);
@@ -514,6 +516,8 @@ RunOutcome SessionService::runEngine(const SessionRecord& s, const Bundle& bundl
     out.run.elapsedMs = loadMs + std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
     out.run.resultJson = resultToString(result);
     out.run.inputDigest = inputDigest;
+    if (beforeRun)
+        beforeRun();
     try {
         out.run.run = store_.addRun(s.id, out.run);
     } catch (const StoreError& e) {
@@ -698,14 +702,22 @@ std::pair<SessionRecord, RunOutcome> SessionService::analyzeArchive(const std::s
     }
     s.requestJson = R"({"failure_context":{},"scope":{},"workload_context":{}})";
     // The archive is stored once (1.6 MB for the bench's bundle) rather than its 709 members read back from
-    // the extraction (20 MB); evidence and later runs extract what they need from it.
-    std::vector<FileRecord> records;
-    IngestReport rep;
-    store_.createSession(s);
-    storeUpload(s.id, b, upload.path, bytes, false, rep, records); // as before: a bundle is analysed as it came
-    records.clear();
+    // the extraction (20 MB); evidence and later runs extract what they need from it. Storing it (two commits,
+    // each waiting for its fsync) and analysing it need nothing of each other, so the store works beside the
+    // engine. The run is stored only once the session and its files are (its row refers to them), and a store
+    // that failed fails the request, as it did when it came first.
+    auto stored = std::async(std::launch::async, [&] {
+        std::vector<FileRecord> records;
+        IngestReport rep;
+        store_.createSession(s);
+        storeUpload(s.id, b, upload.path, bytes, false, rep, records); // as before: a bundle is analysed as it came
+    });
     const double loadMs = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
-    return {s, runEngine(s, b, "bundle", progress, loadMs, digest)};
+    // If the engine throws, ~future waits for the store before the upload's temporary file goes.
+    RunOutcome run = runEngine(s, b, "bundle", progress, loadMs, digest, [&] { stored.get(); });
+    if (stored.valid()) // cancelled: no run was stored, the session and its files are
+        stored.get();
+    return {s, std::move(run)};
 }
 
 json SessionService::evidenceLines(const SessionId& id, int run, const std::string& evidenceId, int context)

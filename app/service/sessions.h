@@ -12,6 +12,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include <functional>
 #include <memory>
 #include <set>
 #include <string>
@@ -82,8 +83,10 @@ public:
     Store& store() { return store_; }
 
 private:
+    // `beforeRun`, when given, is called before the run is stored: what the run needs in the store first.
     RunOutcome runEngine(const SessionRecord& s, const Bundle& bundle, const std::string& phase,
-                         const Progress& progress, double loadMs, const std::string& inputDigest = {});
+                         const Progress& progress, double loadMs, const std::string& inputDigest = {},
+                         const std::function<void()>& beforeRun = {});
     std::string writeTemp(const std::string& bytes) const;
     // Stores an uploaded archive's files: the archive itself once when loading it again gives the same files
     // (Store::putArchive), else each member's bytes. `records` get the stored files (content cleared or not).
