@@ -279,10 +279,13 @@ void reconcileNodes(Placement& pl, const std::vector<SourceFile>& files, const s
     // The named hosts by each tail that follows a '-' or '_' in them ("a100-17" of "gpu-a100-17"): the
     // matches below are found by lookups, not by comparing every name with every other (20,000 hosts that
     // lines name: 400 M comparisons, 1.9 s).
+    const auto forEachTail = [](std::string_view name, const auto& visit) {
+        for (size_t sep = name.find_first_of("-_"); sep != std::string_view::npos; sep = name.find_first_of("-_", sep + 1))
+            visit(name.substr(sep + 1));
+    };
     std::map<std::string_view, std::vector<std::string_view>> namedByTail;
     for (const auto& b : named)
-        for (size_t sep = b.find_first_of("-_"); sep != std::string::npos; sep = b.find_first_of("-_", sep + 1))
-            namedByTail[std::string_view(b).substr(sep + 1)].push_back(b);
+        forEachTail(b, [&](std::string_view tail) { namedByTail[tail].push_back(b); });
     std::map<std::string, std::set<std::string>> aliasesOf;
     std::map<std::string, std::string> reasonOf;
     for (const auto& a : all) {
@@ -300,9 +303,10 @@ void reconcileNodes(Placement& pl, const std::vector<SourceFile>& files, const s
         // "gpu-a100-17" from a file name, "a100-17" from the lines: the file's name wraps the host's.
         if (longer.empty() && fileOnly) {
             std::vector<std::string> inner;
-            for (size_t sep = a.find_first_of("-_"); sep != std::string::npos; sep = a.find_first_of("-_", sep + 1))
-                if (named.count(a.substr(sep + 1)))
-                    inner.push_back(a.substr(sep + 1));
+            forEachTail(a, [&](std::string_view tail) {
+                if (auto it = named.find(std::string(tail)); it != named.end())
+                    inner.push_back(*it);
+            });
             if (inner.size() == 1) {
                 aliasesOf[inner.front()].insert(a);
                 reasonOf[inner.front()] = "'" + a + "' (" + fromFiles[a] + ") ends with the host '" + inner.front() + "' that lines name";
