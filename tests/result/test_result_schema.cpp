@@ -133,6 +133,48 @@ private slots:
         }
         fl::Result empty;
         QCOMPARE(fl::resultToString(empty), fl::resultToJson(empty).dump(2) + "\n");
+        // Connector reports are printed without the DOM: names that need escaping, bytes that are not UTF-8,
+        // empty and unknown fields.
+        fl::Result odd;
+        fl::ConnectorReport plain;
+        plain.file = "logs/a.log";
+        odd.connectors.push_back(plain);
+        fl::ConnectorReport hostile;
+        hostile.file = std::string("we\"ird\\name\t\x01\x7f caf\xc3\xa9 \xff.log");
+        hostile.kind = fl::SourceKind::SysLog;
+        hostile.kindReason = "line 3: \"kernel:\"";
+        hostile.node = "node-\xe2\x80\x8b" "1";
+        hostile.rank = 7;
+        hostile.status = fl::FileStatus::Error;
+        hostile.reason = "cannot read\nit";
+        hostile.bytes = 18446744073709551615ULL;
+        hostile.lines = 3;
+        hostile.observations = 2;
+        hostile.parseErrors = 1;
+        odd.connectors.push_back(hostile);
+        // Evidence items too: an empty one, and one with every field set and an excerpt that needs escaping.
+        odd.evidence.push_back(fl::EvidenceItem{});
+        fl::EvidenceItem ev;
+        ev.id = "ev-0002";
+        ev.kind = "log";
+        ev.source = fl::SourceKind::AppLog;
+        ev.file = hostile.file;
+        ev.ref.offset = 1234567890123ULL;
+        ev.ref.length = 88;
+        ev.ref.line = 41;
+        ev.ref.lineCount = 2;
+        ev.node = "node-0001";
+        ev.rank = 0;
+        ev.gpuIndex = 3;
+        ev.time.ns = 1773482400123456789LL;
+        ev.time.basis = fl::TimeBasis::Absolute;
+        ev.excerpt = "NVRM: Xid (PCI:0000:1b:00): 79, \"fallen\" \\ off\x1b[0m \xc3";
+        ev.role = fl::EvidenceRole::Root;
+        ev.symptom = "gpu.xid_79";
+        ev.event = fl::EventId(12);
+        ev.family = fl::FamilyId(2);
+        odd.evidence.push_back(ev);
+        QCOMPARE(fl::resultToString(odd), fl::resultToJson(odd).dump(2, ' ', false, json::error_handler_t::replace) + "\n");
     }
     void validatorRejectsWrongDocuments()
     {
