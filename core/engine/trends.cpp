@@ -3,6 +3,7 @@
 // knows a framework's log format.
 #include "engine/trends.h"
 #include "engine/internal.h"
+#include "parse/cursor.h"
 
 #include <algorithm>
 #include <charconv>
@@ -266,22 +267,28 @@ bool parseSeriesValue(std::string_view value, std::string_view unit, double& out
 {
     while (!value.empty() && (value.front() == ' ' || value.front() == '+'))
         value.remove_prefix(1);
-    std::string lower;
-    for (char c : value)
-        lower.push_back(char(std::tolower(static_cast<unsigned char>(c))));
-    if (lower == "nan" || lower == "-nan")
+    // Every step line gives two or three of these: no copies of the text are made.
+    const auto is = [&](std::string_view word) {
+        return value.size() == word.size() &&
+               std::equal(value.begin(), value.end(), word.begin(), [](char a, char b) { return cursor::lower(a) == b; });
+    };
+    if (is("nan") || is("-nan")) {
         out = std::nan("");
-    else if (lower == "inf" || lower == "infinity")
+    } else if (is("inf") || is("infinity")) {
         out = HUGE_VAL;
-    else if (lower == "-inf" || lower == "-infinity")
+    } else if (is("-inf") || is("-infinity")) {
         out = -HUGE_VAL;
-    else {
+    } else if (value.find(',') == std::string_view::npos) {
+        const auto [p, ec] = std::from_chars(value.data(), value.data() + value.size(), out);
+        if (ec != std::errc() || p != value.data() + value.size() || value.empty())
+            return false;
+    } else {
         // Thousands separators ("1,234 tps") are printed by some loggers.
         std::string digits;
         for (char c : value)
             if (c != ',')
                 digits.push_back(c);
-        auto [p, ec] = std::from_chars(digits.data(), digits.data() + digits.size(), out);
+        const auto [p, ec] = std::from_chars(digits.data(), digits.data() + digits.size(), out);
         if (ec != std::errc() || p != digits.data() + digits.size() || digits.empty())
             return false;
     }

@@ -291,6 +291,15 @@ void TestTrends::valuesAndUnits()
     QVERIFY(!parseSeriesValue("12a", "", v, u));
     QVERIFY(!parseSeriesValue("", "", v, u));
     QVERIFY(!parseSeriesValue("12", "furlongs", v, u));
+    QVERIFY(parseSeriesValue("1,234,567.5", "", v, u));
+    QCOMPARE(v, 1234567.5);
+    QVERIFY(parseSeriesValue(" +42", "s", v, u));
+    QCOMPARE(v, 42.0);
+    QVERIFY(parseSeriesValue("Infinity", "", v, u) && std::isinf(v) && v > 0);
+    QVERIFY(parseSeriesValue("-INF", "", v, u) && std::isinf(v) && v < 0);
+    QVERIFY(!parseSeriesValue("-", "", v, u));
+    QVERIFY(!parseSeriesValue(",", "", v, u));
+    QVERIFY(!parseSeriesValue("nanx", "", v, u));
     QCOMPARE(QString::fromStdString(formatSeriesValue(0.412, SeriesUnit::Seconds)), QStringLiteral("412.0 ms"));
     QCOMPARE(QString::fromStdString(formatSeriesValue(18.7061, SeriesUnit::Seconds)), QStringLiteral("18.71 s"));
 }
