@@ -2,6 +2,9 @@
 #include "bundle/text_lines.h"
 
 #include <array>
+#ifdef __SSE2__
+#include <emmintrin.h>
+#endif
 #include <map>
 
 namespace fl {
@@ -219,14 +222,27 @@ size_t utf8SequenceLength(std::string_view s, size_t i)
 
 bool looksBinary(std::string_view head)
 {
-    // Printable ASCII with tabs and line ends, what nearly every log's head is, settles it in one pass the
-    // compiler vectorises; the walk below cost ~11 instructions a byte, 3.5 % of a wide analysis (callgrind).
-    unsigned odd = 0;
-    for (const char ch : head) {
-        const auto c = static_cast<unsigned char>(ch);
-        odd |= unsigned(c - 0x20u >= 0x5Fu) & unsigned(c != '\t') & unsigned(c != '\n') & unsigned(c != '\r');
+    // Printable ASCII with tabs and line ends, what nearly every log's head is, settles it in one pass; the
+    // walk below cost ~11 instructions a byte, 3.5 % of a wide analysis (callgrind). SSE2 tests 16 bytes in ~10
+    // instructions: the compiler's vectorisation of the plain loop widened each byte to 32 bits, ~4 a byte.
+    bool odd = false;
+    size_t at = 0;
+#ifdef __SSE2__
+    const __m128i space = _mm_set1_epi8(0x1F), del = _mm_set1_epi8(0x7F);
+    const __m128i tab = _mm_set1_epi8('\t'), lf = _mm_set1_epi8('\n'), cr = _mm_set1_epi8('\r');
+    for (; at + 16 <= head.size() && !odd; at += 16) {
+        const __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i*>(head.data() + at));
+        // Signed: bytes from 0x80 are negative, so "greater than 0x1F" is 0x20..0x7F.
+        const __m128i printable = _mm_andnot_si128(_mm_cmpeq_epi8(v, del), _mm_cmpgt_epi8(v, space));
+        const __m128i ends = _mm_or_si128(_mm_cmpeq_epi8(v, tab), _mm_or_si128(_mm_cmpeq_epi8(v, lf), _mm_cmpeq_epi8(v, cr)));
+        odd = _mm_movemask_epi8(_mm_or_si128(printable, ends)) != 0xFFFF;
     }
-    if (odd == 0)
+#endif
+    for (; at < head.size() && !odd; ++at) {
+        const auto c = static_cast<unsigned char>(head[at]);
+        odd = (c < 0x20 || c >= 0x7F) && c != '\t' && c != '\n' && c != '\r';
+    }
+    if (!odd)
         return false;
     if (head.find('\0') != std::string_view::npos)
         return true;

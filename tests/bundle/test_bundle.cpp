@@ -539,6 +539,20 @@ private slots:
             const bool binary = b == 0 || b == 0x7F || b >= 0x80 || (b < 0x20 && allowed.find(c) == std::string::npos);
             QVERIFY2(looksBinary(head) == binary, qPrintable(QString::number(b, 16)));
         }
+        // The same across 16-byte blocks, at each alignment: the pattern repeated after k printable bytes.
+        for (int b = 0; b < 256; ++b) {
+            const auto c = static_cast<char>(b);
+            const bool odd = b == 0x7F || b >= 0x80 || (b < 0x20 && allowed.find(c) == std::string::npos);
+            for (int reps : {2, 5, 11})
+                for (int k = 0; k < 17; ++k) {
+                    std::string head(static_cast<size_t>(k), 'x');
+                    for (int r = 0; r < reps; ++r)
+                        head += std::string("ab") + c + "cd" + c + c + "ef" + c + "ghi";
+                    const bool binary = b == 0 || (odd && 4 * reps * 10 > static_cast<int>(head.size()) * 3);
+                    QVERIFY2(looksBinary(head) == binary, qPrintable(QStringLiteral("byte %1, %2 times after %3")
+                                                                         .arg(b, 0, 16).arg(reps).arg(k)));
+                }
+        }
         QVERIFY(!looksBinary(""));
         QVERIFY(!looksBinary("plain text\twith tabs\r\n"));
         QVERIFY(!looksBinary("caf\xC3\xA9 \xE2\x9C\x93\n"));
