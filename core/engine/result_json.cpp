@@ -348,12 +348,7 @@ public:
     }
     FlatObject& optStr(std::string_view key, std::string_view v) // null when empty, as optStr() above
     {
-        name(key);
-        if (v.empty())
-            out_ += "null";
-        else
-            quoted(v);
-        return *this;
+        return v.empty() ? null(key) : str(key, v);
     }
     FlatObject& num(std::string_view key, uint64_t v)
     {
@@ -363,9 +358,7 @@ public:
     }
     FlatObject& optInt(std::string_view key, int v) // null when negative, as optInt() above
     {
-        name(key);
-        out_ += v < 0 ? std::string("null") : std::to_string(v);
-        return *this;
+        return v < 0 ? null(key) : num(key, static_cast<uint64_t>(v));
     }
     FlatObject& null(std::string_view key)
     {
