@@ -110,6 +110,9 @@ inline std::string_view trimRight(std::string_view s)
 
 inline std::string_view trim(std::string_view s)
 {
+    // What it trims are all bytes <= ' ': a field with none at either end, nearly every one, is left at two compares.
+    if (!s.empty() && static_cast<unsigned char>(s.front()) > ' ' && static_cast<unsigned char>(s.back()) > ' ')
+        return s;
     s = trimRight(s);
     size_t p = skipSpaces(s, 0);
     return s.substr(p);

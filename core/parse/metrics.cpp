@@ -29,25 +29,26 @@ namespace {
 bool simpleDecimal(std::string_view s, double& v)
 {
     static constexpr double kPow10[] = {1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15};
-    size_t i = 0;
-    const bool negative = !s.empty() && s[0] == '-';
-    i += negative;
-    uint64_t mantissa = 0;
-    int digits = 0, fraction = 0;
-    bool point = false;
-    for (; i < s.size(); ++i) {
-        const char c = s[i];
-        if (c >= '0' && c <= '9') {
-            mantissa = mantissa * 10 + uint64_t(c - '0');
-            ++digits;
-            fraction += point;
-        } else if (c == '.' && !point) {
-            point = true;
-        } else {
+    const char* p = s.data();
+    const char* const end = p + s.size();
+    const bool negative = p != end && *p == '-';
+    p += negative;
+    uint64_t mantissa = 0; // wraps past 19 digits: such a text is refused below
+    auto digits = [&] {
+        const char* const from = p;
+        for (; p != end && static_cast<unsigned char>(*p - '0') < 10; ++p)
+            mantissa = mantissa * 10 + uint64_t(*p - '0');
+        return p - from;
+    };
+    const auto whole = digits();
+    ptrdiff_t fraction = 0;
+    if (p != end && *p == '.') {
+        ++p;
+        fraction = digits();
+        if (fraction == 0)
             return false;
-        }
     }
-    if (digits == 0 || digits > 15 || (point && fraction == 0))
+    if (p != end || whole + fraction == 0 || whole + fraction > 15)
         return false;
     const double x = double(mantissa) / kPow10[fraction];
     v = negative ? -x : x;
@@ -398,6 +399,15 @@ size_t splitCsvRow(std::string_view line, std::array<std::string_view, kMaxCsvCo
         for (auto mask = static_cast<unsigned>(_mm_movemask_epi8(_mm_cmpeq_epi8(bytes, comma))); mask != 0;
              mask &= mask - 1)
             field(i + static_cast<size_t>(__builtin_ctz(mask)));
+    }
+    // The last partial block: the 16 bytes that end the row, the ones already looked at shifted out.
+    if (i < line.size() && line.size() >= 16) {
+        const size_t base = line.size() - 16;
+        const __m128i bytes = _mm_loadu_si128(reinterpret_cast<const __m128i*>(line.data() + base));
+        for (auto mask = static_cast<unsigned>(_mm_movemask_epi8(_mm_cmpeq_epi8(bytes, comma))) >> (i - base);
+             mask != 0; mask &= mask - 1)
+            field(i + static_cast<size_t>(__builtin_ctz(mask)));
+        i = line.size();
     }
 #endif
     for (; i < line.size(); ++i)
