@@ -119,6 +119,16 @@ void LineParseTest::prefixes_data()
         {kNoTime, TimeBasis::None, -1, "", 3, -1, -1, "[PG ID 1 PG GUID 1 Rank 3]"});
     row("glog unbracketed", "E1021 10:00:00.123456 12345 socket.cc:12] connection reset", year(2023),
         {utc(2023, 10, 21, 10, 0, 0, 123456000), TimeBasis::AssumedYear, -1, "", -1, -1, kErr, "connection reset"});
+    // Every glog severity letter opens the prefix, unbracketed and bracketed (parseLine only asks a reader
+    // whose first byte can stand where the prefix starts).
+    row("glog unbracketed fatal", "F1021 10:00:00.123456 12345 socket.cc:12] check failed", year(2023),
+        {utc(2023, 10, 21, 10, 0, 0, 123456000), TimeBasis::AssumedYear, -1, "", -1, -1, int(Severity::Fatal), "check failed"});
+    row("glog unbracketed info", "I1021 10:00:00.5 1 x.cc:1] hello", year(2023),
+        {utc(2023, 10, 21, 10, 0, 0, 500000000), TimeBasis::AssumedYear, -1, "", -1, -1, kInfo, "hello"});
+    row("glog unbracketed warning", "W1021 10:00:01 1 x.cc:1] careful", year(2023),
+        {utc(2023, 10, 21, 10, 0, 1), TimeBasis::AssumedYear, -1, "", -1, -1, kWarn, "careful"});
+    row("glog bracketed fatal", "[F1021 10:00:00.123456 12345 socket.cc:12] check failed", year(2023),
+        {utc(2023, 10, 21, 10, 0, 0, 123456000), TimeBasis::AssumedYear, -1, "", -1, -1, int(Severity::Fatal), "check failed"});
     row("nccl warn (case08)", "node-2:5776:5902 [0] transport/net_ib.cc:1296 NCCL WARN NET/IB : Got completion from peer 10.2.0.5<33092> with error 12, opcode 0, len", year(0),
         {kNoTime, TimeBasis::None, -1, "node-2", -1, 0, kWarn, "transport/net_ib.cc:1296 NCCL WARN"});
     row("nccl info chain (case08)", "node-2:5776:5902 [0] NCCL INFO proxy.cc:679 -> 6", year(0),
