@@ -16,14 +16,26 @@
 namespace fl {
 
 struct LazyGap {
-    std::unique_ptr<RE2> head; // A
-    std::unique_ptr<RE2> tail; // B
+    std::unique_ptr<RE2> head; // "^(?:A)", matched by matchAnchoredAt
+    std::unique_ptr<RE2> tail; // B; "^(?:B)" when there is a tailLead
     int headGroups = 0;
     // B's leading literal, when case-sensitive and long enough to be rare: B is then tried anchored where the
     // literal occurs. RE2's unanchored search with groups runs its DFA forward and back before the groups'
     // pass; Megatron's "elapsed time per iteration (" tail took 0.36-0.47 us that way, 0.16 us anchored.
     std::string tailLead;
 };
+
+// A pattern whose every match starts with a literal, matched where that literal occurs: "^(?:pattern)" run
+// on the text from there. The same match as `pattern` run anchored at that place of the whole text (the
+// literal comes first, so no assertion looks at the bytes before it), but RE2 takes its one-pass matcher
+// when the pattern allows one, and otherwise backtracks over a shorter text: Megatron's step-time tail
+// 0.19 -> 0.09 us, its head 0.145 -> 0.112 us, the NCCL watchdog line 0.99 -> 0.83 us.
+std::unique_ptr<RE2> compileAnchoredAt(std::string_view pattern, const RE2& whole, const RE2::Options& options);
+inline bool matchAnchoredAt(const RE2& atStart, std::string_view text, size_t at, re2::StringPiece* subs, int n)
+{
+    const re2::StringPiece rest(text.data() + at, text.size() - at);
+    return atStart.Match(rest, 0, rest.size(), RE2::ANCHOR_START, subs, n);
+}
 
 // The pieces of `pattern` compiled with `options`, or null when it does not
 // split or the pieces' groups do not add up to `whole`'s.

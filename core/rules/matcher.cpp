@@ -128,6 +128,7 @@ struct CompiledRule {
     std::vector<std::pair<int, std::string>> groups; // capture index -> name
     std::string lead; // what every match of `re` starts with (leadingLiteral), "" if unknown
     std::unique_ptr<LazyGap> gap; // `re` in two pieces, when it has a lead and a top-level ".*?"
+    std::unique_ptr<RE2> atStart; // "^(?:re)", when it has a lead and no gap (rules/lazy_gap.h: anchoredAt)
 };
 
 // Every match of `re` starts with `lead`: RE2 run anchored at each place `lead` occurs, in order, finds the
@@ -141,6 +142,8 @@ bool matchFromLead(const CompiledRule& c, std::string_view line, re2::StringPiec
     const RE2& re = *c.re;
     const re2::StringPiece text(line.data(), line.size());
     return matchAtLead(re, c.lead, line, 0, subs, n, [&](size_t at) {
+        if (c.atStart)
+            return matchAnchoredAt(*c.atStart, line, at, subs, n);
         const GapAnswer quick = c.gap ? matchLazyGap(*c.gap, line, at, subs, n) : GapAnswer::Unsure;
         return quick == GapAnswer::Match ||
                (quick == GapAnswer::Unsure && re.Match(text, at, line.size(), RE2::ANCHOR_START, subs, n));
@@ -212,6 +215,8 @@ void CompiledRules::build(const std::vector<Rule>& rules, Purpose purpose)
             c.lead = leadingLiteral(rule.pattern);
         if (!c.lead.empty())
             c.gap = compileLazyGap(rule.pattern, *c.re, patternOptions(rule.ignoreCase));
+        if (!c.lead.empty() && !c.gap)
+            c.atStart = compileAnchoredAt(rule.pattern, *c.re, patternOptions(rule.ignoreCase));
         for (const auto& [name, index] : c.re->NamedCapturingGroups())
             c.groups.emplace_back(index, name);
         std::sort(c.groups.begin(), c.groups.end());

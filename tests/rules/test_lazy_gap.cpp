@@ -7,6 +7,7 @@
 
 #include <QtTest>
 
+#include <array>
 #include <random>
 #include <string>
 #include <vector>
@@ -181,6 +182,67 @@ private slots:
         // The comparison means something only if the pieces answered both ways.
         QVERIFY(tally.match > 0);
         QVERIFY(tally.noMatch > 0);
+    }
+
+    // A newline or a byte >= 0x80 anywhere in a gap longer than 16 bytes (the gap is checked 16 bytes at a
+    // time): "." does not cross it, so the pieces must leave the answer to the whole pattern.
+    void oddByteAnywhereInALongGap()
+    {
+        const std::string pattern = "i(\\d+) \\|.*?elapsed \\((ms|s)\\): ([0-9.]+)";
+        const std::string clean = "i7 | consumed samples: 1024 | consumed tokens: 4194304 | elapsed (ms): 9347.4 |";
+        const RE2 whole(pattern, options());
+        const auto gap = compileLazyGap(pattern, whole, options());
+        QVERIFY(gap != nullptr);
+        std::array<re2::StringPiece, 4> subs;
+        QCOMPARE(int(matchLazyGap(*gap, clean, 0, subs.data(), 4)), int(GapAnswer::Match));
+        const size_t from = clean.find('|') + 1, to = clean.find("elapsed");
+        for (const char odd : {'\n', '\x80', '\xc3', '\xff'}) {
+            for (size_t at = from; at < to; ++at) {
+                std::string line = clean;
+                line[at] = odd;
+                const std::string where = "odd byte " + std::to_string(int(static_cast<unsigned char>(odd))) + " at " +
+                                          std::to_string(at);
+                QVERIFY2(matchLazyGap(*gap, line, 0, subs.data(), 4) == GapAnswer::Unsure, where.c_str());
+            }
+        }
+    }
+
+    // "^(?:pattern)" on the text from a place the leading literal occurs: the same answer and groups as the
+    // pattern run anchored there on the whole text, assertions right after the literal included.
+    void anchoredAtAgreesWithTheWholePattern()
+    {
+        const std::string patterns[] = {"ab\\b(c|cd)?", "ab\\B(\\w*)$", "x(\\d+)(?:y|$)", "ab(?P<n>\\d*)\\s*(c)?"};
+        const std::vector<std::string> tokens = {"a", "b", "ab", "c", "d", "x", "1", "y", " ", "\n", "\xc3\xa9"};
+        std::mt19937 random(11);
+        std::uniform_int_distribution<size_t> pick(0, tokens.size() - 1), length(0, 12);
+        int matched = 0, refused = 0;
+        for (const auto& pattern : patterns) {
+            const RE2 whole(pattern, options());
+            const auto atStart = compileAnchoredAt(pattern, whole, options());
+            QVERIFY2(atStart != nullptr, pattern.c_str());
+            const int n = whole.NumberOfCapturingGroups() + 1;
+            for (int i = 0; i < 2000; ++i) {
+                std::string text;
+                for (size_t k = length(random); k > 0; --k)
+                    text += tokens[pick(random)];
+                for (size_t at = 0; at < text.size(); ++at) {
+                    if (text[at] != pattern[0])
+                        continue;
+                    std::vector<re2::StringPiece> expect(static_cast<size_t>(n)), got(static_cast<size_t>(n));
+                    const bool hit = whole.Match(re2::StringPiece(text.data(), text.size()), at, text.size(),
+                                                 RE2::ANCHOR_START, expect.data(), n);
+                    const std::string where = pattern + " at " + std::to_string(at) + " of '" + text + "'";
+                    QVERIFY2(hit == matchAnchoredAt(*atStart, text, at, got.data(), n), where.c_str());
+                    (hit ? matched : refused) += 1;
+                    for (int k = 0; hit && k < n; ++k) {
+                        QVERIFY2(expect[size_t(k)].data() == got[size_t(k)].data(), where.c_str());
+                        QVERIFY2(expect[size_t(k)].size() == got[size_t(k)].size(), where.c_str());
+                    }
+                }
+            }
+        }
+        QVERIFY(matched > 0);
+        QVERIFY(refused > 0);
     }
 };
 
