@@ -2,6 +2,7 @@
 
 #include "rules/matcher.h"
 
+#include <algorithm>
 #include <array>
 
 #ifdef __SSE2__
@@ -18,14 +19,13 @@ constexpr size_t kMinTailLead = 4;
 // (the caller then runs the whole pattern).
 bool tailMatch(const LazyGap& gap, std::string_view text, size_t from, re2::StringPiece* subs, int n)
 {
-    if (gap.tailLead.empty())
+    if (gap.tailLeads.empty())
         return gap.tail->Match(re2::StringPiece(text.data(), text.size()), from, text.size(), RE2::UNANCHORED, subs, n);
-    constexpr int kAnchoredTries = 4;
-    size_t at = text.find(gap.tailLead, from);
+    size_t at = nextLead(gap.tailLeads, text, from);
     for (int tries = 0; at != std::string_view::npos && tries < kAnchoredTries; ++tries) {
         if (matchAnchoredAt(*gap.tail, text, at, subs, n))
             return true;
-        at = text.find(gap.tailLead, at + 1);
+        at = nextLead(gap.tailLeads, text, at + 1);
     }
     return false;
 }
@@ -72,11 +72,13 @@ std::unique_ptr<LazyGap> compileLazyGap(std::string_view pattern, const RE2& who
     if (!pieces || whole.NumberOfCapturingGroups() + 1 > kMaxGroups)
         return nullptr;
     auto gap = std::make_unique<LazyGap>();
-    if (options.case_sensitive())
-        if (std::string lead = leadingLiteral(pieces->second); lead.size() >= kMinTailLead)
-            gap->tailLead = std::move(lead);
+    if (options.case_sensitive()) {
+        auto leads = leadingLiterals(pieces->second);
+        if (std::all_of(leads.begin(), leads.end(), [](const std::string& l) { return l.size() >= kMinTailLead; }))
+            gap->tailLeads = std::move(leads);
+    }
     gap->head = anchoredAtStart(pieces->first, options);
-    gap->tail = gap->tailLead.empty() ? std::make_unique<RE2>(pieces->second, options)
+    gap->tail = gap->tailLeads.empty() ? std::make_unique<RE2>(pieces->second, options)
                                       : anchoredAtStart(pieces->second, options);
     if (!gap->head->ok() || !gap->tail->ok() ||
         gap->head->NumberOfCapturingGroups() + gap->tail->NumberOfCapturingGroups() != whole.NumberOfCapturingGroups())

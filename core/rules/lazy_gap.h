@@ -9,20 +9,23 @@
 
 #include <re2/re2.h>
 
+#include <algorithm>
 #include <memory>
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace fl {
 
 struct LazyGap {
     std::unique_ptr<RE2> head; // "^(?:A)", matched by matchAnchoredAt
-    std::unique_ptr<RE2> tail; // B; "^(?:B)" when there is a tailLead
+    std::unique_ptr<RE2> tail; // B; "^(?:B)" when there are tailLeads
     int headGroups = 0;
-    // B's leading literal, when case-sensitive and long enough to be rare: B is then tried anchored where the
-    // literal occurs. RE2's unanchored search with groups runs its DFA forward and back before the groups'
-    // pass; Megatron's "elapsed time per iteration (" tail took 0.36-0.47 us that way, 0.16 us anchored.
-    std::string tailLead;
+    // What every match of B starts with one of (leadingLiterals), when case-sensitive and each long enough to
+    // be rare: B is then tried anchored where they occur. RE2's unanchored search with groups runs its DFA
+    // forward and back before the groups' pass; Megatron's "elapsed time per iteration (" tail took
+    // 0.36-0.47 us that way, 0.16 us anchored.
+    std::vector<std::string> tailLeads;
 };
 
 // A pattern whose every match starts with a literal, matched where that literal occurs: "^(?:pattern)" run
@@ -43,22 +46,34 @@ std::unique_ptr<LazyGap> compileLazyGap(std::string_view pattern, const RE2& who
 
 enum class GapAnswer { Match, NoMatch, Unsure };
 
-// The leftmost match of `re` at or after `from`, for a pattern whose every match starts with `lead`: asks
-// `matchesAt(at)` (a match anchored at `at`, groups into `subs`) at the lead's occurrences in order, and after
-// four of them lets one unanchored search from there answer. RE2's unanchored search with groups runs its DFA
-// forward and back before the groups' pass; anchored at a rare literal it needs neither.
-template <typename MatchesAt>
-bool matchAtLead(const RE2& re, std::string_view lead, std::string_view text, size_t from, re2::StringPiece* subs,
-                 int n, MatchesAt matchesAt)
+// Where the first of `leads` to occur at or after `from` begins, npos if none does.
+inline size_t nextLead(const std::vector<std::string>& leads, std::string_view text, size_t from)
 {
-    constexpr int kAnchoredTries = 4;
-    size_t at = text.find(lead, from);
+    size_t first = std::string_view::npos;
+    for (const std::string& lead : leads)
+        first = std::min(first, text.find(lead, from));
+    return first;
+}
+
+// How many places a line's leads are tried at before the rest of the line goes to one unanchored search: a
+// hostile line full of them costs no more than that search.
+constexpr int kAnchoredTries = 4;
+
+// The leftmost match of `re` at or after `from`, for a pattern whose every match starts with one of `leads`:
+// asks `matchesAt(at)` (a match anchored at `at`, groups into `subs`) where they occur, in order, and after
+// kAnchoredTries of them lets one unanchored search from there answer. RE2's unanchored search with groups
+// runs its DFA forward and back before the groups' pass; anchored at a rare literal it needs neither.
+template <typename MatchesAt>
+bool matchAtLead(const RE2& re, const std::vector<std::string>& leads, std::string_view text, size_t from,
+                 re2::StringPiece* subs, int n, MatchesAt matchesAt)
+{
+    size_t at = nextLead(leads, text, from);
     for (int tries = 0; at != std::string_view::npos; ++tries) {
         if (tries == kAnchoredTries)
             return re.Match(re2::StringPiece(text.data(), text.size()), at, text.size(), RE2::UNANCHORED, subs, n);
         if (matchesAt(at))
             return true;
-        at = text.find(lead, at + 1);
+        at = nextLead(leads, text, at + 1);
     }
     return false;
 }

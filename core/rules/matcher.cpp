@@ -126,22 +126,22 @@ struct CompiledRule {
     std::unique_ptr<RE2> exclude;
     std::vector<std::string> literals;
     std::vector<std::pair<int, std::string>> groups; // capture index -> name
-    std::string lead; // what every match of `re` starts with (leadingLiteral), "" if unknown
-    std::unique_ptr<LazyGap> gap; // `re` in two pieces, when it has a lead and a top-level ".*?"
-    std::unique_ptr<RE2> atStart; // "^(?:re)", when it has a lead and no gap (rules/lazy_gap.h: anchoredAt)
+    std::vector<std::string> leads; // every match of `re` starts with one of them (leadingLiterals); {}: unknown
+    std::unique_ptr<LazyGap> gap; // `re` in two pieces, when it has leads and a top-level ".*?"
+    std::unique_ptr<RE2> atStart; // "^(?:re)", when it has leads and no gap (rules/lazy_gap.h: anchoredAt)
 };
 
-// Every match of `re` starts with `lead`: RE2 run anchored at each place `lead` occurs, in order, finds the
+// Every match of `re` starts with one of `leads`: RE2 run anchored at each place one occurs, in order, finds the
 // match an unanchored run finds (the leftmost one, with the same groups) for ~40 % less than the unanchored
 // run, which must also find where the match starts before it can fill the groups (Megatron step lines:
 // 1.1 -> 0.7 us and 2.4 -> 1.6 us). After a few misses the rest of the line goes to one unanchored run, so a
-// hostile line full of `lead` costs no more than that. A pattern with a top-level ".*?" is tried in its two
+// hostile line full of leads costs no more than that. A pattern with a top-level ".*?" is tried in its two
 // pieces first (rules/lazy_gap.h).
 bool matchFromLead(const CompiledRule& c, std::string_view line, re2::StringPiece* subs, int n)
 {
     const RE2& re = *c.re;
     const re2::StringPiece text(line.data(), line.size());
-    return matchAtLead(re, c.lead, line, 0, subs, n, [&](size_t at) {
+    return matchAtLead(re, c.leads, line, 0, subs, n, [&](size_t at) {
         if (c.atStart)
             return matchAnchoredAt(*c.atStart, line, at, subs, n);
         const GapAnswer quick = c.gap ? matchLazyGap(*c.gap, line, at, subs, n) : GapAnswer::Unsure;
@@ -212,10 +212,10 @@ void CompiledRules::build(const std::vector<Rule>& rules, Purpose purpose)
         }
         c.literals = prefilterLiterals(rule);
         if (!rule.ignoreCase)
-            c.lead = leadingLiteral(rule.pattern);
-        if (!c.lead.empty())
+            c.leads = leadingLiterals(rule.pattern);
+        if (!c.leads.empty())
             c.gap = compileLazyGap(rule.pattern, *c.re, patternOptions(rule.ignoreCase));
-        if (!c.lead.empty() && !c.gap)
+        if (!c.leads.empty() && !c.gap)
             c.atStart = compileAnchoredAt(rule.pattern, *c.re, patternOptions(rule.ignoreCase));
         for (const auto& [name, index] : c.re->NamedCapturingGroups())
             c.groups.emplace_back(index, name);
@@ -496,7 +496,7 @@ void CompiledRules::matchAmong(const std::vector<size_t>& indices, std::string_v
         }
         const int n = c.re->NumberOfCapturingGroups() + 1;
         subs.assign(static_cast<size_t>(n), re2::StringPiece());
-        const bool hit = c.lead.empty()
+        const bool hit = c.leads.empty()
                              ? c.re->Match(re2::StringPiece(line.data(), line.size()), 0, line.size(), RE2::UNANCHORED,
                                            subs.data(), n)
                              : matchFromLead(c, line, subs.data(), n);
@@ -625,6 +625,200 @@ std::string leadingLiteral(std::string_view p)
         i = next - 1;
     }
     return out;
+}
+
+namespace {
+// leadingLiterals' walk: the texts a match can have begun with so far; an open one still grows.
+struct LeadPrefix {
+    std::string text;
+    bool open = true;
+};
+using LeadPrefixes = std::vector<LeadPrefix>;
+constexpr size_t kMaxLeads = 8;
+constexpr size_t kCommonLead = 4;
+
+// The index of the ')' that closes the group opened at `open`, p.size() if none.
+size_t groupEnd(std::string_view p, size_t open)
+{
+    int depth = 0;
+    for (size_t i = open; i < p.size(); ++i) {
+        if (p[i] == '\\')
+            ++i;
+        else if (p[i] == '[')
+            i = classEnd(p, i);
+        else if (p[i] == '(')
+            ++depth;
+        else if (p[i] == ')' && --depth == 0)
+            return i;
+    }
+    return p.size();
+}
+
+void closeAll(LeadPrefixes& s)
+{
+    for (auto& x : s)
+        x.open = false;
+}
+
+bool allClosed(const LeadPrefixes& s)
+{
+    return std::none_of(s.begin(), s.end(), [](const LeadPrefix& x) { return x.open; });
+}
+
+std::optional<LeadPrefixes> leadsOfAlternation(std::string_view p);
+
+// The open prefixes of `s`, each continued by each of `g`'s; the closed ones as they were.
+std::optional<LeadPrefixes> followedBy(const LeadPrefixes& s, const LeadPrefixes& g)
+{
+    LeadPrefixes out;
+    for (const auto& x : s) {
+        if (!x.open) {
+            out.push_back(x);
+            continue;
+        }
+        for (const auto& y : g)
+            out.push_back({x.text + y.text, y.open});
+    }
+    if (out.size() > kMaxLeads)
+        return std::nullopt;
+    return out;
+}
+
+// One alternative, item by item, until no prefix is open: literal characters extend the open prefixes, a
+// group continues them with its own (and, when optional, also leaves them as they were), anything else
+// (a class, ".", an assertion, a repeated item) ends them. nullopt: not a shape this walk knows.
+std::optional<LeadPrefixes> leadsOfSequence(std::string_view p)
+{
+    auto plain = [](char c) {
+        return std::isalnum(static_cast<unsigned char>(c)) || std::strchr(" _-:/=,'\"<>@!%&~#;`", c) != nullptr;
+    };
+    LeadPrefixes s{{"", true}};
+    size_t i = 0;
+    while (i < p.size() && !allClosed(s)) {
+        const char c = p[i];
+        if (c == '(') {
+            const size_t close = groupEnd(p, i);
+            if (close >= p.size())
+                return std::nullopt;
+            size_t body = i + 1;
+            if (p.substr(body, 2) == "?:")
+                body += 2;
+            else if (p.substr(body, 3) == "?P<" && p.find('>', body) < close)
+                body = p.find('>', body) + 1;
+            else if (body < p.size() && p[body] == '?')
+                return std::nullopt; // inline flags change what the literals mean
+            const auto g = leadsOfAlternation(p.substr(body, close - body));
+            if (!g)
+                return std::nullopt;
+            const char q = close + 1 < p.size() ? p[close + 1] : '\0';
+            if (q == '*' || q == '{') {
+                closeAll(s);
+            } else if (q == '?') {
+                auto taken = followedBy(s, *g);
+                if (!taken)
+                    return std::nullopt;
+                for (const auto& x : s) // the group left out: the prefixes go on as they were
+                    taken->push_back(x);
+                if (taken->size() > kMaxLeads)
+                    return std::nullopt;
+                s = std::move(*taken);
+                i = close + 2 + (close + 2 < p.size() && p[close + 2] == '?'); // "??": lazy, the same texts
+                continue;
+            } else {
+                auto taken = followedBy(s, *g);
+                if (!taken)
+                    return std::nullopt;
+                s = std::move(*taken);
+                if (q == '+')
+                    closeAll(s);
+            }
+            i = close + 1;
+            continue;
+        }
+        char literal = c;
+        size_t next = i + 1;
+        if (c == '\\' && i + 1 < p.size() && std::ispunct(static_cast<unsigned char>(p[i + 1]))) {
+            literal = p[i + 1];
+            next = i + 2;
+        } else if (c == '\\' && i + 1 < p.size() && p[i + 1] == 'Q') {
+            return std::nullopt; // quoted text: its characters are not what they look like
+        } else if (c == '\0' || !plain(c)) {
+            closeAll(s);
+            break;
+        }
+        const char q = next < p.size() ? p[next] : '\0';
+        if (q == '?' || q == '*' || q == '{') {
+            closeAll(s);
+            break;
+        }
+        for (auto& x : s)
+            if (x.open)
+                x.text += literal;
+        if (q == '+')
+            closeAll(s);
+        i = next;
+    }
+    return s;
+}
+
+std::optional<LeadPrefixes> leadsOfAlternation(std::string_view p)
+{
+    LeadPrefixes all;
+    int depth = 0;
+    size_t from = 0;
+    for (size_t i = 0; i <= p.size(); ++i) {
+        if (i < p.size() && p[i] == '\\') {
+            ++i;
+            continue;
+        }
+        if (i < p.size() && p[i] == '[') {
+            i = classEnd(p, i);
+            continue;
+        }
+        if (i < p.size() && p[i] == '(')
+            ++depth;
+        else if (i < p.size() && p[i] == ')')
+            --depth;
+        if (i == p.size() || (p[i] == '|' && depth == 0)) {
+            const auto one = leadsOfSequence(p.substr(from, i - from));
+            if (!one)
+                return std::nullopt;
+            all.insert(all.end(), one->begin(), one->end());
+            if (all.size() > kMaxLeads)
+                return std::nullopt;
+            from = i + 1;
+        }
+    }
+    return all;
+}
+} // namespace
+
+std::vector<std::string> leadingLiterals(std::string_view p)
+{
+    const auto prefixes = leadsOfAlternation(p);
+    if (!prefixes)
+        return {};
+    std::vector<std::string> leads;
+    for (const auto& x : *prefixes) {
+        if (x.text.empty())
+            return {}; // some match may start with anything
+        leads.push_back(x.text);
+    }
+    // A lead another one starts with adds nothing: the shorter is found wherever the longer is.
+    std::sort(leads.begin(), leads.end());
+    leads.erase(std::unique(leads.begin(), leads.end()), leads.end());
+    std::vector<std::string> kept;
+    for (const auto& l : leads)
+        if (kept.empty() || l.compare(0, kept.back().size(), kept.back()) != 0)
+            kept.push_back(l);
+    // Their common start, when long enough to be rare, is one text to look for instead of several.
+    size_t common = kept.front().size();
+    for (const auto& l : kept)
+        common = std::min(common, size_t(std::mismatch(l.begin(), l.begin() + std::ptrdiff_t(std::min(common, l.size())),
+                                                       kept.front().begin()).first - l.begin()));
+    if (kept.size() > 1 && common >= kCommonLead)
+        return {kept.front().substr(0, common)};
+    return kept;
 }
 
 std::optional<std::pair<std::string, std::string>> splitAtLazyGap(std::string_view p)

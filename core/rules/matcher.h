@@ -85,6 +85,12 @@ std::string requiredLiteral(std::string_view pattern);
 // The text every match of `pattern` begins with (its opening run of plain characters), or "" when there is
 // none or the pattern has top-level alternatives. Case-sensitive patterns only.
 std::string leadingLiteral(std::string_view pattern);
+// The texts every match of `pattern` begins with one of: a leading literal, each alternative of a group of
+// literals, and with an optional group in front also what follows it ("(?:\\[PG \\d+\\] )?(?:NCCL|TCP) work"
+// -> "NCCL work", "TCP work", "[PG "), at most 8, none empty; {} when that cannot be shown. Case-sensitive
+// patterns only. A lead that another one starts with is left out: {"ab", "abc"} -> {"ab"}; leads sharing a
+// start of 4 bytes or more are that start: {"elapsed (ms)", "elapsed (s)"} -> {"elapsed ("}.
+std::vector<std::string> leadingLiterals(std::string_view pattern);
 // "A" and "B" when `pattern` is A, a top-level ".*?", then B, with A not empty,
 // no top-level alternative, no inline flags and no \Q...\E; nullopt otherwise.
 std::optional<std::pair<std::string, std::string>> splitAtLazyGap(std::string_view pattern);
