@@ -56,6 +56,7 @@ private slots:
     void csvMetrics();
     void csvValuesAsFromChars();
     void csvFieldsAcrossBlocks();
+    void csvRowsAreTheTextLines();
     void csvSeriesInAnyOrder();
     void metricsKeepModesAgree();
     void csvMetricsLargerThanABlock();

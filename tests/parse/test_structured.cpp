@@ -1,6 +1,8 @@
 // Slurm accounting, Kubernetes events and metrics: canonical text, raw locations, bad rows.
 #include "test_parse.h"
 
+#include "bundle/text_lines.h"
+
 #include "parse/lineparse.h"
 #include "parse/structured.h"
 
@@ -377,6 +379,82 @@ void StructuredTest::csvValuesAsFromChars()
 
 // Rows are split 16 bytes at a time: commas on and beside block edges, empty fields, padding columns, and rows
 // of 33 and 40 fields (more than are kept) must split as a comma-by-comma search would.
+// Rows are found in the same pass as their commas: every row must be the line TextLines reads, its trailing
+// blanks and '\r' removed, blank ones counted and skipped, a last one without its newline kept. The reference
+// here is linesOf plus a comma split, over generated texts of rows, blank lines, "\r\n" and stray blanks.
+void StructuredTest::csvRowsAreTheTextLines()
+{
+    const std::vector<std::string> rows = {"1721721200,m,1", "1721721201,m,2.5", "1721721202,m, 3 ", "1721721203,m,x",
+                                           "1721721204,,4", "1721721205,m,5,extra", "1721721206,m", "   ", "",
+                                           "1721721207,m,7\t", "1721721208,m\r,8", "1721721209,averyveryverylongmetricname,9"};
+    std::mt19937 rng(99);
+    for (int round = 0; round < 400; ++round) {
+        std::string data = "time,metric,value\n";
+        const int count = int(rng() % 12);
+        for (int r = 0; r < count; ++r) {
+            data += rows[rng() % rows.size()];
+            data += (rng() % 3 == 0) ? "\r\n" : "\n";
+        }
+        if (rng() % 2)
+            data += rows[rng() % 3]; // a last row without its newline
+        // The reference: each line as TextLines reads it, trimmed at its end, split at commas.
+        std::vector<std::pair<uint32_t, double>> expected; // line, value
+        std::vector<uint32_t> expectedIssues;
+        bool header = false;
+        for (const TextLine& line : linesOf(data)) {
+            std::string_view t = line.text;
+            while (!t.empty() && (t.back() == ' ' || t.back() == '\t' || t.back() == '\r'))
+                t.remove_suffix(1);
+            if (t.empty())
+                continue;
+            if (!header) {
+                header = true;
+                continue;
+            }
+            std::vector<std::string_view> fields;
+            for (size_t from = 0;;) {
+                const size_t comma = t.find(',', from);
+                fields.push_back(t.substr(from, comma == std::string_view::npos ? std::string_view::npos : comma - from));
+                if (comma == std::string_view::npos)
+                    break;
+                from = comma + 1;
+            }
+            std::string_view value = fields.size() == 3 ? fields[2] : std::string_view();
+            while (!value.empty() && (value.front() == ' ' || value.front() == '\t'))
+                value.remove_prefix(1);
+            while (!value.empty() && (value.back() == ' ' || value.back() == '\t' || value.back() == '\r'))
+                value.remove_suffix(1);
+            double v = 0;
+            const auto [end, ec] = std::from_chars(value.data(), value.data() + value.size(), v);
+            std::string_view metric = fields.size() == 3 ? fields[1] : std::string_view();
+            while (!metric.empty() && (metric.back() == ' ' || metric.back() == '\t' || metric.back() == '\r'))
+                metric.remove_suffix(1);
+            if (fields.size() != 3 || value.empty() || ec != std::errc() || end != value.data() + value.size() ||
+                metric.empty())
+                expectedIssues.push_back(line.number);
+            else
+                expected.emplace_back(line.number, v);
+        }
+        std::vector<MetricSeries> out;
+        std::vector<ParseIssue> issues;
+        QVERIFY(parseMetrics(data, FileId(1), out, issues));
+        std::vector<std::pair<uint32_t, double>> got;
+        for (const auto& m : out)
+            for (const auto& smp : m.samples) {
+                got.emplace_back(smp.line, smp.value);
+                // the offset is where the row's line starts
+                QVERIFY(smp.offset == 0 || data[smp.offset - 1] == '\n');
+            }
+        std::sort(got.begin(), got.end());
+        std::vector<uint32_t> gotIssues;
+        for (const auto& i : issues)
+            gotIssues.push_back(i.line);
+        const QByteArray where = QByteArray::fromStdString(data).toPercentEncoding(" ,.:");
+        QVERIFY2(got == expected, where.constData());
+        QVERIFY2(gotIssues == expectedIssues, where.constData());
+    }
+}
+
 void StructuredTest::csvFieldsAcrossBlocks()
 {
     std::string data = "time,pad_a,node,gpu,metric,value,pad_b\n";
