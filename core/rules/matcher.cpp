@@ -575,59 +575,6 @@ size_t classEnd(std::string_view p, size_t open)
     return std::min(i, p.size());
 }
 
-// A '|' outside any group: the pattern has alternatives, and no one text starts every match.
-bool topLevelAlternative(std::string_view p)
-{
-    int depth = 0;
-    for (size_t i = 0; i < p.size(); ++i) {
-        const char c = p[i];
-        if (c == '\\') {
-            ++i;
-        } else if (c == '[') {
-            i = classEnd(p, i);
-        } else if (c == '(') {
-            ++depth;
-        } else if (c == ')') {
-            depth = std::max(0, depth - 1);
-        } else if (c == '|' && depth == 0) {
-            return true;
-        }
-    }
-    return false;
-}
-} // namespace
-
-std::string leadingLiteral(std::string_view p)
-{
-    if (topLevelAlternative(p))
-        return {};
-    // Plain ASCII characters only; anything else (a class, a group, an inline flag, an escape
-    // that is not punctuation, a byte above 0x7f) ends the run.
-    auto plain = [](char c) {
-        return std::isalnum(static_cast<unsigned char>(c)) || std::strchr(" _-:/=,'\"<>@!%&~#;`", c) != nullptr;
-    };
-    auto quantified = [&](size_t next) {
-        return next < p.size() && (p[next] == '?' || p[next] == '*' || p[next] == '{');
-    };
-    std::string out;
-    for (size_t i = 0; i < p.size(); ++i) {
-        char c = p[i];
-        size_t next = i + 1;
-        if (c == '\\' && i + 1 < p.size() && std::ispunct(static_cast<unsigned char>(p[i + 1]))) {
-            c = p[i + 1];
-            next = i + 2;
-        } else if (c == '\0' || !plain(c)) {
-            break;
-        }
-        if (quantified(next))  // "ab?" : only "a" is sure
-            break;
-        out += c;
-        i = next - 1;
-    }
-    return out;
-}
-
-namespace {
 // leadingLiterals' walk: the texts a match can have begun with so far; an open one still grows.
 struct LeadPrefix {
     std::string text;
@@ -768,11 +715,14 @@ std::optional<LeadPrefixes> leadsOfAlternation(std::string_view p)
     size_t from = 0;
     for (size_t i = 0; i <= p.size(); ++i) {
         if (i < p.size() && p[i] == '\\') {
-            ++i;
+            if (++i >= p.size())
+                return std::nullopt; // a pattern ending in a lone backslash
             continue;
         }
         if (i < p.size() && p[i] == '[') {
             i = classEnd(p, i);
+            if (i >= p.size())
+                return std::nullopt; // a class never closed
             continue;
         }
         if (i < p.size() && p[i] == '(')
@@ -791,12 +741,34 @@ std::optional<LeadPrefixes> leadsOfAlternation(std::string_view p)
     }
     return all;
 }
+
+// Inline flags anywhere ("(?i)", "(?s:"), or quoted text: what the walk reads is then not what RE2 reads (RE2
+// even lets a repetition after "(?i)" apply to the item before it: ":+(?i)?" matches "").
+bool flagsOrQuotes(std::string_view p)
+{
+    for (size_t i = 0; i < p.size(); ++i) {
+        if (p[i] == '\\') {
+            if (i + 1 < p.size() && p[i + 1] == 'Q')
+                return true;
+            ++i;
+        } else if (p[i] == '[') {
+            i = classEnd(p, i);
+        } else if (p[i] == '(' && i + 1 < p.size() && p[i + 1] == '?' && p.substr(i + 2, 1) != ":" &&
+                   p.substr(i + 2, 2) != "P<") {
+            return true;
+        }
+    }
+    return false;
+}
+
 } // namespace
 
 std::vector<std::string> leadingLiterals(std::string_view p)
 {
+    if (flagsOrQuotes(p))
+        return {};
     const auto prefixes = leadsOfAlternation(p);
-    if (!prefixes)
+    if (!prefixes || prefixes->empty())
         return {};
     std::vector<std::string> leads;
     for (const auto& x : *prefixes) {

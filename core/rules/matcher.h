@@ -82,9 +82,6 @@ std::vector<std::string> prefilterLiterals(const Rule& rule);
 // The longest run of plain characters a match of `pattern` must contain, or ""
 // when none can be proven (top-level alternation, optional parts ...).
 std::string requiredLiteral(std::string_view pattern);
-// The text every match of `pattern` begins with (its opening run of plain characters), or "" when there is
-// none or the pattern has top-level alternatives. Case-sensitive patterns only.
-std::string leadingLiteral(std::string_view pattern);
 // The texts every match of `pattern` begins with one of: a leading literal, each alternative of a group of
 // literals, and with an optional group in front also what follows it ("(?:\\[PG \\d+\\] )?(?:NCCL|TCP) work"
 // -> "NCCL work", "TCP work", "[PG "), at most 8, none empty; {} when that cannot be shown. Case-sensitive
