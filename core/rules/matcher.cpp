@@ -128,7 +128,7 @@ struct CompiledRule {
     std::vector<std::pair<int, std::string>> groups; // capture index -> name
     std::vector<std::string> leads; // every match of `re` starts with one of them (leadingLiterals); {}: unknown
     std::unique_ptr<LazyGap> gap; // `re` in two pieces, when it has leads and a top-level ".*?"
-    std::unique_ptr<RE2> atStart; // "^(?:re)", when it has leads and no gap (rules/lazy_gap.h: anchoredAt)
+    std::unique_ptr<RE2> atStart; // "^(?:re)", when it has leads and no gap (rules/lazy_gap.h: matchAnchoredAt)
 };
 
 // Every match of `re` starts with one of `leads`: RE2 run anchored at each place one occurs, in order, finds the
