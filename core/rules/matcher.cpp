@@ -795,21 +795,18 @@ std::vector<std::string> leadingLiterals(std::string_view p)
 
 std::optional<std::pair<std::string, std::string>> splitAtLazyGap(std::string_view p)
 {
+    // Quoted text would make its ".*?" literal; flags ("(?i)", "(?s:...)") change what the pieces mean alone.
+    if (flagsOrQuotes(p))
+        return std::nullopt;
     int depth = 0;
     size_t gap = std::string_view::npos;
     for (size_t i = 0; i < p.size(); ++i) {
         const char c = p[i];
         if (c == '\\') {
-            if (i + 1 < p.size() && p[i + 1] == 'Q')
-                return std::nullopt; // quoted text: its ".*?" would be literal
             ++i;
         } else if (c == '[') {
             i = classEnd(p, i);
         } else if (c == '(') {
-            // Flags ("(?i)", "(?s:...)") change what the pieces mean on their own.
-            if (i + 1 < p.size() && p[i + 1] == '?' &&
-                !(i + 2 < p.size() && (p[i + 2] == ':' || (p[i + 2] == 'P' && i + 3 < p.size() && p[i + 3] == '<'))))
-                return std::nullopt;
             ++depth;
         } else if (c == ')') {
             depth = std::max(0, depth - 1);
