@@ -507,7 +507,7 @@ RunOutcome SessionService::runEngine(const SessionRecord& s, const Bundle& bundl
         out.cancelled = true;
         return out;
     }
-    const Result result = engine.attribute();
+    const Result result = engine.attributeOnce();
     out.run.createdNs = nowNs();
     out.run.phase = phase;
     out.run.status = std::string(toString(result.status));
@@ -656,7 +656,7 @@ std::optional<json> SessionService::trace(const SessionId& id, int runNo, const 
     if (progress.cancelled())
         return std::nullopt;
     std::vector<TraceStep> steps;
-    const Result result = engine.attribute(&steps);
+    const Result result = engine.attributeOnce(&steps);
     // The trace explains the stored run only if the same files and rules give the same result again.
     if (resultToString(result) != run->resultJson)
         throw ApiError(409, "result_changed",

@@ -126,6 +126,16 @@ Result Engine::attribute(std::vector<TraceStep>* trace) const
     return attributeEvents(st, std::move(events), trace);
 }
 
+Result Engine::attributeOnce(std::vector<TraceStep>* trace)
+{
+    detail::State& st = d->state;
+    const size_t capacity = eventCapacity(st);
+    std::vector<SymptomEvent> events = std::move(st.extracted);
+    st.extracted = {};
+    events.reserve(capacity);
+    return attributeEvents(st, std::move(events), trace);
+}
+
 const std::vector<Observation>& Engine::observations() const { return d->state.observations; }
 const std::vector<MetricSeries>& Engine::metrics() const { return d->state.metrics; }
 const std::vector<SourceFile>& Engine::files() const { return d->state.files; }

@@ -66,6 +66,9 @@ public:
     void ingest(const Bundle& bundle, const Progress& progress = {});
     // Runs filter/refine/outcome/report over everything ingested so far.
     Result attribute(std::vector<TraceStep>* trace = nullptr) const;
+    // The same result for a caller that attributes once (the service): the extracted events are moved into it,
+    // not copied, so the engine holds none afterwards and a later attribute() would not see them.
+    Result attributeOnce(std::vector<TraceStep>* trace = nullptr);
 
     const std::vector<Observation>& observations() const;
     const std::vector<MetricSeries>& metrics() const;

@@ -168,6 +168,9 @@ void TestEngine::lateEvidenceChangesTheVerdict()
     QCOMPARE(QString::fromStdString(after.rootCause->node), QStringLiteral("node-02"));
     // attribute() is repeatable: same state, same answer.
     QCOMPARE(resultToString(engine.attribute()), resultToString(after));
+    // attributeOnce() moves the events instead of copying them: the same answer, and none are left behind.
+    QCOMPARE(resultToString(engine.attributeOnce()), resultToString(after));
+    QVERIFY(!engine.attribute().rootCause);
 }
 
 void TestEngine::userRuleReplacesShippedRule()
