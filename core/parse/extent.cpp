@@ -113,7 +113,7 @@ std::optional<NcclLine> ncclLine(std::string_view s)
     const std::string_view rest = s.substr(q);
     nl.warn = rest.substr(0, 200).find("NCCL WARN") != std::string_view::npos;
     if (startsWith(rest, "NCCL INFO ")) {
-        const size_t arrow = rest.find(" -> ");
+        const size_t arrow = findSpaced(rest, " -> ");
         nl.chain = arrow != std::string_view::npos && arrow + 4 < rest.size() && (isDigit(rest[arrow + 4]) || rest[arrow + 4] == '-');
     }
     return nl;

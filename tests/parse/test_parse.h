@@ -27,6 +27,7 @@ private slots:
     void impossibleDates_data();
     void impossibleDates();
     void hostileBytes();
+    void findSpacedIsFind();
     void hugeLineIsBounded();
     void timeContext();
     void inheritedTime();
