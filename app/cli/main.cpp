@@ -13,6 +13,7 @@
 
 #include "../common/cli_conventions.h"
 #include "../common/huge_pages.h"
+#include "../common/malloc_tuning.h"
 
 #include <string>
 #include <vector>
@@ -22,6 +23,7 @@ using namespace fl::cli;
 int main(int argc, char** argv)
 {
     fl::app::preferHugePages(argv);  // first: it may start the program again
+    fl::app::keepFreedMemory();
     CLI::App app{"Finds why a distributed AI workload failed, from its logs.", "faultline-cli"};
     applyConventions(app);
     app.set_version_flag("--version", std::string("faultline-cli ") + FAULTLINE_VERSION);

@@ -5,6 +5,7 @@
 #include "sessions.h"
 #include "store.h"
 #include "../common/huge_pages.h"
+#include "../common/malloc_tuning.h"
 
 #include "engine/engine.h"
 #include "rules/ruleset.h"
@@ -22,9 +23,6 @@
 #include <thread>
 
 #include <signal.h>
-#if defined(__GLIBC__)
-#include <malloc.h>
-#endif
 #include <unistd.h>
 
 namespace {
@@ -104,26 +102,11 @@ static std::string scratchFolder(const std::string& dir)
     return own;
 }
 
-// glibc gives each new thread an arena of its own, up to 8 per core. The service runs each analysis on one of
-// its many HTTP threads and starts scan threads per analysis, so an analysis' ~20 MB landed in arenas whose
-// freed memory had gone back to the kernel, and was faulted in again page by page: ~6,500 page faults and a
-// fifth of the CPU per analysis of the bench's bundle. With 2 arenas per core the memory freed by one analysis
-// is what the next one reuses (~1,000 faults, 0.23 -> 0.18 s CPU; docs/performance.md). One arena in all
-// made the threads wait on its lock. GLIBC_TUNABLES=glibc.malloc.arena_max=N still decides when given.
-static void fewerMallocArenas()
-{
-#if defined(__GLIBC__)
-    const char* tunables = std::getenv("GLIBC_TUNABLES");
-    if (tunables && std::strstr(tunables, "glibc.malloc.arena_max"))
-        return;
-    mallopt(M_ARENA_MAX, static_cast<int>(2 * std::max(1u, std::thread::hardware_concurrency())));
-#endif
-}
-
 int main(int argc, char** argv)
 {
     fl::app::preferHugePages(argv);  // first: it may start the program again
-    fewerMallocArenas();             // before any thread starts
+    fl::app::fewerMallocArenas();    // before any thread starts
+    fl::app::keepFreedMemory();
     CLI::App app{"faultline-service: failure attribution over HTTP (REST API v2, NVIDIA-compatible v1)",
                  "faultline-service"};
     std::string listen = "127.0.0.1:8000", dataDir = "faultline-data", tokenFile, dbUrl, scratchDir;
