@@ -4,7 +4,6 @@
 
 #include <cstddef>
 #include <cstdint>
-#include <cstring>
 #include <string_view>
 
 namespace fl::cursor {
@@ -100,26 +99,6 @@ inline size_t skipSpaces(std::string_view s, size_t p)
     while (p < s.size() && isSpace(s[p]))
         ++p;
     return p;
-}
-
-// s.find(needle, from) for a needle that starts with a space: searched by what follows the space, because a
-// search led by the space stops at every word of a line (" busId " over an NCCL INFO line: 83 -> 12 ns).
-inline size_t findSpaced(std::string_view s, std::string_view needle, size_t from = 0)
-{
-    const size_t n = needle.size();
-    if (n < 2 || needle[0] != ' ')
-        return s.find(needle, from);
-    for (size_t i = from; i + n <= s.size();) {
-        // The needle's second byte among the second bytes of the starts i .. s.size() - n.
-        const void* hit = std::memchr(s.data() + i + 1, needle[1], s.size() - n - i + 1);
-        if (!hit)
-            break;
-        const size_t at = size_t(static_cast<const char*>(hit) - s.data()) - 1;
-        if (std::memcmp(s.data() + at, needle.data(), n) == 0)
-            return at;
-        i = at + 1;
-    }
-    return std::string_view::npos;
 }
 
 inline std::string_view trimRight(std::string_view s)

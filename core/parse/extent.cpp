@@ -3,6 +3,7 @@
 #include "bundle/text_lines.h"
 #include "parse/lineparse.h"
 #include "parse/cursor.h"
+#include "text_find.h"
 
 #include <optional>
 
@@ -113,7 +114,7 @@ std::optional<NcclLine> ncclLine(std::string_view s)
     const std::string_view rest = s.substr(q);
     nl.warn = rest.substr(0, 200).find("NCCL WARN") != std::string_view::npos;
     if (startsWith(rest, "NCCL INFO ")) {
-        const size_t arrow = findSpaced(rest, " -> ");
+        const size_t arrow = findLiteral(rest, " -> ");
         nl.chain = arrow != std::string_view::npos && arrow + 4 < rest.size() && (isDigit(rest[arrow + 4]) || rest[arrow + 4] == '-');
     }
     return nl;

@@ -19,6 +19,7 @@
 #include "bundle/text_lines.h"
 #include "parse/cursor.h"
 #include "parse/lineparse.h"
+#include "text_find.h"
 
 #include <algorithm>
 #include <charconv>
@@ -154,7 +155,7 @@ void readAppLog(const SourceFile& f, std::string_view data, std::map<StreamKey, 
                    pgRank >= 0 && s.global.size() < 4 && (s.global.empty() || s.global.back().value != pgRank)) {
             s.global.push_back({pgRank, src(PlacementFact::GlobalRank, PlacementHow::DefaultGroupRank, pgRank)});
         }
-        if (li.pid >= 0 && cursor::findSpaced(msg, " busId ") != std::string_view::npos && msg.find("nranks ") != std::string_view::npos) {
+        if (li.pid >= 0 && findLiteral(msg, " busId ") != std::string_view::npos && findLiteral(msg, "nranks ") != std::string_view::npos) {
             const int r = numberAfter(msg, " rank ");
             const int n = numberAfter(msg, " nranks ");
             const int dev = numberAfter(msg, " cudaDev ");

@@ -7,6 +7,8 @@
 // pattern; otherwise the caller runs the whole pattern.
 #pragma once
 
+#include "text_find.h"
+
 #include <re2/re2.h>
 
 #include <algorithm>
@@ -51,7 +53,7 @@ inline size_t nextLead(const std::vector<std::string>& leads, std::string_view t
 {
     size_t first = std::string_view::npos;
     for (const std::string& lead : leads)
-        first = std::min(first, text.find(lead, from));
+        first = std::min(first, findLiteral(text, lead, from));
     return first;
 }
 

@@ -2,6 +2,7 @@
 
 #include "rules/lazy_gap.h"
 #include "rules/ruleset.h"
+#include "text_find.h"
 
 #include <re2/re2.h>
 #ifdef FAULTLINE_HAVE_HYPERSCAN
@@ -435,7 +436,7 @@ int CompiledRules::seriesCandidate(std::string_view line, SourceKind kind) const
         if (c.literals.empty())
             return int(index);
         for (const auto& lit : c.literals)
-            if (c.rule->ignoreCase ? containsIgnoreCase(line, lit) : line.find(lit) != std::string_view::npos)
+            if (c.rule->ignoreCase ? containsIgnoreCase(line, lit) : findLiteral(line, lit) != std::string_view::npos)
                 return int(index);
     }
     return -1;
@@ -486,7 +487,7 @@ void CompiledRules::matchAmong(const std::vector<size_t>& indices, std::string_v
         } else if (!c.literals.empty()) {
             bool any = false;
             for (const auto& lit : c.literals) {
-                if (c.rule->ignoreCase ? containsIgnoreCase(line, lit) : line.find(lit) != std::string_view::npos) {
+                if (c.rule->ignoreCase ? containsIgnoreCase(line, lit) : findLiteral(line, lit) != std::string_view::npos) {
                     any = true;
                     break;
                 }

@@ -1,8 +1,8 @@
 // Prefix recognition on real line shapes (domain-facts.md, incidents/), hostile bytes and time inference.
 #include "test_parse.h"
 
-#include "parse/cursor.h"
 #include "parse/lineparse.h"
+#include "text_find.h"
 
 #include <QTest>
 
@@ -389,25 +389,30 @@ void LineParseTest::hostileBytes()
     }
 }
 
-// findSpaced is string_view::find by another road: the same index for every needle, text and start.
-void LineParseTest::findSpacedIsFind()
+// findLiteral is string_view::find by another road: the same index for every needle, text and start. The texts
+// are long enough for the 16-byte steps and short enough for the byte-by-byte end.
+void LineParseTest::findLiteralIsFind()
 {
-    const std::string alphabet = " ->busId-  ab";
-    const std::vector<std::string> needles = {" -> ", " busId ", " ", "  ", " b", "-> ", "busId", ""};
+    const std::string alphabet = " ->busId-  ab|:e";
+    const std::vector<std::string> needles = {" -> ", " busId ", " ", "  ", "   ", " b", "-> ", "busId", "", "| e:",
+                                              "e", "ab ab", " |", "| ", "b  -"};
     std::mt19937 rng(7);
-    int found = 0;
-    for (int round = 0; round < 20000; ++round) {
+    int found = 0, far = 0; // far: found past the first 16 starts, in the 16-byte steps
+    for (int round = 0; round < 40000; ++round) {
         std::string text;
-        const size_t len = rng() % 40;
+        const size_t len = rng() % 70;
         for (size_t i = 0; i < len; ++i)
             text += alphabet[rng() % alphabet.size()];
         const std::string& needle = needles[rng() % needles.size()];
         const size_t from = rng() % (len + 3);
         const size_t want = std::string_view(text).find(needle, from);
         found += want != std::string_view::npos;
-        QCOMPARE(fl::cursor::findSpaced(text, needle, from), want);
+        far += want != std::string_view::npos && want >= from + 16;
+        QCOMPARE(fl::findLiteral(text, needle, from), want);
     }
-    QVERIFY(found > 4000); // (4,905 of 20,000) the texts hold the needles often enough for the comparison to mean something
+    // The texts hold the needles often enough for the comparison to mean something (8,282 and 1,041 here).
+    QVERIFY(found > 7000);
+    QVERIFY(far > 800);
 }
 
 void LineParseTest::hugeLineIsBounded()

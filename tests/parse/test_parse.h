@@ -27,7 +27,7 @@ private slots:
     void impossibleDates_data();
     void impossibleDates();
     void hostileBytes();
-    void findSpacedIsFind();
+    void findLiteralIsFind();
     void hugeLineIsBounded();
     void timeContext();
     void inheritedTime();
