@@ -11,12 +11,16 @@
 #      "Expect: 100-continue" (bench/expect_load.py), which are refused before their upload is sent.
 # Prints p50/p99/throughput from wrk --latency; figures go into docs/performance.md.
 #
-#   bash bench/service.sh [--build DIR] [--seconds N] [--workers N] [--scratch DIR|none]
+#   bash bench/service.sh [--build DIR] [--seconds N] [--workers N] [--scratch DIR|none] [--rest N]
+# --rest: seconds idle before each analysis phase (default 30). On the 2-core VM this was measured on, 40 s of
+# full load left the next analyses at 0.14 s CPU each instead of 0.085 s (12.8 instead of 21.1/s); after 30 s
+# idle they were back at 0.085 s (docs/performance.md, "Keeping freed memory"). The analysis figures should
+# describe the service, not what the phase before left of the host. 0: no rest.
 # --scratch: where the service expands uploads (its --scratch); default a folder on /dev/shm when that is a tmpfs,
 # as docs/service.md recommends; "none": the service's default ($TMPDIR or /tmp, --data/tmp).
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
-build="$root/build/release" secs=10 workers=$(nproc) scratch=
+build="$root/build/release" secs=10 workers=$(nproc) scratch= rest=30
 [ "$(stat -f -c %T /dev/shm 2>/dev/null)" = tmpfs ] && scratch=/dev/shm/faultline-bench-$$
 while (($#)); do
   case "$1" in
@@ -24,6 +28,7 @@ while (($#)); do
     --seconds) secs="$2"; shift 2 ;;
     --workers) workers="$2"; shift 2 ;;
     --scratch) scratch="$2"; [ "$scratch" = none ] && scratch=; shift 2 ;;
+    --rest) rest="$2"; shift 2 ;;
     *) echo "bench/service.sh: unknown option $1" >&2; exit 2 ;;
   esac
 done
@@ -75,7 +80,7 @@ summary() { # label wrk-output-file
 echo "faultline-service $("$svc" --version | awk '{print $2}'), $(nproc) cores, load average $(cut -d" " -f1-3 /proc/loadavg)"
 echo "bundle: $(du -sb "$work/b64" | cut -f1) bytes in $(ls "$work/b64" | wc -l) files, 64 nodes; archive $(stat -c %s "$work/b64.tar.gz") bytes; result $result_bytes bytes"
 echo "small result: samples/xid149-nccl, $small_bytes bytes"
-echo "workers $workers, queue $queue, $secs s per run, scratch ${scratch:-none (service default: \$TMPDIR or /tmp)}"
+echo "workers $workers, queue $queue, $secs s per run, $rest s idle before each analysis phase, scratch ${scratch:-none (service default: \$TMPDIR or /tmp)}"
 wrk -t2 -c8 -d"${secs}s" --latency -s "$lua" "$base/v2/healthz" >"$work/w1"
 summary "reference GET /v2/healthz c=8" "$work/w1"
 wrk -t2 -c8 -d"${secs}s" --latency -s "$lua" "$base/v2/sessions/$small/result" >"$work/w2"
@@ -104,6 +109,7 @@ analyses_done() {
   echo "service never went idle" >&2; exit 1
 }
 n0=$(analyses_done)
+sleep "$rest"
 t0=$(cpu_ticks)
 wrk -t1 -c"$workers" -d"${secs}s" --timeout 60s --latency -s "$lua" "$base/v2/bundles" -- "$work/b64.tar.gz" application/gzip >"$work/w3"
 n1=$(analyses_done)
@@ -117,6 +123,7 @@ t1=$(cpu_ticks)
 summary "POST /v2/bundles?reuse=true c=8" "$work/w3r"
 awk -v d=$((t1 - t0)) -v hz="$(getconf CLK_TCK)" '/^status 200/ {n=$3} END {if (n) printf "%-34s %.4fs CPU per reused answer in the service (%d answers)\n", "", d / hz / n, n}' "$work/w3r"
 over=$((4 * (workers + queue)))
+sleep "$rest"
 ( for _ in $(seq $((secs * 4))); do curl -s -o /dev/null -w '%{time_total}\n' "$base/v2/healthz"; sleep 0.25; done ) >"$work/probe" &
 probe=$!
 wrk -t2 -c"$over" -d"${secs}s" --timeout 60s --latency -s "$lua" "$base/v2/bundles" -- "$work/b64.tar.gz" application/gzip >"$work/w4"
