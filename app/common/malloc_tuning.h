@@ -4,7 +4,7 @@
 // again. An analysis allocates and frees blocks of those sizes over and over (events, observations, members'
 // text, the service's upload bodies), and on a virtual machine a page fault costs tens of microseconds.
 // Measured on the bench's 64-node archive (docs/performance.md, "Keeping freed memory"):
-//   - faultline-cli analyze: 5,300 -> 3,400 page faults, 229 -> 202 ms CPU;
+//   - faultline-cli analyze, pinned to one core, 4 alternating runs: 5,290 -> 3,590 page faults, 355 -> 308 ms CPU;
 //   - faultline-service, 20 uploads one after another on one core: 620 -> 170 faults and
 //     93.3 -> 86.6 ms CPU per upload, in 5 of 5 alternating runs.
 // The price: up to kTrimBytes of freed memory per malloc arena stays resident after an analysis.

@@ -17,7 +17,6 @@
 
 #include "bundle/mapped_file.h"
 #include "bundle/text_lines.h"
-#include "parse/cursor.h"
 #include "parse/lineparse.h"
 #include "text_find.h"
 
