@@ -21,13 +21,9 @@ bool tailMatch(const LazyGap& gap, std::string_view text, size_t from, re2::Stri
 {
     if (gap.tailLeads.empty())
         return gap.tail->Match(re2::StringPiece(text.data(), text.size()), from, text.size(), RE2::UNANCHORED, subs, n);
-    size_t at = nextLead(gap.tailLeads, text, from);
-    for (int tries = 0; at != std::string_view::npos && tries < kAnchoredTries; ++tries) {
-        if (matchAnchoredAt(*gap.tail, text, at, subs, n))
-            return true;
-        at = nextLead(gap.tailLeads, text, at + 1);
-    }
-    return false;
+    return matchAtLead(
+        gap.tailLeads, text, from, [&](size_t at) { return matchAnchoredAt(*gap.tail, text, at, subs, n); },
+        [](size_t) { return false; });
 }
 
 // Whether "." crosses every byte of `gap`: it stops at a newline, and at a byte that is not valid UTF-8 (any

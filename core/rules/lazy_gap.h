@@ -61,18 +61,19 @@ inline size_t nextLead(const std::vector<std::string>& leads, std::string_view t
 // hostile line full of them costs no more than that search.
 constexpr int kAnchoredTries = 4;
 
-// The leftmost match of `re` at or after `from`, for a pattern whose every match starts with one of `leads`:
-// asks `matchesAt(at)` (a match anchored at `at`, groups into `subs`) where they occur, in order, and after
-// kAnchoredTries of them lets one unanchored search from there answer. RE2's unanchored search with groups
-// runs its DFA forward and back before the groups' pass; anchored at a rare literal it needs neither.
-template <typename MatchesAt>
-bool matchAtLead(const RE2& re, const std::vector<std::string>& leads, std::string_view text, size_t from,
-                 re2::StringPiece* subs, int n, MatchesAt matchesAt)
+// The leftmost match at or after `from` of a pattern whose every match starts with one of `leads`: asks
+// `matchesAt(at)` (a match anchored at `at`) where they occur, in order, and after kAnchoredTries of them
+// answers `afterTries(at)` for the rest of the text (one unanchored search, or "unsure"). RE2's unanchored
+// search with groups runs its DFA forward and back before the groups' pass; anchored at a rare literal it
+// needs neither.
+template <typename MatchesAt, typename AfterTries>
+bool matchAtLead(const std::vector<std::string>& leads, std::string_view text, size_t from, MatchesAt matchesAt,
+                 AfterTries afterTries)
 {
     size_t at = nextLead(leads, text, from);
     for (int tries = 0; at != std::string_view::npos; ++tries) {
         if (tries == kAnchoredTries)
-            return re.Match(re2::StringPiece(text.data(), text.size()), at, text.size(), RE2::UNANCHORED, subs, n);
+            return afterTries(at);
         if (matchesAt(at))
             return true;
         at = nextLead(leads, text, at + 1);

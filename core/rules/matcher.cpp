@@ -142,13 +142,15 @@ bool matchFromLead(const CompiledRule& c, std::string_view line, re2::StringPiec
 {
     const RE2& re = *c.re;
     const re2::StringPiece text(line.data(), line.size());
-    return matchAtLead(re, c.leads, line, 0, subs, n, [&](size_t at) {
+    const auto matchesAt = [&](size_t at) {
         if (c.atStart)
             return matchAnchoredAt(*c.atStart, line, at, subs, n);
         const GapAnswer quick = c.gap ? matchLazyGap(*c.gap, line, at, subs, n) : GapAnswer::Unsure;
         return quick == GapAnswer::Match ||
                (quick == GapAnswer::Unsure && re.Match(text, at, line.size(), RE2::ANCHOR_START, subs, n));
-    });
+    };
+    return matchAtLead(c.leads, line, 0, matchesAt,
+                       [&](size_t at) { return re.Match(text, at, line.size(), RE2::UNANCHORED, subs, n); });
 }
 
 struct CompiledRules::Impl {
