@@ -203,26 +203,46 @@ void forSelected(const State& state, const Selector& sel, const std::vector<Symp
             visit(events[i]);
 }
 
-std::string key(const SymptomEvent& e, const std::string& what)
+// The value of `k` on `e` as text, empty when the event has none: a view into
+// the event where it holds the text, else written into `scratch`.
+std::string_view keyText(const SymptomEvent& e, const EventKey& k, std::string& scratch)
 {
-    if (what == "node") {
+    switch (k.part) {
+    case EventKey::Part::Node:
         // A line whose host is unknown (a dmesg excerpt without a name) still
         // comes from one machine: events of the same file share a node.
-        if (e.node.empty() && e.file)
-            return "?file:" + std::to_string(e.file->value);
+        if (e.node.empty() && e.file) {
+            scratch = "?file:" + std::to_string(e.file->value);
+            return scratch;
+        }
         return e.node;
-    }
-    if (what == "gpu")
-        return e.gpuIndex >= 0 ? std::to_string(e.gpuIndex) : (e.pciBus.empty() ? std::string() : "pci:" + e.pciBus);
-    if (what == "rank")
-        return e.rank >= 0 ? std::to_string(e.rank) : std::string();
-    if (what == "pci")
+    case EventKey::Part::Gpu:
+        if (e.gpuIndex >= 0)
+            scratch = std::to_string(e.gpuIndex);
+        else if (!e.pciBus.empty())
+            scratch = "pci:" + e.pciBus;
+        else
+            return {};
+        return scratch;
+    case EventKey::Part::Rank:
+        if (e.rank < 0)
+            return {};
+        scratch = std::to_string(e.rank);
+        return scratch;
+    case EventKey::Part::Pci:
         return e.pciBus;
-    if (what.rfind("field:", 0) == 0) {
-        auto it = e.fields.find(std::string_view(what).substr(6));
-        return it == e.fields.end() ? std::string() : it->second;
+    case EventKey::Part::Field: {
+        auto it = e.fields.find(k.field);
+        return it == e.fields.end() ? std::string_view() : std::string_view(it->second);
+    }
     }
     return {};
+}
+
+std::string key(const SymptomEvent& e, const EventKey& k)
+{
+    std::string scratch;
+    return std::string(keyText(e, k, scratch));
 }
 
 bool parseNumber(std::string_view s, uint64_t& v)
@@ -239,10 +259,17 @@ bool parseNumber(std::string_view s, uint64_t& v)
 }
 
 // other's `what` compared with this one's, numerically; false when either is not a number.
-bool numericOrder(const SymptomEvent& e, const SymptomEvent& o, const std::string& what, bool otherGreater)
+// A key's value as a number (decimal or 0x-hex); false when it is none.
+bool keyNumber(const SymptomEvent& e, const EventKey& k, uint64_t& v)
+{
+    std::string scratch;
+    return parseNumber(keyText(e, k, scratch), v);
+}
+
+bool numericOrder(const SymptomEvent& e, const SymptomEvent& o, const EventKey& what, bool otherGreater)
 {
     uint64_t a = 0, b = 0;
-    if (!parseNumber(key(e, what), a) || !parseNumber(key(o, what), b))
+    if (!keyNumber(e, what, a) || !keyNumber(o, what, b))
         return false;
     return otherGreater ? b > a : b < a;
 }
@@ -251,37 +278,38 @@ bool numericOrder(const SymptomEvent& e, const SymptomEvent& o, const std::strin
 // "order": how the other event's interval lies against this one's.
 bool orderHolds(const ClockModel& clocks, const SymptomEvent& e, const SymptomEvent& o, const Relation& rel)
 {
-    const std::string& want = rel.order;
-    if (want == "within") // engine/clock_offsets.cpp
+    if (rel.order == IntervalOrder::Within) // engine/clock_offsets.cpp
         return certainlyWithin(clocks, e, o, static_cast<int64_t>(rel.withinLo * 1e9),
                                static_cast<int64_t>(rel.withinHi * 1e9));
     const TimeOrder t = order(clocks, o, e); // the other against this
     if (t == TimeOrder::Unknown)
         return false;
-    if (want == "before")
-        return t == TimeOrder::Before;
-    if (want == "after")
-        return t == TimeOrder::After;
-    if (want == "overlaps")
-        return t == TimeOrder::Overlaps;
-    if (want == "not_after")
-        return t != TimeOrder::After;
-    return t != TimeOrder::Before; // not_before
+    switch (rel.order) {
+    case IntervalOrder::Before: return t == TimeOrder::Before;
+    case IntervalOrder::After: return t == TimeOrder::After;
+    case IntervalOrder::Overlaps: return t == TimeOrder::Overlaps;
+    case IntervalOrder::NotAfter: return t != TimeOrder::After;
+    case IntervalOrder::NotBefore: return t != TimeOrder::Before;
+    case IntervalOrder::Any:
+    case IntervalOrder::Within: break;
+    }
+    return true;
 }
 
 bool related(const ClockModel& clocks, const SymptomEvent& e, const SymptomEvent& o, const Relation& rel)
 {
     if (o.id == e.id)
         return false;
-    if (!rel.order.empty() && !orderHolds(clocks, e, o, rel))
+    if (rel.order != IntervalOrder::Any && !orderHolds(clocks, e, o, rel))
         return false;
-    for (const auto& s : rel.different) {
-        std::string a = key(e, s), b = key(o, s);
+    std::string sa, sb;
+    for (const EventKey& k : rel.different) {
+        const std::string_view a = keyText(e, k, sa), b = keyText(o, k, sb);
         if (!a.empty() && !b.empty() && a == b)
             return false;
     }
     for (const auto& [mine, theirs] : rel.join) {
-        std::string a = key(e, mine), b = key(o, theirs);
+        const std::string_view a = keyText(e, mine, sa), b = keyText(o, theirs, sb);
         if (a.empty() || a != b)
             return false;
     }
@@ -314,7 +342,8 @@ struct Bucket {
     // min and max of each numeric key the relation compares (greater/less):
     // "is any other rank's work id greater than mine?" is then O(1) when no
     // value is, which is the common case of ten thousand equal ranks.
-    std::map<std::string, std::pair<uint64_t, uint64_t>> range;
+    // By position in rel.greater, then rel.less; empty when no event of the bucket has a number there.
+    std::vector<std::optional<std::pair<uint64_t, uint64_t>>> range;
 };
 
 struct Pool {
@@ -322,17 +351,25 @@ struct Pool {
     const ClockModel* clocks = nullptr;
 };
 
-std::string sameKey(const SymptomEvent& e, const Relation& rel)
+// The values of `keys` on `e`, each ended by \x1f; empty when one of them is empty. "*" for no keys.
+std::string joinedKeys(const SymptomEvent& e, const std::vector<EventKey>& keys)
 {
-    std::string k;
-    for (const auto& s : rel.same) {
-        std::string v = key(e, s);
+    if (keys.empty())
+        return "*";
+    std::string k, scratch;
+    for (const EventKey& what : keys) {
+        const std::string_view v = keyText(e, what, scratch);
         if (v.empty())
             return {}; // "same" needs a value on both sides
         k += v;
         k += '\x1f';
     }
-    return k.empty() && !rel.same.empty() ? std::string() : (rel.same.empty() ? std::string("*") : k);
+    return k;
+}
+
+std::string sameKey(const SymptomEvent& e, const Relation& rel)
+{
+    return joinedKeys(e, rel.same);
 }
 
 bool byTime(const SymptomEvent* a, const SymptomEvent* b)
@@ -353,18 +390,17 @@ Pool candidates(const State& state, const std::vector<SymptomEvent>& events, con
     });
     for (auto& [k, b] : p.buckets) {
         std::sort(b.events.begin(), b.events.end(), byTime);
-        for (const auto* keys : {&rel.greater, &rel.less})
-            for (const auto& what : *keys)
-                for (const SymptomEvent* o : b.events) {
-                    uint64_t v = 0;
-                    if (!parseNumber(key(*o, what), v))
-                        continue;
-                    auto [slot, fresh] = b.range.try_emplace(what, v, v);
-                    if (!fresh) {
-                        slot->second.first = std::min(slot->second.first, v);
-                        slot->second.second = std::max(slot->second.second, v);
-                    }
-                }
+        b.range.resize(rel.greater.size() + rel.less.size());
+        for (size_t i = 0; i < b.range.size(); ++i) {
+            const EventKey& what = i < rel.greater.size() ? rel.greater[i] : rel.less[i - rel.greater.size()];
+            for (const SymptomEvent* o : b.events) {
+                uint64_t v = 0;
+                if (!keyNumber(*o, what, v))
+                    continue;
+                auto& slot = b.range[i];
+                slot = slot ? std::pair(std::min(slot->first, v), std::max(slot->second, v)) : std::pair(v, v);
+            }
+        }
         b.anyBootRelative = std::any_of(b.events.begin(), b.events.end(), [](const SymptomEvent* o) {
             return o->time.basis == TimeBasis::BootRelative;
         });
@@ -384,15 +420,15 @@ void forRelated(const SymptomEvent& e, const Pool& pool, const Relation& rel, Vi
     if (it == pool.buckets.end())
         return;
     const Bucket& bucket = it->second;
-    for (int dir = 0; dir < 2; ++dir) {
-        for (const auto& what : dir == 0 ? rel.greater : rel.less) {
-            uint64_t mine = 0;
-            auto r = bucket.range.find(what);
-            if (!parseNumber(key(e, what), mine) || r == bucket.range.end())
-                return;
-            if (dir == 0 ? mine >= r->second.second : mine <= r->second.first)
-                return;
-        }
+    for (size_t i = 0; i < bucket.range.size(); ++i) {
+        const bool greater = i < rel.greater.size();
+        const EventKey& what = greater ? rel.greater[i] : rel.less[i - rel.greater.size()];
+        const auto& r = bucket.range[i];
+        uint64_t mine = 0;
+        if (!keyNumber(e, what, mine) || !r)
+            return;
+        if (greater ? mine >= r->second : mine <= r->first)
+            return;
     }
     const auto& list = bucket.events;
     auto first = list.begin();
@@ -429,10 +465,10 @@ bool satisfied(const SymptomEvent& e, const Pool& pool, const Relation& rel)
     int count = 0;
     std::set<std::string> distinct;
     forRelated(e, pool, rel, [&](const SymptomEvent* o) {
-        if (rel.countDistinct.empty()) {
+        if (!rel.countDistinct) {
             ++count;
         } else {
-            std::string k = key(*o, rel.countDistinct);
+            std::string k = key(*o, *rel.countDistinct);
             if (!k.empty())
                 distinct.insert(std::move(k));
             count = static_cast<int>(distinct.size());
@@ -515,15 +551,7 @@ bool reportsEarlier(const SymptomEvent& a, const SymptomEvent& b)
 // The group_by key of a report, empty when one of its keys is missing.
 std::string absenceKey(const AbsentRanks& ar, const SymptomEvent& e)
 {
-    std::string k;
-    for (const auto& g : ar.groupBy) {
-        std::string v = key(e, g);
-        if (v.empty())
-            return {};
-        k += v;
-        k += '\x1f';
-    }
-    return k;
+    return ar.groupBy.empty() ? std::string() : joinedKeys(e, ar.groupBy);
 }
 
 // The matched reports of the manifest's ranks, one group per collective.
@@ -619,8 +647,9 @@ std::string rankList(const std::vector<int>& silent)
 std::string collectiveOf(const AbsentRanks& ar, const SymptomEvent& first)
 {
     std::string what;
-    for (const auto& g : ar.groupBy)
-        what += (what.empty() ? "" : ", ") + (g.rfind("field:", 0) == 0 ? g.substr(6) : g) + "=" + key(first, g);
+    for (const EventKey& g : ar.groupBy)
+        what += (what.empty() ? "" : ", ") + (g.part == EventKey::Part::Field ? g.field : toString(g)) + "=" +
+                key(first, g);
     return what;
 }
 
@@ -666,9 +695,9 @@ SymptomEvent absentEvent(const Rule& rule, const RankMap& ranks, const AbsenceGr
         ev.rank = silent.front();
         ev.gpuIndex = ranks.at(ev.rank).gpu;
     }
-    for (const auto& g : ar.groupBy)
-        if (g.rfind("field:", 0) == 0)
-            ev.fields[g.substr(6)] = key(first, g);
+    for (const EventKey& g : ar.groupBy)
+        if (g.part == EventKey::Part::Field)
+            ev.fields[g.field] = key(first, g);
     const std::string list = rankList(silent);
     int64_t lastSeenNs = kNoTime;
     std::optional<FileId> lastFile;

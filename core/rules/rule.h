@@ -40,31 +40,48 @@ struct Selector {
     bool includeSuppressed = false;
 };
 
+// A value of an event that relations compare and absent_ranks groups by: its
+// place (node, gpu, rank, pci) or one of its fields ("field:peer"). Read once
+// when the rule loads, so the phases do not dispatch on the text per event.
+struct EventKey {
+    enum class Part : uint8_t { Node, Gpu, Rank, Pci, Field };
+    Part part = Part::Node;
+    std::string field;                     // Part::Field: the field's name
+    bool operator==(const EventKey&) const = default;
+};
+std::string toString(const EventKey&);     // as rules write it: "node", "field:peer"
+[[nodiscard]] std::optional<EventKey> eventKeyFromString(std::string_view);
+
+// How the other event's interval lies against this one's, after each node's
+// clock offset (engine/clock_offsets.cpp): Before (the other ends before this
+// begins), After, Overlaps (neither), NotAfter, NotBefore, Within (every time
+// the other's interval allows minus every time this one's allows lies in
+// within_s: certainly, not just as printed). Any: no condition.
+enum class IntervalOrder : uint8_t { Any, Before, After, Overlaps, NotAfter, NotBefore, Within };
+std::string_view toString(IntervalOrder);  // as rules write it: "before", "not_after"; "" for Any
+[[nodiscard]] std::optional<IntervalOrder> intervalOrderFromString(std::string_view);
+
 // "there is (not) another event like this, related to the matched one".
 struct Relation {
     Selector other;
-    std::vector<std::string> same;         // node, gpu, rank, pci, field:<name>
-    std::vector<std::string> different;    // node, gpu, rank, pci, field:<name>
+    std::vector<EventKey> same;
+    std::vector<EventKey> different;
     // this event's key == the other's key, e.g. {"field:peer", "field:addr"}:
     // "the event whose own address is the peer this one names"
-    std::vector<std::pair<std::string, std::string>> join;
+    std::vector<std::pair<EventKey, EventKey>> join;
     double withinLo = -1e18;               // other.time - this.time, seconds
     double withinHi = 1e18;
     bool timed = false;                    // a window was given: both events need times
-    // Interval order of the other event against this one, after each node's
-    // clock offset (engine/clock_offsets.cpp): "before" (the other ends before
-    // this begins), "after", "overlaps" (neither), "not_after", "not_before",
-    // "within" (every time the other's interval allows minus every time this
-    // one's allows lies in within_s: certainly, not just as printed).
-    // Empty: no condition. Events whose times cannot be compared never relate.
-    std::string order;
+    // Interval order of the other event against this one. Events whose times
+    // cannot be compared never relate under an order.
+    IntervalOrder order = IntervalOrder::Any;
     int atLeast = 1;                       // how many such events are needed
-    std::string countDistinct;             // count distinct values of node/rank/gpu/field:<name> instead of events
+    std::optional<EventKey> countDistinct; // count distinct values of this key instead of events
     // Numeric comparisons (decimal or 0x-hex on both sides, else no relation):
     // the other's value of each key is greater / less than this event's.
     // "a rank whose last enqueued work id is below the others'".
-    std::vector<std::string> greater;
-    std::vector<std::string> less;
+    std::vector<EventKey> greater;
+    std::vector<EventKey> less;
 };
 
 // Absence as evidence: over the matched events (every rank's report of one
@@ -73,7 +90,7 @@ struct Relation {
 // `minShare` of the listed ranks reported, and only for ranks that left some
 // log in the bundle (a rank without any log may just not have been collected).
 struct AbsentRanks {
-    std::vector<std::string> groupBy;      // node, gpu, rank, pci, field:<name>
+    std::vector<EventKey> groupBy;
     double minShare = 0.75;
     std::string symptom;                   // emitted symptom id (template over the group's first event)
     std::map<std::string, std::string> fields; // extra field templates

@@ -107,19 +107,16 @@ void checkFieldNames(const Ctx& ctx, const std::map<std::string, std::string>& f
     }
 }
 
-// Whether `key` names a place of an event or one of its fields: node, gpu,
-// rank, pci or field:<name>. A field key naming a reserved ('_') field is
-// refused, not just unknown: it would read nothing on every event, so a
-// group_by or join on it would silently lump all events together.
-bool eventKey(const Ctx& ctx, const std::string& key, std::string_view where)
+// The event key `text` names: node, gpu, rank, pci or field:<name>. A field
+// key naming a reserved ('_') field is refused, not just unknown: it would
+// read nothing on every event, so a group_by or join on it would silently
+// lump all events together.
+std::optional<EventKey> eventKey(const Ctx& ctx, const std::string& text, std::string_view where)
 {
-    if (key == "node" || key == "gpu" || key == "rank" || key == "pci")
-        return true;
-    if (key.rfind("field:", 0) != 0 || key.size() <= 6)
-        return false;
-    if (key[6] == '_')
-        ctx.fail("'" + key + "' in " + std::string(where) + ": names starting with '_' are reserved for the engine");
-    return true;
+    std::optional<EventKey> k = eventKeyFromString(text);
+    if (k && k->part == EventKey::Part::Field && k->field[0] == '_')
+        ctx.fail("'" + text + "' in " + std::string(where) + ": names starting with '_' are reserved for the engine");
+    return k;
 }
 
 std::string str(const Ctx& ctx, const json& obj, const char* key, bool required = false)
@@ -153,6 +150,19 @@ std::vector<std::string> strList(const Ctx& ctx, const json& obj, const char* ke
         out.push_back(v.get<std::string>());
     }
     return out;
+}
+
+// The keys listed under `name` in `obj`.
+std::vector<EventKey> eventKeys(const Ctx& ctx, const json& obj, const char* name)
+{
+    std::vector<EventKey> keys;
+    for (const std::string& text : strList(ctx, obj, name)) {
+        std::optional<EventKey> k = eventKey(ctx, text, name);
+        if (!k)
+            ctx.fail("'" + std::string(name) + "' accepts node, gpu, rank, pci or field:<name>, not '" + text + "'");
+        keys.push_back(std::move(*k));
+    }
+    return keys;
 }
 
 std::map<std::string, std::string> strMap(const Ctx& ctx, const json& obj, const char* key)
@@ -281,25 +291,16 @@ Relation parseRelation(const Ctx& ctx, const json& j)
         if (j.contains(k))
             sel[k] = j[k];
     r.other = parseSelector(ctx, sel);
-    r.same = strList(ctx, j, "same");
-    r.different = strList(ctx, j, "different");
-    for (const auto& s : r.same)
-        if (!eventKey(ctx, s, "same"))
-            ctx.fail("'same' accepts node, gpu, rank, pci or field:<name>, not '" + s + "'");
-    for (const auto& s : r.different)
-        if (!eventKey(ctx, s, "different"))
-            ctx.fail("'different' accepts node, gpu, rank, pci or field:<name>, not '" + s + "'");
-    r.greater = strList(ctx, j, "greater");
-    r.less = strList(ctx, j, "less");
-    for (const auto* list : {&r.greater, &r.less})
-        for (const auto& s : *list)
-            if (!eventKey(ctx, s, "greater / less"))
-                ctx.fail("'greater' / 'less' accept node, gpu, rank, pci or field:<name>, not '" + s + "'");
+    r.same = eventKeys(ctx, j, "same");
+    r.different = eventKeys(ctx, j, "different");
+    r.greater = eventKeys(ctx, j, "greater");
+    r.less = eventKeys(ctx, j, "less");
     for (const auto& [mine, theirs] : strMap(ctx, j, "join")) {
-        if (!eventKey(ctx, mine, "join") || !eventKey(ctx, theirs, "join"))
+        std::optional<EventKey> a = eventKey(ctx, mine, "join"), b = eventKey(ctx, theirs, "join");
+        if (!a || !b)
             ctx.fail("'join' maps a key of this event to a key of the other (node, gpu, rank, pci, field:<name>), not '" +
                      mine + "': '" + theirs + "'");
-        r.join.push_back({mine, theirs});
+        r.join.push_back({std::move(*a), std::move(*b)});
     }
     if (auto it = j.find("within_s"); it != j.end()) {
         if (it->is_number()) {
@@ -316,20 +317,25 @@ Relation parseRelation(const Ctx& ctx, const json& j)
         }
         r.timed = true;
     }
-    r.order = str(ctx, j, "order");
-    if (!r.order.empty() && r.order != "before" && r.order != "after" && r.order != "overlaps" &&
-        r.order != "not_after" && r.order != "not_before" && r.order != "within")
-        ctx.fail("'order' must be before, after, overlaps, not_after, not_before or within, not '" + r.order + "'");
-    if (r.order == "within" && !r.timed)
+    const std::string order = str(ctx, j, "order");
+    if (!order.empty()) {
+        const std::optional<IntervalOrder> o = intervalOrderFromString(order);
+        if (!o)
+            ctx.fail("'order' must be before, after, overlaps, not_after, not_before or within, not '" + order + "'");
+        r.order = *o;
+    }
+    if (r.order == IntervalOrder::Within && !r.timed)
         ctx.fail("'order': 'within' needs 'within_s': the window the two intervals must certainly lie in");
     if (auto it = j.find("at_least"); it != j.end()) {
         if (!it->is_number_integer() || it->get<int>() < 1)
             ctx.fail("'at_least' must be a positive integer");
         r.atLeast = it->get<int>();
     }
-    r.countDistinct = str(ctx, j, "count_distinct");
-    if (!r.countDistinct.empty() && !eventKey(ctx, r.countDistinct, "count_distinct"))
-        ctx.fail("'count_distinct' accepts node, rank, gpu, pci or field:<name>");
+    if (const std::string distinct = str(ctx, j, "count_distinct"); !distinct.empty()) {
+        r.countDistinct = eventKey(ctx, distinct, "count_distinct");
+        if (!r.countDistinct)
+            ctx.fail("'count_distinct' accepts node, rank, gpu, pci or field:<name>");
+    }
     return r;
 }
 
@@ -567,10 +573,7 @@ Rule parseRule(std::string_view text, const std::string& file, const json& j)
             ctx.fail("'absent_ranks' must be an object {group_by, min_share, symptom, fields, require_logs}");
         checkKeys(ctx, *it, {"group_by", "min_share", "symptom", "fields", "require_logs"}, "absent_ranks");
         AbsentRanks ar;
-        ar.groupBy = strList(ctx, *it, "group_by");
-        for (const auto& g : ar.groupBy)
-            if (!eventKey(ctx, g, "absent_ranks 'group_by'"))
-                ctx.fail("'group_by' accepts node, gpu, rank, pci or field:<name>, not '" + g + "'");
+        ar.groupBy = eventKeys(ctx, *it, "group_by");
         if (ar.groupBy.empty())
             ctx.fail("'absent_ranks' needs 'group_by' (what identifies one collective, e.g. field:seq)");
         ar.symptom = str(ctx, *it, "symptom", true);
@@ -669,6 +672,54 @@ std::string_view toString(RecordReader r)
     case RecordReader::TorchrunRootCause: return "torchrun_root_cause";
     }
     return "?";
+}
+
+std::string toString(const EventKey& k)
+{
+    switch (k.part) {
+    case EventKey::Part::Node: return "node";
+    case EventKey::Part::Gpu: return "gpu";
+    case EventKey::Part::Rank: return "rank";
+    case EventKey::Part::Pci: return "pci";
+    case EventKey::Part::Field: return "field:" + k.field;
+    }
+    return "?";
+}
+
+std::optional<EventKey> eventKeyFromString(std::string_view s)
+{
+    using P = EventKey::Part;
+    for (const auto& [part, name] : {std::pair{P::Node, "node"}, {P::Gpu, "gpu"}, {P::Rank, "rank"}, {P::Pci, "pci"}})
+        if (s == name)
+            return EventKey{part, {}};
+    constexpr std::string_view kField = "field:";
+    if (s.size() > kField.size() && s.substr(0, kField.size()) == kField)
+        return EventKey{P::Field, std::string(s.substr(kField.size()))};
+    return std::nullopt;
+}
+
+namespace {
+constexpr std::pair<IntervalOrder, std::string_view> kOrders[] = {
+    {IntervalOrder::Before, "before"},       {IntervalOrder::After, "after"},
+    {IntervalOrder::Overlaps, "overlaps"},   {IntervalOrder::NotAfter, "not_after"},
+    {IntervalOrder::NotBefore, "not_before"}, {IntervalOrder::Within, "within"},
+};
+} // namespace
+
+std::string_view toString(IntervalOrder o)
+{
+    for (const auto& [v, n] : kOrders)
+        if (v == o)
+            return n;
+    return "";
+}
+
+std::optional<IntervalOrder> intervalOrderFromString(std::string_view s)
+{
+    for (const auto& [v, n] : kOrders)
+        if (n == s)
+            return v;
+    return std::nullopt;
 }
 
 std::optional<Phase> phaseFromString(std::string_view s)
@@ -880,10 +931,21 @@ std::string RuleSet::computeDigest() const
         j.push_back(r.match.role ? std::string(toString(*r.match.role)) : "");
         j.push_back(r.match.domain);
         j.push_back(r.match.fields);
-        auto rel = [](const Relation& x) {
-            return json{x.other.symptoms, x.other.notSymptoms, x.other.fields, x.same, x.different,
-                        x.withinLo,       x.withinHi,          x.atLeast,      x.countDistinct, x.join,
-                        x.greater,        x.less};
+        // Keys as rules spell them, so the digest of a rule set stays what it was when keys were text.
+        auto keys = [](const std::vector<EventKey>& ks) {
+            json a = json::array();
+            for (const EventKey& k : ks)
+                a.push_back(toString(k));
+            return a;
+        };
+        auto rel = [&](const Relation& x) {
+            json join = json::array();
+            for (const auto& [mine, theirs] : x.join)
+                join.push_back(json::array({toString(mine), toString(theirs)}));
+            return json{x.other.symptoms, x.other.notSymptoms, x.other.fields, keys(x.same), keys(x.different),
+                        x.withinLo,       x.withinHi,          x.atLeast,
+                        x.countDistinct ? toString(*x.countDistinct) : std::string(), join,
+                        keys(x.greater),  keys(x.less)};
         };
         json ifs = json::array();
         for (const auto& x : r.ifExists)
@@ -905,7 +967,7 @@ std::string RuleSet::computeDigest() const
         j.push_back(r.moveTo ? json{r.moveTo->node, r.moveTo->rank, r.moveTo->related ? rel(*r.moveTo->related) : json()}
                              : json());
         j.push_back(r.copyFields ? json{rel(r.copyFields->from), r.copyFields->fields} : json());
-        j.push_back(r.absentRanks ? json{r.absentRanks->groupBy, r.absentRanks->minShare, r.absentRanks->symptom,
+        j.push_back(r.absentRanks ? json{keys(r.absentRanks->groupBy), r.absentRanks->minShare, r.absentRanks->symptom,
                                          r.absentRanks->fields, r.absentRanks->requireLogs}
                                   : json());
         j.push_back(r.evidenceRole ? static_cast<int>(*r.evidenceRole) : -1);

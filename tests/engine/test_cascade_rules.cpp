@@ -125,7 +125,9 @@ void TestCascadeRules::parser()
     e = ruleError(head + R"("absent_ranks": {"symptom": "x"}}]})");
     QVERIFY2(e.find("needs 'group_by'") != std::string::npos, e.c_str());
     e = ruleError(head + R"("if": {"symptom": "a", "greater": ["size"]}, "suppress": "x"}]})");
-    QVERIFY2(e.find("'greater' / 'less' accept") != std::string::npos, e.c_str());
+    QVERIFY2(e.find("'greater' accepts node, gpu, rank, pci or field:<name>, not 'size'") != std::string::npos, e.c_str());
+    e = ruleError(head + R"("if": {"symptom": "a", "less": ["field:"]}, "suppress": "x"}]})");
+    QVERIFY2(e.find("'less' accepts") != std::string::npos, e.c_str());
     e = ruleError(head + R"("copy_fields": {"from": {"symptom": "b"}}}]})");
     QVERIFY2(e.find("'copy_fields' must be") != std::string::npos, e.c_str());
     e = ruleError(R"({"rules": [{"id": "r", "phase": "report", "match": {"symptom": "a"}, "absent_ranks": {"group_by": "rank", "symptom": "x"}}]})");

@@ -4,6 +4,7 @@
 // about another). Each is checked through the parser and through a real run.
 #include "engine/engine.h"
 #include "testutil.h"
+#include "rules/rule.h"
 #include "rules/ruleset.h"
 
 #include <QTemporaryDir>
@@ -63,7 +64,33 @@ private slots:
     void engineNotesStayOutOfFields();
     void choseStepWritesTheTimeInItsBasis();
     void errorsNameTheRulesLineAndColumn();
+    void keysAndOrdersReadOnceAsTyped();
 };
+
+// Relation keys and orders are read into typed values at load, and read back as
+// rules spell them: the rules digest is computed from that spelling.
+void TestRulesLanguage::keysAndOrdersReadOnceAsTyped()
+{
+    for (const char* text : {"node", "gpu", "rank", "pci", "field:peer", "field:a:b"}) {
+        const std::optional<fl::EventKey> k = fl::eventKeyFromString(text);
+        QVERIFY2(k.has_value(), text);
+        QCOMPARE(fl::toString(*k), std::string(text));
+    }
+    QCOMPARE(fl::eventKeyFromString("field:peer")->field, std::string("peer"));
+    QCOMPARE(fl::eventKeyFromString("rank")->part, fl::EventKey::Part::Rank);
+    for (const char* text : {"", "field:", "Node", "host", "fields:x", " node"})
+        QVERIFY2(!fl::eventKeyFromString(text).has_value(), text);
+    for (const char* text : {"before", "after", "overlaps", "not_after", "not_before", "within"}) {
+        const std::optional<fl::IntervalOrder> o = fl::intervalOrderFromString(text);
+        QVERIFY2(o.has_value() && *o != fl::IntervalOrder::Any, text);
+        QCOMPARE(std::string(fl::toString(*o)), std::string(text));
+    }
+    QVERIFY(!fl::intervalOrderFromString("").has_value());
+    QVERIFY(!fl::intervalOrderFromString("during").has_value());
+    const std::string head = R"({"rules": [{"id": "r", "phase": "filter", "match": {"symptom": "a"}, )";
+    const std::string e = ruleError(head + R"("if": {"symptom": "b", "order": "during"}, "suppress": "x"}]})");
+    QVERIFY2(e.find("'order' must be before, after") != std::string::npos, e.c_str());
+}
 
 // A refused rule is named at its "id" key: line and column counted from the file's start (tabs one column).
 void TestRulesLanguage::errorsNameTheRulesLineAndColumn()
