@@ -911,6 +911,18 @@ std::string RuleSet::digest() const
     return d->compiledOk ? d->digest : computeDigest();
 }
 
+namespace {
+// What a relation's selector holds beyond symptoms, not_symptom and fields; null when none of it is set.
+// Appended to the digest only when set, as later additions are, so rule sets that leave it unset keep theirs.
+json selectorExtras(const Selector& s)
+{
+    if (!s.role && s.domain.empty() && !s.kind && !s.includeSuppressed)
+        return nullptr;
+    return json{"selector", s.role ? std::string(toString(*s.role)) : std::string(), s.domain,
+                s.kind ? static_cast<int>(*s.kind) : -1, s.includeSuppressed};
+}
+} // namespace
+
 std::string RuleSet::computeDigest() const
 {
     // Canonical form: symptoms by id, rules in effective order, settings; file
@@ -931,6 +943,14 @@ std::string RuleSet::computeDigest() const
         j.push_back(r.match.role ? std::string(toString(*r.match.role)) : "");
         j.push_back(r.match.domain);
         j.push_back(r.match.fields);
+        if (r.match.kind || r.match.includeSuppressed) // role and domain are above
+            j.push_back(json{"match", r.match.kind ? static_cast<int>(*r.match.kind) : -1, r.match.includeSuppressed});
+        if (!r.sources.empty()) {
+            json kinds = json::array();
+            for (SourceKind k : r.sources)
+                kinds.push_back(std::string(toString(k)));
+            j.push_back(json{"sources", kinds});
+        }
         // Keys as rules spell them, so the digest of a rule set stays what it was when keys were text.
         auto keys = [](const std::vector<EventKey>& ks) {
             json a = json::array();
@@ -942,10 +962,15 @@ std::string RuleSet::computeDigest() const
             json join = json::array();
             for (const auto& [mine, theirs] : x.join)
                 join.push_back(json::array({toString(mine), toString(theirs)}));
-            return json{x.other.symptoms, x.other.notSymptoms, x.other.fields, keys(x.same), keys(x.different),
-                        x.withinLo,       x.withinHi,          x.atLeast,
-                        x.countDistinct ? toString(*x.countDistinct) : std::string(), join,
-                        keys(x.greater),  keys(x.less)};
+            json v = json{x.other.symptoms, x.other.notSymptoms, x.other.fields, keys(x.same), keys(x.different),
+                          x.withinLo,       x.withinHi,          x.atLeast,
+                          x.countDistinct ? toString(*x.countDistinct) : std::string(), join,
+                          keys(x.greater),  keys(x.less)};
+            if (json extra = selectorExtras(x.other); !extra.is_null())
+                v.push_back(std::move(extra));
+            if (x.order != IntervalOrder::Any)
+                v.push_back(json{"order", toString(x.order)});
+            return v;
         };
         json ifs = json::array();
         for (const auto& x : r.ifExists)

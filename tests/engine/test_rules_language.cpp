@@ -12,6 +12,7 @@
 
 #include <filesystem>
 #include <fstream>
+#include <set>
 
 using namespace fl;
 namespace fs = std::filesystem;
@@ -65,7 +66,63 @@ private slots:
     void choseStepWritesTheTimeInItsBasis();
     void errorsNameTheRulesLineAndColumn();
     void keysAndOrdersReadOnceAsTyped();
+    void digestChangesWithWhatRulesDecide();
 };
+
+std::string digestOf(const std::string& text, const std::string& file = "test.jsonc")
+{
+    RuleSet rs;
+    rs.loadText(text, file);
+    return rs.digest();
+}
+
+// The rules digest names the rules a result came from, and the service reuses a stored result for the same
+// archive and digest: every part of a rule that can change a result must change it. Relation orders, the
+// relations' selectors beyond their symptoms, the match's kind and include_suppressed, and an extract rule's
+// sources once did not.
+void TestRulesLanguage::digestChangesWithWhatRulesDecide()
+{
+    const std::string filter = R"({"rules": [{"id": "r", "phase": "filter", "match": {"symptom": "a"MATCH}, )"
+                               R"("if": {"symptom": "b", "same": ["node"], "within_s": 5RELATION}, "suppress": "x"}]})";
+    const auto variant = [&](const std::string& match, const std::string& relation) {
+        std::string t = filter;
+        t.replace(t.find("MATCH"), 5, match);
+        t.replace(t.find("RELATION"), 8, relation);
+        return digestOf(t);
+    };
+    const std::string base = variant("", "");
+    QVERIFY(base.rfind("sha256:", 0) == 0);
+    QCOMPARE(variant("", ""), base); // deterministic
+    std::set<std::string> seen{base};
+    for (const auto& [match, relation] : std::vector<std::pair<std::string, std::string>>{
+             {R"(, "kind": "bad_node")", ""},
+             {R"(, "include_suppressed": true)", ""},
+             {"", R"(, "order": "before")"},
+             {"", R"(, "order": "after")"},
+             {"", R"(, "role": "initiator")"},
+             {"", R"(, "domain": "gpu")"},
+             {"", R"(, "kind": "interesting_node")"},
+             {"", R"(, "include_suppressed": true)"},
+             {"", R"(, "same": ["node", "field:x"])"},
+         }) {
+        const std::string d = variant(match, relation);
+        QVERIFY2(seen.insert(d).second, (match + relation).c_str());
+    }
+    const std::string extract = R"({"rules": [{"id": "t.x", "phase": "extract", "sources": [SOURCES], )"
+                                R"J("pattern": "BLAME rank (?P<r>\\d+)", "emit": {"symptom": "t.blame"}}]})J";
+    const auto sources = [&](const std::string& list) {
+        std::string t = extract;
+        t.replace(t.find("SOURCES"), 7, list);
+        return digestOf(t);
+    };
+    QVERIFY(sources(R"("applog")") != sources(R"("syslog")"));
+    QCOMPARE(sources(R"("applog")"), sources(R"("applog")"));
+    // Where the rules were read from is not what they decide.
+    std::string plain = filter;
+    plain.replace(plain.find("MATCH"), 5, "");
+    plain.replace(plain.find("RELATION"), 8, "");
+    QCOMPARE(digestOf(plain, "a/one.jsonc"), digestOf(plain, "b/two.jsonc"));
+}
 
 // Relation keys and orders are read into typed values at load, and read back as
 // rules spell them: the rules digest is computed from that spelling.
