@@ -258,7 +258,6 @@ bool parseNumber(std::string_view s, uint64_t& v)
     return ec == std::errc() && p == s.data() + s.size();
 }
 
-// other's `what` compared with this one's, numerically; false when either is not a number.
 // A key's value as a number (decimal or 0x-hex); false when it is none.
 bool keyNumber(const SymptomEvent& e, const EventKey& k, uint64_t& v)
 {
@@ -266,6 +265,7 @@ bool keyNumber(const SymptomEvent& e, const EventKey& k, uint64_t& v)
     return parseNumber(keyText(e, k, scratch), v);
 }
 
+// other's `what` compared with this one's, numerically; false when either is not a number.
 bool numericOrder(const SymptomEvent& e, const SymptomEvent& o, const EventKey& what, bool otherGreater)
 {
     uint64_t a = 0, b = 0;
