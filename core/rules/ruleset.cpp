@@ -334,7 +334,7 @@ Relation parseRelation(const Ctx& ctx, const json& j)
     if (const std::string distinct = str(ctx, j, "count_distinct"); !distinct.empty()) {
         r.countDistinct = eventKey(ctx, distinct, "count_distinct");
         if (!r.countDistinct)
-            ctx.fail("'count_distinct' accepts node, rank, gpu, pci or field:<name>");
+            ctx.fail("'count_distinct' accepts node, gpu, rank, pci or field:<name>, not '" + distinct + "'");
     }
     return r;
 }
@@ -674,27 +674,29 @@ std::string_view toString(RecordReader r)
     return "?";
 }
 
+namespace {
+constexpr std::pair<EventKey::Part, std::string_view> kPlaces[] = {
+    {EventKey::Part::Node, "node"}, {EventKey::Part::Gpu, "gpu"}, {EventKey::Part::Rank, "rank"}, {EventKey::Part::Pci, "pci"}};
+constexpr std::string_view kFieldPrefix = "field:";
+} // namespace
+
 std::string toString(const EventKey& k)
 {
-    switch (k.part) {
-    case EventKey::Part::Node: return "node";
-    case EventKey::Part::Gpu: return "gpu";
-    case EventKey::Part::Rank: return "rank";
-    case EventKey::Part::Pci: return "pci";
-    case EventKey::Part::Field: return "field:" + k.field;
-    }
+    if (k.part == EventKey::Part::Field)
+        return std::string(kFieldPrefix) + k.field;
+    for (const auto& [part, name] : kPlaces)
+        if (part == k.part)
+            return std::string(name);
     return "?";
 }
 
 std::optional<EventKey> eventKeyFromString(std::string_view s)
 {
-    using P = EventKey::Part;
-    for (const auto& [part, name] : {std::pair{P::Node, "node"}, {P::Gpu, "gpu"}, {P::Rank, "rank"}, {P::Pci, "pci"}})
+    for (const auto& [part, name] : kPlaces)
         if (s == name)
             return EventKey{part, {}};
-    constexpr std::string_view kField = "field:";
-    if (s.size() > kField.size() && s.substr(0, kField.size()) == kField)
-        return EventKey{P::Field, std::string(s.substr(kField.size()))};
+    if (s.size() > kFieldPrefix.size() && s.substr(0, kFieldPrefix.size()) == kFieldPrefix)
+        return EventKey{EventKey::Part::Field, std::string(s.substr(kFieldPrefix.size()))};
     return std::nullopt;
 }
 
