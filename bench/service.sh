@@ -15,7 +15,9 @@
 # --rest: seconds idle before each analysis phase (default 30). On the 2-core VM this was measured on, 40 s of
 # full load left the next analyses at 0.14 s CPU each instead of 0.085 s (12.8 instead of 21.1/s); after 30 s
 # idle they were back at 0.085 s (docs/performance.md, "Keeping freed memory"). The analysis figures should
-# describe the service, not what the phase before left of the host. 0: no rest.
+# describe the service, not what the phase before left of the host. 0: no rest. The rest does not make a slow
+# host fast: on a later machine the host's speed swung by up to 2x within an hour, rest or not; read the
+# analysis figures beside the CLI reference of the same run ("Typed relation keys; jemalloc tried").
 # --scratch: where the service expands uploads (its --scratch); default a folder on /dev/shm when that is a tmpfs,
 # as docs/service.md recommends; "none": the service's default ($TMPDIR or /tmp, --data/tmp).
 set -euo pipefail
