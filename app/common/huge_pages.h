@@ -23,6 +23,7 @@
 
 #if defined(__linux__) && defined(__GLIBC__)
 #include <sys/auxv.h>
+#include <sys/prctl.h>
 #include <unistd.h>
 
 #include <cstdio>
@@ -38,6 +39,14 @@ inline void preferHugePages(char** argv)
     static constexpr const char* kTried = "FAULTLINE_HUGE_PAGES_TRIED";
     if (std::getenv(kTried)) {
         unsetenv(kTried);  // not passed on to the programs this one starts
+        // The kernel names a process after the file it was started from, here "exe" (of /proc/self/exe), which
+        // pgrep, top and ps -e show: give it the name it had before the new start (15 bytes, as the kernel keeps).
+        char self[4096];
+        if (const ssize_t len = readlink("/proc/self/exe", self, sizeof self - 1); len > 0) {
+            self[len] = '\0';
+            const char* base = std::strrchr(self, '/');
+            prctl(PR_SET_NAME, base ? base + 1 : self, 0, 0, 0);
+        }
         return;
     }
     const char* current = std::getenv("GLIBC_TUNABLES");

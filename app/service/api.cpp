@@ -3,8 +3,12 @@
 #include "present/timefmt.h"
 #include "bundle/iso_time.h"
 
+#include <re2/re2.h>
+
 #include <algorithm>
 #include <cstdio>
+#include <optional>
+#include <strings.h>
 #include <zlib.h>
 
 namespace fl::service {
@@ -36,6 +40,57 @@ void sendError(Response& res, int status, const std::string& code, const std::st
 }
 
 constexpr const char* kBodyTooLarge = "the body is larger than the service accepts (--max-body-mib)";
+
+// The answer, then the connection closes. Needed when part of the request's body is left unread: on a kept-alive
+// connection httplib would read those bytes as the client's next request. httplib 0.11 lets a handler end a
+// connection only this way: a body provider that reports failure once it has written the whole answer.
+void sendErrorAndClose(Response& res, int status, const std::string& code, const std::string& detail)
+{
+    sendError(res, status, code, detail);
+    res.set_header("Connection", "close");
+    auto body = std::make_shared<const std::string>(std::move(res.body));
+    res.body.clear();
+    res.set_content_provider(body->size(), "application/json", [body](size_t offset, size_t length, httplib::DataSink& sink) {
+        sink.write(body->data() + offset, length);
+        return false;
+    });
+}
+
+// A body counted as it arrives. A chunked body announces no size, so it can only be refused while it comes: past
+// the limit nothing more is kept, and what follows is read and dropped for a short while (as nginx's lingering
+// close does), so that a client still sending gets to read the refusal rather than a reset connection.
+class BodyBudget {
+public:
+    explicit BodyBudget(size_t limit) : limit_(limit) {}
+    // true: keep these n bytes; false: drop them, and go on reading while lingering() says so.
+    bool take(size_t n)
+    {
+        received_ += n;
+        if (received_ <= limit_)
+            return true;
+        if (!overAt_)
+            overAt_ = Clock::now();
+        return false;
+    }
+    bool lingering() const { return Clock::now() - *overAt_ < kLinger; }
+    bool exceeded() const { return overAt_.has_value(); }
+
+private:
+    static constexpr auto kLinger = std::chrono::seconds(2);
+    const size_t limit_;
+    size_t received_ = 0;
+    std::optional<Clock::time_point> overAt_;
+};
+
+// Reads a body to drop it (bounded by BodyBudget's lingering); false when some of it was left unread.
+bool dropBody(const Request& req, const httplib::ContentReader& reader)
+{
+    BodyBudget nothing(0);
+    const auto drop = [&](const char*, size_t n) { return nothing.take(n) || nothing.lingering(); };
+    if (req.is_multipart_form_data())
+        return reader([](const httplib::MultipartFormData&) { return true; }, drop);
+    return reader(drop);
+}
 
 std::string codeFor(int status)
 {
@@ -303,6 +358,8 @@ SessionId pathSession(const Request& req)
 
 } // namespace
 
+Api::~Api() = default;
+
 Api::Api(SessionService& sessions, AnalysisGate& gate, DeadlineWatch& deadlines,
          const std::atomic<const ConnectionQueue*>* connections, ApiConfig config)
     : sessions_(sessions), gate_(gate), deadlines_(deadlines), connections_(connections), config_(std::move(config)),
@@ -368,7 +425,8 @@ bool Api::refuseWithoutBody(const Request& req, Response& res, bool asked)
         sendError(res, 503, "unavailable", "too many connections are waiting; retry later");
         return true;
     }
-    const bool open = req.path == "/v2/healthz" || req.path == "/openapi.json" || req.path == "/v2/openapi.json";
+    const bool open = req.path == "/v2/healthz" || req.path == "/v2/readyz" || req.path == "/openapi.json" ||
+                      req.path == "/v2/openapi.json";
     // Before authentication, so that guessing tokens is limited too; probes are never limited. A client that
     // asked first is only looked at: the request, when it goes on, is charged once, by the pre-routing handler.
     if (!open && rates_.enabled())
@@ -386,6 +444,48 @@ bool Api::refuseWithoutBody(const Request& req, Response& res, bool asked)
         return true;
     }
     return false;
+}
+
+bool Api::refuseUnframed(const Request& req, Response& res)
+{
+    if (req.has_header("Transfer-Encoding")) {
+        const std::string te = req.get_header_value("Transfer-Encoding");
+        if (strcasecmp(te.c_str(), "chunked") == 0)
+            return false;
+        sendErrorAndClose(res, 501, "not_implemented",
+                          "Transfer-Encoding '" + te + "' is not supported: send the body with Content-Length, or chunked");
+        return true;
+    }
+    // Without a length httplib would read the body until the client closes, or its read timeout (10 s) passes.
+    if (!req.has_header("Content-Length") && (req.method == "POST" || req.method == "PUT" || req.method == "PATCH"))
+        const_cast<Request&>(req).headers.emplace("Content-Length", "0"); // httplib's own Request, passed as const
+    return false;
+}
+
+std::string Api::allowedMethods(const std::string& path) const
+{
+    std::string out;
+    for (const char* method : {"GET", "HEAD", "POST", "DELETE"}) // in this order, whatever the routes' order
+        for (const auto& [routeMethod, pattern] : routes_)
+            // httplib answers HEAD with the GET route
+            if ((routeMethod == method || (routeMethod == "GET" && std::string_view(method) == "HEAD")) &&
+                RE2::FullMatch(path, *pattern)) {
+                out += (out.empty() ? "" : ", ") + std::string(method);
+                break;
+            }
+    return out;
+}
+
+void Api::unrouted(const Request& req, Response& res, bool bodyLeft)
+{
+    const auto send = bodyLeft ? sendErrorAndClose : sendError;
+    const std::string allowed = allowedMethods(req.path);
+    if (allowed.empty()) {
+        send(res, 404, "not_found", "no route for " + req.method + " " + req.path);
+        return;
+    }
+    res.set_header("Allow", allowed);
+    send(res, 405, "method_not_allowed", req.path + " answers " + allowed + ", not " + req.method);
 }
 
 int Api::answerExpect(const Request& req, Response& res)
@@ -411,12 +511,12 @@ void Api::install(httplib::Server& server)
 {
     server.set_payload_max_length(config_.maxBodyBytes);
     server.set_pre_routing_handler([this](const Request& req, Response& res) {
-        return refuseWithoutBody(req, res, false) ? httplib::Server::HandlerResponse::Handled
-                                                  : httplib::Server::HandlerResponse::Unhandled;
+        return refuseWithoutBody(req, res, false) || refuseUnframed(req, res) ? httplib::Server::HandlerResponse::Handled
+                                                                              : httplib::Server::HandlerResponse::Unhandled;
     });
     server.set_expect_100_continue_handler([this](const Request& req, Response& res) { return answerExpect(req, res); });
     server.set_error_handler([](const Request& req, Response& res) {
-        if (!res.body.empty())
+        if (!res.body.empty() || res.content_length_ > 0) // answered already (sendError, sendErrorAndClose)
             return;
         std::string detail = res.status == 404 ? "no route for " + req.method + " " + req.path
                              : res.status == 413 ? kBodyTooLarge
@@ -459,14 +559,21 @@ void Api::install(httplib::Server& server)
     auto post = [&wrap, limit = config_.maxBodyBytes](Method m) {
         return [handler = wrap(m), limit](const Request& req, Response& res, const httplib::ContentReader& reader) {
             auto& r = const_cast<Request&>(req); // httplib's own Request object, passed as const
+            // httplib refuses a Content-Length over the limit itself; a chunked body is counted here.
+            BodyBudget budget(limit);
             if (req.is_multipart_form_data()) {
                 auto current = r.files.end();
                 reader(
                     [&](const httplib::MultipartFormData& part) {
-                        current = r.files.emplace(part.name, part);
+                        current = budget.exceeded() ? r.files.end() : r.files.emplace(part.name, part);
                         return true;
                     },
                     [&](const char* data, size_t n) {
+                        if (!budget.take(n)) {
+                            r.files.clear();
+                            current = r.files.end();
+                            return budget.lingering();
+                        }
                         if (current == r.files.end())
                             return false;
                         current->second.content.append(data, n);
@@ -479,9 +586,17 @@ void Api::install(httplib::Server& server)
                 if (announced > 0)
                     r.body.reserve(static_cast<size_t>(std::min<uint64_t>({announced, limit, uint64_t(64) << 20})));
                 reader([&](const char* data, size_t n) {
+                    if (!budget.take(n)) {
+                        std::string().swap(r.body);
+                        return budget.lingering();
+                    }
                     r.body.append(data, n);
                     return true;
                 });
+            }
+            if (budget.exceeded()) {
+                sendErrorAndClose(res, 413, "payload_too_large", kBodyTooLarge);
+                return;
             }
             if (res.status >= 400 && res.body.empty())
                 return; // the reader refused the body (413): the error handler answers
@@ -489,21 +604,39 @@ void Api::install(httplib::Server& server)
         };
     };
     const std::string sid = "/v2/sessions/(s-[0-9a-f]{1,64})";
-    server.Get("/v2/healthz", wrap(&Api::healthz));
-    server.Get("/openapi.json", [](const Request&, Response& res) { res.set_content(kOpenApiJson, "application/json"); });
-    server.Get("/v2/openapi.json", [](const Request&, Response& res) { res.set_content(kOpenApiJson, "application/json"); });
-    server.Post("/v2/sessions", post(&Api::createSession));
-    server.Get("/v2/sessions", wrap(&Api::listSessions));
-    server.Get(sid, wrap(&Api::getSession));
-    server.Delete(sid, wrap(&Api::deleteSession));
-    server.Post(sid + "/observations", post(&Api::observations));
-    server.Post(sid + "/attribute", post(&Api::attribute));
-    server.Get(sid + "/result", wrap(&Api::result));
-    server.Get(sid + "/results", wrap(&Api::results));
-    server.Get(sid + "/evidence/([A-Za-z0-9._-]{1,64})", wrap(&Api::evidence));
-    server.Get(sid + "/trace", wrap(&Api::trace));
-    server.Post("/v2/bundles", post(&Api::bundles));
-    server.Post("/v1/attribution", post(&Api::v1Attribution));
+    // Each route is also kept for allowedMethods (405 + Allow).
+    const auto route = [this](const char* method, const std::string& pattern) {
+        routes_.emplace_back(method, std::make_unique<RE2>(pattern));
+        return pattern;
+    };
+    const auto openApi = [](const Request&, Response& res) { res.set_content(kOpenApiJson, "application/json"); };
+    server.Get(route("GET", "/v2/healthz"), wrap(&Api::healthz));
+    server.Get(route("GET", "/v2/readyz"), wrap(&Api::readyz));
+    server.Get(route("GET", "/openapi.json"), openApi);
+    server.Get(route("GET", "/v2/openapi.json"), openApi);
+    server.Post(route("POST", "/v2/sessions"), post(&Api::createSession));
+    server.Get(route("GET", "/v2/sessions"), wrap(&Api::listSessions));
+    server.Get(route("GET", sid), wrap(&Api::getSession));
+    server.Delete(route("DELETE", sid), wrap(&Api::deleteSession));
+    server.Post(route("POST", sid + "/observations"), post(&Api::observations));
+    server.Post(route("POST", sid + "/attribute"), post(&Api::attribute));
+    server.Get(route("GET", sid + "/result"), wrap(&Api::result));
+    server.Get(route("GET", sid + "/results"), wrap(&Api::results));
+    server.Get(route("GET", sid + "/evidence/([A-Za-z0-9._-]{1,64})"), wrap(&Api::evidence));
+    server.Get(route("GET", sid + "/trace"), wrap(&Api::trace));
+    server.Post(route("POST", "/v2/bundles"), post(&Api::bundles));
+    server.Post(route("POST", "/v1/attribution"), post(&Api::v1Attribution));
+    // Last, what no route above serves: 405 or 404. A body sent along is read only to be dropped.
+    const auto none = [this](const Request& req, Response& res) { unrouted(req, res, false); };
+    const auto noneWithBody = [this](const Request& req, Response& res, const httplib::ContentReader& reader) {
+        unrouted(req, res, !dropBody(req, reader));
+    };
+    server.Get(".*", none);
+    server.Delete(".*", none);
+    server.Options(".*", none);
+    server.Post(".*", noneWithBody);
+    server.Put(".*", noneWithBody);
+    server.Patch(".*", noneWithBody);
 }
 
 void Api::healthz(const Request&, Response& res)
@@ -523,6 +656,19 @@ void Api::healthz(const Request&, Response& res)
                {{"analyses", gate_.rejected()},
                 {"connections", q ? q->shedCount() : uint64_t(0)},
                 {"rate_limited", rates_.limited()}}}});
+}
+
+// Readiness, beside liveness (healthz): 503 while the store cannot be reached, so that a load balancer or
+// Kubernetes stops sending requests that would fail, without restarting a process that is itself fine.
+void Api::readyz(const Request&, Response& res)
+{
+    try {
+        sessions_.store().ping();
+    } catch (const StoreError& e) {
+        sendError(res, 503, "store_unavailable", e.what());
+        return;
+    }
+    sendJson(res, 200, {{"status", "ready"}, {"store", sessions_.store().backend()}});
 }
 
 void Api::createSession(const Request& req, Response& res)
@@ -761,7 +907,7 @@ void Api::v1Attribution(const Request& req, Response& res)
     if (phase != "fast" && phase != "slow")
         throw ApiError(400, "bad_request", "phase: expected \"fast\" or \"slow\"");
     if (auto it = body.find("schema_version"); it != body.end() && !it->is_null() && !it->is_string() && !it->is_number())
-        throw ApiError(400, "bad_request", "schema_version: expected a string");
+        throw ApiError(400, "bad_request", "schema_version: expected a string or a number");
     Deadline deadline(deadlines_, Clock::now() + std::chrono::milliseconds(timeoutMs(req, &body)));
 
     SessionRecord s;

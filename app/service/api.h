@@ -8,7 +8,13 @@
 
 #include <httplib.h>
 
+#include <memory>
 #include <string>
+#include <vector>
+
+namespace re2 {
+class RE2;
+}
 
 namespace fl::service {
 
@@ -29,6 +35,7 @@ class Api {
 public:
     Api(SessionService& sessions, AnalysisGate& gate, DeadlineWatch& deadlines, const std::atomic<const ConnectionQueue*>* connections,
         ApiConfig config);
+    ~Api();
     void install(httplib::Server& server);
     // Retention pruned sessions: their results must not be served from memory any more.
     void forgetCachedResults() { cache_.clear(); }
@@ -36,6 +43,7 @@ public:
 private:
     struct Ctx;
     void healthz(const httplib::Request&, httplib::Response&);
+    void readyz(const httplib::Request&, httplib::Response&);
     void createSession(const httplib::Request&, httplib::Response&);
     void listSessions(const httplib::Request&, httplib::Response&);
     void getSession(const httplib::Request&, httplib::Response&);
@@ -55,6 +63,14 @@ private:
     bool refuseWithoutBody(const httplib::Request& req, httplib::Response& res, bool asked);
     // The answer to Expect: 100-continue: 100, or the status of a refusal in `res` (the body is never sent).
     int answerExpect(const httplib::Request& req, httplib::Response& res);
+    // Refusals of a request whose body cannot be framed: a Transfer-Encoding other than chunked. A POST that
+    // announces neither length nor chunks is given Content-Length: 0 (RFC 9112 6.3: it has no body).
+    bool refuseUnframed(const httplib::Request& req, httplib::Response& res);
+    // "GET, HEAD, DELETE": the methods some route serves `path` with; empty for a path no route serves.
+    std::string allowedMethods(const std::string& path) const;
+    // 405 + Allow for a known path, 404 otherwise (the catch-all routes, after every real one). bodyLeft: part of
+    // the request's body was not read, so the connection closes after the answer.
+    void unrouted(const httplib::Request& req, httplib::Response& res, bool bodyLeft);
     std::string clientOf(const httplib::Request& req) const;
     int timeoutMs(const httplib::Request& req, const nlohmann::json* body) const;
 
@@ -65,6 +81,7 @@ private:
     ApiConfig config_;
     ResultCache cache_;
     RateLimiter rates_;
+    std::vector<std::pair<std::string, std::unique_ptr<re2::RE2>>> routes_; // method, path pattern
 };
 
 extern const char* const kOpenApiJson; // docs/openapi.json, compiled in

@@ -242,6 +242,13 @@ int main(int argc, char** argv)
             connections.store(q);
             return q;
         };
+        // Not httplib's default SO_REUSEPORT, with which a second service binds the same port and the kernel
+        // shares connections between the two (two stores answering by turns): SO_REUSEADDR alone still allows a
+        // restart while the last run's connections are in TIME_WAIT, and makes a second bind fail (EADDRINUSE).
+        server.set_socket_options([](socket_t sock) {
+            int yes = 1;
+            ::setsockopt(sock, SOL_SOCKET, SO_REUSEADDR, &yes, sizeof yes);
+        });
         server.set_keep_alive_max_count(1000);
         server.set_tcp_nodelay(true); // small JSON answers must not wait for delayed ACKs (~40 ms each)
         server.set_read_timeout(10, 0);
@@ -254,8 +261,12 @@ int main(int argc, char** argv)
             port = server.bind_to_any_port(where.host);
             if (port < 0)
                 throw std::runtime_error("cannot listen on " + where.host);
-        } else if (!server.bind_to_port(where.host, port)) {
-            throw std::runtime_error("cannot listen on " + listen + " (in use, or not an address of this host)");
+        } else if (errno = 0; !server.bind_to_port(where.host, port)) {
+            const int err = errno;
+            throw std::runtime_error("cannot listen on " + listen + ": " +
+                                     (err == EADDRINUSE ? std::string("another process listens on that port")
+                                      : err != 0        ? std::string(std::strerror(err))
+                                                        : std::string("not an address of this host")));
         }
         api.install(server);
         std::unique_ptr<Retention> retention;
@@ -270,6 +281,10 @@ int main(int argc, char** argv)
         std::thread stopper([&] {
             int sig = 0;
             sigwait(&sigs, &sig);
+            // A signal just after the "listening" line may come before httplib runs, when stop() does nothing
+            // (seen: a SIGTERM sent on that line was lost, and the service ran on).
+            while (!server.is_running())
+                std::this_thread::sleep_for(std::chrono::milliseconds(5));
             server.stop();
         });
         stopper.detach();

@@ -9,9 +9,12 @@
 #include "engine/trace_json.h"
 #include "rules/sha256.h"
 
+#include <re2/re2.h>
+
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <future>
@@ -374,14 +377,40 @@ std::string SessionService::writeTemp(const std::string& bytes) const
 
 namespace {
 
+// What the loader says of an upload names our temporary file, and of a member the folder it was expanded into
+// ($TMPDIR/faultline-XXXXXX, core's ExtractionDir): the client knows neither, so a member is named by its path
+// in the archive and the file as "the upload". Also keeps a result's warnings the same for the same archive.
+std::string aboutUpload(std::string text, const std::string& uploadPath)
+{
+    static const RE2 extracted([] {
+        const char* tmp = std::getenv("TMPDIR"); // set before any thread starts (main.cpp), read as ExtractionDir does
+        std::string base = tmp && *tmp ? tmp : "/tmp";
+        while (base.size() > 1 && base.back() == '/')
+            base.pop_back();
+        return RE2::QuoteMeta(base) + "/+faultline-[A-Za-z0-9]{6}/";
+    }());
+    RE2::GlobalReplace(&text, extracted, "");
+    for (const auto& [from, to] : {std::pair{uploadPath + "/", std::string()}, std::pair{uploadPath, std::string("the upload")}})
+        for (size_t at = 0; (at = text.find(from, at)) != std::string::npos; at += to.size())
+            text.replace(at, from.size(), to);
+    return text;
+}
+
 // Loads an uploaded archive with the loader's own refusal of escaping paths, links and bombs.
 Bundle loadUpload(const std::string& path, const LoadOptions& load, const Progress& progress)
 {
+    Bundle b;
     try {
-        return loadBundle(path, load, progress);
+        b = loadBundle(path, load, progress);
     } catch (const BundleError& e) {
-        throw ApiError(400, "bad_archive", std::string("the body is not a readable archive: ") + e.what());
+        const std::string what = e.file == path ? std::string(e.what()).substr(path.size() + 2) : e.what();
+        throw ApiError(400, "bad_archive", "the body is not a readable archive: " + aboutUpload(what, path));
     }
+    for (auto& w : b.warnings)
+        w = aboutUpload(std::move(w), path);
+    for (auto& f : b.files)
+        f.statusReason = aboutUpload(std::move(f.statusReason), path);
+    return b;
 }
 
 IngestReport recordsOf(const Bundle& b, std::vector<FileRecord>& out, bool withContent)

@@ -84,6 +84,8 @@ class Store {
 public:
     virtual ~Store() = default;
     virtual std::string backend() const = 0;
+    // Reads one row of the sessions table: throws StoreError when the store cannot be reached (readiness).
+    virtual void ping() = 0;
     virtual void createSession(const SessionRecord& s) = 0;
     virtual std::optional<SessionRecord> session(const SessionId& id) = 0;
     virtual std::vector<SessionRecord> sessions(const SessionFilter& f) = 0;

@@ -99,6 +99,14 @@ public:
 
     std::string backend() const override { return "postgresql"; }
 
+    // A pooled connection the server dropped fails here and is not returned to the pool (Lease), so the next
+    // ping connects afresh: ready again as soon as the server is.
+    void ping() override
+    {
+        auto c = borrow();
+        q(c, "SELECT 1 FROM sessions LIMIT 1");
+    }
+
     void createSession(const SessionRecord& r) override
     {
         auto c = borrow();

@@ -137,6 +137,13 @@ public:
 
     std::string backend() const override { return "sqlite"; }
 
+    void ping() override
+    {
+        auto c = borrow();
+        Stmt s(c.get(), "SELECT 1 FROM sessions LIMIT 1");
+        s.step();
+    }
+
     void createSession(const SessionRecord& r) override
     {
         const std::lock_guard writing(writer_);

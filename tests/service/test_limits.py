@@ -56,8 +56,11 @@ for kind in ("Deployment", "Service", "HorizontalPodAutoscaler"):
     check(re.search(r"^kind: %s$" % kind, k8s, re.M) is not None, "kubernetes: a %s" % kind)
 check(re.search(r"scaleTargetRef: \{apiVersion: apps/v1, kind: Deployment, name: faultline-service\}", k8s) is not None
       and re.search(r"^  name: faultline-service$", k8s, re.M) is not None, "kubernetes: the autoscaler targets the Deployment")
-probes = set(re.findall(r"httpGet: \{path: (/[^,]+),", k8s))
-check(probes == {"/v2/healthz"}, "kubernetes: readiness and liveness probe /v2/healthz (%s)" % sorted(probes))
+# Readiness follows the store (a pod whose database is unreachable is taken out of the Service), liveness only
+# the process (a database outage must not restart every pod).
+probes = dict(re.findall(r"(readinessProbe|livenessProbe):\s*\n\s*httpGet: \{path: (/[^,]+),", k8s))
+check(probes == {"readinessProbe": "/v2/readyz", "livenessProbe": "/v2/healthz"},
+      "kubernetes: readiness probe /v2/readyz, liveness probe /v2/healthz (%s)" % probes)
 
 # -- retention: 0.0001 days = 8.64 s, checked every second
 KEEP_S = 8.64

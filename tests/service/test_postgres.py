@@ -51,8 +51,15 @@ port = s.getsockname()[1]
 s.close()
 subprocess.run(as_pg + [pgbin + "/initdb", "-D", pgdir + "/data", "-A", "trust", "-U", "faultline"], check=True,
                capture_output=True)
-subprocess.run(as_pg + [pgbin + "/pg_ctl", "-D", pgdir + "/data", "-l", pgdir + "/log", "-w", "-o",
-                        "-p %d -k %s -c listen_addresses=127.0.0.1" % (port, pgdir), "start"], check=True)
+
+
+def pg_ctl(*args):
+    start = ["-l", pgdir + "/log", "-o", "-p %d -k %s -c listen_addresses=127.0.0.1" % (port, pgdir)] if "start" in args else []
+    subprocess.run(as_pg + [pgbin + "/pg_ctl", "-D", pgdir + "/data", "-w"] + start + list(args), check=True,
+                   capture_output=True)
+
+
+pg_ctl("start")
 url = "postgresql://faultline@127.0.0.1:%d/postgres" % port
 try:
     work = os.path.join(WORK, "svc")
@@ -113,6 +120,27 @@ try:
         check(c.alive(), "retention: the replica is still up")
     finally:
         c.stop()
+    # Readiness follows the store, liveness does not: PostgreSQL stopped and started again under a running replica.
+    d = Service(SERVICE, os.path.join(work, "d"), "--db", url).start()
+    try:
+        st, r = d.json("GET", "/v2/readyz")
+        check(st == 200 and r["status"] == "ready" and r["store"] == "postgresql", "readyz -> 200 while PostgreSQL is up (%d)" % st)
+        pg_ctl("-m", "fast", "stop")
+        t0 = time.time()
+        st, r = d.json("GET", "/v2/readyz")
+        check(st == 503 and r["error"] == "store_unavailable" and time.time() - t0 < 5,
+              "readyz -> 503 store_unavailable at once while PostgreSQL is down (%d %s)" % (st, r))
+        st, r = d.json("GET", "/v2/readyz")
+        check(st == 503 and "connect" in r["detail"], "and again, naming the failed connection (%s)" % r.get("detail"))
+        st, r = d.json("GET", "/v2/healthz")
+        check(st == 200, "healthz (liveness) stays 200: the process itself is fine (%d)" % st)
+        pg_ctl("start")
+        st, r = d.json("GET", "/v2/readyz")
+        check(st == 200, "readyz -> 200 again once PostgreSQL is back, without a restart (%d %s)" % (st, r))
+        st, s2 = d.json("POST", "/v2/sessions", {"workload_id": "after-outage"})
+        check(st == 201, "and the replica stores again (%d)" % st)
+    finally:
+        d.stop()
     test_restart.run(SERVICE, CLI, SRC, os.path.join(WORK, "restart"), url)
     test_archive.run(SERVICE, CLI, SRC, os.path.join(WORK, "archive"), url)
     test_archive.odd_names(SERVICE, SRC, os.path.join(WORK, "archive"), url)
