@@ -181,9 +181,11 @@ def site_shapes(family_doc, site):
 
 def put_in_shape(line_tmpl, site, msg):
     path = site.get("path", "")
-    fields = {"msg": msg, "file": os.path.basename(path), "path": path, "line": str(site.get("line", 0)),
-              "level": site.get("level", "ERROR"), "exception": site.get("exception") or "RuntimeError"}
-    return re.sub(r"\{(msg|file|path|line|level|exception)\}", lambda m: fields[m.group(1)], line_tmpl)
+    fields = {k: str(v) for k, v in site.items() if isinstance(v, (str, int))}
+    fields.update({"msg": msg, "file": os.path.basename(path), "path": path, "line": str(site.get("line", 0)),
+                   "level": site.get("level", "ERROR"), "exception": site.get("exception") or "RuntimeError"})
+    # {msg}, {file}, {line}, {level}, {exception} and any other scalar of the site ({code}, {name})
+    return re.sub(r"\{([a-z_]+)\}", lambda m: fields.get(m.group(1), m.group(0)), line_tmpl)
 
 
 class Bundle:
