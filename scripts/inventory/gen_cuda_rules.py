@@ -47,6 +47,8 @@ for s in inv["sites"]:
         sid = "cuda." + text
         title = f"CUDA driver error {text}"
     role = d["role"]
+    if any(x["id"] == sid for x in symptoms):  # two codes with one text (200 and 300)
+        continue
     symptoms.append({"id": sid, "title": title, "domain": d["domain"], "sub_domain": SUB.get(d["domain"], "cuda_error"),
                      "role": role, "weight": WEIGHT[d["domain"]] if role == "initiator" else 0})
 
