@@ -41,6 +41,7 @@ SPECS = {
                     "source": "ofiwg/libfabric@{tag}:src/fabric.c"},
     "ucx-status": {"prefix": "ucx", "rule": "ucx.extract.status", "sub": "ucx",
                    "generic": None,  # every UCS text is read only on a UCX/UCC error or warning line
+                   "literal": ["UCX", "UCC"],  # the texts are common words; the library name is the rarer literal
                    "anchor": "(?:UCX|UCC)\\s+(?:ERROR|WARN)\\b.*?",
                    "samples": ["[1733460000.123456] [gpu-07:4242:0]          ucp_ep.c:1544 UCX  ERROR   ep 0x7f3a2c000000: error 'Endpoint timeout' on rc_mlx5/mlx5_0:1 will not be handled since no error callback is installed",
                                "[1733460000.123456] [gpu-07:4242:0]       ib_device.c:1250 UCX  ERROR ibv_create_ah(dlid=49152 sl=0 port=1 src_path_bits=0) failed: Input/output error"],
@@ -77,7 +78,7 @@ for fam, sp in SPECS.items():
     rule = {"id": sp["rule"], "phase": "extract",
             "description": f"{inv['title']}: every text decided as evidence in inventory/{fam}.decisions.json",
             "source": sp["source"].format(tag=tag), "samples": sp["samples"], "benign": sp["benign"],
-            "sources": ["applog"], "literal": sorted(set(texts)), "pattern": pattern,
+            "sources": ["applog"], "literal": sp.get("literal") or sorted(set(texts)), "pattern": pattern,
             "emit": {"symptom": emit, "kind": "bad_node"}}
     out = os.path.join(lib.TOP, "rules", fam + ".jsonc")
     with open(out, "w", encoding="utf-8") as f:
