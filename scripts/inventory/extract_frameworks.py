@@ -46,10 +46,10 @@ for fam in want:
             for line, fmt in lib.c_sites(snap.read(path), "NCCL_OFI_WARN"):
                 sites.append({"path": path, "line": line, "level": "WARN", "format": fmt, "syntax": "printf"})
         lib.assign_ids(fam, sites)
-        lib.write_inventory({"family": fam, "title": "aws-ofi-nccl NCCL_OFI_WARN sites",
+        lib.write_inventory({"family": fam, "title": "aws-ofi-nccl NCCL_OFI_WARN sites (NCCL prints them with the function, not the file: include/nccl_ofi_log.h)",
                              "sources": [{"repo": "aws/aws-ofi-nccl", "commit": snap.commit, "tag": snap.tag(), "paths": ["src/**", "include/**"]}],
                              "extractor": "scripts/inventory/extract_frameworks.py",
-                             "line_shapes": {"default": "gpu-07:4242:4300 [3] {file}:{line} NCCL WARN NET/OFI {msg}"},
+                             "line_shapes": {"default": "gpu-07:4242:4300 [3] int nccl_net_ofi_rdma_progress(nccl_net_ofi_rdma_ep_t*):{line} NCCL WARN NET/OFI {msg}"},
                              "shapes": ["default"], "sites": sites})
         continue
     f = FAMILIES[fam]
