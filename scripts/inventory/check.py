@@ -229,22 +229,29 @@ def analyze(cli, rules_dirs, settings_dir, bundle_dir):
 
 
 def events_by_line(result, defs):
-    """(file, line) -> list of (domain, effective role, kind, symptom)."""
-    events = {}
-    for e in result.get("symptom_chain", {}).get("nodes", []):
-        events[e["id"]] = e
-    out = {}
+    """(file, line) -> list of (domain, effective role, kind, symptom). Evidence
+    items give each observation's place; every event of an observation (two rules
+    can read one line) is counted there, listed in the evidence or not."""
+    events = {e["id"]: e for e in result.get("symptom_chain", {}).get("nodes", [])}
+    place = {}
     for ev in result.get("evidence", []):
         e = events.get(ev["event"])
         if e is None:
             continue
+        raw = ev["raw"]
+        for obs in e.get("observations", []):
+            place.setdefault(obs, (os.path.basename(raw["file"]), raw["line"], max(1, raw.get("line_count", 1))))
+    out = {}
+    for e in events.values():
         domain, role = symptom_def(defs, e["symptom"])
         if e.get("role_override"):
             role = e["role_override"]["role"]
-        raw = ev["raw"]
-        first = raw["line"]
-        for ln in range(first, first + max(1, raw.get("line_count", 1))):
-            out.setdefault((os.path.basename(raw["file"]), ln), []).append((domain, role, e["kind"], e["symptom"]))
+        for obs in e.get("observations", []):
+            if obs not in place:
+                continue
+            fname, first, count = place[obs]
+            for ln in range(first, first + count):
+                out.setdefault((fname, ln), []).append((domain, role, e["kind"], e["symptom"]))
     return out
 
 

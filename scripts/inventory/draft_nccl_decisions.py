@@ -20,17 +20,16 @@ NOT = [
      "printed while tearing a communicator down, after whatever failed; says nothing of its kind"),
 ]
 RULES = [  # (path regex, message regex, domain, role)
-    (r"^src/os/windows", r"", None, "Windows build only: never printed on the Linux clusters Faultline reads"),
     (r"", r"Failed to CUDA (?:malloc|calloc)", "workload", "symptom"),
     (r"", r"Failed to CUDA host alloc|Failed to malloc|malloc\(|calloc\(|returned null|Allocation failed|Failed to allocate memory", "host", "symptom"),
     (r"", r"NVLS|NVLink|Multicast|multicast|MNNVL|IMEX|nvlink", "nvlink", "symptom"),
     (r"^src/transport/(?:net_ib|net_socket|coll_net)|^src/misc/(?:ibv|mlx5dv|socket)|^src/include/(?:ibvwrap|socket)|^src/bootstrap|^src/ras/|^src/plugin/net", r"", "network", "symptom"),
-    (r"^src/os/linux\.cc", r"[Ss]ocket|connect|Accept", "network", "symptom"),
+    (r"^src/os/(?:linux|windows)\.cc$", r"[Ss]ocket|connect|Accept", "network", "symptom"),
     (r"^src/proxy\.cc", r"Socket|socket|Could not receive type", "network", "symptom"),
     (r"^src/transport/nvls|^src/mnnvl", r"", "nvlink", "symptom"),
     (r"^src/misc/(?:cudawrap|nvmlwrap)|^src/include/(?:cudawrap|checks)|^src/transport/p2p|^src/transport/net\.cc", r"", "gpu", "symptom"),
     (r"", r"Failed to set CUDA device|Cuda failure|CUDA error", "gpu", "symptom"),
-    (r"^src/os/linux|^src/misc/(?:gdrwrap|shmutils)|^src/include/gdrwrap|^src/transport/shm|^src/graph/(?:topo|paths|search|rings|connect)", r"", "host", "symptom"),
+    (r"^src/os/|^src/misc/(?:gdrwrap|shmutils)|^src/include/gdrwrap|^src/transport/shm|^src/graph/(?:topo|paths|search|rings|connect)", r"", "host", "symptom"),
 ]
 RULE_ID = "ncclw.extract.warn-file-table"
 

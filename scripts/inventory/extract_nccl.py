@@ -16,7 +16,9 @@ sites = []
 for path in snap.files(["src/*.cc", "src/*.h", "src/*.cu", "src/*.cuh", "src/*.cpp", "src/*.in"]):
     text = snap.read(path)
     for line, fmt in lib.c_sites(text, "WARN"):
-        sites.append({"path": path, "line": line, "level": "WARN", "format": fmt, "syntax": "printf"})
+        # NCCL prints __FILE__ as compiled: the path below src/
+        sites.append({"path": path, "line": line, "level": "WARN", "format": fmt, "syntax": "printf",
+                      "src_file": path[len("src/"):]})
 init = snap.read("src/init.cc")
 body = init[init.find("const char* ncclGetErrorString"):]
 body = body[:body.find("\n}\n")]
@@ -30,7 +32,7 @@ lib.write_inventory({
     "sources": [{"repo": "NVIDIA/nccl", "commit": snap.commit, "tag": tag, "paths": ["src/**"]}],
     "extractor": "scripts/inventory/extract_nccl.py",
     "line_shapes": {
-        "default": "gpu-07:4242:4300 [3] {file}:{line} NCCL WARN {msg}",
+        "default": "gpu-07:4242:4300 [3] {src_file}:{line} NCCL WARN {msg}",
         "result": "torch.distributed.DistBackendError: NCCL error in: /opt/pytorch/torch/csrc/distributed/c10d/NCCLUtils.hpp:317, {msg}, NCCL version 2.21.5"},
     "shapes": ["default"],
     "sites": sites})

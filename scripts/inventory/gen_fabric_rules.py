@@ -32,7 +32,7 @@ SPECS = {
                       "benign": ["Completion status: success", "This job will abort if a fatal error occurs"],
                       "source": "linux-rdma/rdma-core@{tag}:libibverbs/enum_strs.c"},
     "fi-strerror": {"prefix": "fi", "rule": "fi.extract.strerror", "sub": "libfabric",
-                    "generic": {"CRC error", "Truncation error", "Unspecified error", "Error available"},
+                    "generic": {"CRC error", "Truncation error", "Unspecified error", "Error available", "Provided buffer is too small"},
                     "anchor": "(?:NET/OFI|libfabric:).*?",
                     "samples": ["gpu-07:4242:4300 [3] nccl_ofi_rdma.cpp:1090 NCCL WARN NET/OFI Request completed with error. RC: 270. Error: 270 (Memory registration limit exceeded). Completed length: 0",
                                 "libfabric:4242:1733460000::efa:cq:efa_rdm_cq_readerr():112<warn> Unable to read completion: Truncation error"],
