@@ -16,7 +16,7 @@ import inventory_lib as lib  # noqa: E402
 
 FAILED = r"[Ff]ail|[Ee]rror|[Tt]imed? ?out|[Ee]xceed|out of memory|OOM|\bNaN\b|\bnan\b|\binf\b|[Oo]verflow|[Cc]rash|[Kk]illed|died|[Ll]ost\b|[Hh]ang"
 NET = r"MASTER_ADDR|MASTER_PORT|\bport\b|rendezvous|[Cc]onnect|NCCL|socket|TCPStore|hostname"
-STORAGE = r"No space|[Dd]isk|[Qq]uota|[Pp]ermission denied|[Rr]ead-only file"
+STORAGE = r"No space|[Dd]isk full|[Qq]uota|[Pp]ermission denied|[Rr]ead-only file"
 for fam in sys.argv[1:]:
     inv = json.load(open(os.path.join(lib.INVENTORY_DIR, fam + ".json")))
     dpath = os.path.join(lib.INVENTORY_DIR, fam + ".decisions.json")
