@@ -40,7 +40,7 @@ rule = {"id": "ncclw.extract.warn-file-table", "phase": "extract",
                     {"line": "gpu-07:4242:4300 [3] graph/xml.cc:812 NCCL WARN XML Parse : Unexpected EOF", "symptom": "ncclwarn.graph/xml.cc"}],
         "benign": ["gpu-07:4242:4300 [3] NCCL INFO transport/net_ib.cc:1100 -> 2",
                    "gpu-07:4242:4300 [3] NCCL INFO NET/IB : Using [0]mlx5_0:1/IB [1]mlx5_1:1/IB ; OOB ib0:10.1.2.3<0>"],
-        "sources": ["applog"], "literal": " NCCL WARN ",
+        "sources": ["applog"], "literal": "NCCL WARN ",
         "pattern": "(?P<file>[A-Za-z0-9_][A-Za-z0-9_./-]*\\.(?:cc|h|cu|cuh|cpp)):\\d+ NCCL WARN ",
         "emit": {"symptom": "ncclwarn.{file}", "kind": "interesting_node"}}
 # aws-ofi-nccl prints through NCCL's logger with the function, not the file
