@@ -167,7 +167,11 @@ std::map<ObservationId, Pick> pickEvidence(const State& state, const std::vector
             }
             ++kept;
             Pick& p = picks[obs];
-            if (!p.set || present::rolePriority(role) > present::rolePriority(p.role)) {
+            // Equal roles: the line is shown as what a rule that can name a cause read it as
+            // (bad_node), not as the context a catch-all table gave it (rules/nccl-warn-files.jsonc).
+            const bool strongerKind = p.set && present::rolePriority(role) == present::rolePriority(p.role) &&
+                                      e->kind == EventKind::BadNode && events[p.event.value].kind != EventKind::BadNode;
+            if (!p.set || present::rolePriority(role) > present::rolePriority(p.role) || strongerKind) {
                 p.role = role;
                 p.event = e->id;
                 p.set = true;
