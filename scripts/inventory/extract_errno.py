@@ -60,7 +60,6 @@ def main():
                     {"repo": "torvalds/linux", "commit": None, "tag": "v6.1.192", "package": "Debian 12 linux-source-6.1 6.1.192-3",
                      "paths": ["include/uapi/asm-generic/errno-base.h", "include/uapi/asm-generic/errno.h"]}],
         "extractor": "scripts/inventory/extract_errno.py",
-        "file_kind": "applog",
         "line_shapes": {"perror": "[2025-11-30 12:14:55] save_checkpoint: write /ckpt/step_4000/model.pt failed: {msg}"},
         "sites": sites,
     }
@@ -90,7 +89,6 @@ def main():
                      "paths": ["Objects/exceptions.c"],
                      "note": "the git snapshot of python/cpython is over the fetch size limit; the ADD_ERRNO and POST_INIT blocks were read through the index and kept under /tmp"}],
         "extractor": "scripts/inventory/extract_errno.py",
-        "file_kind": "applog",
         "line_shapes": {"traceback": "[rank3]: {msg}"},
         "sites": psites,
     }

@@ -56,13 +56,16 @@ def main():
                      "note": "read through the search index (the repository is over the fetch size limit); const blocks kept verbatim"}
                     for r, c, p, _ in FILES.values()],
         "extractor": "scripts/inventory/extract_k8s.py",
-        "file_kind": "k8s",
         "line_shapes": {
-            "event_reason": "12m         Warning   {msg}   pod/trainer-worker-3   (see kubectl describe pod trainer-worker-3)",
-            "event_evicted": "12m         Warning   Evicted   pod/trainer-worker-3   {msg}",
-            "describe_reason": "      Reason:       {msg}",
-            "describe_condition": "  {msg}   True    Mon, 30 Nov 2025 12:14:10 +0000   Mon, 30 Nov 2025 12:14:10 +0000   KubeletHasPressure   kubelet reports the condition",
-            "describe_not_ready": "  {msg}   Unknown   Mon, 30 Nov 2025 12:14:10 +0000   Mon, 30 Nov 2025 12:15:10 +0000   NodeStatusUnknown   Kubelet stopped posting node status.",
+            "event_reason": {"line": "12m         Warning   {msg}   pod/trainer-worker-3   (see kubectl describe pod trainer-worker-3)",
+                             "file": "k8s-events.txt", "benign": ["Scheduled", "Pulled"]},
+            "event_evicted": {"line": "12m         Warning   Evicted   pod/trainer-worker-3   {msg}",
+                              "file": "k8s-events-evicted.txt", "benign": []},
+            "describe_reason": {"line": "      Reason:       {msg}", "file": "k8s-describe-pod.txt", "benign": ["Completed"]},
+            "describe_condition": {"line": "  {msg}   True    Mon, 30 Nov 2025 12:14:10 +0000   Mon, 30 Nov 2025 12:14:10 +0000   KubeletHasPressure   kubelet reports the condition",
+                                   "file": "k8s-describe-node.txt", "benign": ["Ready"]},
+            "describe_not_ready": {"line": "  {msg}   Unknown   Mon, 30 Nov 2025 12:14:10 +0000   Mon, 30 Nov 2025 12:15:10 +0000   NodeStatusUnknown   Kubelet stopped posting node status.",
+                                   "file": "k8s-describe-node-lost.txt", "benign": []},
         },
         "sites": sites,
     }

@@ -94,6 +94,8 @@ PREFIX = {
     "ext4_warning": "EXT4-fs warning (device nvme0n1p2): ext4_fn:123: ", "ext4_msg": "EXT4-fs (nvme0n1p2): ",
     "edac_mc": "EDAC MC0: ", "edac": "EDAC MC: ",
 }
+# Messages harmless behind any of the prefixes: the failure-free lines before the rendered ones.
+BENIGN = ["loading out-of-tree module taints kernel.", "link becomes ready"]
 DEVICE = {"nvme": ("nvme", "nvme0"), "pci.c": ("nvme", "0000:5c:00.0"), "pcie": ("pcieport", "0000:00:03.0"),
           "mlx5": ("mlx5_core", "0000:5c:00.0"), "md": ("md", "md0"), "scsi": ("sd", "0:0:0:0"), "default": ("pci", "0000:00:01.0")}
 
@@ -194,7 +196,10 @@ def main():
                 elif kind == "dev":
                     df = dev_fmt_of(text, pr_fmt)
                     shape = "dev:" + " ".join(device_of(path, args[0])) + (":" + df.strip().rstrip(":") if df else "")
-                shapes[shape] = HEAD + prefix.replace("{", "{{").replace("}", "}}") + "{msg}"
+                if shape not in shapes:
+                    shapes[shape] = {"line": HEAD + prefix + "{msg}",
+                                     "file": f"syslog-{len(shapes) + 1:02d}-node-07.log",
+                                     "benign": [] if kind == "panic" else BENIGN}
                 sites.append({
                     "id": f"kernel:{path}:{csource.slug(fmt, used)}",
                     "path": path, "line": csource.line_of(text, off), "level": level, "area": area,
