@@ -89,7 +89,7 @@ def symptom_def(defs, sid):
 
 # ---------------------------------------------------------------- rendering
 
-_PRINTF = re.compile(r"%(?:\d+\$)?[-+ #0']*(\*|\d+)?(?:\.(\*|\d+))?(hh|h|ll|l|L|z|j|t|q)?([diouxXeEfgGcspaAnv%])")
+_PRINTF = re.compile(r"%(?:\d+\$)?[-+ #0']*(\*|\d+)?(?:\.(\*|\d+))?(hh|h|ll|l|L|z|j|t|q)?([diouxXeEfgGcsaAnv%]|p[A-Za-z]*)")
 _BRACE = re.compile(r"\{\{|\}\}|\{([^{}]*)\}")
 
 # A value for a placeholder, from the name (Python) or the words before it (printf).
@@ -142,7 +142,7 @@ def render_format(fmt, syntax, values=None):
                 return h if h.isdigit() else "5"
             if conv in "xX":
                 return "1f"
-            if conv == "p":
+            if conv.startswith("p"):
                 return "0x7f3a2c000000"
             if conv in "eEfgGaA":
                 return "1.5"
@@ -234,12 +234,15 @@ def events_by_line(result, defs):
     can read one line) is counted there, listed in the evidence or not."""
     events = {e["id"]: e for e in result.get("symptom_chain", {}).get("nodes", [])}
     place = {}
+    by_event = {}
     for ev in result.get("evidence", []):
-        e = events.get(ev["event"])
-        if e is None:
-            continue
-        raw = ev["raw"]
-        for obs in e.get("observations", []):
+        if ev["event"] in events:
+            by_event.setdefault(ev["event"], []).append(ev["raw"])
+    for eid, raws in by_event.items():
+        obs_list = events[eid].get("observations", [])
+        # a merged event lists one evidence item per observation, in order
+        pairs = zip(obs_list, raws) if len(obs_list) == len(raws) else [(o, r) for r in raws for o in obs_list]
+        for obs, raw in pairs:
             place.setdefault(obs, (os.path.basename(raw["file"]), raw["line"], max(1, raw.get("line_count", 1))))
     out = {}
     for e in events.values():
@@ -352,6 +355,8 @@ def main():
             for sid in r["undecided"]:
                 print(f"  undecided: {sid}")
         g = gates.get(fam)
+        if a.gate and g is None:
+            below.append(f"{fam}: no gate in inventory/gates.json (a family that is not gated can lose coverage unseen)")
         if a.gate and g:
             if pct < g.get("decided_pct", 0) or r["covered"] < g.get("covered", 0) or r["benign_kept"] < g.get("benign_kept", 0):
                 below.append(f"{fam}: decided {pct:.1f}% (gate {g.get('decided_pct', 0)}), covered {r['covered']} "
