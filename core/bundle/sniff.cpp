@@ -324,6 +324,9 @@ ContentShape sniffContent(std::string_view head)
             return {SourceKind::Scheduler, "sacct JSON (\"jobs\")"};
         if (keyThen("\"kind\"", "\"EventList\"") || keyThen("\"kind\"", "\"Event\""))
             return {SourceKind::Scheduler, "Kubernetes events (\"kind\": \"Event\")"};
+        for (std::string_view k : {"\"PodList\"", "\"Pod\"", "\"NodeList\"", "\"Node\""})
+            if (keyThen("\"kind\"", k))
+                return {SourceKind::Scheduler, "Kubernetes pods or nodes (\"kind\": " + std::string(k) + ")"};
     }
 
     Tally sys, fm, app, torch, sched, smi, metrics;
@@ -336,6 +339,11 @@ ContentShape sniffContent(std::string_view head)
             sys.hit("dmesg timestamps");
         else if (fabricManagerLine(line))
             fm.hit("Fabric Manager '[LEVEL] [tid N]' lines");
+        else if (line.starts_with("==============NVSMI LOG") || line.starts_with("| Diagnostic "))
+            smi.hit("nvidia-smi -q / dcgmi diag report"); // core/parse/nvidia_smi_q.cpp, dcgmi_diag.cpp
+        else if (line.starts_with("JobId=") || line.starts_with("NodeName=") || line.starts_with("Conditions:")
+                 || line.starts_with("Containers:") || (line.starts_with("NAME ") && line.find(" RESTARTS") != std::string_view::npos))
+            sched.hit("scontrol show / kubectl get pods, describe lines"); // core/parse/scontrol.cpp, kubectl_text.cpp
         else if (line.find("ProcessGroupNCCL") != std::string_view::npos)
             app.hit("ProcessGroupNCCL lines");
         else if (line.find("NCCL") != std::string_view::npos)

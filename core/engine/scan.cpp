@@ -3,6 +3,7 @@
 // extent) and matched. Files are scanned on worker threads and merged in file
 // order, so ids do not depend on scheduling.
 #include "bundle/mapped_file.h"
+#include "bundle/text_lines.h"
 #include "calendar.h"
 #include "engine/clock_offsets.h"
 #include "engine/failure_summary.h"
@@ -391,8 +392,41 @@ struct Scanner {
         }
     }
 
+    // A Python traceback is one unit (issue #41): of its exception statements (chained ones
+    // printed cause first), the deepest one a rule recognises decides, and the others are
+    // context inside the unit's raw range, not events of their own. True for a line of such
+    // another statement. `decided` remembers each unit's deciding statement by the unit's start.
+    bool outerStatement(std::string_view data, size_t lineBegin, size_t lineEnd, SourceKind kind,
+                        std::map<size_t, size_t>& decided) const
+    {
+        const std::vector<ExceptionStatement> statements = tracebackStatements(data, lineBegin, lineEnd);
+        if (statements.size() < 2)
+            return false;
+        auto [it, fresh] = decided.try_emplace(statements.front().begin, statements.front().begin);
+        if (fresh) {
+            std::vector<ExtractMatch> probe;
+            const auto recognised = [&](const ExceptionStatement& st) {
+                for (const TextLine& l : linesOf(data.substr(st.begin, st.end - st.begin))) {
+                    probe.clear();
+                    state.rules->compiled().match(l.text, kind, probe);
+                    if (!probe.empty())
+                        return true;
+                }
+                return false;
+            };
+            const auto deepest = std::find_if(statements.begin(), statements.end(), recognised);
+            if (deepest != statements.end())
+                it->second = deepest->begin;
+        }
+        const auto mine = std::find_if(statements.begin(), statements.end(), [&](const ExceptionStatement& st) {
+            return st.begin <= lineBegin && lineBegin < std::max(st.end, st.begin + 1);
+        });
+        return mine != statements.end() && mine->begin != it->second;
+    }
+
     void scanText(FileOutput& out, std::string_view data) const
     {
+        std::map<size_t, size_t> tracebacks; // unit start -> its deciding statement (outerStatement)
         SourceFile& f = out.file;
         const CompiledRules& rules = state.rules->compiled();
         TimeContext ctx = contextFor(f, data);
@@ -439,6 +473,8 @@ struct Scanner {
             }
             matches.clear();
             rules.match(text, f.kind, matches);
+            if (!matches.empty() && outerStatement(data, cand, cand + text.size(), f.kind, tracebacks))
+                matches.clear();
             if (!matches.empty()) {
                 if (out.observations.size() >= kMaxObservationsPerFile) {
                     ++f.parseErrors;
@@ -472,8 +508,12 @@ struct Scanner {
     {
         std::vector<StructuredRecord> records;
         std::vector<ParseIssue> issues;
-        bool ok = parseSacctJson(data, records, issues) || parseK8sEvents(data, records, issues) ||
-                  parseSacctPipe(data, records, issues);
+        // The readers of each kind, most specific first; a file none of them claims is read as text.
+        const bool ok = out.file.kind == SourceKind::GpuSnapshot
+            ? parseNvidiaSmiQuery(data, records, issues) || parseDcgmiDiag(data, records, issues)
+            : parseSacctJson(data, records, issues) || parseK8sEvents(data, records, issues)
+                  || parseK8sObjects(data, records, issues) || parseSacctPipe(data, records, issues)
+                  || parseScontrolShow(data, records, issues) || parseKubectlText(data, records, issues);
         if (!ok)
             return false;
         SourceFile& f = out.file;
@@ -572,10 +612,14 @@ struct Scanner {
                 return;
             scanText(out, data);
             return;
+        case SourceKind::GpuSnapshot:
+            if (scanStructured(out, data))
+                return;
+            scanText(out, data);
+            return;
         case SourceKind::AppLog:
         case SourceKind::SysLog:
         case SourceKind::FabricManager:
-        case SourceKind::GpuSnapshot:
         case SourceKind::HostMap:
             scanText(out, data);
             return;

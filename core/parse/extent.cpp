@@ -77,7 +77,10 @@ size_t labelEnd(std::string_view s)
         }
         q = p;
         if (lit(s, q, "[") && (lit(s, q, "rank") || lit(s, q, "default")) && digitsUpTo(s, q, 7, n) && lit(s, q, "]")) {
-            lit(s, q, ":");
+            // torchrun's TORCHELASTIC_LOG_LINE_PREFIX_TEMPLATE is "[rank${rank}]:" or "[rank${rank}]: ":
+            // the one space belongs to the label, so "[rank3]: Traceback" reads as "Traceback"
+            if (lit(s, q, ":"))
+                lit(s, q, ' ');
             p = q;
             continue;
         }
@@ -86,7 +89,8 @@ size_t labelEnd(std::string_view s)
     return p;
 }
 
-std::string_view label(std::string_view s) { return s.substr(0, labelEnd(s)); }
+// Compared between lines: a blank "[rank3]: " line is "[rank3]:" once trimmed.
+std::string_view label(std::string_view s) { return trimRight(s.substr(0, labelEnd(s))); }
 std::string_view body(std::string_view s) { return s.substr(labelEnd(s)); }
 std::string_view kernelMsg(std::string_view s) { return s.substr(parseLine(s, SourceKind::Unknown, TimeContext{}).messageStart); }
 
@@ -515,12 +519,26 @@ class Records {
 public:
     explicit Records(const Walker& w) : w_(w) {}
 
+    static constexpr int kMaxForeign = 16;
+    bool foreign(const Line& l, std::string_view lab) const
+    {
+        if (lab.empty())
+            return false;
+        const std::string_view other = lbl(l);
+        return !other.empty() && other != lab;
+    }
+
     std::string_view lbl(const Line& l) const { return label(w_.text(l)); }
     std::string_view bod(const Line& l) const { return body(w_.text(l)); }
 
+    // The line before/after `l` with label `lab`. Ranks writing at the same time interleave their
+    // lines: a few lines of other labels between two of `lab`'s are stepped over (unlabelled text
+    // cannot be told apart, so it is never stepped over).
     std::optional<Line> prevSame(const Line& l, std::string_view lab) const
     {
         auto p = w_.prev(l);
+        for (int i = 0; p && i < kMaxForeign && foreign(*p, lab); ++i)
+            p = w_.prev(*p);
         if (p && lbl(*p) == lab)
             return p;
         return std::nullopt;
@@ -528,6 +546,8 @@ public:
     std::optional<Line> nextSame(const Line& l, std::string_view lab) const
     {
         auto n = w_.next(l);
+        for (int i = 0; n && i < kMaxForeign && foreign(*n, lab); ++i)
+            n = w_.next(*n);
         if (n && lbl(*n) == lab)
             return n;
         return std::nullopt;
@@ -595,9 +615,11 @@ public:
         return cur;
     }
 
-    // Last line of the traceback starting at `start`, with chained tracebacks and a torchrun summary.
-    Line tracebackEnd(Line start) const
+    // Last line of the traceback starting at `start`, with chained tracebacks and a torchrun summary;
+    // its exception statements into `statements` when asked.
+    Line tracebackEnd(Line start, std::vector<std::pair<std::pair<Line, Line>, ChainLink>>* statements = nullptr) const
     {
+        ChainLink link = ChainLink::First;
         const std::string_view lab = lbl(start);
         Line last = start;
         for (int chain = 0; chain < 8; ++chain) {
@@ -619,6 +641,8 @@ public:
                 else
                     break;
             }
+            if (statements)
+                statements->push_back({{*e, last}, link});
             if (auto o = nextSame(last, lab); o && isOpening(*o)) {
                 if (auto close = blockClose(*o))
                     return *close;
@@ -633,6 +657,7 @@ public:
                 const std::string_view b = bod(*n);
                 if (isChainSeparator(b)) {
                     sep = true;
+                    link = startsWith(b, "The above") ? ChainLink::DirectCause : ChainLink::DuringHandling;
                 } else if (isTracebackStart(b)) {
                     next = sep;
                     probe = *n;
@@ -743,6 +768,27 @@ public:
         return std::make_pair(*start, end);
     }
 
+    std::vector<ExceptionStatement> statements() const
+    {
+        const Line o = w_.origin();
+        if (!isExceptionLine(bod(o)) || isTracebackStart(bod(o)))
+            return {};
+        const auto start = tracebackStart(o, 0);
+        if (!start)
+            return {};
+        std::vector<std::pair<std::pair<Line, Line>, ChainLink>> found;
+        (void)tracebackEnd(*start, &found);
+        std::vector<ExceptionStatement> out;
+        bool holdsOrigin = false;
+        for (const auto& [span, link] : found) {
+            out.push_back({span.first.b, span.second.e, link});
+            holdsOrigin = holdsOrigin || (span.first.idx <= o.idx && o.idx <= span.second.idx);
+        }
+        if (!holdsOrigin)
+            out.clear();
+        return out;
+    }
+
     // c10 "terminate called after throwing ... what(): ... Exception raised from ... frame #N:"
     static bool c10Start(std::string_view b) { return startsWith(b, "terminate called after throwing an instance of"); }
     static bool c10Member(std::string_view b)
@@ -813,6 +859,14 @@ Extent recordExtent(std::string_view buffer, size_t lineBegin, size_t lineEnd)
     e.linesBefore = uint32_t(-std::min(first.idx, 0));
     e.linesAfter = uint32_t(std::max(last.idx, 0));
     return e;
+}
+
+std::vector<ExceptionStatement> tracebackStatements(std::string_view buffer, size_t lineBegin, size_t lineEnd)
+{
+    lineEnd = std::min(lineEnd, buffer.size());
+    lineBegin = std::min(lineBegin, lineEnd);
+    const Walker w(buffer, lineBegin, lineEnd);
+    return Records(w).statements();
 }
 
 } // namespace fl

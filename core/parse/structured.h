@@ -35,6 +35,24 @@ struct ParseIssue {
 [[nodiscard]] bool parseSacctPipe(std::string_view data, std::vector<StructuredRecord>& out, std::vector<ParseIssue>& issues);
 [[nodiscard]] bool parseK8sEvents(std::string_view data, std::vector<StructuredRecord>& out, std::vector<ParseIssue>& issues);
 
+// Cluster state as the tools print it (issue #41 item 6). Each reader's
+// canonical text starts with the tool's name, and names the node a record is
+// about, so the pod -> node map of `kubectl get pods -o wide` / `describe pod`
+// places what happened to a pod on its node.
+//   "k8s pod pod=<name> status=<STATUS> restarts=<n> node=<node>"                  kubectl get pods [-o wide]
+//   "k8s pod pod=<name> container=<c> state=Terminated reason=<r> exit=<code> signal=<n> last=<yes|no> node=<node> message=<m>"
+//   "k8s pod pod=<name> phase=<Failed> reason=<Evicted> node=<node> message=<m>"  describe pod, get pod(s) -o json
+//   "k8s node node=<name> condition=<Type> status=<True|False|Unknown> reason=<r> message=<m>"  describe node, get node(s) -o json
+[[nodiscard]] bool parseKubectlText(std::string_view data, std::vector<StructuredRecord>& out, std::vector<ParseIssue>& issues);
+[[nodiscard]] bool parseK8sObjects(std::string_view data, std::vector<StructuredRecord>& out, std::vector<ParseIssue>& issues);
+//   "scontrol job=<id> state=<STATE> reason=<r> exit=<a:b> nodes=<list> failed_node=<node>"
+//   "scontrol node=<name> state=<STATE+FLAGS> reason=<r>"
+[[nodiscard]] bool parseScontrolShow(std::string_view data, std::vector<StructuredRecord>& out, std::vector<ParseIssue>& issues);
+//   "nvidia-smi -q pci=<bus id> minor=<n> <Section>/<Field> : <value>"  (only the fields that report faults)
+[[nodiscard]] bool parseNvidiaSmiQuery(std::string_view data, std::vector<StructuredRecord>& out, std::vector<ParseIssue>& issues);
+//   "dcgmi diag test=<name> gpu=<n|all> result=<Fail|Warn> message=<m>"
+[[nodiscard]] bool parseDcgmiDiag(std::string_view data, std::vector<StructuredRecord>& out, std::vector<ParseIssue>& issues);
+
 struct MetricSample {
     int64_t timeNs = kNoTime;
     double value = 0;

@@ -19,5 +19,13 @@ int main(int argc, char** argv)
         StructuredTest t;
         failures += QTest::qExec(&t, argc, argv);
     }
+    {
+        ClusterTextTest t;
+        failures += QTest::qExec(&t, argc, argv);
+    }
+    {
+        TracebackTest t;
+        failures += QTest::qExec(&t, argc, argv);
+    }
     return failures == 0 ? 0 : 1;
 }

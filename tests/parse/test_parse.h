@@ -63,3 +63,24 @@ private slots:
     void csvMetricsLargerThanABlock();
     void notThisFormat();
 };
+
+class ClusterTextTest : public QObject {
+    Q_OBJECT
+private slots:
+    void kubectlPodsWide();
+    void kubectlDescribePod();
+    void kubectlDescribeNode();
+    void k8sObjectsJson();
+    void scontrolShow();
+    void nvidiaSmiQuery();
+    void dcgmiDiag();
+    void notThese();
+};
+
+class TracebackTest : public QObject {
+    Q_OBJECT
+private slots:
+    void chainedStatementsInOrder();
+    void prefixedAndInterleaved();
+    void torchrunBlockAndLoneLines();
+};
