@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "notesstore.h"
 
+#include "store/notes_store.h"
+
 #include <QCryptographicHash>
 #include <QDir>
 #include <QFile>
@@ -15,26 +17,9 @@
 namespace fl {
 
 namespace {
-const QString kApplication = QStringLiteral("faultline-notes");
-
-// Each step takes the schema from version i to i + 1. Every statement is
-// idempotent so that a step interrupted before its version was recorded can
-// simply run again.
-const std::vector<std::vector<const char*>> kMigrations = {
-    {
-        "CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)",
-        "CREATE TABLE IF NOT EXISTS bookmarks (file TEXT NOT NULL, line INTEGER NOT NULL, note TEXT NOT NULL DEFAULT '',"
-        " created TEXT NOT NULL, PRIMARY KEY (file, line))",
-        "CREATE TABLE IF NOT EXISTS notes (kind TEXT NOT NULL, target TEXT NOT NULL, text TEXT NOT NULL,"
-        " file TEXT NOT NULL DEFAULT '', line INTEGER NOT NULL DEFAULT 0, updated TEXT NOT NULL,"
-        " PRIMARY KEY (kind, target))",
-    },
-    {
-        "CREATE TABLE IF NOT EXISTS verdict_override (id INTEGER PRIMARY KEY CHECK (id = 1), status TEXT NOT NULL,"
-        " domain TEXT NOT NULL, sub_domain TEXT NOT NULL, root_node TEXT NOT NULL, reason TEXT NOT NULL,"
-        " created TEXT NOT NULL)",
-    },
-};
+// The schema, its migration steps and the application tag are core's (core/store/notes_store.h),
+// which the CLI report reads with: one definition of the file for both.
+const QString kApplication = QString::fromLatin1(store::kNotesApplication);
 
 // Qt binds a null QString as SQL NULL; the columns are NOT NULL.
 QString nn(const QString& s)
@@ -260,7 +245,7 @@ bool NotesStore::migrate()
         return fail(problem);
     for (int step = version; step < kSchemaVersion; ++step) {
         const bool ok = write([&](QSqlQuery& w) {
-            for (const char* sql : kMigrations[static_cast<size_t>(step)])
+            for (const char* sql : store::notesMigrations()[static_cast<size_t>(step)])
                 if (!w.exec(QString::fromLatin1(sql)))
                     return false;
             w.prepare(QStringLiteral("INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)"));

@@ -5,6 +5,8 @@
 // The evidence files are never written. No widgets here: tested headless.
 #pragma once
 
+#include "store/notes_store.h"
+
 #include <QDateTime>
 #include <QString>
 
@@ -42,7 +44,7 @@ struct VerdictOverride {
 class NotesStore
 {
 public:
-    static constexpr int kSchemaVersion = 2;
+    static constexpr int kSchemaVersion = store::kNotesSchemaVersion;
     static inline const QString kEvidence = QStringLiteral("evidence");
     static inline const QString kLane = QStringLiteral("lane");
     // The Qt SQL driver the notes need, and the Debian package that ships it.

@@ -471,23 +471,19 @@ void ServiceBrowser::showResult(const QString& sessionId, int run, const nlohman
             text += QStringLiteral("\n") + tr("Candidate %1 on %2: %3").arg(qs(c.title), qs(c.place), qs(c.verdict));
     m_verdict->setText(text);
     // Root-cause evidence first, then the rest as the document orders it.
-    if (auto ev = result.find("evidence"); ev != result.end() && ev->is_array())
-        for (const auto& e : *ev) {
-            if (!e.is_object() || !e.contains("id") || !e["id"].is_string())
-                continue;
-            const auto raw = e.value("raw", nlohmann::json::object());
-            const QString where = raw.is_object() ? qs(raw.value("file", std::string())) + QLatin1Char(':') +
-                                                        QString::number(raw.value("line", 0))
-                                                  : QString();
-            auto* item = new QListWidgetItem(QStringLiteral("%1  %2  %3  %4")
-                                                 .arg(qs(e["id"].get<std::string>()), qs(e.value("role", std::string())),
-                                                      where, qs(e.value("excerpt", std::string())).simplified().left(120)));
-            item->setData(Qt::UserRole, qs(e["id"].get<std::string>()));
-            if (e.value("role", std::string()) == "root")
-                m_evidence->insertItem(0, item);
-            else
-                m_evidence->addItem(item);
-        }
+    for (const EvidenceItem& e : m_read->evidence) {
+        if (e.id.empty())
+            continue;
+        const QString where = e.file.empty() ? QString() : qs(e.file) + QLatin1Char(':') + QString::number(e.ref.line);
+        auto* item = new QListWidgetItem(QStringLiteral("%1  %2  %3  %4")
+                                             .arg(qs(e.id), qs(std::string(toString(e.role))), where,
+                                                  qs(e.excerpt).simplified().left(120)));
+        item->setData(Qt::UserRole, qs(e.id));
+        if (e.role == EvidenceRole::Root)
+            m_evidence->insertItem(0, item);
+        else
+            m_evidence->addItem(item);
+    }
     if (m_evidence->count())
         m_evidence->setCurrentRow(0);
 }

@@ -1,16 +1,16 @@
 // `faultline-cli report BUNDLE|RESULT.json --format md|html [-o FILE] [--notes FILE]`: the diagnosis as a
 // report for a ticket or a postmortem (docs/report.md). The prose and layout come from core/present/report*;
-// here: reading the input, the reviewer's notes (the workbench's SQLite notes file, read with SQLite itself),
+// here: reading the input, the reviewer's notes (the workbench's SQLite notes file, read by core/store/notes_store),
 // and laying out the chain graph with Graphviz.
 #include "commands.h"
 
 #include "engine/engine.h"
 #include "engine/result_json.h"
 #include "present/report.h"
+#include "store/notes_store.h"
 
 #include <CLI/CLI.hpp>
 #include <graphviz/gvc.h>
-#include <sqlite3.h>
 
 #include <cstdio>
 #include <filesystem>
@@ -65,74 +65,6 @@ std::optional<nlohmann::json> resultDocument(const std::string& path, std::strin
         return std::nullopt;
     }
     return j;
-}
-
-// The workbench's notes file (views/notesstore.cpp, schema 1-2), read-only.
-struct Db {
-    sqlite3* db = nullptr;
-    ~Db() { sqlite3_close(db); }
-};
-
-std::string column(sqlite3_stmt* s, int i)
-{
-    const unsigned char* t = sqlite3_column_text(s, i);
-    return t ? reinterpret_cast<const char*>(t) : std::string();
-}
-
-bool hasTable(sqlite3* db, const char* name)
-{
-    sqlite3_stmt* s = nullptr;
-    if (sqlite3_prepare_v2(db, "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?", -1, &s, nullptr) != SQLITE_OK)
-        return false;
-    sqlite3_bind_text(s, 1, name, -1, SQLITE_STATIC);
-    const bool found = sqlite3_step(s) == SQLITE_ROW;
-    sqlite3_finalize(s);
-    return found;
-}
-
-template <typename F>
-bool eachRow(sqlite3* db, const char* sql, F row)
-{
-    sqlite3_stmt* s = nullptr;
-    if (sqlite3_prepare_v2(db, sql, -1, &s, nullptr) != SQLITE_OK)
-        return false;
-    int rc;
-    while ((rc = sqlite3_step(s)) == SQLITE_ROW)
-        row(s);
-    sqlite3_finalize(s);
-    return rc == SQLITE_DONE;
-}
-
-bool readNotes(const std::string& path, present::ReviewNotes& out, std::string& error)
-{
-    Db d;
-    if (sqlite3_open_v2(path.c_str(), &d.db, SQLITE_OPEN_READONLY, nullptr) != SQLITE_OK) {
-        error = path + ": cannot open the notes file: " + (d.db ? sqlite3_errmsg(d.db) : "out of memory");
-        return false;
-    }
-    if (!hasTable(d.db, "meta") || !hasTable(d.db, "notes") || !hasTable(d.db, "bookmarks")) {
-        error = path + ": not a Faultline notes file" + (d.db ? std::string(" (") + sqlite3_errmsg(d.db) + ")" : "");
-        return false;
-    }
-    bool ok = eachRow(d.db, "SELECT kind, target, text, file, line, updated FROM notes ORDER BY kind, target",
-                      [&](sqlite3_stmt* s) {
-                          out.notes.push_back({column(s, 0), column(s, 1), column(s, 3),
-                                               static_cast<uint64_t>(std::max<sqlite3_int64>(0, sqlite3_column_int64(s, 4))),
-                                               column(s, 2), column(s, 5)});
-                      });
-    ok = ok && eachRow(d.db, "SELECT file, line, note, created FROM bookmarks ORDER BY file, line", [&](sqlite3_stmt* s) {
-        out.bookmarks.push_back({column(s, 0), static_cast<uint64_t>(std::max<sqlite3_int64>(0, sqlite3_column_int64(s, 1))),
-                                 column(s, 2), column(s, 3)});
-    });
-    if (ok && hasTable(d.db, "verdict_override"))
-        ok = eachRow(d.db, "SELECT status, domain, sub_domain, root_node, reason, created FROM verdict_override",
-                     [&](sqlite3_stmt* s) {
-                         out.verdictOverride = present::ReviewOverride{column(s, 0), column(s, 1), column(s, 2),
-                                                                      column(s, 3), column(s, 4), column(s, 5)};
-                     });
-    if (!ok)
-        error = path + ": cannot read the notes: " + sqlite3_errmsg(d.db);
-    return ok;
 }
 
 // `<bundle>.faultline-notes.sqlite` beside the bundle, as the workbench keeps it (NotesStore::besidePath).
@@ -217,7 +149,7 @@ int reportCommand(const ReportArgs& a)
     if (!notesPath.empty() && !a.noNotes) {
         if (!std::filesystem::is_regular_file(notesPath, ec))
             return fail(notesPath + ": no such notes file");
-        if (!readNotes(notesPath, notes, error))
+        if (!store::readNotes(notesPath, notes, error))
             return fail(error);
     }
 

@@ -247,13 +247,11 @@ void refuseFolderClashes(Store& store, const SessionId& id, const std::vector<Fi
 }
 
 // The files a run read, with their sizes then: its result's connector reports (docs/result-schema.md).
-std::map<std::string, uint64_t> inputsOf(const json& result)
+std::map<std::string, uint64_t> inputsOf(const Result& result)
 {
     std::map<std::string, uint64_t> out;
-    if (auto reports = result.find("connector_reports"); reports != result.end() && reports->is_array())
-        for (const auto& r : *reports)
-            if (r.is_object() && r.contains("file") && r["file"].is_string())
-                out[r["file"].get<std::string>()] = r.value("bytes", uint64_t(0));
+    for (const ConnectorReport& c : result.connectors)
+        out[c.file] = c.bytes;
     return out;
 }
 
@@ -673,7 +671,7 @@ std::optional<json> SessionService::trace(const SessionId& id, int runNo, const 
                                                                           : std::string(" has no result yet: POST .../attribute")));
     // Only what that run read: evidence added since belongs to later runs.
     std::set<std::string> inputs;
-    for (const auto& [path, bytes] : inputsOf(json::parse(run->resultJson)))
+    for (const auto& [path, bytes] : inputsOf(resultFromJson(json::parse(run->resultJson))))
         inputs.insert(path);
     TempDir dir(options_.tmpDir);
     const Bundle b = materialise(s, dir.path, progress, &inputs);
@@ -755,18 +753,14 @@ json SessionService::evidenceLines(const SessionId& id, int run, const std::stri
     auto r = store_.run(id, run);
     if (!r)
         throw ApiError(404, "not_found", "session '" + id.value + "' has no run " + (run ? std::to_string(run) : "yet"));
-    const json result = json::parse(r->resultJson);
-    std::optional<json> item;
-    if (auto ev = result.find("evidence"); ev != result.end() && ev->is_array())
-        for (const auto& e : *ev)
-            if (e.is_object() && e.value("id", "") == evidenceId)
-                item = e;
-    if (!item)
+    const Result result = resultFromJson(json::parse(r->resultJson));
+    auto item = std::find_if(result.evidence.begin(), result.evidence.end(),
+                             [&](const EvidenceItem& e) { return e.id == evidenceId; });
+    if (item == result.evidence.end())
         throw ApiError(404, "not_found", "run " + std::to_string(r->run) + " has no evidence '" + evidenceId + "'");
-    const json raw = item->value("raw", json::object());
-    const std::string file = raw.value("file", "");
-    const int64_t line = raw.value("line", int64_t(0));
-    const int64_t count = std::max<int64_t>(1, raw.value("line_count", int64_t(1)));
+    const std::string file = item->file;
+    const int64_t line = item->ref.line;
+    const int64_t count = item->ref.lineCount; // at least 1 as read
     auto stored = store_.file(id, file);
     if (!stored)
         throw ApiError(404, "not_found", "evidence '" + evidenceId + "' refers to '" + file +

@@ -1,6 +1,7 @@
 #include "collect/upload.h"
 
 #include "collect/http.h"
+#include "engine/result_json.h"
 #include "present/timefmt.h"
 
 #include <archive.h>
@@ -11,6 +12,7 @@
 #include <filesystem>
 #include <fstream>
 #include <iterator>
+#include <stdexcept>
 
 namespace fl::collect {
 
@@ -92,9 +94,17 @@ struct Db {
 
 } // namespace
 
-bool appendHistory(const std::string& dbPath, const nlohmann::json& r, const std::string& scheduler,
+bool appendHistory(const std::string& dbPath, const nlohmann::json& doc, const std::string& scheduler,
                    const std::string& bundleDir, std::string& error)
 {
+    // The row's columns are what the one reader of a result document makes of it.
+    Result result;
+    try {
+        result = resultFromJson(doc);
+    } catch (const std::invalid_argument& e) {
+        error = dbPath + ": " + e.what();
+        return false;
+    }
     Db d;
     if (sqlite3_open_v2(dbPath.c_str(), &d.db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, nullptr) != SQLITE_OK) {
         error = dbPath + ": " + (d.db ? sqlite3_errmsg(d.db) : "cannot open");
@@ -129,14 +139,6 @@ bool appendHistory(const std::string& dbPath, const nlohmann::json& r, const std
                          std::chrono::system_clock::now().time_since_epoch())
                          .count();
     int i = 0;
-    auto str = [](const nlohmann::json& j, const char* key) {
-        auto it = j.is_object() ? j.find(key) : j.end();
-        return it != j.end() && it->is_string() ? it->get<std::string>() : std::string();
-    };
-    auto num = [](const nlohmann::json& j, const char* key) {
-        auto it = j.is_object() ? j.find(key) : j.end();
-        return it != j.end() && it->is_number_integer() ? it->get<int>() : -1;
-    };
     auto text = [&](const std::string& v) {
         ++i;
         if (v.empty())
@@ -151,30 +153,29 @@ bool appendHistory(const std::string& dbPath, const nlohmann::json& r, const std
         else
             sqlite3_bind_int(st, i, v);
     };
-    static const nlohmann::json kNone = nlohmann::json::object();
-    const nlohmann::json& rc = r.contains("root_cause") && r["root_cause"].is_object() ? r["root_cause"] : kNone;
-    const nlohmann::json& wl = r.contains("workload") && r["workload"].is_object() ? r["workload"] : kNone;
-    const std::string status = str(r, "status");
+    const RootCause none;
+    const RootCause& rc = result.rootCause ? *result.rootCause : none;
     text(formatTimeUtc(now / 1'000'000'000 * 1'000'000'000));
     text(scheduler);
-    text(str(wl, "id"));
-    integer(num(wl, "attempt"));
-    text(status.empty() ? "unknown" : status);
-    text(str(r, "outcome"));
-    text(str(r, "domain"));
-    text(str(r, "sub_domain"));
-    text(str(rc, "symptom"));
-    text(str(rc, "node"));
-    integer(num(rc, "gpu"));
-    text(str(rc, "pci_bus"));
-    integer(num(rc, "rank"));
-    text(str(rc, "time"));
+    text(result.workloadId);
+    integer(result.attempt);
+    text(std::string(toString(result.status)));
+    text(result.outcome);
+    text(result.domain);
+    text(result.subDomain);
+    text(rc.symptom);
+    text(rc.node);
+    integer(rc.gpuIndex);
+    text(rc.pciBus);
+    integer(rc.rank);
+    text(rc.time.known() ? formatTime(rc.time) : std::string());
     // Same cause, whatever the job: what repeat-offender queries group by.
-    text(status == "unattributed" || rc.empty() ? ""
-                                                : str(r, "domain") + "/" + str(r, "sub_domain") + "/" + str(rc, "symptom"));
-    text(str(r, "summary"));
+    text(result.status == ResultStatus::Unattributed || !result.rootCause
+             ? ""
+             : result.domain + "/" + result.subDomain + "/" + rc.symptom);
+    text(result.summary);
     text(bundleDir);
-    text(r.dump());
+    text(doc.dump());
     const int rc2 = sqlite3_step(st);
     sqlite3_finalize(st);
     if (rc2 != SQLITE_DONE) {

@@ -86,11 +86,15 @@ TimeBasis basisOf(const json& j, const char* key)
 int64_t timeOf(const std::string& text)
 {
     if (text.rfind("boot+", 0) == 0 && text.size() > 6 && text.back() == 's') {
-        try {
-            return static_cast<int64_t>(std::stod(text.substr(5, text.size() - 6)) * 1e9);
-        } catch (const std::exception&) {
+        // Seconds and microseconds read as integers: through a double, about one
+        // time in 35 came back a microsecond early (formatTime truncates).
+        const std::string body = text.substr(5, text.size() - 6);
+        const size_t dot = body.find('.');
+        const std::string whole = body.substr(0, dot), frac = dot == std::string::npos ? "" : body.substr(dot + 1);
+        auto digits = [](const std::string& s) { return std::all_of(s.begin(), s.end(), [](char c) { return c >= '0' && c <= '9'; }); };
+        if (whole.empty() || whole.size() > 10 || frac.size() > 9 || !digits(whole) || !digits(frac))
             return kNoTime;
-        }
+        return std::stoll(whole) * 1'000'000'000 + (frac.empty() ? 0 : std::stoll(frac + std::string(9 - frac.size(), '0')));
     }
     return parseIso8601Ns(text).value_or(kNoTime);
 }

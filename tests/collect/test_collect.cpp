@@ -86,6 +86,7 @@ private slots:
     void outDirRules();
     void reportsIntoResult();
     void archiveAndHistory();
+    void historyRowIsTheDocument();
     void podLogs();
 };
 
@@ -518,6 +519,64 @@ void CollectTest::archiveAndHistory()
     sqlite3_finalize(st);
     sqlite3_close(h);
     QVERIFY(!appendHistory(tmp.path().toStdString() + "/no/such/dir/h.db", resultToJson(a.result), "", "", error));
+}
+
+// The history row is what the one reader (resultFromJson) makes of the document: every column as the
+// document writes it, a boot-relative time to the microsecond, and a document that is not one refused.
+void CollectTest::historyRowIsTheDocument()
+{
+    QTemporaryDir tmp;
+    Result r;
+    r.status = ResultStatus::Attributed;
+    r.outcome = "failed";
+    r.domain = "gpu";
+    r.subDomain = "xid";
+    r.summary = "GPU 3 on n1 fell off the bus";
+    r.workloadId = "77";
+    r.attempt = 2;
+    RootCause rc;
+    rc.symptom = "gpu_xid_79";
+    rc.node = "n1";
+    rc.gpuIndex = 3;
+    rc.pciBus = "0000:3b:00.0";
+    rc.rank = 5;
+    // Through a double this reads back as ...472744999 ns and is written one microsecond early.
+    rc.time = {8767101472745000, TimeBasis::BootRelative, {}};
+    r.rootCause = rc;
+    const nlohmann::json doc = resultToJson(r);
+    Result none;
+    none.summary = "nothing found";
+    const std::string db = tmp.path().toStdString() + "/history.db";
+    std::string error;
+    QVERIFY2(appendHistory(db, doc, "slurm", "/b", error), error.c_str());
+    QVERIFY2(appendHistory(db, resultToJson(none), "", "", error), error.c_str());
+    QVERIFY(!appendHistory(db, nlohmann::json{{"status", "attributed"}}, "", "", error));
+    QVERIFY2(error.find(db) == 0, error.c_str());
+
+    sqlite3* h = nullptr;
+    QCOMPARE(sqlite3_open(db.c_str(), &h), SQLITE_OK);
+    sqlite3_stmt* st = nullptr;
+    QCOMPARE(sqlite3_prepare_v2(h, "SELECT scheduler, workload_id, attempt, status, outcome, domain, sub_domain, root_symptom,"
+                                   " root_node, root_gpu, root_pci, root_rank, root_time, fingerprint, summary, bundle,"
+                                   " result_json FROM results ORDER BY id", -1, &st, nullptr), SQLITE_OK);
+    auto col = [&](int i) {
+        const auto* t = reinterpret_cast<const char*>(sqlite3_column_text(st, i));
+        return t ? std::string(t) : std::string("NULL");
+    };
+    QCOMPARE(sqlite3_step(st), SQLITE_ROW);
+    const std::vector<std::string> want{"slurm", "77", "2", "attributed", "failed", "gpu", "xid", "gpu_xid_79", "n1", "3",
+                                        "0000:3b:00.0", "5", "boot+8767101.472745s", "gpu/xid/gpu_xid_79",
+                                        "GPU 3 on n1 fell off the bus", "/b", doc.dump()};
+    for (int i = 0; i < int(want.size()); ++i)
+        QCOMPARE(col(i), want[i]);
+    QCOMPARE(sqlite3_step(st), SQLITE_ROW);
+    const std::vector<std::string> unattributed{"NULL", "NULL", "NULL", "unattributed", "NULL", "unknown", "NULL", "NULL",
+                                                "NULL", "NULL", "NULL", "NULL", "NULL", "NULL", "nothing found", "NULL"};
+    for (int i = 0; i < int(unattributed.size()); ++i)
+        QCOMPARE(col(i), unattributed[i]);
+    QCOMPARE(sqlite3_step(st), SQLITE_DONE);
+    sqlite3_finalize(st);
+    sqlite3_close(h);
 }
 
 void CollectTest::podLogs()

@@ -35,6 +35,8 @@
 #include <QTemporaryDir>
 #include <QTest>
 
+#include <algorithm>
+
 using namespace fl;
 
 namespace {
@@ -189,6 +191,22 @@ private slots:
         // The root cause's evidence first, its raw lines fetched from the service, marked.
         QVERIFY(b.evidenceList()->count() > 0);
         QVERIFY(b.evidenceList()->item(0)->text().contains(QStringLiteral("root")));
+        {
+            // Every evidence item of the document, root ones first, each as "id  role  file:line  excerpt".
+            QStringList roots, rest;
+            for (const auto& e : b.result()["evidence"]) {
+                const QString line = QStringLiteral("%1  %2  %3:%4").arg(QString::fromStdString(e["id"].get<std::string>()),
+                    QString::fromStdString(e["role"].get<std::string>()), QString::fromStdString(e["raw"]["file"].get<std::string>()))
+                    .arg(e["raw"]["line"].get<int>());
+                (e["role"] == "root" ? roots : rest).append(line);
+            }
+            std::reverse(roots.begin(), roots.end());
+            const QStringList want = roots + rest;
+            QCOMPARE(b.evidenceList()->count(), int(want.size()));
+            for (int i = 0; i < b.evidenceList()->count(); ++i)
+                QVERIFY2(b.evidenceList()->item(i)->text().startsWith(want[i] + QStringLiteral("  ")),
+                         qPrintable(b.evidenceList()->item(i)->text() + QStringLiteral(" / ") + want[i]));
+        }
         QVERIFY2(b.rawText().contains(QStringLiteral("▶")) && b.rawText().contains(QStringLiteral("NVRM: Xid")),
                  qPrintable(b.rawText()));
         const QString session = b.openSession();
