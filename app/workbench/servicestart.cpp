@@ -23,8 +23,10 @@ void ServiceStart::start()
 {
     m_step = Step::Connecting;
     m_timeout.start(kTimeoutMs);
-    if (!m_browser->connectToService())  // the field's own words: bad URL, unreadable token file
-        finish(m_browser->statusText());
+    // The field's own words (bad URL, unreadable token file), said from the event loop: a caller that
+    // exits on finished() would otherwise exit before its loop runs, which Qt ignores.
+    if (!m_browser->connectToService())
+        QTimer::singleShot(0, this, [this] { finish(m_browser->statusText()); });
 }
 
 void ServiceStart::onIdle()
