@@ -479,7 +479,9 @@ void TimelineView::paintLane(QPainter& p, int row, int laneIndex, int y)
     // Events whose boot time is unknown are listed, not placed: say how many.
     if (lane.bootRelative > 0)
         label += QStringLiteral("  +%1 boot").arg(lane.bootRelative);
-    if (lane.untimed > 0)
+    // Counted only when nothing has a time: in a timed bundle, untimed NCCL INFO lines on every
+    // node would crowd out the node names.
+    if (lane.untimed > 0 && m_lanes.minTime() == kNoTime)
         label += tr("  %1 untimed").arg(lane.untimed);
     p.drawText(QRect(indent + (lane.children.empty() ? 0 : 12), y, kLabelWidth - indent - 14, m_rowHeight),
                Qt::AlignVCenter | Qt::AlignLeft,
