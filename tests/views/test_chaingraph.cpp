@@ -108,9 +108,9 @@ private slots:
     {
         FocusState focus;
         ChainGraphView g(&focus);
-        g.resize(1400, 900);
+        g.resize(1600, 2000);  // room for its 16 stacked effects at full size
         g.setAnalysis(m_analysis);
-        g.show();
+        static_cast<QWidget&>(g).show();  // ChainGraphView::show(Plan) hides it
         QVERIFY(QTest::qWaitForWindowExposed(&g));
         auto textPx = [&g] {
             QFont f = g.font();
@@ -128,7 +128,7 @@ private slots:
         QVERIFY2(textPx() >= ChainGraphView::kMinTextPx - 0.01, qPrintable(QString::number(textPx())));
         QVERIFY(g.horizontalScrollBar()->maximum() > 0 || g.verticalScrollBar()->maximum() > 0);
         QVERIFY(g.mapFromScene(g.itemForEvent(EventId(test::kRootEvent))->sceneBoundingRect().center()).x() >= 0);
-        g.resize(1400, 900);
+        g.resize(1600, 2000);
         QTest::qWait(10);
         QVERIFY2(wholeInView(), "fitted again after a resize");
     }
