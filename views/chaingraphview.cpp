@@ -145,9 +145,6 @@ ChainGraphView::Plan ChainGraphView::plan(std::shared_ptr<const Analysis> analys
     QFont f = font;
     f.setPointSizeF(f.pointSizeF() * 0.9);
     const QFontMetrics fm(f);
-    QFont small = font;
-    small.setPointSizeF(small.pointSizeF() * 0.8);
-    const QFontMetrics smallFm(small);
     const style::EventLevels levels(r);
     // Boxes in family order (root family first), so the cap never drops the root.
     auto addBox = [&](std::vector<EventId> events, size_t family, bool collapsed, QString text, style::Level level) {
@@ -205,10 +202,32 @@ ChainGraphView::Plan ChainGraphView::plan(std::shared_ptr<const Analysis> analys
             if (boxOfFamily[e.from] != SIZE_MAX && boxOfFamily[e.to] != SIZE_MAX)
                 folded[{boxOfFamily[e.from], boxOfFamily[e.to], e.rule}] += e.count;
     }
+    // An arrow says what the link means in the rule's words ("follows", "peer
+    // of a failed node"), its id only when the rule gives none. When every arrow
+    // would say the same, one caption says it instead of a label on each.
+    std::map<std::string, QString> meaning;
+    for (const auto& e : r.edges)
+        if (!meaning.count(e.rule))
+            meaning[e.rule] = style::q(e.label.empty() ? e.rule.str() : e.label.str());
+    auto meaningOf = [&meaning](const std::string& rule) {
+        const auto it = meaning.find(rule);
+        return it == meaning.end() ? style::q(rule) : it->second;
+    };
+    std::set<QString> said;
+    for (const auto& kv : folded)
+        said.insert(meaningOf(std::get<2>(kv.first)));
+    const bool uniform = said.size() == 1;
+    if (uniform) {
+        const std::string& rule = std::get<2>(folded.begin()->first);
+        const QString m = meaningOf(rule);
+        out.edgeCaption = m == style::q(rule) ? QObject::tr("Every arrow: %1").arg(m)
+                                               : QObject::tr("Every arrow: %1 (rule %2)").arg(m, style::q(rule));
+    }
     std::vector<GraphEdge> edges;
     for (const auto& [k, n] : folded) {
-        QString label = style::q(std::get<2>(k)) + (n > 1 ? QStringLiteral(" ×%1").arg(n) : QString());
-        const QSizeF size(smallFm.horizontalAdvance(label) + 6, smallFm.height() + 2);
+        QString label = (uniform ? QString() : meaningOf(std::get<2>(k))) + (n > 1 ? QStringLiteral(" ×%1").arg(n) : QString());
+        label = label.trimmed();
+        const QSizeF size = label.isEmpty() ? QSizeF() : QSizeF(fm.horizontalAdvance(label) + 6, fm.height() + 2);
         edges.push_back({std::get<0>(k), std::get<1>(k), std::move(label), size});
     }
     out.layout = layoutGraph(sizes, edges);
@@ -219,6 +238,7 @@ void ChainGraphView::show(Plan plan)
 {
     const QSignalBlocker block(scene());
     scene()->clear();
+    m_caption = nullptr;
     m_drawn.clear();
     m_plan = std::move(plan);
     m_userZoomed = false;
@@ -233,8 +253,6 @@ void ChainGraphView::show(Plan plan)
 
     QFont f = font();
     f.setPointSizeF(f.pointSizeF() * 0.9);
-    QFont small = font();
-    small.setPointSizeF(small.pointSizeF() * 0.8);
     for (const auto& e : layout.edges) {
         if (e.spline.size() < 4)
             continue;
@@ -253,11 +271,13 @@ void ChainGraphView::show(Plan plan)
         QPolygonF head;
         head << end << dir.p2() + QPointF(dir.dy() * 0.5, -dir.dx() * 0.5) << dir.p2() - QPointF(dir.dy() * 0.5, -dir.dx() * 0.5);
         scene()->addPolygon(head, Qt::NoPen, QColor(0x70, 0x70, 0x70))->setZValue(-1);
-        // Centred on the room dot made for it (GraphEdge::labelSize).
-        auto* label = scene()->addSimpleText(e.rule, small);
-        label->setBrush(QColor(0x55, 0x55, 0x55));
-        label->setPos(e.labelPos - label->boundingRect().center());
-        label->setZValue(-0.5);
+        // Centred on the room dot made for it (GraphEdge::labelSize); the same size as the boxes' text.
+        if (!e.rule.isEmpty()) {
+            auto* label = scene()->addSimpleText(e.rule, f);
+            label->setBrush(QColor(0x55, 0x55, 0x55));
+            label->setPos(e.labelPos - label->boundingRect().center());
+            label->setZValue(-0.5);
+        }
     }
     m_drawn.resize(m_plan.boxes.size());
     for (const auto& n : layout.nodes) {
@@ -281,30 +301,51 @@ void ChainGraphView::show(Plan plan)
         b.item = box;
         b.basePen = box->pen();
     }
-    scene()->setSceneRect(scene()->itemsBoundingRect().adjusted(-20, -20, 20, 20));
+    // Notes under the graph, inside the scene rect so that fitting keeps them in view.
+    QRectF bounds = scene()->itemsBoundingRect();
+    QStringList notes;
+    if (!m_plan.edgeCaption.isEmpty())
+        notes << m_plan.edgeCaption;
     if (m_plan.truncated)
-        scene()->addSimpleText(tr("Chain truncated to %1 boxes; the root cause's family is always shown").arg(kMaxChainNodes))
-            ->setPos(scene()->sceneRect().bottomLeft());
+        notes << tr("Chain truncated to %1 boxes; the root cause's family is always shown").arg(kMaxChainNodes);
+    if (!notes.isEmpty()) {
+        auto* caption = scene()->addSimpleText(notes.join(QLatin1Char('\n')), f);
+        caption->setBrush(QColor(0x55, 0x55, 0x55));
+        caption->setPos(bounds.left(), bounds.bottom() + 12);
+        m_caption = caption;
+        bounds = bounds.united(caption->sceneBoundingRect());
+    }
+    scene()->setSceneRect(bounds.adjusted(-20, -20, 20, 20));
     onEventSelected(m_focus->current().event);
     onHighlight();
     fitScene();
 }
 
+double ChainGraphView::minimumScale() const
+{
+    QFont f = font();
+    f.setPointSizeF(f.pointSizeF() * 0.9);
+    const double px = QFontMetricsF(f).height();
+    return px > 0 ? std::min(1.0, kMinTextPx / px) : 1.0;
+}
+
 void ChainGraphView::fitScene()
 {
-    // Fit when that keeps text readable; otherwise stay at 1:1 on the root.
+    // The whole graph when its text stays at least kMinTextPx tall (never
+    // enlarged); else that smallest readable size, scrolled to the root cause.
     resetTransform();
     const QRectF r = scene()->sceneRect();
-    if (r.isEmpty() || viewport()->width() <= 0)
+    if (r.isEmpty() || viewport()->width() <= 0 || viewport()->height() <= 0)
         return;
-    const double s = std::min(viewport()->width() / r.width(), viewport()->height() / r.height());
-    if (s < 1) {
-        const double k = std::max(s, 0.7);
-        scale(k, k);
-    }
+    const double fit = std::min(viewport()->width() / r.width(), viewport()->height() / r.height());
+    const double k = std::clamp(fit, minimumScale(), 1.0);
+    scale(k, k);
+    centerOn(r.center());
+    if (k <= fit)
+        return;
     if (m_plan.analysis && m_plan.analysis->result.rootCause)
         if (QGraphicsItem* root = itemForEvent(m_plan.analysis->result.rootCause->event))
-            centerOn(root->sceneBoundingRect().center() + QPointF(r.width() / 3, 0));
+            ensureVisible(root, 40, 40);
 }
 
 void ChainGraphView::resizeEvent(QResizeEvent* e)
@@ -312,6 +353,13 @@ void ChainGraphView::resizeEvent(QResizeEvent* e)
     QGraphicsView::resizeEvent(e);
     if (!m_userZoomed)
         fitScene();
+}
+
+void ChainGraphView::showEvent(QShowEvent* e)
+{
+    QGraphicsView::showEvent(e);
+    if (!m_userZoomed)
+        fitScene();  // laid out while hidden (another tab): the viewport had no size of its own then
 }
 
 void ChainGraphView::onSceneSelection()

@@ -45,6 +45,7 @@ public:
         std::map<EventId, size_t> boxOfEvent;
         ChainLayout layout;
         bool truncated = false;
+        QString edgeCaption;  // "Every arrow: follows (rule …)" when every arrow means the same; else empty
     };
     // Families of the analysis, small chains expanded.
     static Plan plan(std::shared_ptr<const Analysis> analysis, const QFont& font);
@@ -52,6 +53,15 @@ public:
     static Plan plan(std::shared_ptr<const Analysis> analysis, ChainFamilies families, std::set<size_t> expanded,
                      const QFont& font);
     void show(Plan plan);
+
+    // Text is never drawn smaller than this (pixels): a graph that cannot fit at that size scrolls.
+    static constexpr double kMinTextPx = 11;
+    // The zoom fitScene() chose or the reader set (1: 1:1).
+    double zoom() const { return transform().m11(); }
+    // The scale at which the boxes' text is kMinTextPx tall (at most 1).
+    double minimumScale() const;
+    // The caption under the graph (what every arrow means, truncation); null when none.
+    QGraphicsItem* caption() const { return m_caption; }
 
     // Chains with at most this many events start with every family expanded.
     static constexpr size_t kExpandAllUpTo = 24;
@@ -72,6 +82,7 @@ protected:
     void wheelEvent(QWheelEvent*) override;
     void mouseDoubleClickEvent(QMouseEvent*) override;
     void resizeEvent(QResizeEvent*) override;
+    void showEvent(QShowEvent*) override;
 
 private:
     struct Drawn {  // parallel to m_plan.boxes
@@ -88,6 +99,7 @@ private:
     std::vector<Drawn> m_drawn;
     bool m_syncing = false;
     bool m_userZoomed = false;
+    QGraphicsItem* m_caption = nullptr;  // owned by the scene
 };
 
 } // namespace fl

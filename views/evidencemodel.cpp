@@ -19,10 +19,13 @@ void EvidenceModel::setAnalysis(std::shared_ptr<const Analysis> analysis)
     m_analysis = std::move(analysis);
     m_rowOfId.clear();
     m_rowsOfEvent.clear();
+    m_anyWallClock = m_anyBootRelative = false;
     if (m_analysis) {
         const auto& ev = m_analysis->result.evidence;
         m_rowOfId.reserve(static_cast<qsizetype>(ev.size()));
         for (size_t i = 0; i < ev.size(); ++i) {
+            if (ev[i].time.known())
+                (ev[i].time.basis == TimeBasis::BootRelative ? m_anyBootRelative : m_anyWallClock) = true;
             m_rowOfId.insert(style::q(ev[i].id), static_cast<int>(i));
             m_rowsOfEvent[ev[i].event].append(static_cast<int>(i));
         }
@@ -127,7 +130,7 @@ QVariant EvidenceModel::headerData(int section, Qt::Orientation orientation, int
     if (orientation != Qt::Horizontal || role != Qt::DisplayRole)
         return {};
     switch (section) {
-    case TimeColumn: return tr("Time (UTC)");
+    case TimeColumn: return style::timeColumnTitle(m_anyWallClock, m_anyBootRelative);
     case RoleColumn: return tr("Role");
     case NodeColumn: return tr("Node");
     case RankColumn: return tr("Rank");

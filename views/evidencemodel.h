@@ -45,6 +45,7 @@ public:
 
 private:
     std::shared_ptr<const Analysis> m_analysis;
+    bool m_anyWallClock = false, m_anyBootRelative = false;  // which bases the time column holds: its heading says
     QHash<QString, int> m_rowOfId;
     std::unordered_map<EventId, QList<int>> m_rowsOfEvent;  // rows in result (time) order
     QHash<QString, QString> m_notes;

@@ -101,6 +101,14 @@ QVariant ExplanationModel::data(const QModelIndex& index, int role) const
     }
 }
 
+void ExplanationModel::setHeader(int section, const QString& text)
+{
+    if (section < 0 || section >= m_headers.size() || m_headers[section] == text)
+        return;
+    m_headers[section] = text;
+    emit headerDataChanged(Qt::Horizontal, section, section);
+}
+
 QVariant ExplanationModel::headerData(int section, Qt::Orientation orientation, int role) const
 {
     if (orientation != Qt::Horizontal || role != Qt::DisplayRole || section < 0 || section >= m_headers.size())
@@ -115,7 +123,7 @@ std::vector<ExplanationRow> candidateRows(const Result& r)
     for (const Candidate& c : r.candidates) {
         ExplanationRow row;
         row.text = {style::q(c.title.empty() ? c.symptom : c.title),
-                    style::q(c.node) + (c.rank >= 0 ? QStringLiteral(" r%1").arg(c.rank) : QString()),
+                    style::q(present::nodeName(c.node)) + (c.rank >= 0 ? QStringLiteral(" r%1").arg(c.rank) : QString()),
                     style::timeText(c.time, false), QString::number(c.support)};
         row.event = c.event;
         if (c.chosen) {

@@ -35,6 +35,7 @@ public:
 
     ExplanationModel(QStringList headers, QObject* parent = nullptr);
     void setRows(std::vector<ExplanationRow> rows);
+    void setHeader(int section, const QString& text);
     const ExplanationRow* row(const QModelIndex& index) const;
     [[nodiscard]] std::optional<EventId> eventAt(const QModelIndex& index) const;
 

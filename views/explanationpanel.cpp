@@ -93,6 +93,12 @@ void ExplanationPanel::setPrepared(const Analysis* analysis, Prepared prepared)
     // whole result, 160 ms of CPU on the GUI thread at 10,000 ranks.
     fillSideBySide(analysis ? &analysis->result : nullptr);
     m_candidateModel->setRows(std::move(prepared.candidates));
+    bool wall = false, boot = false;
+    if (analysis)
+        for (const Candidate& c : analysis->result.candidates)
+            if (c.time.known())
+                (c.time.basis == TimeBasis::BootRelative ? boot : wall) = true;
+    m_candidateModel->setHeader(2, style::timeColumnTitle(wall, boot));
     m_ruleModel->setRows(std::move(prepared.trace));
     // The why-sentences span the narrow panel; everything starts open.
     for (int r = 0; r < m_candidateModel->rowCount(); ++r) {

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "rawfilepanel.h"
 
+#include <QCheckBox>
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QLineEdit>
@@ -9,6 +10,7 @@
 #include <QToolButton>
 #include <QVBoxLayout>
 
+#include <algorithm>
 #include <climits>
 
 namespace fl {
@@ -36,6 +38,10 @@ RawFilePanel::RawFilePanel(QWidget* parent)
     auto* next = new QToolButton(this);
     next->setText(QStringLiteral("▼"));
     next->setToolTip(tr("Next match (F3)"));
+    auto* wrap = new QCheckBox(tr("Wrap"), this);
+    wrap->setChecked(m_view->wrap());
+    wrap->setToolTip(tr("Wrap long lines at the panel's width"));
+    connect(wrap, &QCheckBox::toggled, m_view, &RawFileView::setWrap);
 
     auto* bar = new QHBoxLayout;
     bar->setContentsMargins(4, 2, 4, 2);
@@ -44,6 +50,7 @@ RawFilePanel::RawFilePanel(QWidget* parent)
     bar->addWidget(m_search);
     bar->addWidget(prev);
     bar->addWidget(next);
+    bar->addWidget(wrap);
     bar->addWidget(m_status);
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
@@ -61,6 +68,9 @@ RawFilePanel::RawFilePanel(QWidget* parent)
     });
     connect(m_view, &RawFileView::indexProgress, this, [this](quint64 lines, bool complete) {
         m_line->setSuffix(complete ? tr(" / %1").arg(lines) : tr(" / %1…").arg(lines));
+        // Once counted, the box cannot go past the last line either.
+        const QSignalBlocker b(m_line);
+        m_line->setMaximum(complete ? static_cast<int>(std::clamp<quint64>(lines, 1, INT_MAX)) : INT_MAX);
     });
     connect(m_line, &QSpinBox::valueChanged, this, [this](int v) { m_view->goToLine(static_cast<uint64_t>(v)); });
     connect(m_search, &QLineEdit::returnPressed, this, &RawFilePanel::findNext);

@@ -12,6 +12,7 @@
 #include <algorithm>
 #include <cstring>
 #include <climits>
+#include <limits>
 #include <functional>
 
 namespace fl {
@@ -143,10 +144,21 @@ void RawFileView::updateScrollBars()
     const uint64_t lines = m_index.lineCount();
     m_scrollUnit = std::max<uint64_t>(1, lines / INT_MAX + 1);
     auto* vb = verticalScrollBar();
-    vb->setRange(0, static_cast<int>(lines > static_cast<uint64_t>(visibleLines())
-                                         ? (lines - static_cast<uint64_t>(visibleLines())) / m_scrollUnit + 1
-                                         : 0));
+    // Scrolled to the end, the last line sits on the last full row: rounding up
+    // only when a scroll step is several lines (a "+ 1" here left a blank row under a short file).
+    uint64_t tail = 0;  // lines that fit above the bottom edge, counted from the last
+    for (int rows = 0; tail < lines && tail < static_cast<uint64_t>(visibleLines()); ++tail) {
+        rows += rowsOf(lines - 1 - tail);
+        if (rows > visibleLines())
+            break;
+    }
+    const uint64_t beyond = lines - std::min(lines, std::max<uint64_t>(tail, 1));
+    vb->setRange(0, static_cast<int>((beyond + m_scrollUnit - 1) / m_scrollUnit));
     vb->setPageStep(visibleLines());
+    if (m_wrap) {
+        horizontalScrollBar()->setRange(0, 0);
+        return;
+    }
     // Horizontal extent from the visible lines: measuring every line is what makes editors slow.
     int widest = 0;
     const uint64_t first = firstVisibleLine();
@@ -156,6 +168,43 @@ void RawFileView::updateScrollBars()
     horizontalScrollBar()->setRange(0, std::max(0, widest * cw - (viewport()->width() - gutterWidth())));
     horizontalScrollBar()->setPageStep(viewport()->width());
     horizontalScrollBar()->setSingleStep(cw * 4);
+}
+
+int RawFileView::charsPerRow() const
+{
+    const int cw = std::max(1, fontMetrics().horizontalAdvance(QLatin1Char('m')));
+    return std::max(16, (viewport()->width() - gutterWidth() - 2 * kMargin) / cw);
+}
+
+int RawFileView::rowsOf(uint64_t line0) const
+{
+    if (!m_wrap)
+        return 1;
+    const qsizetype chars = displayText(m_index.line(line0)).size();
+    const qsizetype cpr = charsPerRow();
+    return static_cast<int>(std::clamp<qsizetype>((chars + cpr - 1) / cpr, 1, kMaxWrapRows));
+}
+
+int RawFileView::linesShownFrom(uint64_t first0) const
+{
+    int n = 0;
+    for (int rows = 0; first0 + static_cast<uint64_t>(n) < m_index.lineCount(); ++n) {
+        rows += rowsOf(first0 + static_cast<uint64_t>(n));
+        if (rows > visibleLines())
+            break;
+    }
+    return n;
+}
+
+void RawFileView::setWrap(bool on)
+{
+    if (m_wrap == on)
+        return;
+    m_wrap = on;
+    horizontalScrollBar()->setValue(0);
+    updateScrollBars();
+    scrollToLine(m_currentLine);
+    viewport()->update();
 }
 
 void RawFileView::resizeEvent(QResizeEvent* e)
@@ -181,7 +230,7 @@ void RawFileView::scrollToLine(uint64_t line0)
 {
     // Moving within the page (arrow keys, a nearby match) must not jump the view.
     const uint64_t first = firstVisibleLine();
-    if (line0 > first && line0 + 1 < first + static_cast<uint64_t>(visibleLines())) {
+    if (line0 > first && line0 + 1 < first + static_cast<uint64_t>(linesShownFrom(first))) {
         viewport()->update();
         return;
     }
@@ -333,30 +382,44 @@ void RawFileView::paintEvent(QPaintEvent*)
     const int ascent = fontMetrics().ascent() + 1;
     const int xText = gw + kMargin - horizontalScrollBar()->value();
     const uint64_t first = firstVisibleLine();
-    const uint64_t last = std::min(m_index.lineCount(), first + static_cast<uint64_t>(visibleLines()) + 1);
     const QColor hl(0xff, 0xf0, 0xa8), match(0xff, 0xa0, 0x40);
-    for (uint64_t l = first; l < last; ++l) {
-        const int y = static_cast<int>(l - first) * lh;
+    const int cw = fontMetrics().horizontalAdvance(QLatin1Char('m'));
+    const qsizetype cpr = m_wrap ? charsPerRow() : std::numeric_limits<int>::max();
+    int y = 0;
+    for (uint64_t l = first; l < m_index.lineCount() && y < viewport()->height(); ++l) {
+        const int rows = rowsOf(l);
+        const int h = rows * lh;
         const uint64_t ls = m_index.lineStart(l);
         const std::string_view bytes = m_index.line(l);
         const uint64_t le = ls + bytes.size();
         if (m_hlEnd > m_hlBegin && ls < m_hlEnd && le >= m_hlBegin)
-            p.fillRect(QRect(gw, y, viewport()->width() - gw, lh), hl);
+            p.fillRect(QRect(gw, y, viewport()->width() - gw, h), hl);
         if (l == m_currentLine) {
             p.setPen(palette().highlight().color());
-            p.drawLine(gw, y + lh - 1, viewport()->width(), y + lh - 1);
+            p.drawLine(gw, y + h - 1, viewport()->width(), y + h - 1);
         }
         const QString text = displayText(bytes);
-        // Match span, in display columns of the line's prefix (monospace).
+        // Match span, in display columns of the line's prefix (monospace), one rectangle per row it covers.
         if (m_matchEnd > m_matchBegin && m_matchBegin >= ls && m_matchBegin <= le) {
-            const QString pre = displayText(bytes.substr(0, m_matchBegin - ls));
-            const QString hit = displayText(bytes.substr(m_matchBegin - ls, m_matchEnd - m_matchBegin));
-            p.fillRect(QRect(xText + fontMetrics().horizontalAdvance(pre), y, fontMetrics().horizontalAdvance(hit), lh),
-                       match);
+            const qsizetype from = displayText(bytes.substr(0, m_matchBegin - ls)).size();
+            const qsizetype to = from + displayText(bytes.substr(m_matchBegin - ls, m_matchEnd - m_matchBegin)).size();
+            for (qsizetype c = from; c < to;) {
+                const qsizetype row = c / cpr, rowEnd = std::min(to, (row + 1) * cpr);
+                if (row >= rows)
+                    break;
+                p.fillRect(QRect(xText + static_cast<int>((c - row * cpr) * cw), y + static_cast<int>(row) * lh,
+                                 static_cast<int>((rowEnd - c) * cw), lh), match);
+                c = rowEnd;
+            }
         }
         p.setPen(palette().text().color());
         p.setClipRect(gw, 0, viewport()->width() - gw, viewport()->height());
-        p.drawText(xText, y + ascent, text);
+        for (int r = 0; r < rows; ++r) {
+            QString part = m_wrap ? text.mid(r * cpr, cpr) : text;
+            if (m_wrap && r == rows - 1 && text.size() > rows * cpr)  // more than kMaxWrapRows rows: say it goes on
+                part = part.left(cpr - 1) + QChar(0x2026);
+            p.drawText(xText, y + r * lh + ascent, part);
+        }
         p.setClipping(false);
         if (const auto bm = m_bookmarks.find(l + 1); bm != m_bookmarks.end()) {
             // Bookmark: amber bar in the gutter; a dot when it carries a note.
@@ -372,6 +435,7 @@ void RawFileView::paintEvent(QPaintEvent*)
         }
         p.setPen(l == m_currentLine ? palette().text().color() : palette().placeholderText().color());
         p.drawText(QRect(0, y, gw - kMargin, lh), Qt::AlignRight | Qt::AlignVCenter, QString::number(l + 1));
+        y += h;
     }
     if (!m_index.complete()) {
         p.setPen(palette().placeholderText().color());
@@ -388,8 +452,14 @@ void RawFileView::setBookmarks(std::map<uint64_t, QString> bookmarks)
 
 uint64_t RawFileView::lineAtY(int y) const
 {
-    const uint64_t l = firstVisibleLine() + static_cast<uint64_t>(std::max(0, y) / lineHeight());
-    return l < m_index.lineCount() ? l + 1 : 0;
+    // Walks the rows from the top: a wrapped line is several rows tall.
+    int top = 0;
+    for (uint64_t l = firstVisibleLine(); l < m_index.lineCount() && top < viewport()->height(); ++l) {
+        top += rowsOf(l) * lineHeight();
+        if (std::max(0, y) < top)
+            return l + 1;
+    }
+    return 0;
 }
 
 bool RawFileView::goToBookmark(bool forward)
@@ -448,9 +518,8 @@ bool RawFileView::viewportEvent(QEvent* e)
 
 void RawFileView::mousePressEvent(QMouseEvent* e)
 {
-    const uint64_t l = firstVisibleLine() + static_cast<uint64_t>(std::max(0, static_cast<int>(e->position().y()) / lineHeight()));
-    if (l < m_index.lineCount()) {
-        setCurrentLine(l);
+    if (const uint64_t line = lineAtY(static_cast<int>(e->position().y())); line > 0) {
+        setCurrentLine(line - 1);
         viewport()->update();
     }
 }

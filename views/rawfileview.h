@@ -55,6 +55,14 @@ public:
     void setBookmarks(std::map<uint64_t, QString> bookmarks);
     const std::map<uint64_t, QString>& bookmarks() const { return m_bookmarks; }
     uint64_t lineAtY(int y) const;  // 1-based, 0 past the end
+    // Long lines wrap at the viewport's width (the default: an Xid's text sits
+    // far right of its syslog prefix) at most kMaxWrapRows rows each; off, they
+    // run on under a horizontal scroll bar.
+    void setWrap(bool on);
+    bool wrap() const { return m_wrap; }
+    static constexpr int kMaxWrapRows = 12;
+    // Rows line `line0` (0-based) takes on screen: 1 unless wrapped.
+    int rowsOf(uint64_t line0) const;
     // Next bookmark after (or before) the current line, wrapping; false if none.
     bool goToBookmark(bool forward = true);
 
@@ -84,7 +92,9 @@ private:
     void scrollToLine(uint64_t line);
     int gutterWidth() const;
     int lineHeight() const;
-    int visibleLines() const;
+    int visibleLines() const;  // rows of the viewport: the most lines it can show
+    int linesShownFrom(uint64_t first0) const;  // whole lines that fit from line first0 down
+    int charsPerRow() const;
     void setCurrentLine(uint64_t line0);
     [[nodiscard]] bool jumpByCheckpoint(uint64_t line0);
 
@@ -102,6 +112,7 @@ private:
     // lines than INT_MAX scrolls in proportional steps.
     uint64_t m_scrollUnit = 1;
     std::map<uint64_t, QString> m_bookmarks;
+    bool m_wrap = true;
 };
 
 } // namespace fl

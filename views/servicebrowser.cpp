@@ -232,6 +232,7 @@ void ServiceBrowser::setFilter(const SessionFilter& f)
 void ServiceBrowser::begin(const QString& what)
 {
     ++m_pending;
+    m_lastError.clear();
     m_state->setText(what);
     m_progress->setRange(0, 0);  // busy until told how far
     m_progress->show();
@@ -240,8 +241,10 @@ void ServiceBrowser::begin(const QString& what)
 void ServiceBrowser::end(const ServiceReply& reply, const QString& done)
 {
     m_pending = std::max(0, m_pending - 1);
-    if (!reply.ok())
+    if (!reply.ok()) {
+        m_lastError = reply.error;
         m_state->setText(tr("Failed: %1").arg(reply.error));
+    }
     else if (!done.isEmpty())
         m_state->setText(done);
     if (m_pending == 0) {

@@ -41,6 +41,8 @@ public:
     SessionListModel* sessions() const { return m_model; }
     QTableView* sessionView() const { return m_table; }
     QString statusText() const;
+    // Why the last request failed ("HTTP 404 ..."); empty when it succeeded. Cleared by the next request.
+    QString lastError() const { return m_lastError; }
     bool busy() const { return m_pending > 0; }
     const nlohmann::json& result() const { return m_result; }  // the open result document (null if none)
     QString openSession() const { return m_openSession; }
@@ -73,6 +75,8 @@ public slots:
     void setOpenBundle(const QString& path) { m_openBundle = path; }
     // Emits openInWorkbench with the open result. False when there is none.
     [[nodiscard]] bool openInMainWindow();
+    // Fetches and shows the latest result of session `id` (faultline --session ID).
+    void openSession(const QString& id);
 
 signals:
     void idle();  // no request is pending any more
@@ -83,7 +87,6 @@ signals:
 private:
     void begin(const QString& what);
     void end(const ServiceReply& reply, const QString& done);
-    void openSession(const QString& id);
     void showResult(const QString& sessionId, int run, const nlohmann::json& result);
     void clearResult();
     void showEvidence(int row);
@@ -113,6 +116,7 @@ private:
     QString m_openSession;
     int m_openRun = 0;
     int m_pending = 0;
+    QString m_lastError;
 };
 
 } // namespace fl

@@ -75,6 +75,11 @@ void TimelineLanes::add(const std::string& node, int rank, const Timestamp& time
     // keeping them out bounds every span so time arithmetic cannot overflow.
     if (timeNs < 0 || timeNs > kMaxTimeNs)
         timeNs = kNoTime;
+    if (timeNs == kNoTime) {
+        ++m_lanes[static_cast<size_t>(rankLane)].untimed;
+        if (nodeLane != rankLane)
+            ++m_lanes[static_cast<size_t>(nodeLane)].untimed;
+    }
     // Seconds since an unknown boot are not dates: on a wall-clock axis they
     // would sit in January 1970 and stretch "show all" over decades.
     const bool offAxis = timeNs != kNoTime && time.basis == TimeBasis::BootRelative && !m_bootAxis;

@@ -41,6 +41,7 @@ struct Lane {
     std::array<std::vector<Span>, style::LevelCount> spans;
     int64_t widestSpan = 0;
     uint32_t bootRelative = 0; // events kept off the wall-clock axis (boot time unknown)
+    uint32_t untimed = 0;      // events whose line has no time at all: listed, not placed
     size_t eventCount() const;
 };
 
@@ -76,6 +77,7 @@ public:
     int rootLane() const { return m_rootLane; }
     uint64_t rowsVersion() const { return m_rowsVersion; }
 
+    // kNoTime when no event has a place on the axis (a bundle without timestamps).
     int64_t minTime() const { return m_min; }
     int64_t maxTime() const { return m_max; }
     // Root cause and the non-suppressed events around it, for "fit to incident".

@@ -27,7 +27,7 @@ TimelineView::TimelineView(FocusState* focus, QWidget* parent)
 {
     setFocusPolicy(Qt::StrongFocus);
     setMouseTracking(true);
-    setMinimumHeight(kAxisHeight + 3 * kRowHeight);
+    setMinimumHeight(kAxisHeight + 3 * kMinRowHeight);
     connect(m_vbar, &QScrollBar::valueChanged, this, qOverload<>(&QWidget::update));
     connect(m_focus, &FocusState::timeWindowChanged, this, &TimelineView::onTimeWindow);
     connect(m_focus, &FocusState::eventSelected, this, &TimelineView::onEventSelected);
@@ -90,7 +90,7 @@ void TimelineView::contextMenuEvent(QContextMenuEvent* e)
 
 QSize TimelineView::sizeHint() const
 {
-    return {900, kAxisHeight + kRowHeight * std::clamp(m_lanes.rowCount(), 4, 14) + 4};
+    return {900, kAxisHeight + kMinRowHeight * std::clamp(m_lanes.rowCount(), 4, 14) + 4};
 }
 
 void TimelineView::setAnalysis(std::shared_ptr<const Analysis> analysis)
@@ -151,7 +151,7 @@ int TimelineView::firstVisibleRow() const
 
 int TimelineView::visibleRowCount() const
 {
-    return std::max(1, (height() - kAxisHeight) / kRowHeight);
+    return std::max(1, (height() - kAxisHeight) / m_rowHeight);
 }
 
 void TimelineView::rowsChanged()
@@ -162,8 +162,17 @@ void TimelineView::rowsChanged()
     emit lanesChanged();
 }
 
+void TimelineView::fitRowHeight()
+{
+    // A few lanes share the panel's height (up to kMaxRowHeight each) instead
+    // of sitting in a strip above an empty panel; many lanes keep the minimum and scroll.
+    const int rows = std::max(1, m_lanes.rowCount());
+    m_rowHeight = std::clamp((height() - kAxisHeight) / rows, int(kMinRowHeight), int(kMaxRowHeight));
+}
+
 void TimelineView::updateScrollBar()
 {
+    fitRowHeight();
     const int sw = m_vbar->sizeHint().width();
     m_vbar->setGeometry(width() - sw, kAxisHeight, sw, height() - kAxisHeight);
     m_vbar->setRange(0, std::max(0, m_lanes.rowCount() - visibleRowCount()));
@@ -269,7 +278,7 @@ int TimelineView::rowAtY(int y) const
 {
     if (y < kAxisHeight)
         return -1;
-    return rowAt(y - kAxisHeight, double(firstVisibleRow()) * kRowHeight, kRowHeight, m_lanes.rowCount());
+    return rowAt(y - kAxisHeight, double(firstVisibleRow()) * m_rowHeight, m_rowHeight, m_lanes.rowCount());
 }
 
 int64_t TimelineView::timeAtX(double x) const
@@ -333,7 +342,7 @@ void TimelineView::paintHighlights(QPainter& p)
         const auto it = m_highlightTimes.constFind(m_lanes.lane(m_lanes.laneAtRow(row)).key);
         if (it == m_highlightTimes.cend())
             continue;
-        const double cy = kAxisHeight + (row - first) * kRowHeight + kRowHeight / 2.0;
+        const double cy = kAxisHeight + (row - first) * m_rowHeight + m_rowHeight / 2.0;
         // One ring per pixel column is enough to see; bounded per lane.
         double lastX = -1e9;
         auto t = std::lower_bound(it->begin(), it->end(), m_range.start);
@@ -351,6 +360,14 @@ void TimelineView::paintHighlights(QPainter& p)
     p.setClipping(false);
 }
 
+QString TimelineView::axisTitle() const
+{
+    // No event has a time (or nothing is open): an axis would be 1970-01-01, a date nothing happened on.
+    if (m_lanes.minTime() == kNoTime)
+        return m_lanes.laneCount() == 0 ? QString() : tr("no timestamps");
+    return m_lanes.bootAxis() ? tr("since each boot") : style::utc(m_range.start).left(10) + QStringLiteral(" UTC");
+}
+
 void TimelineView::paintAxis(QPainter& p)
 {
     const QRect axis(0, 0, width(), kAxisHeight);
@@ -361,9 +378,10 @@ void TimelineView::paintAxis(QPainter& p)
     QFont f = font();
     f.setBold(true);
     p.setFont(f);
-    p.drawText(QRect(6, 0, kLabelWidth - 8, kAxisHeight), Qt::AlignVCenter | Qt::AlignLeft,
-               m_lanes.bootAxis() ? tr("since each boot") : style::utc(m_range.start).left(10) + QStringLiteral(" UTC"));
+    p.drawText(QRect(6, 0, kLabelWidth - 8, kAxisHeight), Qt::AlignVCenter | Qt::AlignLeft, axisTitle());
     p.setFont(font());
+    if (m_lanes.minTime() == kNoTime)
+        return;  // no ticks either
     const int w = plotWidth();
     const int64_t step = tickStep(m_range.end - m_range.start, w, 110);
     p.setClipRect(kLabelWidth, 0, w, height());
@@ -389,30 +407,51 @@ void TimelineView::paintLanes(QPainter& p)
     const int last = std::min(m_lanes.rowCount(), first + visibleRowCount() + 1);
     // Only visible lanes are painted: 10,000 lanes cost as much as 30.
     for (int row = first; row < last; ++row) {
-        const int y = kAxisHeight + (row - first) * kRowHeight;
+        const int y = kAxisHeight + (row - first) * m_rowHeight;
         paintLane(p, row, m_lanes.laneAtRow(row), y);
         ++m_lastPaintedLanes;
     }
-    // Vertical grid of the axis ticks, under nothing important.
     if (m_lanes.rowCount() == 0) {
         p.setPen(palette().placeholderText().color());
         p.drawText(rect().adjusted(0, kAxisHeight, 0, 0), Qt::AlignCenter,
                    m_lanes.laneCount() == 0 ? tr("No events to show") : tr("No lane matches the filter"));
+    } else if (m_lanes.minTime() == kNoTime) {
+        // Lanes, each with its count of untimed events, and no invented axis: the
+        // order of such lines is only their order in each file (the evidence table).
+        const QRect plot(kLabelWidth, kAxisHeight, plotWidth(), height() - kAxisHeight);
+        p.setPen(palette().text().color());
+        p.drawText(plot.adjusted(16, 0, -16, 0), Qt::AlignCenter | Qt::TextWordWrap, untimedMessage());
     }
+}
+
+QString TimelineView::untimedMessage() const
+{
+    uint32_t untimed = 0, boot = 0;
+    for (int i = 0; i < m_lanes.laneCount(); ++i)
+        if (m_lanes.lane(i).parent < 0) {
+            untimed += m_lanes.lane(i).untimed;
+            boot += m_lanes.lane(i).bootRelative;
+        }
+    QString s = tr("No timestamps in this bundle: nothing can be placed on a time axis.");
+    if (untimed + boot > 0)
+        s += QLatin1Char('\n') + (untimed + boot == 1 ? tr("Its one event is counted beside its lane's name")
+                                                    : tr("Its %1 events are counted beside their lanes' names").arg(untimed + boot))
+            + tr(" and listed in the evidence table, in the order of their lines.");
+    return s;
 }
 
 void TimelineView::paintLane(QPainter& p, int row, int laneIndex, int y)
 {
     const Lane& lane = m_lanes.lane(laneIndex);
     const int w = plotWidth();
-    const QRect rowRect(0, y, kLabelWidth + w, kRowHeight);
+    const QRect rowRect(0, y, kLabelWidth + w, m_rowHeight);
     const bool selected = m_focus->current().lane == lane.key;
     QColor bg = row % 2 ? palette().alternateBase().color() : palette().base().color();
     if (lane.root)
         bg = QColor(0xfb, 0xe3, 0xe3);
     p.fillRect(rowRect, bg);
     if (selected)
-        p.fillRect(QRect(0, y, kLabelWidth, kRowHeight), palette().highlight().color().lighter(170));
+        p.fillRect(QRect(0, y, kLabelWidth, m_rowHeight), palette().highlight().color().lighter(170));
 
     // Label: disclosure triangle for nodes with ranks, indented rank lanes.
     const int indent = lane.parent >= 0 ? 26 : 6;
@@ -420,7 +459,7 @@ void TimelineView::paintLane(QPainter& p, int row, int laneIndex, int y)
     if (!lane.children.empty()) {
         const bool open = m_lanes.isExpanded(laneIndex);
         QPainterPath tri;
-        const QPointF c(12, y + kRowHeight / 2.0);
+        const QPointF c(12, y + m_rowHeight / 2.0);
         if (open) {
             tri.moveTo(c + QPointF(-4, -2));
             tri.lineTo(c + QPointF(4, -2));
@@ -440,24 +479,28 @@ void TimelineView::paintLane(QPainter& p, int row, int laneIndex, int y)
     // Events whose boot time is unknown are listed, not placed: say how many.
     if (lane.bootRelative > 0)
         label += QStringLiteral("  +%1 boot").arg(lane.bootRelative);
-    p.drawText(QRect(indent + (lane.children.empty() ? 0 : 12), y, kLabelWidth - indent - 14, kRowHeight),
+    // Counted only when nothing has a time: in a timed bundle, untimed NCCL INFO lines on every
+    // node would crowd out the node names.
+    if (lane.untimed > 0 && m_lanes.minTime() == kNoTime)
+        label += tr("  %1 untimed").arg(lane.untimed);
+    p.drawText(QRect(indent + (lane.children.empty() ? 0 : 12), y, kLabelWidth - indent - 14, m_rowHeight),
                Qt::AlignVCenter | Qt::AlignLeft,
                p.fontMetrics().elidedText(label, Qt::ElideMiddle, kLabelWidth - indent - 14));
     p.setFont(font());
     if (m_laneNotes.contains(lane.key)) {
         // A folded-corner note marker at the end of the label.
-        const QRect mark(kLabelWidth - 14, y + 5, 10, kRowHeight - 10);
+        const QRect mark(kLabelWidth - 14, y + 5, 10, m_rowHeight - 10);
         p.fillRect(mark, QColor(0xff, 0xd5, 0x4f));
         p.setPen(QColor(0xa0, 0x7c, 0x00));
         p.drawRect(mark.adjusted(0, 0, -1, -1));
     }
     p.setPen(palette().mid().color());
-    p.drawLine(kLabelWidth - 1, y, kLabelWidth - 1, y + kRowHeight);
+    p.drawLine(kLabelWidth - 1, y, kLabelWidth - 1, y + m_rowHeight);
 
     // Marks: low levels first so the worst colour ends on top where they touch.
     const LaneGeometry& geo = cachedGeometry(laneIndex);
     const auto& marks = geo.marks;
-    p.setClipRect(kLabelWidth, y, w, kRowHeight);
+    p.setClipRect(kLabelWidth, y, w, m_rowHeight);
     // Uncertain times first, under the marks: a thin faint whisker from the
     // mark towards [earliest, latest], capped (TimelineLanes::spanMarks), with
     // a tick where the interval really ends. One rectangle per run of equal
@@ -472,19 +515,19 @@ void TimelineView::paintLane(QPainter& p, int row, int laneIndex, int y)
         if (v > 0) {
             QColor c = style::levelColor(static_cast<style::Level>(v - 1));
             c.setAlpha(120);
-            p.fillRect(QRect(kLabelWidth + x, y + (kRowHeight - barH) / 2, x1 - x, barH), c);
+            p.fillRect(QRect(kLabelWidth + x, y + (m_rowHeight - barH) / 2, x1 - x, barH), c);
             for (int t = x; t < x1; ++t)
                 if (spans[static_cast<size_t>(t)] & TimelineLanes::kSpanEnd)
-                    p.fillRect(QRect(kLabelWidth + t, y + (kRowHeight - tickH) / 2, 1, tickH), c);
+                    p.fillRect(QRect(kLabelWidth + t, y + (m_rowHeight - tickH) / 2, 1, tickH), c);
         }
         x = x1;
     }
     for (int lv = style::Suppressed; lv < style::LevelCount; ++lv) {
         const QColor c = style::levelColor(static_cast<style::Level>(lv));
-        const int h = lv == style::Suppressed ? kRowHeight / 3 : kRowHeight - 8;
+        const int h = lv == style::Suppressed ? m_rowHeight / 3 : std::min(m_rowHeight, 26) - 8;  // a tall lane keeps marks short
         for (int x = 0; x < static_cast<int>(marks.size()); ++x)
             if (marks[static_cast<size_t>(x)] == lv + 1)
-                p.fillRect(QRect(kLabelWidth + x - 2, y + (kRowHeight - h) / 2, 5, h), c);
+                p.fillRect(QRect(kLabelWidth + x - 2, y + (m_rowHeight - h) / 2, 5, h), c);
     }
     p.setClipping(false);
 }
@@ -492,7 +535,7 @@ void TimelineView::paintLane(QPainter& p, int row, int laneIndex, int y)
 void TimelineView::paintOverlays(QPainter& p)
 {
     const int w = plotWidth();
-    const int bottom = kAxisHeight + std::min(m_lanes.rowCount() - firstVisibleRow(), visibleRowCount() + 1) * kRowHeight;
+    const int bottom = kAxisHeight + std::min(m_lanes.rowCount() - firstVisibleRow(), visibleRowCount() + 1) * m_rowHeight;
     p.setClipRect(kLabelWidth, 0, w, height());
     p.setRenderHint(QPainter::Antialiasing, true);
 
@@ -507,7 +550,7 @@ void TimelineView::paintOverlays(QPainter& p)
         const auto& times = lane.times[style::Root];
         auto it = std::lower_bound(times.begin(), times.end(), m_range.start);
         for (int n = 0; it != times.end() && *it < m_range.end && n < 64; ++it, ++n) {
-            const QPointF c(xOfTime(*it), kAxisHeight + (row - first) * kRowHeight + kRowHeight / 2.0);
+            const QPointF c(xOfTime(*it), kAxisHeight + (row - first) * m_rowHeight + m_rowHeight / 2.0);
             QPainterPath d;
             d.moveTo(c + QPointF(0, -8));
             d.lineTo(c + QPointF(8, 0));
@@ -583,7 +626,7 @@ void TimelineView::mousePressEvent(QMouseEvent* e)
 
 void TimelineView::mouseMoveEvent(QMouseEvent* e)
 {
-    if (e->pos().x() >= kLabelWidth)
+    if (e->pos().x() >= kLabelWidth && m_lanes.minTime() != kNoTime)  // no axis: no time under the mouse
         m_focus->setCursor(timeAtX(e->pos().x()));
     if (m_drag == Drag::None)
         return;

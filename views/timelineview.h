@@ -24,7 +24,8 @@ class TimelineView : public QWidget
 {
     Q_OBJECT
 public:
-    static constexpr int kRowHeight = 22;
+    // Lanes are at least kMinRowHeight tall, and grow up to kMaxRowHeight to fill the panel.
+    static constexpr int kMinRowHeight = 22, kMaxRowHeight = 34;
     static constexpr int kAxisHeight = 26;
     static constexpr int kLabelWidth = 180;
 
@@ -46,6 +47,7 @@ public:
 
     timecoords::Range range() const { return m_range; }
     int plotWidth() const;
+    int rowHeight() const { return m_rowHeight; }
     int firstVisibleRow() const;
     int visibleRowCount() const;
     // How many lanes the last paint visited; tests check culling with it.
@@ -61,6 +63,10 @@ public:
     int laneAtPos(QPoint pos) const;
     // The hover text of an event (rich text); empty when the id is not in the result.
     QString toolTipOf(EventId event) const;
+    // The axis's heading: the date of the window ("2024-05-01 UTC"), "since each boot", or "no timestamps".
+    QString axisTitle() const;
+    // What the plot says when no event has a time ("No timestamps in this bundle…").
+    QString untimedMessage() const;
 
 public slots:
     void fitToIncident();
@@ -94,6 +100,7 @@ private:
     void onLaneFilter(const QString& text);
     void rowsChanged();
     void updateScrollBar();
+    void fitRowHeight();
     void setRange(timecoords::Range r, FocusState::History mode);
     timecoords::Range limit() const;
     int rowAtY(int y) const;
@@ -119,6 +126,7 @@ private:
     TimelineLanes m_lanes;
     QScrollBar* m_vbar;
     timecoords::Range m_range;
+    int m_rowHeight = kMinRowHeight;
 
     // Geometry cache (Qt Creator's trackpainter): valid for one range and width.
     std::unordered_map<int, LaneGeometry> m_markCache;

@@ -265,10 +265,9 @@ QString VerdictPanel::verdictHtml(const Analysis& a) const
                  .arg(esc(rc.title.empty() ? rc.symptom : rc.title));
         h += QStringLiteral("<table cellspacing=2>");
         h += row(tr("Symptom"), QStringLiteral("<code>%1</code>").arg(esc(rc.symptom)));
-        h += row(tr("Node"), QStringLiteral("<b>%1</b>").arg(esc(rc.node)));
-        if (rc.gpuIndex >= 0 || !rc.pciBus.empty())
-            h += row(tr("GPU"), QStringLiteral("%1 %2").arg(rc.gpuIndex >= 0 ? QString::number(rc.gpuIndex) : QString(),
-                                                           rc.pciBus.empty() ? QString() : QStringLiteral("(PCI %1)").arg(esc(rc.pciBus))));
+        h += row(tr("Node"), QStringLiteral("<b>%1</b>").arg(esc(present::nodeName(rc.node))));
+        if (const std::string gpu = present::gpuField(rc.gpuIndex, rc.pciBus); !gpu.empty())
+            h += row(tr("GPU"), esc(gpu));
         if (rc.rank >= 0)
             h += row(tr("Rank"), QString::number(rc.rank));
         h += row(tr("Time"), style::timeText(rc.time));
@@ -283,7 +282,8 @@ QString VerdictPanel::verdictHtml(const Analysis& a) const
         for (const Candidate& c : r.candidates)
             h += QStringLiteral("<li><a href='event:%1'>%2</a> on %3 at %4 — %5</li>")
                      .arg(c.event.value)
-                     .arg(esc(c.title.empty() ? c.symptom : c.title), esc(c.node), style::timeText(c.time), esc(present::candidateVerdict(c, index)));
+                     .arg(esc(c.title.empty() ? c.symptom : c.title), esc(present::place(c.node, c.gpuIndex, c.pciBus, c.rank)),
+                          style::timeText(c.time), esc(present::candidateVerdict(c, index)));
         h += QStringLiteral("</ul>");
     } else {
         h += QStringLiteral("<h3 style='color:#455a64;margin-bottom:2px'>No root cause found</h3>");

@@ -93,6 +93,13 @@ QString intervalText(const Timestamp& t)
         .arg(halfS, 0, 'g', 3);
 }
 
+QString timeColumnTitle(bool anyWallClock, bool anyBootRelative)
+{
+    if (!anyBootRelative)
+        return QStringLiteral("Time (UTC)");
+    return anyWallClock ? QStringLiteral("Time (UTC, or boot+ s since boot)") : QStringLiteral("Time (s since boot)");
+}
+
 QString tickLabel(int64_t ns, int64_t stepNs)
 {
     const QDateTime dt = toDateTime(ns);

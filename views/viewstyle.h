@@ -44,6 +44,9 @@ QString timeText(const Timestamp& t, bool withDate = true);
 // "12:00:01.000 … 12:00:02.000 (±0.5 s)" when t's interval is wider than the
 // time itself says (its ends in t's basis); empty for a point or an unbounded interval.
 QString intervalText(const Timestamp& t);
+// The heading of a column of times: "Time (UTC)", or, when some are dmesg seconds
+// since an unknown boot (timeText's "boot+…s"), a heading that says so.
+QString timeColumnTitle(bool anyWallClock, bool anyBootRelative);
 // Label for a tick of the given step: drops the date and sub-second digits it does not need.
 QString tickLabel(int64_t ns, int64_t stepNs);
 // The same on a boot-relative axis: "boot+120s", "boot+120.5s".

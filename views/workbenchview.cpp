@@ -12,6 +12,8 @@
 #include <QTabWidget>
 #include <QVBoxLayout>
 
+#include <algorithm>
+
 namespace fl {
 
 WorkbenchView::WorkbenchView(QWidget* parent)
@@ -48,6 +50,7 @@ WorkbenchView::WorkbenchView(QWidget* parent)
     right->addWidget(bottom);
     right->setStretchFactor(0, 3);
     right->setStretchFactor(1, 2);
+    m_rightSplit = right;
     auto* main = new QSplitter(Qt::Horizontal);
     main->addWidget(m_side);
     main->addWidget(right);
@@ -307,9 +310,27 @@ void WorkbenchView::setAnalysis(std::shared_ptr<const Analysis> analysis, ViewJo
         onViewsReady();
 }
 
+void WorkbenchView::fitTimelineShare()
+{
+    // The centre's 3:2 share suits a wide job; a timeline of a few lanes then
+    // sat over an empty panel. It gets what its lanes need at their tallest
+    // (between 35 % and 60 % of the height), and the evidence and raw lines
+    // under it the rest. Once per open: a reader's drag stands until the next.
+    const QList<int> sizes = m_rightSplit->sizes();
+    if (sizes.size() != 2 || sizes[0] <= 0 || !isVisible())
+        return;
+    const int total = sizes[0] + sizes[1];
+    const TimelineView* view = m_timeline->view();
+    const int chrome = m_centre->height() - view->height();  // tab bar and the timeline's tool bar
+    const int want = chrome + TimelineView::kAxisHeight + view->lanes().rowCount() * TimelineView::kMaxRowHeight + 4;
+    const int centre = std::clamp(want, total * 35 / 100, total * 3 / 5);
+    m_rightSplit->setSizes({centre, total - centre});
+}
+
 void WorkbenchView::onViewsReady()
 {
     refreshNotes();
+    fitTimelineShare();
     // Start on the incident: that is the question the reader opened this
     // for. A reader who already moved while the views were built keeps
     // where they went.

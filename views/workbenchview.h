@@ -19,6 +19,8 @@
 
 class QTabWidget;
 
+class QSplitter;
+
 namespace fl {
 
 class WorkbenchView : public QWidget
@@ -82,6 +84,7 @@ signals:
 
 private:
     void onViewsReady();
+    void fitTimelineShare();
     void openEvidence(const QString& id);
     void refreshNotes();
     bool checked(bool ok);
@@ -101,6 +104,7 @@ private:
     QTabWidget* m_centre;
     QTabWidget* m_side;
     ViewJobs* m_jobs;
+    QSplitter* m_rightSplit = nullptr;  // the centre tabs over the evidence and raw lines
     double m_verdictMs = 0;
 };
 

@@ -779,7 +779,9 @@ json SessionService::evidenceLines(const SessionId& id, int run, const std::stri
     json lines = json::array();
     int64_t n = 1;
     size_t pos = 0;
-    while (pos <= content->size() && n <= last) {
+    // A final newline ends the last line; it does not start an empty one after it (the raw viewer then showed a
+    // blank "line 8 / 8" under a 7-line file).
+    while (pos < content->size() && n <= last) {
         size_t end = content->find('\n', pos);
         if (end == std::string::npos)
             end = content->size();

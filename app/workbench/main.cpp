@@ -1,10 +1,13 @@
 // SPDX-License-Identifier: MIT
 // faultline [BUNDLE]                      open the workbench (on BUNDLE)
-// faultline --screenshot FILE [--notes] [--timings] [--tab timeline|chain|metrics] [BUNDLE]
+// faultline --service URL [--token-file FILE] [--session ID]
+//                                         open the service browser on URL (and session ID's latest result)
+// faultline --screenshot FILE [--notes] [--timings] [--tab timeline|chain|metrics] BUNDLE | --service URL ...
 //                                         analyse, build every view, render the window to FILE, exit; with
 //                                         --notes, fail (exit 1) when the bundle's notes cannot be stored or
 //                                         shown; with --timings (or FAULTLINE_TIMINGS=1), print where the time went
 #include "mainwindow.h"
+#include "servicestart.h"
 
 #include "../common/cli_conventions.h"
 #include "../common/huge_pages.h"
@@ -64,11 +67,25 @@ int main(int argc, char** argv)
     CLI::App cli{"Faultline workbench: root cause of failed distributed GPU jobs, from their logs.", "faultline"};
     fl::cli::applyConventions(cli);
     cli.set_version_flag("--version", std::string("faultline ") + FAULTLINE_VERSION);
-    std::string bundleArg, shotArg, tabArg = "timeline";
+    std::string bundleArg, shotArg, tabArg = "timeline", serviceArg, tokenArg, sessionArg;
     bool notesWanted = false, timings = false;
-    cli.add_option("BUNDLE", bundleArg, "bundle folder or archive to open");
+    auto* bundleOption = cli.add_option("BUNDLE", bundleArg, "bundle folder or archive to open");
+    auto* serviceOption = cli.add_option("--service", serviceArg,
+                                         "open the service browser (File > Connect to service) on a faultline-service "
+                                         "at URL and list its sessions")
+                              ->type_name("URL")
+                              ->excludes(bundleOption);
+    cli.add_option("--token-file", tokenArg, "with --service: the file holding the service's bearer token")
+        ->type_name("FILE")
+        ->needs(serviceOption);
+    cli.add_option("--session", sessionArg,
+                   "with --service: open the latest result of session ID in the workbench (as Open in workbench)")
+        ->type_name("ID")
+        ->needs(serviceOption);
     auto* shotOption = cli.add_option("--screenshot", shotArg,
-                                      "render the window to FILE once the analysis is done, then exit (1 if it failed)")
+                                      "render the window to FILE once the analysis is done, then exit (1 if it "
+                                      "failed); needs BUNDLE or --service (the service browser, or with --session "
+                                      "the main window on that result)")
                            ->type_name("FILE");
     cli.add_flag("--notes", notesWanted,
                  "with --screenshot: the bundle's notes are wanted; exit 1 if they cannot be stored (SQLite driver "
@@ -83,6 +100,11 @@ int main(int argc, char** argv)
     cli.footer("Qt's own settings come from the environment (QT_QPA_PLATFORM=offscreen, QT_SCALE_FACTOR, ...).");
     if (const int code = fl::cli::parseCommandLine(cli, argc, argv); code >= 0)
         return code;
+    // An empty window is no picture of anything: say so instead of saving one.
+    if (shotOption->count() > 0 && bundleArg.empty() && serviceOption->count() == 0) {
+        std::fputs("faultline: --screenshot needs a BUNDLE or --service URL to show\n", stderr);
+        return 2;
+    }
 
     // Qt gets the program name only: every argument was ours and is parsed.
     int qtArgc = 1;
@@ -95,12 +117,21 @@ int main(int argc, char** argv)
 
     fl::MainWindow window;
     window.resize(1600, 1000);
+    std::unique_ptr<fl::ServiceStart> service;
+    if (serviceOption->count() > 0)
+        service = std::make_unique<fl::ServiceStart>(&window, QString::fromStdString(serviceArg),
+                                                     QString::fromLocal8Bit(tokenArg.c_str()),
+                                                     QString::fromStdString(sessionArg));
     if (shotOption->count() == 0) {
         if (timings)
             QObject::connect(&window, &fl::MainWindow::analysisFinished, &window,
                              [&window] { std::fputs(qPrintable(window.timingReport()), stderr); });
         window.show();
-        if (!bundle.isEmpty())
+        if (service) {
+            // Failures stay on the browser's status line, as when connecting from the menu.
+            service->browser()->show();
+            service->start();
+        } else if (!bundle.isEmpty())
             window.openPath(bundle);
         return QApplication::exec();
     }
@@ -132,13 +163,37 @@ int main(int argc, char** argv)
             QApplication::exit(saved && ok && notesOk ? 0 : 1);
         });
     };
-    QObject::connect(&window, &fl::MainWindow::analysisFinished, &window, save);
     if (timings)
         std::fprintf(stderr, "%-64s %10.1f ms\n", "start-up (process start to open)",
                      beforeMain + static_cast<double>(sinceStart.nsecsElapsed()) / 1e6);
-    if (bundle.isEmpty())
-        save(true);
-    else
-        window.openPath(bundle);
+    if (service) {
+        // Without --session the picture is the browser's session list; with it, the main window on the result.
+        fl::ServiceBrowser* browser = service->browser();
+        browser->resize(1200, 800);
+        browser->show();
+        QObject::connect(service.get(), &fl::ServiceStart::finished, &window,
+                         [browser, out, save, withSession = !sessionArg.empty()](const QString& error) {
+                             if (!error.isEmpty()) {
+                                 std::fprintf(stderr, "faultline: %s\n", qPrintable(error));
+                                 QApplication::exit(1);
+                                 return;
+                             }
+                             if (withSession) {
+                                 save(true);
+                                 return;
+                             }
+                             QTimer::singleShot(200, browser, [browser, out] {
+                                 QDir().mkpath(QFileInfo(out).absolutePath());
+                                 const bool saved = browser->grab().save(out);
+                                 if (!saved)
+                                     std::fprintf(stderr, "faultline: cannot write %s\n", qPrintable(out));
+                                 QApplication::exit(saved ? 0 : 1);
+                             });
+                         });
+        service->start();
+        return QApplication::exec();
+    }
+    QObject::connect(&window, &fl::MainWindow::analysisFinished, &window, save);
+    window.openPath(bundle);
     return QApplication::exec();
 }

@@ -118,6 +118,24 @@ MainWindow::~MainWindow()
     m_watcher.waitForFinished();
 }
 
+ServiceBrowser* MainWindow::serviceBrowser()
+{
+    auto* browser = findChild<ServiceBrowser*>();  // one window, kept with what it showed
+    if (!browser) {
+        browser = new ServiceBrowser(m_path, this);
+        // Reviewed like a local result: raw lines fetched per evidence item, notes per session.
+        auto* review = ServiceReview::of(m_workbench);
+        connect(review, &ServiceReview::message, this, [this](const QString& m) { statusBar()->showMessage(m, 15000); });
+        connect(browser, &ServiceBrowser::openInWorkbench, this,
+                [this, browser, review](std::shared_ptr<const Analysis> a, const QString& title) {
+                    showAnalysis(a, title);
+                    review->attach(browser->client(), browser->openSession(), browser->openRun(), a);
+                });
+    }
+    browser->setOpenBundle(QFileInfo::exists(m_path) ? m_path : QString());
+    return browser;
+}
+
 void MainWindow::buildActions()
 {
     QMenu* file = menuBar()->addMenu(tr("&File"));
@@ -131,19 +149,7 @@ void MainWindow::buildActions()
     file->addAction(tr("&Export report…"), QKeySequence(Qt::CTRL | Qt::Key_E), this,
                     [this] { exportReportDialog(this, *m_workbench, m_path); });
     file->addAction(tr("&Connect to service…"), this, [this] {
-        auto* browser = findChild<ServiceBrowser*>();  // one window, kept with what it showed
-        if (!browser) {
-            browser = new ServiceBrowser(m_path, this);
-            // Reviewed like a local result: raw lines fetched per evidence item, notes per session.
-            auto* review = ServiceReview::of(m_workbench);
-            connect(review, &ServiceReview::message, this, [this](const QString& m) { statusBar()->showMessage(m, 15000); });
-            connect(browser, &ServiceBrowser::openInWorkbench, this,
-                    [this, browser, review](std::shared_ptr<const Analysis> a, const QString& title) {
-                        showAnalysis(a, title);
-                        review->attach(browser->client(), browser->openSession(), browser->openRun(), a);
-                    });
-        }
-        browser->setOpenBundle(QFileInfo::exists(m_path) ? m_path : QString());
+        ServiceBrowser* browser = serviceBrowser();
         browser->show();
         browser->raise();
     });

@@ -23,6 +23,8 @@ class QPushButton;
 
 namespace fl {
 
+class ServiceBrowser;
+
 // What a background analysis hands back: the analysis or a message naming the file.
 using AnalysisOutcome = std::variant<std::shared_ptr<const Analysis>, QString>;
 
@@ -42,6 +44,8 @@ public:
     // Where the time of the last open went: the engine's stages, the verdict,
     // each view's job, one "what  N ms" line each (faultline --timings).
     QString timingReport() const;
+    // The service browser (File → Connect to service…), made on first use; not shown.
+    ServiceBrowser* serviceBrowser();
 
 public slots:
     void openPath(const QString& path);

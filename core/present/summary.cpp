@@ -16,6 +16,12 @@ std::string plural(size_t n, const char* word)
     return std::to_string(n) + " " + word + (n == 1 ? "" : "s");
 }
 
+// " on 3 nodes"; nothing when no event named its node ("4 downstream symptoms on 0 nodes" read as none).
+std::string onNodes(size_t nodes)
+{
+    return nodes ? " on " + plural(nodes, "node") : std::string();
+}
+
 // "only downstream or informational symptoms were found (nccl.watchdog_timeout ×4, …)"
 std::string foundInstead(const MissingFacts& f)
 {
@@ -63,12 +69,11 @@ std::string summary(const Result& result, const std::vector<EventId>& tiedRoots,
         const RootCause& rc = *result.rootCause;
         std::string s = rc.title + " on " + place(rc.node, rc.gpuIndex, rc.pciBus, rc.rank) + " at " +
                         (rc.time.known() ? formatTime(rc.time) : std::string("an unknown time")) +
-                        (c.downstream ? "; " + plural(c.downstream, "downstream symptom") + " on " +
-                                            plural(c.downstreamNodes, "node")
+                        (c.downstream ? "; " + plural(c.downstream, "downstream symptom") + onNodes(c.downstreamNodes)
                                       : std::string("; no downstream symptom linked to it"));
         if (c.otherErrors)
             s += "; " + plural(c.otherErrors, "other error") +
-                 (c.otherErrorNodes ? " on " + plural(c.otherErrorNodes, "node") : std::string()) +
+                 onNodes(c.otherErrorNodes) +
                  " kept as interesting evidence";
         if (rc.inferred)
             s += "; inferred: no line shows it, " + rc.inferred->fromSymptom.str() + " names it";

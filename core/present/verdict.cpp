@@ -5,9 +5,24 @@
 
 namespace fl::present {
 
+std::string nodeName(const std::string& node)
+{
+    return node.empty() ? std::string("unknown node") : node;
+}
+
+std::string gpuField(int gpu, const std::string& pciBus)
+{
+    if (gpu < 0 && pciBus.empty())
+        return {};
+    std::string s = gpu >= 0 ? std::to_string(gpu) : std::string("index unknown");
+    if (!pciBus.empty())
+        s += " (PCI " + pciBus + ")";
+    return s;
+}
+
 std::string place(const std::string& node, int gpu, const std::string& pciBus, int rank, BusDetail bus)
 {
-    std::string s = node.empty() ? std::string("unknown node") : node;
+    std::string s = nodeName(node);
     if (gpu >= 0) {
         s += " GPU " + std::to_string(gpu);
         if (bus == BusDetail::Always && !pciBus.empty())

@@ -20,6 +20,13 @@ enum class BusDetail { IfNoIndex, Always };
 std::string place(const std::string& node, int gpu, const std::string& pciBus, int rank,
                   BusDetail bus = BusDetail::IfNoIndex);
 
+// A node's name, or "unknown node" when no line or file named it: a field is never left blank.
+std::string nodeName(const std::string& node);
+
+// The GPU of a root cause as a field: "3", "3 (PCI 0000:91:00)", or "index unknown (PCI 0000:91:00)"
+// when only the bus was read; empty when neither is known.
+std::string gpuField(int gpu, const std::string& pciBus);
+
 // Runs of ranks as the result document writes them: "0-2,5"; empty for none.
 std::string formatRanges(const std::vector<IndexRange>& ranges);
 

@@ -125,6 +125,27 @@ private slots:
         QCOMPARE(present::summary(r, {}, c, {}),
                  std::string("GPU fell off the bus (Xid 79) on node07 GPU 3 rank 25 at an unknown time; 1 downstream "
                              "symptom on 1 node; 2 other errors kept as interesting evidence."));
+
+        // Symptoms whose lines name no node: counted, never "on 0 nodes".
+        c.downstream = 4;
+        c.downstreamNodes = 0;
+        c.otherErrors = 0;
+        const std::string noNodes = present::summary(r, {}, c, {});
+        QVERIFY2(noNodes.find("0 nodes") == std::string::npos, noNodes.c_str());
+        QCOMPARE(noNodes, std::string("GPU fell off the bus (Xid 79) on node07 GPU 3 rank 25 at an unknown time; 4 "
+                                      "downstream symptoms."));
+    }
+
+    // A field names what is known and says what is not: no blank node, no GPU field without its index.
+    void nodeAndGpuFields()
+    {
+        QCOMPARE(present::nodeName(""), std::string("unknown node"));
+        QCOMPARE(present::nodeName("node07"), std::string("node07"));
+        QCOMPARE(present::gpuField(-1, "0000:91:00"), std::string("index unknown (PCI 0000:91:00)"));
+        QCOMPARE(present::gpuField(3, "0000:91:00"), std::string("3 (PCI 0000:91:00)"));
+        QCOMPARE(present::gpuField(3, ""), std::string("3"));
+        QCOMPARE(present::gpuField(-1, ""), std::string());
+        QCOMPARE(present::place("", -1, "0000:91:00", -1), std::string("unknown node GPU 0000:91:00"));
     }
 
     void templatesExpandOnce()

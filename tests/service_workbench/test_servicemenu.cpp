@@ -50,6 +50,16 @@ QString sampleLine(const std::string& file, uint32_t line)
     return line >= 1 && line <= uint32_t(lines.size()) ? QString::fromUtf8(lines[line - 1]) : QString();
 }
 
+// Lines of a sample file as a viewer counts them: a final newline ends the last line, it starts none.
+uint64_t sampleLineCount(const std::string& file)
+{
+    QFile f(kSample + QLatin1Char('/') + QString::fromStdString(file));
+    if (!f.open(QIODevice::ReadOnly))
+        return 0;
+    const QByteArray d = f.readAll();
+    return static_cast<uint64_t>(d.count('\n') + (d.isEmpty() || d.endsWith('\n') ? 0 : 1));
+}
+
 QPushButton* button(QWidget* in, const QString& text)
 {
     for (QPushButton* b : in->findChildren<QPushButton*>())
@@ -232,6 +242,19 @@ private slots:
         QVERIFY2(review->lastError().isEmpty(), qPrintable(review->lastError()));
         QTRY_VERIFY_WITH_TIMEOUT(raw->indexComplete(), 10000);
         QCOMPARE(raw->lineText(last.ref.line), sampleLine(last.file, last.ref.line));
+        // Evidence near the end of its file: the viewer shows as many lines as the file has, not a blank one
+        // after its final newline (the service sent one: "line 4 / 8" under a 7-line file).
+        const EvidenceItem* nearEnd = nullptr;
+        for (const EvidenceItem& e : shownAnalysis->result.evidence)
+            if (!nearEnd && e.ref.line + 5 >= sampleLineCount(e.file))
+                nearEnd = &e;
+        QVERIFY2(nearEnd, "the sample has no evidence within 5 lines of its file's end");
+        w->workbench()->focus()->selectEvidence(QString::fromStdString(nearEnd->id));
+        QTRY_VERIFY_WITH_TIMEOUT(!review->busy(), 60000);
+        QVERIFY2(review->lastError().isEmpty(), qPrintable(review->lastError()));
+        QTRY_VERIFY_WITH_TIMEOUT(raw->indexComplete(), 10000);
+        QCOMPARE(raw->lineCount(), sampleLineCount(nearEnd->file));
+        QCOMPARE(raw->lineText(raw->lineCount()), sampleLine(nearEnd->file, static_cast<uint32_t>(raw->lineCount())));
 
         // Delete session…: asked, then gone on the service; the main window's next fetch says so.
         browser->sessionView()->selectRow(0);

@@ -6,6 +6,9 @@
 #include "views/timelineview.h"
 
 #include <QGraphicsItem>
+#include <QGraphicsScene>
+#include <QGraphicsSimpleTextItem>
+#include <QScrollBar>
 #include <QTemporaryDir>
 #include <QTest>
 
@@ -59,6 +62,75 @@ private slots:
             for (const QRectF& b : boxes)
                 QVERIFY2(!labels[i].intersects(b), qPrintable(QStringLiteral("label %1 overlaps a box").arg(i)));
         }
+    }
+
+    // Every text item of the scene (box texts, arrow labels, the caption).
+    static QStringList sceneTexts(const ChainGraphView& g)
+    {
+        QStringList out;
+        for (QGraphicsItem* it : g.scene()->items())
+            if (auto* t = dynamic_cast<QGraphicsSimpleTextItem*>(it))
+                out << t->text();
+        return out;
+    }
+
+    // Arrows say what the link means in the rule's words; when every arrow
+    // means the same, one caption says so instead of the same label on each.
+    void arrowsSayWhatTheyMean()
+    {
+        FocusState focus;
+        ChainGraphView g(&focus);
+        g.setAnalysis(m_analysis);
+        QStringList texts = sceneTexts(g);
+        QCOMPARE(texts.count(QStringLiteral("rank lost its peer")), 15);
+        QCOMPARE(texts.count(QStringLiteral("peer gone")), 1);
+        QVERIFY(!texts.join(QLatin1Char('|')).contains(QStringLiteral("chain.gpu-loss")));
+        QVERIFY(!g.caption());
+
+        auto same = std::make_shared<Analysis>(*m_analysis);
+        for (ChainEdge& e : same->result.edges) {
+            e.rule = std::string("chain.initiator-to-symptom");
+            e.label = std::string("follows");
+        }
+        g.setAnalysis(same);
+        texts = sceneTexts(g);
+        QCOMPARE(texts.count(QStringLiteral("follows")), 0);
+        QVERIFY(!texts.join(QLatin1Char('|')).contains(QStringLiteral("chain.initiator-to-symptom\n")));
+        QVERIFY(g.caption());
+        QCOMPARE(static_cast<QGraphicsSimpleTextItem*>(g.caption())->text(),
+                 QStringLiteral("Every arrow: follows (rule chain.initiator-to-symptom)"));
+    }
+
+    // Fitted to the view on show and resize: the whole graph when its text
+    // stays readable, else the smallest readable size with scrolling; never
+    // the 7 px text of a graph squeezed into a small panel.
+    void fitsReadably()
+    {
+        FocusState focus;
+        ChainGraphView g(&focus);
+        g.resize(1600, 2000);  // room for its 16 stacked effects at full size
+        g.setAnalysis(m_analysis);
+        static_cast<QWidget&>(g).show();  // ChainGraphView::show(Plan) hides it
+        QVERIFY(QTest::qWaitForWindowExposed(&g));
+        auto textPx = [&g] {
+            QFont f = g.font();
+            f.setPointSizeF(f.pointSizeF() * 0.9);
+            return g.zoom() * QFontMetricsF(f).height();
+        };
+        auto wholeInView = [&g] {
+            const QRect shown = g.mapFromScene(g.sceneRect()).boundingRect();
+            return g.viewport()->rect().adjusted(-2, -2, 2, 2).contains(shown);
+        };
+        QVERIFY2(textPx() >= ChainGraphView::kMinTextPx - 0.01, qPrintable(QString::number(textPx())));
+        QVERIFY2(wholeInView(), "a graph that fits is shown whole");
+        g.resize(420, 260);  // far too small for 17 boxes
+        QTest::qWait(10);
+        QVERIFY2(textPx() >= ChainGraphView::kMinTextPx - 0.01, qPrintable(QString::number(textPx())));
+        QVERIFY(g.horizontalScrollBar()->maximum() > 0 || g.verticalScrollBar()->maximum() > 0);
+        QVERIFY(g.mapFromScene(g.itemForEvent(EventId(test::kRootEvent))->sceneBoundingRect().center()).x() >= 0);
+        g.resize(1600, 2000);
+        QTest::qWait(10);
+        QVERIFY2(wholeInView(), "fitted again after a resize");
     }
 
     void oneItemPerChainNode()

@@ -109,6 +109,28 @@ private slots:
         QVERIFY(!w.focus()->canGoBack());  // opening is not a navigation step
     }
 
+    // A timeline of a few lanes does not sit over an empty panel: the lanes
+    // grow and the splitter gives the rest of the height to the evidence and
+    // raw lines under it (before: ~60 % of the timeline empty below its lanes).
+    void timelineLeavesLittleEmpty()
+    {
+        WorkbenchView w;
+        w.resize(1600, 1000);
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        const int rawBefore = w.raw()->height();
+        w.setAnalysis(m_analysis);
+        QTRY_VERIFY(w.jobs()->pending() == 0);
+        QTest::qWait(20);
+        const TimelineView* t = w.timeline()->view();
+        const int used = TimelineView::kAxisHeight + t->lanes().rowCount() * t->rowHeight();
+        const int empty = t->height() - used;
+        QVERIFY2(empty * 100 < t->height() * 25,
+                 qPrintable(QStringLiteral("%1 of %2 px empty under %3 lanes of %4 px")
+                                .arg(empty).arg(t->height()).arg(t->lanes().rowCount()).arg(t->rowHeight())));
+        QVERIFY2(w.raw()->height() > rawBefore, "the raw lines got the height the timeline did not need");
+    }
+
     void filtersFromWidgets()
     {
         EvidencePanel p(new FocusState(this));

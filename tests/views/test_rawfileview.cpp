@@ -4,6 +4,8 @@
 
 #include <QElapsedTimer>
 #include <QFile>
+#include <QFontMetrics>
+#include <QScrollBar>
 #include <QSignalSpy>
 #include <QTemporaryDir>
 #include <QTest>
@@ -93,6 +95,57 @@ private slots:
         v.showRef(ref);
         QCOMPARE(v.highlight().first, v.highlight().second);
         (void)v.grab();
+    }
+
+    // Scrolled to the end of a short file, the last line is on the last full
+    // row: no blank "line 8" under a 7-line file.
+    void endOfFileHasNoBlankRow()
+    {
+        QByteArray d;
+        for (int i = 1; i <= 7; ++i)
+            d += "line " + QByteArray::number(i) + "\n";
+        RawFileView v;
+        const int lh = QFontMetrics(v.font()).height() + 2;
+        v.resize(500, 4 * lh + lh / 2 + 2 * v.frameWidth());
+        v.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&v));
+        QVERIFY(v.open(write(QStringLiteral("seven.log"), d)));
+        const int rows = v.viewport()->height() / lh;
+        QVERIFY2(rows >= 2 && rows < 7, qPrintable(QString::number(rows)));
+        v.verticalScrollBar()->setValue(v.verticalScrollBar()->maximum());
+        QCOMPARE(v.lineAtY((rows - 1) * lh + 1), uint64_t(7));
+        QCOMPARE(v.lineCount(), uint64_t(7));
+        v.goToLine(7);
+        QCOMPARE(v.lineAtY((rows - 1) * lh + 1), uint64_t(7));
+    }
+
+    // A syslog Xid line is longer than the panel: wrapped (the default) its
+    // Xid text is on screen without scrolling; unwrapped it scrolls sideways.
+    void longLinesWrap()
+    {
+        const QByteArray xid = "Mar 14 10:00:41 node-03 kernel: [6781741.548779] NVRM: Xid (PCI:0000:91:00): 79, "
+                               "pid=1234, name=python3, GPU has fallen off the bus.";
+        QByteArray d = "a\nb\nc\n" + xid + "\ne\nf\ng\n";
+        RawFileView v;
+        v.resize(460, 300);
+        v.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&v));
+        QVERIFY(v.open(write(QStringLiteral("xid.log"), d)));
+        QVERIFY(v.wrap());
+        const int lh = QFontMetrics(v.font()).height() + 2;
+        const int rows = v.rowsOf(3);
+        QVERIFY2(rows >= 2, qPrintable(QString::number(rows)));
+        QCOMPARE(v.horizontalScrollBar()->maximum(), 0);
+        for (int r = 0; r < rows; ++r)
+            QCOMPARE(v.lineAtY(3 * lh + r * lh + 1), uint64_t(4));
+        QCOMPARE(v.lineAtY((3 + rows) * lh + 1), uint64_t(5));
+        QVERIFY(v.find(QStringLiteral("fallen off")));
+        QCOMPARE(v.horizontalScrollBar()->value(), 0);
+        (void)v.grab();
+        v.setWrap(false);
+        QCOMPARE(v.rowsOf(3), 1);
+        QVERIFY(v.horizontalScrollBar()->maximum() > 0);
+        QCOMPARE(v.lineAtY(4 * lh + 1), uint64_t(5));
     }
 
     void searchNextPrevious()

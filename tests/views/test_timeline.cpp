@@ -172,6 +172,72 @@ private slots:
         QCOMPARE(style::bootTickLabel(120'000'000'000, 10'000'000'000), QStringLiteral("boot+120s"));
     }
 
+    // A bundle whose lines carry no time at all: lanes with their counts, no
+    // 1970-01-01 axis (the epoch is not when anything happened), and an empty
+    // window is not headed "1970-01-01 UTC" either.
+    void noTimestampsNoEpochAxis()
+    {
+        FocusState focus;
+        TimelineView empty(&focus);
+        empty.resize(900, 300);
+        empty.show();
+        (void)empty.grab();
+        QVERIFY2(!empty.axisTitle().contains(QStringLiteral("1970")), qPrintable(empty.axisTitle()));
+        QVERIFY(empty.axisTitle().isEmpty());
+
+        Result r;
+        for (uint32_t i = 0; i < 5; ++i) {
+            SymptomEvent e;
+            e.id = EventId(i);
+            e.symptom = "nccl.watchdog_timeout";
+            e.node = i < 3 ? "node-a" : "node-b";
+            e.rank = static_cast<int>(i);
+            r.events.push_back(e);  // time.ns stays kNoTime
+        }
+        TimelineLanes l;
+        l.build(r);
+        QCOMPARE(l.minTime(), kNoTime);
+        QCOMPARE(l.lane(l.laneOfKey(QStringLiteral("node-a"))).untimed, 3u);
+        QCOMPARE(l.lane(l.laneOfKey(QStringLiteral("node-b/4"))).untimed, 1u);
+        TimelineView v(&focus);
+        v.resize(900, 300);
+        v.setLanes(std::move(l));
+        v.show();
+        const QImage img = v.grab().toImage();
+        QCOMPARE(v.axisTitle(), QStringLiteral("no timestamps"));
+        QVERIFY(v.untimedMessage().contains(QStringLiteral("5 events")));
+        // No tick labels: the axis strip right of the label column is one colour.
+        const QRgb axisBg = img.pixel(TimelineView::kLabelWidth + 2, 3);
+        int ticks = 0;
+        for (int x = TimelineView::kLabelWidth + 2; x < img.width() - 20; ++x)
+            for (int y = 2; y < TimelineView::kAxisHeight - 2; ++y)
+                ticks += img.pixel(x, y) != axisBg;
+        QCOMPARE(ticks, 0);
+        // The mouse over the plot names no time (the metrics plots would show a 1970 cursor).
+        QTest::mouseMove(&v, QPoint(TimelineView::kLabelWidth + 100, TimelineView::kAxisHeight + 10));
+        QCOMPARE(focus.cursorNs(), kNoTime);
+    }
+
+    // A few lanes fill the panel instead of leaving most of it empty; many keep the minimum height and scroll.
+    void fewLanesFillThePanel()
+    {
+        FocusState focus;
+        TimelineView v(&focus);
+        v.resize(1000, 400);
+        v.setAnalysis(m_analysis);
+        v.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&v));
+        const int rows = v.lanes().rowCount();
+        QVERIFY(rows > 0 && rows < 10);
+        const int used = TimelineView::kAxisHeight + rows * v.rowHeight();
+        QVERIFY2(used * 100 >= v.height() * 70 || v.rowHeight() == TimelineView::kMaxRowHeight,
+                 qPrintable(QStringLiteral("%1 rows of %2 px use %3 of %4 px").arg(rows).arg(v.rowHeight()).arg(used).arg(v.height())));
+        QVERIFY(v.rowHeight() > TimelineView::kMinRowHeight);
+        v.setAllExpanded(true);
+        v.resize(1000, 200);
+        QCOMPARE(v.rowHeight(), int(TimelineView::kMinRowHeight));  // 20 lanes in 200 px: minimum, and a scroll bar
+    }
+
     // An untimed NCCL line lies between the stamped lines around it: its
     // interval is a faint whisker from the mark, at most kSpanCapPx either
     // side, with a tick only where the interval really ends. Without the cap,
@@ -238,7 +304,7 @@ private slots:
         const QImage before = v.grab().toImage();
         const int x0 = TimelineView::kLabelWidth + 2, x1 = TimelineView::kLabelWidth + v.plotWidth() - 2;
         auto painted = [&](const QImage& img, int row) {
-            const int y = TimelineView::kAxisHeight + row * TimelineView::kRowHeight + TimelineView::kRowHeight / 2;
+            const int y = TimelineView::kAxisHeight + row * v.rowHeight() + v.rowHeight() / 2;
             const QRgb bg = img.pixel(x0, y);  // the window's edge: far from every mark
             int n = 0;
             for (int x = x0; x < x1; ++x)
@@ -252,7 +318,7 @@ private slots:
         }
         focus.selectEvent(EventId(2));
         const QImage after = v.grab().toImage();
-        const int y = TimelineView::kAxisHeight + TimelineView::kRowHeight / 2;
+        const int y = TimelineView::kAxisHeight + v.rowHeight() / 2;
         const int far = TimelineView::kLabelWidth + v.plotWidth() / 10;  // inside the interval, far from every mark
         QVERIFY2(after.pixel(far, y) != before.pixel(far, y), "the selected event's interval is a band over the lanes");
         if (qEnvironmentVariableIsSet("FAULTLINE_SCREENSHOTS")) {
@@ -396,7 +462,7 @@ private slots:
         const int row = rowOf(l, "node02/7");
         const int x = TimelineView::kLabelWidth
             + int(timecoords::timeToPixel(test::kRootTimeNs, v.range().start, v.range().end, v.plotWidth()));
-        const int y = TimelineView::kAxisHeight + (row - v.firstVisibleRow()) * TimelineView::kRowHeight + 10;
+        const int y = TimelineView::kAxisHeight + (row - v.firstVisibleRow()) * v.rowHeight() + 10;
         QTest::mouseClick(&v, Qt::LeftButton, {}, QPoint(x + 1, y));
         QCOMPARE(focus.current().event, std::optional<EventId>(EventId(test::kRootEvent)));
         QCOMPARE(focus.current().lane, QStringLiteral("node02/7"));
