@@ -1,8 +1,12 @@
-// File kind, node and rank inference. Names are tried first because operators
-// name collected files after what they are; content is the fallback for the
-// rest. Every decision records the token or shape that made it.
+// File kind, node and rank inference. Content comes first: every text file is
+// sniffed, whatever it is called ("console.log", "output.txt", "nohup.out"), and
+// a host that prints its name on its lines is that host, whatever a token of the
+// file name says. The name is the hint for what content does not settle (a
+// sacct table, a hosts file), and is shown where it disagrees. Every decision
+// records the token or shape that made it.
 #include "bundle/bundle.h"
 #include "bundle/sniff.h"
+#include "bundle/wrappers.h"
 
 #include <algorithm>
 #include <array>
@@ -289,14 +293,22 @@ std::string journalHost(std::string_view head, std::string& reason)
     return host;
 }
 
-KindGuess kindFromContent(std::string_view head)
+KindGuess kindFromContent(std::string_view head, LineWrapper wrapper)
 {
     if (journalJson(head))
         return {SourceKind::SysLog, "content: journal JSON export (__REALTIME_TIMESTAMP, MESSAGE)"};
-    const ContentShape shape = sniffContent(head);
+    const ContentShape shape = sniffContent(head, wrapper);
     if (shape.kind == SourceKind::Unknown)
         return {};
     return {shape.kind, "content: " + shape.reason};
+}
+
+// Kinds whose files hold lines of text the scan matches one by one. Content that looks like one of them
+// does not overrule a name that says metrics, a GPU snapshot or a host map: those are read by their own
+// parsers, and their text (a metrics CSV with an "NCCL" column) may well mention a training job.
+bool lineKind(SourceKind k)
+{
+    return k == SourceKind::AppLog || k == SourceKind::SysLog || k == SourceKind::Scheduler || k == SourceKind::FabricManager;
 }
 
 } // namespace
@@ -333,31 +345,49 @@ void classifyFile(SourceFile& file, std::string_view head)
         return;
     }
 
-    KindGuess kind = kindFromName(base, folders, head);
-    if (kind.kind == SourceKind::Unknown)
-        kind = kindFromContent(head);
+    const LineWrapper wrapper = detectWrapper(head); // the scan finds the same from the same head
+    const KindGuess named = kindFromName(base, folders, head);
+    const KindGuess content = kindFromContent(head, wrapper);
+    const bool contentDecides =
+        content.kind != SourceKind::Unknown && (named.kind == SourceKind::Unknown || (lineKind(named.kind) && lineKind(content.kind)));
+    const KindGuess& kind = contentDecides ? content : named;
     file.kind = kind.kind;
     file.kindReason = kind.reason;
+    if (contentDecides) {
+        if (named.kind != SourceKind::Unknown && named.kind != content.kind)
+            file.kindReason += " (the " + named.reason + " says " + std::string(toString(named.kind)) + ")";
+    }
 
+    // A host that prints its name on its lines is that host; the name and folders are the fallback, and
+    // a name part that says another host is shown beside the content's.
     const std::string_view stem = stemOf(base);
+    std::string nameHost, nameHostReason;
     if (std::string host = hostFromName(stem); !host.empty()) {
-        file.nodeReason = "file name part '" + host + "'";
-        file.node = std::move(host);
+        nameHostReason = "file name part '" + host + "'";
+        nameHost = std::move(host);
     } else {
         // Nearest folder first: "cluster/node-03/logs/syslog" belongs to node-03.
-        for (auto it = folders.rbegin(); it != folders.rend() && file.node.empty(); ++it) {
+        for (auto it = folders.rbegin(); it != folders.rend() && nameHost.empty(); ++it) {
             if (std::string folderHost = hostFromName(*it); !folderHost.empty()) {
-                file.node = std::move(folderHost);
-                file.nodeReason = "folder '" + std::string(*it) + "'";
+                nameHost = std::move(folderHost);
+                nameHostReason = "folder '" + std::string(*it) + "'";
             }
         }
     }
-    if (file.node.empty() && journalJson(head))
+    if (journalJson(head))
         file.node = journalHost(head, file.nodeReason);
     if (file.node.empty()) {
-        const ContentHost host = hostFromContent(head);
+        const ContentHost host = hostFromContent(head, wrapper);
         file.node = host.host;
         file.nodeReason = host.reason;
+    }
+    if (file.node.empty()) {
+        if (!nameHost.empty()) {
+            file.node = std::move(nameHost);
+            file.nodeReason = std::move(nameHostReason);
+        }
+    } else if (!nameHost.empty() && nameHost != file.node) {
+        file.nodeReason += "; the " + nameHostReason + " says another host";
     }
 
     if (auto rank = rankFromName(stem)) {

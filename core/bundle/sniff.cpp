@@ -1,6 +1,8 @@
 #include "bundle/sniff.h"
 #include "bundle/text_lines.h"
+#include "bundle/wrappers.h"
 
+#include <algorithm>
 #include <array>
 #ifdef __SSE2__
 #include <emmintrin.h>
@@ -28,16 +30,21 @@ bool oneOf(std::string_view s, const std::array<std::string_view, N>& words)
     return false;
 }
 
-// Calls fn(line) for up to kSampleLines lines of `head`.
+// Calls fn(line, wrapper's reading) for up to kSampleLines lines of `head`, each from where its wrapper lets
+// the wrapped line start.
 template <typename Fn>
-size_t forSampleLines(std::string_view head, Fn fn)
+size_t forSampleLines(std::string_view head, LineWrapper wrapper, Fn fn)
 {
     size_t n = 0;
     for (const TextLine& line : linesOf(head)) {
         if (n >= kSampleLines)
             break;
-        if (line.text.find_first_not_of(" \t") != std::string_view::npos) {
-            fn(line.text);
+        std::string_view text = line.text;
+        Unwrapped u;
+        if (wrapper != LineWrapper::None && unwrapLine(wrapper, text, u))
+            text.remove_prefix(u.inner);
+        if (text.find_first_not_of(" \t") != std::string_view::npos) {
+            fn(text, u);
             ++n;
         }
     }
@@ -198,6 +205,26 @@ std::string_view ncclHost(std::string_view line)
     return line.substr(0, hostEnd);
 }
 
+// What makes a line a kernel line, wherever it came from: "NVRM:", a "kernel:" tag, a dmesg stamp. Null when
+// none; else what was seen, for the file's kind reason.
+const char* kernelShape(std::string_view line)
+{
+    if (line.find("NVRM:") != std::string_view::npos)
+        return "NVRM lines";
+    if (line.starts_with("kernel:") || line.find(" kernel:") != std::string_view::npos)
+        return "'kernel:' lines";
+    if (dmesgStamp(line) || dmesgHumanStamp(line))
+        return "dmesg timestamps";
+    return nullptr;
+}
+
+// A line only a training job prints: NCCL, torch, a Python traceback.
+bool appShape(std::string_view line)
+{
+    return line.find("NCCL") != std::string_view::npos || line.find("torch") != std::string_view::npos
+        || line.find("Traceback") != std::string_view::npos;
+}
+
 size_t utf8SequenceLength(std::string_view s, size_t i)
 {
     const auto c = static_cast<unsigned char>(s[i]);
@@ -300,7 +327,7 @@ bool looksLikeMetricsCsvHeader(std::string_view head)
     return false;
 }
 
-ContentShape sniffContent(std::string_view head)
+ContentShape sniffContent(std::string_view head, LineWrapper wrapper)
 {
     std::string_view body = head;
     if (body.starts_with("\xEF\xBB\xBF"))
@@ -327,13 +354,9 @@ ContentShape sniffContent(std::string_view head)
     }
 
     Tally sys, fm, app, torch, sched, smi, metrics;
-    const size_t sampled = forSampleLines(body, [&](std::string_view line) {
-        if (line.find("NVRM:") != std::string_view::npos)
-            sys.hit("NVRM lines");
-        else if (line.starts_with("kernel:") || line.find(" kernel:") != std::string_view::npos)
-            sys.hit("'kernel:' lines");
-        else if (dmesgStamp(line) || dmesgHumanStamp(line))
-            sys.hit("dmesg timestamps");
+    const size_t sampled = forSampleLines(body, wrapper, [&](std::string_view line, const Unwrapped&) {
+        if (const char* k = kernelShape(line))
+            sys.hit(k);
         else if (fabricManagerLine(line))
             fm.hit("Fabric Manager '[LEVEL] [tid N]' lines");
         else if (line.find("ProcessGroupNCCL") != std::string_view::npos)
@@ -376,22 +399,49 @@ ContentShape sniffContent(std::string_view head)
             best = &entry;
     if (!best)
         return {};
-    return {best->first, best->second->firstMarker + " (" + std::to_string(best->second->count) + " of "
-                + std::to_string(sampled) + " sampled lines)"};
+    ContentShape shape{best->first, best->second->firstMarker + " (" + std::to_string(best->second->count) + " of "
+                + std::to_string(sampled) + " sampled lines)", false};
+    if (wrapper != LineWrapper::None)
+        shape.reason += ", each behind a " + std::string(toString(wrapper)) + " prefix";
+    // Kernel lines beside application lines: a console pasted whole, a journal that kept a job's output.
+    if ((best->first == SourceKind::SysLog && app.count > 0) || (best->first == SourceKind::AppLog && sys.count > 0)) {
+        const Tally& other = best->first == SourceKind::SysLog ? app : sys;
+        shape.mixed = true;
+        shape.reason += "; also " + other.firstMarker + " (" + std::to_string(other.count) + "): read line by line by shape";
+    }
+    return shape;
 }
 
-ContentHost hostFromContent(std::string_view head)
+SourceKind lineKindByShape(std::string_view line, SourceKind fileKind)
+{
+    if (kernelShape(line))
+        return SourceKind::SysLog;
+    if (fileKind == SourceKind::SysLog && appShape(line))
+        return SourceKind::AppLog;
+    return fileKind;
+}
+
+SourceKind otherShapeKind(SourceKind fileKind)
+{
+    return fileKind == SourceKind::SysLog ? SourceKind::AppLog : SourceKind::SysLog;
+}
+
+ContentHost hostFromContent(std::string_view head, LineWrapper wrapper)
 {
     std::map<std::string, size_t, std::less<>> hosts;
     size_t syslogLines = 0;
     size_t ncclLines = 0;
-    forSampleLines(head, [&](std::string_view line) {
+    size_t wrapperLines = 0;
+    forSampleLines(head, wrapper, [&](std::string_view line, const Unwrapped& u) {
         if (auto h = ncclHost(line); !h.empty()) {
             ++hosts[std::string(h)];
             ++ncclLines;
         } else if (auto s = syslogHost(line); !s.empty()) {
             ++hosts[std::string(s)];
             ++syslogLines;
+        } else if (!u.host.empty()) { // pdsh "host: ": the host that printed the line
+            ++hosts[std::string(u.host)];
+            ++wrapperLines;
         }
     });
     if (hosts.empty())
@@ -399,8 +449,10 @@ ContentHost hostFromContent(std::string_view head)
     if (hosts.size() > 1)
         return {{}, "content names " + std::to_string(hosts.size()) + " different hosts ('" + hosts.begin()->first
                         + "', '" + std::next(hosts.begin())->first + "' ...): no single node"};
-    const std::string what = ncclLines >= syslogLines ? "NCCL 'host:pid:tid [dev]' prefix" : "syslog host field";
-    return {hosts.begin()->first, "content: " + what + " (" + std::to_string(ncclLines + syslogLines) + " lines)"};
+    const std::string what = wrapperLines > std::max(ncclLines, syslogLines) ? std::string(toString(wrapper)) + " host prefix"
+        : ncclLines >= syslogLines ? "NCCL 'host:pid:tid [dev]' prefix" : "syslog host field";
+    return {hosts.begin()->first,
+            "content: " + what + " (" + std::to_string(ncclLines + syslogLines + wrapperLines) + " lines)"};
 }
 
 } // namespace fl

@@ -2,6 +2,7 @@
 // its lines, which host wrote them. Bounded: callers pass at most kHeadBytes.
 #pragma once
 
+#include "bundle/wrappers.h"
 #include "model.h"
 
 #include <string>
@@ -21,16 +22,27 @@ bool isBlank(std::string_view data);
 // First line is comma-separated with a time column (timestamp, time, ts, date, datetime).
 bool looksLikeMetricsCsvHeader(std::string_view head);
 
+// Both read each sampled line from where `wrapper` (found by detectWrapper on the same head) lets it start.
 struct ContentShape {
     SourceKind kind = SourceKind::Unknown;
     std::string reason; // "NVRM lines (3 of 12 sampled lines)"
+    // Kernel lines beside application lines (a pasted console, a journal holding a job's output): each
+    // line is matched as the kind lineKindByShape gives it.
+    bool mixed = false;
 };
-ContentShape sniffContent(std::string_view head);
+ContentShape sniffContent(std::string_view head, LineWrapper wrapper = LineWrapper::None);
 
 struct ContentHost {
     std::string host;   // empty unless every host-bearing sampled line agrees
     std::string reason;
 };
-ContentHost hostFromContent(std::string_view head);
+ContentHost hostFromContent(std::string_view head, LineWrapper wrapper = LineWrapper::None);
+
+// The kind of one (unwrapped) line of a mixed file whose kind is `fileKind`: a kernel line (NVRM, "kernel:",
+// a dmesg stamp) is a system log line wherever it stands; an application line (NCCL, torch, a traceback)
+// inside a system log is an application line; the rest keep the file's kind.
+SourceKind lineKindByShape(std::string_view line, SourceKind fileKind);
+// The other kind lineKindByShape can give a line of a mixed file of `fileKind`.
+SourceKind otherShapeKind(SourceKind fileKind);
 
 } // namespace fl

@@ -16,6 +16,8 @@
 #include "placement/placement.h"
 
 #include "bundle/mapped_file.h"
+#include "bundle/sniff.h"
+#include "bundle/wrappers.h"
 #include "bundle/text_lines.h"
 #include "parse/lineparse.h"
 #include "text_find.h"
@@ -108,7 +110,8 @@ int defaultGroupRank(std::string_view msg)
 void readAppLog(const SourceFile& f, std::string_view data, std::map<StreamKey, StreamFacts>& streams,
                 int& worldFromPg)
 {
-    TimeContext ctx; // times are not needed here
+    TimeContext ctx; // times are not needed here; what wraps each line is
+    ctx.wrapper = detectWrapper(data.substr(0, std::min(data.size(), kHeadBytes)));
     // Consecutive lines are mostly one stream: its facts are looked up again
     // only when the stream changes (a std::map's elements stay where they are).
     StreamFacts* last = nullptr;
