@@ -54,12 +54,12 @@ constexpr std::array<KindToken, 27> kKindTokens{{
 
 // Words that describe a file rather than name a host. They end or skip a
 // host-name candidate in a file name ("xid-alert-<host>", "<host>-rank0").
-constexpr std::array<std::string_view, 46> kDescriptorWords{{
+constexpr std::array<std::string_view, 50> kDescriptorWords{{
     "log", "logs", "tail", "head", "main", "job", "jobs", "array", "rank", "ranks",
     "any", "unknown", "last", "first", "all", "local", "global", "attempt", "retry",
     "xid", "sxid", "alert", "alerts", "ps", "strace", "pyspy", "py", "spy", "trace",
     "traces", "stack", "stacks", "dump", "nvidia", "srun", "sbatch", "output", "err",
-    "error", "errors", "debug", "crash", "core", "nccl", "cuda", "worker",
+    "error", "errors", "debug", "crash", "core", "nccl", "cuda", "worker", "file", "files", "console", "nohup",
 }};
 
 // Prefixes that, followed by a number ("attempt2", "pid-280058"), are counters, not hosts.
@@ -303,15 +303,34 @@ KindGuess kindFromContent(std::string_view head, LineWrapper wrapper)
     return {shape.kind, "content: " + shape.reason};
 }
 
-// Kinds whose files hold lines of text the scan matches one by one. Content that looks like one of them
-// does not overrule a name that says metrics, a GPU snapshot or a host map: those are read by their own
-// parsers, and their text (a metrics CSV with an "NCCL" column) may well mention a training job.
+// Kinds whose files hold lines of text the scan matches one by one. Content does not overrule a name that
+// says metrics, a GPU snapshot or a host map: those are read by their own parsers, and their text (a
+// metrics CSV with an "NCCL" column) may well mention a training job.
 bool lineKind(SourceKind k)
 {
     return k == SourceKind::AppLog || k == SourceKind::SysLog || k == SourceKind::Scheduler || k == SourceKind::FabricManager;
 }
 
 } // namespace
+
+std::string hostFromPath(std::string_view path, std::string& reason)
+{
+    const auto parts = splitPath(path);
+    if (parts.empty())
+        return {};
+    if (std::string host = hostFromName(stemOf(parts.back())); !host.empty()) {
+        reason = "file name part '" + host + "'";
+        return host;
+    }
+    // Nearest folder first: "cluster/node-03/logs/syslog" belongs to node-03.
+    for (size_t i = parts.size() - 1; i-- > 0;) {
+        if (std::string host = hostFromName(parts[i]); !host.empty()) {
+            reason = "folder '" + std::string(parts[i]) + "'";
+            return host;
+        }
+    }
+    return {};
+}
 
 void classifyFile(SourceFile& file, std::string_view head)
 {
@@ -348,8 +367,7 @@ void classifyFile(SourceFile& file, std::string_view head)
     const LineWrapper wrapper = detectWrapper(head); // the scan finds the same from the same head
     const KindGuess named = kindFromName(base, folders, head);
     const KindGuess content = kindFromContent(head, wrapper);
-    const bool contentDecides =
-        content.kind != SourceKind::Unknown && (named.kind == SourceKind::Unknown || (lineKind(named.kind) && lineKind(content.kind)));
+    const bool contentDecides = content.kind != SourceKind::Unknown && (named.kind == SourceKind::Unknown || lineKind(named.kind));
     const KindGuess& kind = contentDecides ? content : named;
     file.kind = kind.kind;
     file.kindReason = kind.reason;
@@ -361,19 +379,8 @@ void classifyFile(SourceFile& file, std::string_view head)
     // A host that prints its name on its lines is that host; the name and folders are the fallback, and
     // a name part that says another host is shown beside the content's.
     const std::string_view stem = stemOf(base);
-    std::string nameHost, nameHostReason;
-    if (std::string host = hostFromName(stem); !host.empty()) {
-        nameHostReason = "file name part '" + host + "'";
-        nameHost = std::move(host);
-    } else {
-        // Nearest folder first: "cluster/node-03/logs/syslog" belongs to node-03.
-        for (auto it = folders.rbegin(); it != folders.rend() && nameHost.empty(); ++it) {
-            if (std::string folderHost = hostFromName(*it); !folderHost.empty()) {
-                nameHost = std::move(folderHost);
-                nameHostReason = "folder '" + std::string(*it) + "'";
-            }
-        }
-    }
+    std::string nameHostReason;
+    std::string nameHost = hostFromPath(file.path, nameHostReason);
     if (journalJson(head))
         file.node = journalHost(head, file.nodeReason);
     if (file.node.empty()) {

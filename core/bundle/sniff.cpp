@@ -109,6 +109,22 @@ bool megatronIterationLine(std::string_view line)
            || line.find("| consumed samples:", it) != std::string_view::npos;
 }
 
+// slurmctld / slurmd log lines (src/slurmctld/*.c): "[2026-03-14T10:04:04.066] sched: Allocate JobId=...",
+// "... error: Nodes node-02 not responding", "_slurm_rpc_kill_job: ...".
+bool slurmctldLine(std::string_view line)
+{
+    return line.find(" JobId=") != std::string_view::npos || line.find("] sched: ") != std::string_view::npos
+        || line.find("_slurm_rpc_") != std::string_view::npos
+        || (line.find("error: Nodes ") != std::string_view::npos && line.find(" not responding") != std::string_view::npos);
+}
+
+// nslookup's answers: a reverse lookup's "<ptr>.in-addr.arpa  name = <host>." or a forward one's "Name:\t<host>".
+bool nslookupLine(std::string_view line)
+{
+    return (line.find(".in-addr.arpa") != std::string_view::npos && line.find("name = ") != std::string_view::npos)
+        || line.starts_with("Name:\t") || line.starts_with("Non-authoritative answer:");
+}
+
 struct Tally {
     size_t count = 0;
     std::string firstMarker;
@@ -353,7 +369,7 @@ ContentShape sniffContent(std::string_view head, LineWrapper wrapper)
             return {SourceKind::Scheduler, "Kubernetes events (\"kind\": \"Event\")"};
     }
 
-    Tally sys, fm, app, torch, sched, smi, metrics;
+    Tally sys, fm, app, torch, sched, smi, metrics, hostmap;
     const size_t sampled = forSampleLines(body, wrapper, [&](std::string_view line, const Unwrapped&) {
         if (const char* k = kernelShape(line))
             sys.hit(k);
@@ -371,6 +387,10 @@ ContentShape sniffContent(std::string_view head, LineWrapper wrapper)
             sched.hit("sacct 'JobID|' header");
         else if (line.starts_with("srun: ") || line.starts_with("slurmstepd: "))
             sched.hit("srun/slurmstepd lines");
+        else if (slurmctldLine(line))
+            sched.hit("slurmctld lines");
+        else if (nslookupLine(line))
+            hostmap.hit("nslookup answers");
         else if (line.find("NVIDIA-SMI ") != std::string_view::npos)
             smi.hit("nvidia-smi table");
         else if (line.starts_with("# TYPE ") || line.starts_with("# HELP "))
@@ -385,13 +405,14 @@ ContentShape sniffContent(std::string_view head, LineWrapper wrapper)
         app.count += torch.count;
     }
     // Ties go to the earlier entry: kernel lines are the most specific shape.
-    const std::array<std::pair<SourceKind, const Tally*>, 6> order{{
+    const std::array<std::pair<SourceKind, const Tally*>, 7> order{{
         {SourceKind::SysLog, &sys},
         {SourceKind::FabricManager, &fm},
         {SourceKind::AppLog, &app},
         {SourceKind::Scheduler, &sched},
         {SourceKind::GpuSnapshot, &smi},
         {SourceKind::Metrics, &metrics},
+        {SourceKind::HostMap, &hostmap},
     }};
     const std::pair<SourceKind, const Tally*>* best = nullptr;
     for (const auto& entry : order)

@@ -38,6 +38,10 @@ struct ContentHost {
 };
 ContentHost hostFromContent(std::string_view head, LineWrapper wrapper = LineWrapper::None);
 
+// The host a bundle path's file name (else nearest folder) names, "" when none; `reason` says which part.
+// The lines' host wins over it (classify); placement still reconciles the two ("rack7-e02" / "gpu-rack7-e02").
+std::string hostFromPath(std::string_view path, std::string& reason);
+
 // The kind of one (unwrapped) line of a mixed file whose kind is `fileKind`: a kernel line (NVRM, "kernel:",
 // a dmesg stamp) is a system log line wherever it stands; an application line (NCCL, torch, a traceback)
 // inside a system log is an application line; the rest keep the file's kind.

@@ -163,7 +163,7 @@ bool readRay(std::string_view s, Unwrapped& out)
     }
     if (!lit(s, p, ")"))
         return false;
-    if (p < s.size() && !lit(s, p, " "))
+    if (p < s.size() && !lit(s, p, " ") && s[p] != '\x1b') // Ray colours its prefix: an escape may follow
         return false;
     out.address = ip;
     out.pid = pid;

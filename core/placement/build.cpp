@@ -272,10 +272,15 @@ void reconcileNodes(Placement& pl, const std::vector<SourceFile>& files, const s
     for (const auto& f : files) {
         if (f.node.empty())
             continue;
-        if (f.nodeReason.starts_with("content"))
+        if (f.nodeReason.starts_with("content")) {
             named.insert(f.node);
-        else
+            // The lines' host won over the file's name: the name's host is still one to reconcile.
+            std::string reason;
+            if (std::string nameHost = hostFromPath(f.path, reason); !nameHost.empty() && nameHost != f.node)
+                fromFiles.try_emplace(std::move(nameHost), std::move(reason));
+        } else {
             fromFiles.try_emplace(f.node, f.nodeReason);
+        }
     }
     std::set<std::string> all = named;
     for (const auto& [n, r] : fromFiles)

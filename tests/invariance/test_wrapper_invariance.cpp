@@ -1,7 +1,8 @@
 // Name and wrapper invariance (issue #41): the same evidence under neutral file names ("file-03.log",
 // "console.log", "output.txt", ...) and with every line behind a collecting tool's prefix (pdsh, docker
 // compose, kubectl logs --prefix, Metaflow, Ray, mpirun --tag-output, Azure ML) gives the same status and
-// domain, and the same node where the content names that node. Bundles: every shipped sample, a few small
+// domain, and the same node where the content names that node. A file whose node only its name said keeps
+// it as a folder ("node-03/file-05.log"): its name then says nothing of its kind. Bundles: every shipped sample, a few small
 // synth bundles of different fault kinds, and the real incidents when their folder is there
 // ($FAULTLINE_INCIDENTS, else ../shared/incidents beside the source tree; skipped, and said so, otherwise).
 // Prints a bundle x variant table; every cell must hold.
@@ -147,9 +148,13 @@ void makeVariant(const fs::path& src, const Loaded& as, const Variant& v, const 
         std::string to = s.path;
         std::string text = fltest::readFile(from);
         if (!s.notes) {
-            if (v.rename)
-                if (std::string n = v.rename(s, i); !n.empty())
-                    to = n;
+            if (v.rename) {
+                if (std::string n = v.rename(s, i); !n.empty()) {
+                    // A node only the name said is kept as people keep it when they collect per host: a
+                    // folder. The file's own name says nothing.
+                    to = !s.node.empty() && !s.nodeFromContent ? s.node + "/" + n : n;
+                }
+            }
             if (v.prefix && relayed(s))
                 text = prefixed(text, v.prefix(s, i));
             ++i;
@@ -252,8 +257,9 @@ private slots:
                 const fs::path dst = work / "variants" / dirName;
                 makeVariant(src, as, v, dst);
                 const Verdict got = load(dst).verdict;
-                // Names kept (a wrapper variant): the node must hold; renamed: where the lines name it.
-                const bool nodeHolds = (!nodeNamed && v.rename) || got.node == as.verdict.node;
+                // Names kept (a wrapper variant): the node must hold; renamed: where the lines name it. A
+                // bundle placed nowhere may be placed by what a wrapper names (a pdsh host, an address).
+                const bool nodeHolds = as.verdict.node.empty() || (!nodeNamed && v.rename) || got.node == as.verdict.node;
                 const bool same = got.status == as.verdict.status && got.domain == as.verdict.domain && nodeHolds;
                 ++cells;
                 if (same) {
