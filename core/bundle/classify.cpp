@@ -297,7 +297,7 @@ KindGuess kindFromContent(std::string_view head, LineWrapper wrapper)
 {
     if (journalJson(head))
         return {SourceKind::SysLog, "content: journal JSON export (__REALTIME_TIMESTAMP, MESSAGE)"};
-    const ContentShape shape = sniffContent(head, wrapper);
+    const ContentShape shape = sniffContent(head, wrapper, kClassifyLines);
     if (shape.kind == SourceKind::Unknown)
         return {};
     return {shape.kind, "content: " + shape.reason};
@@ -384,7 +384,7 @@ void classifyFile(SourceFile& file, std::string_view head)
     if (journalJson(head))
         file.node = journalHost(head, file.nodeReason);
     if (file.node.empty()) {
-        const ContentHost host = hostFromContent(head, wrapper);
+        const ContentHost host = hostFromContent(head, wrapper, kClassifyLines);
         file.node = host.host;
         file.nodeReason = host.reason;
     }

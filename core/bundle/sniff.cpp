@@ -30,14 +30,14 @@ bool oneOf(std::string_view s, const std::array<std::string_view, N>& words)
     return false;
 }
 
-// Calls fn(line, wrapper's reading) for up to kSampleLines lines of `head`, each from where its wrapper lets
+// Calls fn(line, wrapper's reading) for up to maxLines lines of `head`, each from where its wrapper lets
 // the wrapped line start.
 template <typename Fn>
-size_t forSampleLines(std::string_view head, LineWrapper wrapper, Fn fn)
+size_t forSampleLines(std::string_view head, LineWrapper wrapper, size_t maxLines, Fn fn)
 {
     size_t n = 0;
     for (const TextLine& line : linesOf(head)) {
-        if (n >= kSampleLines)
+        if (n >= maxLines)
             break;
         std::string_view text = line.text;
         Unwrapped u;
@@ -343,7 +343,7 @@ bool looksLikeMetricsCsvHeader(std::string_view head)
     return false;
 }
 
-ContentShape sniffContent(std::string_view head, LineWrapper wrapper)
+ContentShape sniffContent(std::string_view head, LineWrapper wrapper, size_t maxLines)
 {
     std::string_view body = head;
     if (body.starts_with("\xEF\xBB\xBF"))
@@ -370,7 +370,7 @@ ContentShape sniffContent(std::string_view head, LineWrapper wrapper)
     }
 
     Tally sys, fm, app, torch, sched, smi, metrics, hostmap;
-    const size_t sampled = forSampleLines(body, wrapper, [&](std::string_view line, const Unwrapped&) {
+    const size_t sampled = forSampleLines(body, wrapper, maxLines, [&](std::string_view line, const Unwrapped&) {
         if (const char* k = kernelShape(line))
             sys.hit(k);
         else if (fabricManagerLine(line))
@@ -433,6 +433,18 @@ ContentShape sniffContent(std::string_view head, LineWrapper wrapper)
     return shape;
 }
 
+bool mixedShapes(std::string_view head, LineWrapper wrapper)
+{
+    const auto holds = [&](std::string_view word) { return head.find(word) != std::string_view::npos; };
+    const bool app = holds("NCCL") || holds("torch") || holds("Traceback");
+    if (!app)
+        return false;
+    bool kernel = holds("kernel:") || holds("NVRM:") || dmesgStamp(head);
+    for (size_t at = head.find("\n["); !kernel && at != std::string_view::npos; at = head.find("\n[", at + 2))
+        kernel = dmesgStamp(head.substr(at + 1, 40)); // a dmesg line pasted without "kernel:"
+    return kernel && sniffContent(head, wrapper).mixed;
+}
+
 SourceKind lineKindByShape(std::string_view line, SourceKind fileKind)
 {
     if (kernelShape(line))
@@ -447,13 +459,13 @@ SourceKind otherShapeKind(SourceKind fileKind)
     return fileKind == SourceKind::SysLog ? SourceKind::AppLog : SourceKind::SysLog;
 }
 
-ContentHost hostFromContent(std::string_view head, LineWrapper wrapper)
+ContentHost hostFromContent(std::string_view head, LineWrapper wrapper, size_t maxLines)
 {
     std::map<std::string, size_t, std::less<>> hosts;
     size_t syslogLines = 0;
     size_t ncclLines = 0;
     size_t wrapperLines = 0;
-    forSampleLines(head, wrapper, [&](std::string_view line, const Unwrapped& u) {
+    forSampleLines(head, wrapper, maxLines, [&](std::string_view line, const Unwrapped& u) {
         if (auto h = ncclHost(line); !h.empty()) {
             ++hosts[std::string(h)];
             ++ncclLines;

@@ -12,6 +12,9 @@ namespace fl {
 
 inline constexpr size_t kHeadBytes = 64 * 1024;
 inline constexpr size_t kSampleLines = 400;
+// What classify samples of every file for its kind and host: each text file is sniffed now, whatever its
+// name, and the first lines settle both (a mixed console's later lines are the scan's: mixedShapes).
+inline constexpr size_t kClassifyLines = 128;
 
 // NUL bytes, or more than 30% control bytes / invalid UTF-8 sequences.
 bool looksBinary(std::string_view head);
@@ -30,13 +33,19 @@ struct ContentShape {
     // line is matched as the kind lineKindByShape gives it.
     bool mixed = false;
 };
-ContentShape sniffContent(std::string_view head, LineWrapper wrapper = LineWrapper::None);
+ContentShape sniffContent(std::string_view head, LineWrapper wrapper = LineWrapper::None,
+                          size_t maxLines = kSampleLines);
 
 struct ContentHost {
     std::string host;   // empty unless every host-bearing sampled line agrees
     std::string reason;
 };
-ContentHost hostFromContent(std::string_view head, LineWrapper wrapper = LineWrapper::None);
+ContentHost hostFromContent(std::string_view head, LineWrapper wrapper = LineWrapper::None,
+                            size_t maxLines = kSampleLines);
+
+// sniffContent(head, wrapper).mixed, with a quick no when the head holds no kernel word or no application
+// word at all (nearly every file: two memchr-speed searches instead of a sampled sniff).
+bool mixedShapes(std::string_view head, LineWrapper wrapper);
 
 // The host a bundle path's file name (else nearest folder) names, "" when none; `reason` says which part.
 // The lines' host wins over it (classify); placement still reconciles the two ("rack7-e02" / "gpu-rack7-e02").

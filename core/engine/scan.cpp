@@ -413,7 +413,7 @@ struct Scanner {
         // A mixed file (bundle/sniff.h) is searched for the candidates of both kinds its lines may have; the
         // later of the two searches is kept and only run again once passed.
         const bool mixed = (f.kind == SourceKind::AppLog || f.kind == SourceKind::SysLog) &&
-                           sniffContent(data.substr(0, std::min(data.size(), kHeadBytes)), ctx.wrapper).mixed;
+                           mixedShapes(data.substr(0, std::min(data.size(), kHeadBytes)), ctx.wrapper);
         const SourceKind other = mixed ? otherShapeKind(f.kind) : f.kind;
         size_t otherCand = other != f.kind ? rules.nextCandidate(data, 0, other) : std::string_view::npos;
         while (true) {

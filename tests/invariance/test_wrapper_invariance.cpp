@@ -212,6 +212,54 @@ private slots:
         QCOMPARE(int(detectWrapper("torch.distributed.DistBackendError: NCCL error\nValueError: x\n")), int(LineWrapper::None));
     }
 
+    // A console pasted whole: each node's kernel and application lines in one "console.log" (in a folder
+    // that names nothing). Its lines are read by shape, so the verdict stays.
+    void combinedConsole_data()
+    {
+        QTest::addColumn<QString>("fault");
+        for (const char* f : {"xid79", "hung_task", "oom", "xid48"})
+            QTest::newRow(f) << f;
+    }
+
+    void combinedConsole()
+    {
+        QFETCH(QString, fault);
+        QTemporaryDir dir;
+        QVERIFY(dir.isValid());
+        const fs::path src = fs::path(dir.path().toStdString()) / "src";
+        synth::Options o;
+        o.fault = fault.toStdString();
+        o.nodes = 2;
+        o.gpusPerNode = 2;
+        o.iterations = 20;
+        o.seed = 5;
+        std::string error;
+        QVERIFY2(synth::generate(o, src.string(), &error), error.c_str());
+        fs::remove(src / "truth.json");
+        const Loaded as = load(src);
+        const fs::path dst = fs::path(dir.path().toStdString()) / "console";
+        std::map<std::string, std::string> consoleOf; // node -> its kernel and application lines
+        for (const Source& s : as.sources) {
+            const std::string text = fltest::readFile(src / s.path);
+            if (relayed(s) && s.kind != SourceKind::FabricManager && !s.node.empty())
+                consoleOf[s.node] += text;
+            else
+                fltest::writeFile(dst / s.path, text);
+        }
+        size_t n = 0;
+        for (const auto& [node, text] : consoleOf)
+            fltest::writeFile(dst / ("part-" + std::string(1, char('a' + n++))) / "console.log", text);
+        const Loaded got = load(dst);
+        std::printf("combined console %s: %s (as is %s)\n", o.fault.c_str(), got.verdict.str().c_str(), as.verdict.str().c_str());
+        bool read = false;
+        for (const Source& s : got.sources)
+            read = read || (s.path.ends_with("console.log") && s.kind != SourceKind::Unknown);
+        QVERIFY(read);
+        QCOMPARE(QString::fromStdString(got.verdict.status), QString::fromStdString(as.verdict.status));
+        QCOMPARE(QString::fromStdString(got.verdict.domain), QString::fromStdString(as.verdict.domain));
+        QCOMPARE(QString::fromStdString(got.verdict.node), QString::fromStdString(as.verdict.node));
+    }
+
     void invariance()
     {
         QVERIFY(tmp.isValid());
