@@ -1,8 +1,12 @@
-// File kind, node and rank inference. Names are tried first because operators
-// name collected files after what they are; content is the fallback for the
-// rest. Every decision records the token or shape that made it.
+// File kind, node and rank inference. Content comes first: every text file is
+// sniffed, whatever it is called ("console.log", "output.txt", "nohup.out"), and
+// a host that prints its name on its lines is that host, whatever a token of the
+// file name says. The name is the hint for what content does not settle (a
+// sacct table, a hosts file), and is shown where it disagrees. Every decision
+// records the token or shape that made it.
 #include "bundle/bundle.h"
 #include "bundle/sniff.h"
+#include "bundle/wrappers.h"
 
 #include <algorithm>
 #include <array>
@@ -50,12 +54,12 @@ constexpr std::array<KindToken, 27> kKindTokens{{
 
 // Words that describe a file rather than name a host. They end or skip a
 // host-name candidate in a file name ("xid-alert-<host>", "<host>-rank0").
-constexpr std::array<std::string_view, 46> kDescriptorWords{{
+constexpr std::array<std::string_view, 50> kDescriptorWords{{
     "log", "logs", "tail", "head", "main", "job", "jobs", "array", "rank", "ranks",
     "any", "unknown", "last", "first", "all", "local", "global", "attempt", "retry",
     "xid", "sxid", "alert", "alerts", "ps", "strace", "pyspy", "py", "spy", "trace",
     "traces", "stack", "stacks", "dump", "nvidia", "srun", "sbatch", "output", "err",
-    "error", "errors", "debug", "crash", "core", "nccl", "cuda", "worker",
+    "error", "errors", "debug", "crash", "core", "nccl", "cuda", "worker", "file", "files", "console", "nohup",
 }};
 
 // Prefixes that, followed by a number ("attempt2", "pid-280058"), are counters, not hosts.
@@ -289,17 +293,44 @@ std::string journalHost(std::string_view head, std::string& reason)
     return host;
 }
 
-KindGuess kindFromContent(std::string_view head)
+KindGuess kindFromContent(std::string_view head, LineWrapper wrapper)
 {
     if (journalJson(head))
         return {SourceKind::SysLog, "content: journal JSON export (__REALTIME_TIMESTAMP, MESSAGE)"};
-    const ContentShape shape = sniffContent(head);
+    const ContentShape shape = sniffContent(head, wrapper, kClassifyLines);
     if (shape.kind == SourceKind::Unknown)
         return {};
     return {shape.kind, "content: " + shape.reason};
 }
 
+// Kinds whose files hold lines of text the scan matches one by one. Content does not overrule a name that
+// says metrics, a GPU snapshot or a host map: those are read by their own parsers, and their text (a
+// metrics CSV with an "NCCL" column) may well mention a training job.
+bool lineKind(SourceKind k)
+{
+    return k == SourceKind::AppLog || k == SourceKind::SysLog || k == SourceKind::Scheduler || k == SourceKind::FabricManager;
+}
+
 } // namespace
+
+std::string hostFromPath(std::string_view path, std::string& reason)
+{
+    const auto parts = splitPath(path);
+    if (parts.empty())
+        return {};
+    if (std::string host = hostFromName(stemOf(parts.back())); !host.empty()) {
+        reason = "file name part '" + host + "'";
+        return host;
+    }
+    // Nearest folder first: "cluster/node-03/logs/syslog" belongs to node-03.
+    for (size_t i = parts.size() - 1; i-- > 0;) {
+        if (std::string host = hostFromName(parts[i]); !host.empty()) {
+            reason = "folder '" + std::string(parts[i]) + "'";
+            return host;
+        }
+    }
+    return {};
+}
 
 void classifyFile(SourceFile& file, std::string_view head)
 {
@@ -333,31 +364,37 @@ void classifyFile(SourceFile& file, std::string_view head)
         return;
     }
 
-    KindGuess kind = kindFromName(base, folders, head);
-    if (kind.kind == SourceKind::Unknown)
-        kind = kindFromContent(head);
+    const LineWrapper wrapper = detectWrapper(head); // the scan finds the same from the same head
+    const KindGuess named = kindFromName(base, folders, head);
+    const KindGuess content = kindFromContent(head, wrapper);
+    const bool contentDecides = content.kind != SourceKind::Unknown && (named.kind == SourceKind::Unknown || lineKind(named.kind));
+    const KindGuess& kind = contentDecides ? content : named;
     file.kind = kind.kind;
     file.kindReason = kind.reason;
-
-    const std::string_view stem = stemOf(base);
-    if (std::string host = hostFromName(stem); !host.empty()) {
-        file.nodeReason = "file name part '" + host + "'";
-        file.node = std::move(host);
-    } else {
-        // Nearest folder first: "cluster/node-03/logs/syslog" belongs to node-03.
-        for (auto it = folders.rbegin(); it != folders.rend() && file.node.empty(); ++it) {
-            if (std::string folderHost = hostFromName(*it); !folderHost.empty()) {
-                file.node = std::move(folderHost);
-                file.nodeReason = "folder '" + std::string(*it) + "'";
-            }
-        }
+    if (contentDecides) {
+        if (named.kind != SourceKind::Unknown && named.kind != content.kind)
+            file.kindReason += " (the " + named.reason + " says " + std::string(toString(named.kind)) + ")";
     }
-    if (file.node.empty() && journalJson(head))
+
+    // A host that prints its name on its lines is that host; the name and folders are the fallback, and
+    // a name part that says another host is shown beside the content's.
+    const std::string_view stem = stemOf(base);
+    std::string nameHostReason;
+    std::string nameHost = hostFromPath(file.path, nameHostReason);
+    if (journalJson(head))
         file.node = journalHost(head, file.nodeReason);
     if (file.node.empty()) {
-        const ContentHost host = hostFromContent(head);
+        const ContentHost host = hostFromContent(head, wrapper, kClassifyLines);
         file.node = host.host;
         file.nodeReason = host.reason;
+    }
+    if (file.node.empty()) {
+        if (!nameHost.empty()) {
+            file.node = std::move(nameHost);
+            file.nodeReason = std::move(nameHostReason);
+        }
+    } else if (!nameHost.empty() && nameHost != file.node) {
+        file.nodeReason += "; the " + nameHostReason + " says another host";
     }
 
     if (auto rank = rankFromName(stem)) {

@@ -1,6 +1,8 @@
 #include "bundle/sniff.h"
 #include "bundle/text_lines.h"
+#include "bundle/wrappers.h"
 
+#include <algorithm>
 #include <array>
 #ifdef __SSE2__
 #include <emmintrin.h>
@@ -28,16 +30,21 @@ bool oneOf(std::string_view s, const std::array<std::string_view, N>& words)
     return false;
 }
 
-// Calls fn(line) for up to kSampleLines lines of `head`.
+// Calls fn(line, wrapper's reading) for up to maxLines lines of `head`, each from where its wrapper lets
+// the wrapped line start.
 template <typename Fn>
-size_t forSampleLines(std::string_view head, Fn fn)
+size_t forSampleLines(std::string_view head, LineWrapper wrapper, size_t maxLines, Fn fn)
 {
     size_t n = 0;
     for (const TextLine& line : linesOf(head)) {
-        if (n >= kSampleLines)
+        if (n >= maxLines)
             break;
-        if (line.text.find_first_not_of(" \t") != std::string_view::npos) {
-            fn(line.text);
+        std::string_view text = line.text;
+        Unwrapped u;
+        if (wrapper != LineWrapper::None && unwrapLine(wrapper, text, u))
+            text.remove_prefix(u.inner);
+        if (text.find_first_not_of(" \t") != std::string_view::npos) {
+            fn(text, u);
             ++n;
         }
     }
@@ -100,6 +107,22 @@ bool megatronIterationLine(std::string_view line)
         return false;
     return line.find("elapsed time per iteration (", it) != std::string_view::npos
            || line.find("| consumed samples:", it) != std::string_view::npos;
+}
+
+// slurmctld / slurmd log lines (src/slurmctld/*.c): "[2026-03-14T10:04:04.066] sched: Allocate JobId=...",
+// "... error: Nodes node-02 not responding", "_slurm_rpc_kill_job: ...".
+bool slurmctldLine(std::string_view line)
+{
+    return line.find(" JobId=") != std::string_view::npos || line.find("] sched: ") != std::string_view::npos
+        || line.find("_slurm_rpc_") != std::string_view::npos
+        || (line.find("error: Nodes ") != std::string_view::npos && line.find(" not responding") != std::string_view::npos);
+}
+
+// nslookup's answers: a reverse lookup's "<ptr>.in-addr.arpa  name = <host>." or a forward one's "Name:\t<host>".
+bool nslookupLine(std::string_view line)
+{
+    return (line.find(".in-addr.arpa") != std::string_view::npos && line.find("name = ") != std::string_view::npos)
+        || line.starts_with("Name:\t") || line.starts_with("Non-authoritative answer:");
 }
 
 struct Tally {
@@ -196,6 +219,26 @@ std::string_view ncclHost(std::string_view line)
     if (devEnd == p + 2 || devEnd >= line.size() || line[devEnd] != ']')
         return {};
     return line.substr(0, hostEnd);
+}
+
+// What makes a line a kernel line, wherever it came from: "NVRM:", a "kernel:" tag, a dmesg stamp. Null when
+// none; else what was seen, for the file's kind reason.
+const char* kernelShape(std::string_view line)
+{
+    if (line.find("NVRM:") != std::string_view::npos)
+        return "NVRM lines";
+    if (line.starts_with("kernel:") || line.find(" kernel:") != std::string_view::npos)
+        return "'kernel:' lines";
+    if (dmesgStamp(line) || dmesgHumanStamp(line))
+        return "dmesg timestamps";
+    return nullptr;
+}
+
+// A line only a training job prints: NCCL, torch, a Python traceback.
+bool appShape(std::string_view line)
+{
+    return line.find("NCCL") != std::string_view::npos || line.find("torch") != std::string_view::npos
+        || line.find("Traceback") != std::string_view::npos;
 }
 
 size_t utf8SequenceLength(std::string_view s, size_t i)
@@ -300,7 +343,7 @@ bool looksLikeMetricsCsvHeader(std::string_view head)
     return false;
 }
 
-ContentShape sniffContent(std::string_view head)
+ContentShape sniffContent(std::string_view head, LineWrapper wrapper, size_t maxLines)
 {
     std::string_view body = head;
     if (body.starts_with("\xEF\xBB\xBF"))
@@ -329,14 +372,10 @@ ContentShape sniffContent(std::string_view head)
                 return {SourceKind::Scheduler, "Kubernetes pods or nodes (\"kind\": " + std::string(k) + ")"};
     }
 
-    Tally sys, fm, app, torch, sched, smi, metrics;
-    const size_t sampled = forSampleLines(body, [&](std::string_view line) {
-        if (line.find("NVRM:") != std::string_view::npos)
-            sys.hit("NVRM lines");
-        else if (line.starts_with("kernel:") || line.find(" kernel:") != std::string_view::npos)
-            sys.hit("'kernel:' lines");
-        else if (dmesgStamp(line) || dmesgHumanStamp(line))
-            sys.hit("dmesg timestamps");
+    Tally sys, fm, app, torch, sched, smi, metrics, hostmap;
+    const size_t sampled = forSampleLines(body, wrapper, maxLines, [&](std::string_view line, const Unwrapped&) {
+        if (const char* k = kernelShape(line))
+            sys.hit(k);
         else if (fabricManagerLine(line))
             fm.hit("Fabric Manager '[LEVEL] [tid N]' lines");
         else if (line.starts_with("==============NVSMI LOG") || line.starts_with("| Diagnostic "))
@@ -356,6 +395,10 @@ ContentShape sniffContent(std::string_view head)
             sched.hit("sacct 'JobID|' header");
         else if (line.starts_with("srun: ") || line.starts_with("slurmstepd: "))
             sched.hit("srun/slurmstepd lines");
+        else if (slurmctldLine(line))
+            sched.hit("slurmctld lines");
+        else if (nslookupLine(line))
+            hostmap.hit("nslookup answers");
         else if (line.find("NVIDIA-SMI ") != std::string_view::npos)
             smi.hit("nvidia-smi table");
         else if (line.starts_with("# TYPE ") || line.starts_with("# HELP "))
@@ -370,13 +413,14 @@ ContentShape sniffContent(std::string_view head)
         app.count += torch.count;
     }
     // Ties go to the earlier entry: kernel lines are the most specific shape.
-    const std::array<std::pair<SourceKind, const Tally*>, 6> order{{
+    const std::array<std::pair<SourceKind, const Tally*>, 7> order{{
         {SourceKind::SysLog, &sys},
         {SourceKind::FabricManager, &fm},
         {SourceKind::AppLog, &app},
         {SourceKind::Scheduler, &sched},
         {SourceKind::GpuSnapshot, &smi},
         {SourceKind::Metrics, &metrics},
+        {SourceKind::HostMap, &hostmap},
     }};
     const std::pair<SourceKind, const Tally*>* best = nullptr;
     for (const auto& entry : order)
@@ -384,22 +428,61 @@ ContentShape sniffContent(std::string_view head)
             best = &entry;
     if (!best)
         return {};
-    return {best->first, best->second->firstMarker + " (" + std::to_string(best->second->count) + " of "
-                + std::to_string(sampled) + " sampled lines)"};
+    ContentShape shape{best->first, best->second->firstMarker + " (" + std::to_string(best->second->count) + " of "
+                + std::to_string(sampled) + " sampled lines)", false};
+    if (wrapper != LineWrapper::None)
+        shape.reason += ", each behind a " + std::string(toString(wrapper)) + " prefix";
+    // Kernel lines beside application lines: a console pasted whole, a journal that kept a job's output.
+    if ((best->first == SourceKind::SysLog && app.count > 0) || (best->first == SourceKind::AppLog && sys.count > 0)) {
+        const Tally& other = best->first == SourceKind::SysLog ? app : sys;
+        shape.mixed = true;
+        shape.reason += "; also " + other.firstMarker + " (" + std::to_string(other.count) + "): read line by line by shape";
+    }
+    return shape;
 }
 
-ContentHost hostFromContent(std::string_view head)
+bool mixedShapes(std::string_view head, LineWrapper wrapper)
+{
+    const auto holds = [&](std::string_view word) { return head.find(word) != std::string_view::npos; };
+    const bool app = holds("NCCL") || holds("torch") || holds("Traceback");
+    if (!app)
+        return false;
+    bool kernel = holds("kernel:") || holds("NVRM:") || dmesgStamp(head);
+    for (size_t at = head.find("\n["); !kernel && at != std::string_view::npos; at = head.find("\n[", at + 2))
+        kernel = dmesgStamp(head.substr(at + 1, 40)); // a dmesg line pasted without "kernel:"
+    return kernel && sniffContent(head, wrapper).mixed;
+}
+
+SourceKind lineKindByShape(std::string_view line, SourceKind fileKind)
+{
+    if (kernelShape(line))
+        return SourceKind::SysLog;
+    if (fileKind == SourceKind::SysLog && appShape(line))
+        return SourceKind::AppLog;
+    return fileKind;
+}
+
+SourceKind otherShapeKind(SourceKind fileKind)
+{
+    return fileKind == SourceKind::SysLog ? SourceKind::AppLog : SourceKind::SysLog;
+}
+
+ContentHost hostFromContent(std::string_view head, LineWrapper wrapper, size_t maxLines)
 {
     std::map<std::string, size_t, std::less<>> hosts;
     size_t syslogLines = 0;
     size_t ncclLines = 0;
-    forSampleLines(head, [&](std::string_view line) {
+    size_t wrapperLines = 0;
+    forSampleLines(head, wrapper, maxLines, [&](std::string_view line, const Unwrapped& u) {
         if (auto h = ncclHost(line); !h.empty()) {
             ++hosts[std::string(h)];
             ++ncclLines;
         } else if (auto s = syslogHost(line); !s.empty()) {
             ++hosts[std::string(s)];
             ++syslogLines;
+        } else if (!u.host.empty()) { // pdsh "host: ": the host that printed the line
+            ++hosts[std::string(u.host)];
+            ++wrapperLines;
         }
     });
     if (hosts.empty())
@@ -407,8 +490,10 @@ ContentHost hostFromContent(std::string_view head)
     if (hosts.size() > 1)
         return {{}, "content names " + std::to_string(hosts.size()) + " different hosts ('" + hosts.begin()->first
                         + "', '" + std::next(hosts.begin())->first + "' ...): no single node"};
-    const std::string what = ncclLines >= syslogLines ? "NCCL 'host:pid:tid [dev]' prefix" : "syslog host field";
-    return {hosts.begin()->first, "content: " + what + " (" + std::to_string(ncclLines + syslogLines) + " lines)"};
+    const std::string what = wrapperLines > std::max(ncclLines, syslogLines) ? std::string(toString(wrapper)) + " host prefix"
+        : ncclLines >= syslogLines ? "NCCL 'host:pid:tid [dev]' prefix" : "syslog host field";
+    return {hosts.begin()->first,
+            "content: " + what + " (" + std::to_string(ncclLines + syslogLines + wrapperLines) + " lines)"};
 }
 
 } // namespace fl

@@ -12,6 +12,8 @@
 #include "parse/lineparse.h"
 #include "parse/structured.h"
 #include "rules/matcher.h"
+#include "bundle/sniff.h"
+#include "bundle/wrappers.h"
 #include "workers.h"
 
 #include <algorithm>
@@ -299,8 +301,10 @@ struct Scanner {
     }
 
     // The observation of a matched line (`line`: its 1-based number) whose record is `ex`.
+    // `kind`: the line's, which is the file's unless the file mixes kernel and application lines.
     Observation observe(const SourceFile& f, std::string_view data, std::string_view text, const Extent& ex,
-                        uint64_t line, const TimeContext& ctx, LookAhead& ahead, LookBehind& behind, bool keepText) const
+                        uint64_t line, const TimeContext& ctx, LookAhead& ahead, LookBehind& behind, bool keepText,
+                        SourceKind kind) const
     {
         LineInfo li = parseLine(text, f.kind, ctx);
         Observation o;
@@ -308,7 +312,7 @@ struct Scanner {
         o.ref.length = static_cast<uint32_t>(std::min<size_t>(ex.end - ex.begin, UINT32_MAX));
         o.ref.line = static_cast<uint32_t>(line - std::min<uint64_t>(line - 1, ex.linesBefore));
         o.ref.lineCount = 1 + ex.linesBefore + ex.linesAfter;
-        o.source = f.kind;
+        o.source = kind;
         o.time.ns = li.timeNs;
         o.time.basis = li.basis;
         o.time.interval = stampInterval(li.timeNs, li.basis, li.resolutionNs);
@@ -321,7 +325,7 @@ struct Scanner {
             }
             o.time.interval = untimedInterval(f, data, std::min(ex.end, data.size()), t, before, ctx, ahead);
         }
-        o.node = !li.host.empty() && f.kind != SourceKind::AppLog ? std::string(li.host) : f.node;
+        o.node = !li.host.empty() && kind != SourceKind::AppLog ? std::string(li.host) : f.node;
         if (o.node.empty())
             o.node = std::string(li.host);
         // A per-rank file knows its global rank; "[default3]:" is only the local
@@ -379,11 +383,11 @@ struct Scanner {
         for (const SeriesLine& sl : lines) {
             const std::string_view text = data.substr(sl.begin, sl.end - sl.begin);
             matches.clear();
-            rules.matchSeries(text, out.file.kind, matches);
+            rules.matchSeries(innerLine(ctx.wrapper, text), out.file.kind, matches);
             if (matches.empty() || out.observations.size() >= kMaxObservationsPerFile)
                 continue;
             const Extent ex{sl.begin, sl.end, 0, 0};
-            out.observations.push_back(observe(out.file, data, text, ex, sl.line, ctx, ahead, behind, false));
+            out.observations.push_back(observe(out.file, data, text, ex, sl.line, ctx, ahead, behind, false, out.file.kind));
             const auto obs = static_cast<uint32_t>(out.observations.size() - 1);
             for (const auto& m : matches) {
                 const FieldMap vals(m.groups.begin(), m.groups.end());
@@ -440,8 +444,19 @@ struct Scanner {
         size_t counted = 0;
         uint64_t line = 1;
         size_t lastProgress = 0;
+        // A mixed file (bundle/sniff.h) is searched for the candidates of both kinds its lines may have; the
+        // later of the two searches is kept and only run again once passed.
+        const bool mixed = (f.kind == SourceKind::AppLog || f.kind == SourceKind::SysLog) &&
+                           mixedShapes(data.substr(0, std::min(data.size(), kHeadBytes)), ctx.wrapper);
+        const SourceKind other = mixed ? otherShapeKind(f.kind) : f.kind;
+        size_t otherCand = other != f.kind ? rules.nextCandidate(data, 0, other) : std::string_view::npos;
         while (true) {
             size_t cand = rules.nextCandidate(data, pos, f.kind);
+            if (other != f.kind) {
+                if (otherCand != std::string_view::npos && otherCand < pos)
+                    otherCand = rules.nextCandidate(data, pos, other);
+                cand = std::min(cand, otherCand);
+            }
             if (cand == std::string_view::npos)
                 break;
             if (cand - lastProgress > (8u << 20)) {
@@ -457,13 +472,17 @@ struct Scanner {
             std::string_view text = data.substr(cand, eol - cand);
             if (!text.empty() && text.back() == '\r')
                 text.remove_suffix(1);
+            // A relayed line is matched from where it starts: a wrapper must not decide whether it is known.
+            const std::string_view inner = innerLine(ctx.wrapper, text);
+            const SourceKind kind = mixed ? lineKindByShape(inner, f.kind) : f.kind;
             if (series) {
-                if (int rule = rules.seriesCandidate(text, f.kind); rule >= 0) {
-                    auto& q = tails[{rule, launcherLabel(text)}];
+                if (int rule = rules.seriesCandidate(inner, f.kind); rule >= 0) {
+                    // Each relaying prefix ("node-02: ") and launcher label is a stream of its own.
+                    auto& q = tails[{rule, std::string(text.substr(0, text.size() - inner.size())) + launcherLabel(inner)}];
                     q.push_back({cand, cand + text.size(), line});
                     if (q.size() > kSeriesTail)
                         q.pop_front();
-                    if (!rules.otherCandidate(text, f.kind)) {
+                    if (!rules.otherCandidate(inner, f.kind) && kind == f.kind) {
                         pos = eol + 1;
                         if (pos >= data.size())
                             break;
@@ -472,8 +491,8 @@ struct Scanner {
                 }
             }
             matches.clear();
-            rules.match(text, f.kind, matches);
-            if (!matches.empty() && outerStatement(data, cand, cand + text.size(), f.kind, tracebacks))
+            rules.match(inner, kind, matches);
+            if (!matches.empty() && outerStatement(data, cand, cand + text.size(), kind, tracebacks))
                 matches.clear();
             if (!matches.empty()) {
                 if (out.observations.size() >= kMaxObservationsPerFile) {
@@ -490,7 +509,7 @@ struct Scanner {
                             break;
                         continue;
                     }
-                    out.observations.push_back(observe(f, data, text, ex, line, ctx, ahead, behind, keepsText(f.kind)));
+                    out.observations.push_back(observe(f, data, text, ex, line, ctx, ahead, behind, keepsText(kind), kind));
                     emit(out, static_cast<uint32_t>(out.observations.size() - 1), matches);
                 }
             }

@@ -1,6 +1,7 @@
 #include "parse/lineparse.h"
 
 #include "bundle/iso_time.h"
+#include "bundle/wrappers.h"
 #include "calendar.h"
 #include "parse/cursor.h"
 
@@ -713,50 +714,29 @@ bool trySrunLabel(std::string_view s, size_t& p, int& task)
     return true;
 }
 
-// mpirun --tag-output: "[1,3]<stdout>:" / "[1,3]<stderr>:" (OpenMPI: [jobid,rank]).
+// mpirun --tag-output: "[1,3]<stdout>:" / "[1,3]<stderr>:" (OpenMPI: [jobid,rank]); the shape is the
+// wrapper table's (bundle/wrappers.cpp), read here too when a file's lines are not all wrapped in it.
 bool tryMpiTag(std::string_view s, size_t& p, int& globalRank)
 {
-    size_t q = p;
-    int64_t job = 0, rank = 0;
-    if (!lit(s, q, '[') || !digitsUpTo(s, q, 10, job) || !lit(s, q, ',') || !digitsUpTo(s, q, 7, rank)
-        || !lit(s, q, ']'))
+    Unwrapped u;
+    if (!unwrapLine(LineWrapper::MpiTag, s.substr(p), u))
         return false;
-    if (!lit(s, q, "<stdout>:") && !lit(s, q, "<stderr>:") && !lit(s, q, "<stddiag>:"))
-        return false;
-    globalRank = int(rank);
-    p = q;
+    globalRank = u.rank;
+    p += u.inner;
     return true;
 }
 
-// Ray: "(pid=1234)", "(pid=1234, ip=10.0.0.5)", "(RayTrainWorker pid=1234, ip=10.0.0.5)".
+// Ray: "(pid=1234)", "(pid=1234, ip=10.0.0.5)", "(RayTrainWorker pid=1234, ip=10.0.0.5)": the wrapper
+// table's shape, taken on a line of its own only when it names a pid.
 bool tryRayPrefix(std::string_view s, size_t& p, LineInfo& info)
 {
-    size_t q = p;
-    if (!lit(s, q, '('))
+    Unwrapped u;
+    if (!unwrapLine(LineWrapper::Ray, s.substr(p), u) || u.pid < 0)
         return false;
-    const size_t pidAt = s.substr(q, 80).find("pid=");
-    if (pidAt == std::string_view::npos)
-        return false;
-    for (size_t i = q; i < q + pidAt; ++i)
-        if (!(isAlnum(s[i]) || s[i] == '_' || s[i] == '.' || s[i] == ':' || s[i] == ' '))
-            return false;
-    q += pidAt + 4;
-    int64_t pid = 0;
-    if (!digitsUpTo(s, q, 10, pid))
-        return false;
-    std::string_view ip;
-    if (lit(s, q, ", ip=")) {
-        const size_t ib = q;
-        while (q < s.size() && (isAlnum(s[q]) || s[q] == '.' || s[q] == ':' || s[q] == '-') && q - ib < 64)
-            ++q;
-        ip = s.substr(ib, q - ib);
-    }
-    if (!lit(s, q, ')'))
-        return false;
-    info.pid = int(pid);
-    if (!ip.empty() && info.host.empty())
-        info.host = ip;
-    p = q;
+    info.pid = u.pid;
+    if (!u.address.empty() && info.host.empty())
+        info.host = u.address;
+    p += u.inner;
     return true;
 }
 
@@ -990,7 +970,15 @@ LineInfo parseLine(std::string_view line, SourceKind kind, const TimeContext& ct
     // A journal JSON record: its own fields give time, host and level; the
     // prefixes are then read from the start of its MESSAGE.
     const size_t jsonMessage = parseJournalJson(line, info);
-    const size_t base = jsonMessage == std::string_view::npos ? 0 : jsonMessage;
+    size_t base = jsonMessage == std::string_view::npos ? 0 : jsonMessage;
+    // A relayed line (pdsh "host: ", compose "name  | ", ...) is read from where the wrapped line starts.
+    Unwrapped wrapped;
+    if (ctx.wrapper != LineWrapper::None && unwrapLine(ctx.wrapper, line.substr(base), wrapped)) {
+        base += wrapped.inner;
+        info.pod = wrapped.pod;
+        if (wrapped.pid >= 0)
+            info.pid = wrapped.pid;
+    }
     std::string_view s = line.substr(base, std::min(line.size() - base, kHead));
     int globalRank = -1, localRank = -1, task = -1;
     bool ncclPrefix = false;
@@ -1097,6 +1085,11 @@ LineInfo parseLine(std::string_view line, SourceKind kind, const TimeContext& ct
             info.severity = Severity::Info;
     }
 
+    // The wrapped line's own host and rank are the more specific; the wrapper's stand in for them.
+    if (info.host.empty())
+        info.host = !wrapped.host.empty() ? wrapped.host : wrapped.address;
+    if (globalRank < 0)
+        globalRank = wrapped.rank;
     info.rankFromLabel = globalRank >= 0 || (task >= 0 && localRank < 0);
     if (globalRank < 0)
         globalRank = rankInMessage(s, p);

@@ -3,6 +3,7 @@
 // bounded work per byte.
 #pragma once
 
+#include "bundle/wrappers.h"
 #include "model.h"
 
 #include <optional>
@@ -21,6 +22,9 @@ struct TimeContext {
     bool yearRefIsLatest = false;
     int64_t bootTimeNs = kNoTime;    // for dmesg "[secs]" on this file's node
     int tzOffsetSec = 0;             // zone for timestamps printed without one
+    // What every line of the file is wrapped in (bundle/wrappers.h): parseLine reads the wrapped line, and
+    // takes the host, pod and rank the wrapper names when the wrapped line does not name its own.
+    LineWrapper wrapper = LineWrapper::None;
 };
 
 struct LineInfo {
@@ -28,7 +32,8 @@ struct LineInfo {
     TimeBasis basis = TimeBasis::None;
     int64_t resolutionNs = 0;        // what the stamp cannot tell apart: 1 s for syslog, 1 us for glog
     double bootSeconds = -1;         // dmesg "[12345.678901]" when present (also inside syslog lines)
-    std::string_view host;           // syslog host field or NCCL "host:pid:tid" host
+    std::string_view host;           // syslog host field or NCCL "host:pid:tid" host, else the wrapper's host
+    std::string_view pod;            // what a wrapper names besides a host: kubectl pod, compose container
     int rank = -1;                   // "[rank3]:", "[default3]:", srun "3: ", "[Rank 3]"
     bool rankIsLocal = false;        // only torchrun's "[default3]:" (a local rank) was seen
     int localRank = -1;              // torchrun "[default3]:" / "[trainer3]:": the rank on its node

@@ -1,4 +1,5 @@
 #include "bundle/text_lines.h"
+#include "bundle/wrappers.h"
 #include "calendar.h"
 #include "parse/lineparse.h"
 
@@ -65,8 +66,10 @@ int64_t firstFullDateNs(std::string_view sample, SourceKind kind)
 {
     int64_t at = kNoTime;
     int seen = 0;
+    TimeContext bare;
+    bare.wrapper = detectWrapper(sample); // a relayed line's date is in the line it relays
     forEachLine(sample, [&](std::string_view line) {
-        const LineInfo li = parseLine(line, kind, TimeContext{});
+        const LineInfo li = parseLine(line, kind, bare);
         if (fullDate(li.basis)) {
             at = li.timeNs;
             return false;
@@ -79,6 +82,7 @@ int64_t firstFullDateNs(std::string_view sample, SourceKind kind)
 TimeContext inferTimeContext(std::string_view sample, SourceKind kind, int fallbackYear)
 {
     TimeContext ctx;
+    ctx.wrapper = detectWrapper(sample);
     const int own = sampleYear(sample, kind);
     ctx.defaultYear = own > 0 ? own : fallbackYear;
     learnBootTime(sample, kind, ctx);
@@ -88,6 +92,7 @@ TimeContext inferTimeContext(std::string_view sample, SourceKind kind, int fallb
 TimeContext inferTimeContext(std::string_view sample, SourceKind kind, const YearHint& hint)
 {
     TimeContext ctx;
+    ctx.wrapper = detectWrapper(sample);
     ctx.defaultYear = sampleYear(sample, kind);
     if (ctx.defaultYear > 0) { // the file's own full date wins
         learnBootTime(sample, kind, ctx);

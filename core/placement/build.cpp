@@ -16,6 +16,8 @@
 #include "placement/placement.h"
 
 #include "bundle/mapped_file.h"
+#include "bundle/sniff.h"
+#include "bundle/wrappers.h"
 #include "bundle/text_lines.h"
 #include "parse/lineparse.h"
 #include "text_find.h"
@@ -108,7 +110,8 @@ int defaultGroupRank(std::string_view msg)
 void readAppLog(const SourceFile& f, std::string_view data, std::map<StreamKey, StreamFacts>& streams,
                 int& worldFromPg)
 {
-    TimeContext ctx; // times are not needed here
+    TimeContext ctx; // times are not needed here; what wraps each line is
+    ctx.wrapper = detectWrapper(data.substr(0, std::min(data.size(), kHeadBytes)));
     // Consecutive lines are mostly one stream: its facts are looked up again
     // only when the stream changes (a std::map's elements stay where they are).
     StreamFacts* last = nullptr;
@@ -269,10 +272,15 @@ void reconcileNodes(Placement& pl, const std::vector<SourceFile>& files, const s
     for (const auto& f : files) {
         if (f.node.empty())
             continue;
-        if (f.nodeReason.starts_with("content"))
+        if (f.nodeReason.starts_with("content")) {
             named.insert(f.node);
-        else
+            // The lines' host won over the file's name: the name's host is still one to reconcile.
+            std::string reason;
+            if (std::string nameHost = hostFromPath(f.path, reason); !nameHost.empty() && nameHost != f.node)
+                fromFiles.try_emplace(std::move(nameHost), std::move(reason));
+        } else {
             fromFiles.try_emplace(f.node, f.nodeReason);
+        }
     }
     std::set<std::string> all = named;
     for (const auto& [n, r] : fromFiles)

@@ -138,7 +138,8 @@ private slots:
         const fs::path root = tmp.path().toStdString();
         writeFile(root / "syslog-node-02.log", kSyslog);
         writeFile(root / "applog-node-2-rank0.log", kNccl);
-        writeFile(root / "node-03" / "syslog", "Jan  2 03:04:05 whatever kernel: hello\n");
+        // No host on the line (a host there would win over the folder, issue #41): the folder names the node.
+        writeFile(root / "node-03" / "syslog", "[    2.030405] kernel: hello\n");
         writeFile(root / "deep" / "er" / "fabricmanager.log", "[Jul 23 2024 07:53:55] [ERROR] [tid 841] detected NVSwitch fatal error 20034\n");
         writeFile(root / "workload.json", R"({"workload_id": "job-17", "attempt": 2, "nodes": ["node-02", "node-03"]})");
 

@@ -1,6 +1,9 @@
 // Prefix recognition on real line shapes (domain-facts.md, incidents/), hostile bytes and time inference.
 #include "test_parse.h"
 
+#include "bundle/bundle.h"
+#include "bundle/sniff.h"
+#include "bundle/wrappers.h"
 #include "parse/lineparse.h"
 #include "text_find.h"
 
@@ -644,4 +647,88 @@ void LineParseTest::yearWithoutManifest()
 
     QCOMPARE(firstFullDateNs("x\n[Thu Mar  2 15:59:56 2023] y\n", SourceKind::SysLog), utc(2023, 3, 2, 15, 59, 56));
     QCOMPARE(firstFullDateNs("Mar  2 15:59:56 node y\n", SourceKind::SysLog), kNoTime);
+}
+
+// Issue #41: a relayed line reads as the line it relays; the wrapper's host, pod and rank are kept.
+void LineParseTest::wrappedLines()
+{
+    const std::string syslog = "Mar 14 09:57:40 node-02 kernel: [1010.112233] NVRM: Xid (PCI:0000:5c:00): 79, pid=41002";
+    const std::string app = "RuntimeError: CUDA error: an illegal memory access was encountered";
+    struct Case {
+        const char* what;
+        std::string prefix;
+        LineWrapper wrapper;
+        const char* host; // expected host of the app line
+        const char* pod;
+        int rank;
+    };
+    const Case cases[] = {
+        {"pdsh", "node-02: ", LineWrapper::Pdsh, "node-02", "", -1},
+        {"compose", "trainer-1  | ", LineWrapper::Compose, "", "trainer-1", -1},
+        {"kubectl --prefix", "[pod/trainer-0/main] ", LineWrapper::KubectlPrefix, "", "trainer-0", -1},
+        {"metaflow", "[1712/train/3 (pid 5678)] ", LineWrapper::Metaflow, "", "1712/train/3", -1},
+        {"ray raylet", "(raylet, ip=10.0.0.5) ", LineWrapper::Ray, "10.0.0.5", "raylet", -1},
+        {"mpi", "[1,3]<stderr>:", LineWrapper::MpiTag, "", "", 3},
+        {"azure ml", "[worker-0, 10.0.0.4] ", LineWrapper::AzureMl, "10.0.0.4", "worker-0", -1},
+    };
+    for (const Case& c : cases) {
+        const std::string head = c.prefix + syslog + "\n" + c.prefix + app + "\n" + c.prefix + syslog + "\n";
+        const TimeContext ctx = inferTimeContext(head, SourceKind::Unknown, 2026);
+        QVERIFY2(ctx.wrapper == c.wrapper, c.what);
+        // The wrapped syslog line: its own time, host and message, as unwrapped.
+        const LineInfo bare = parseLine(syslog, SourceKind::Unknown, TimeContext{.defaultYear = 2026});
+        const std::string wrappedSyslog = c.prefix + syslog;
+        const LineInfo li = parseLine(wrappedSyslog, SourceKind::Unknown, ctx);
+        QVERIFY2(li.timeNs == bare.timeNs && li.timeNs != kNoTime, c.what);
+        QCOMPARE(std::string(li.host), std::string("node-02"));
+        QCOMPARE(wrappedSyslog.substr(li.messageStart), syslog.substr(bare.messageStart));
+        const std::string wrappedApp = c.prefix + app;
+        const LineInfo la = parseLine(wrappedApp, SourceKind::Unknown, ctx);
+        QVERIFY2(std::string(la.host) == c.host, c.what);
+        QVERIFY2(std::string(la.pod) == c.pod, (std::string(c.what) + ": " + std::string(la.pod)).c_str());
+        QVERIFY2(la.rank == c.rank, c.what);
+        QCOMPARE(wrappedApp.substr(la.messageStart), app);
+        QCOMPARE(std::string(innerLine(ctx.wrapper, wrappedApp)), app);
+    }
+    // A line without the file's wrapper (pdsh's own complaint) is read as it is.
+    TimeContext pdsh;
+    pdsh.wrapper = LineWrapper::Pdsh;
+    const LineInfo own = parseLine("pdsh@head: node-03: ssh exited with exit code 255", SourceKind::Unknown, pdsh);
+    QCOMPARE(own.messageStart, size_t(0));
+}
+
+// Issue #41: kind and node come from the lines; a file name is a hint, shown when it disagrees.
+void LineParseTest::kindAndNodeFromContent()
+{
+    const std::string kernel = "Mar 14 09:57:40 k8s-gpu-07 kernel: [1010.1] NVRM: Xid (PCI:0000:5c:00): 79, pid=4\n"
+                               "Mar 14 09:57:41 k8s-gpu-07 kernel: [1011.1] NVRM: GPU at PCI:0000:5c:00: GPU-1\n";
+    SourceFile f;
+    f.path = "k8s-gpu-07.log";
+    classifyFile(f, kernel);
+    QVERIFY(f.kind == SourceKind::SysLog);
+    QCOMPARE(f.node, std::string("k8s-gpu-07"));
+    QVERIFY2(f.kindReason.find("'k8s'") != std::string::npos, f.kindReason.c_str()); // the name's word is shown
+
+    SourceFile named;
+    named.path = "syslog-gpu-08.log";
+    classifyFile(named, kernel);
+    QCOMPARE(named.node, std::string("k8s-gpu-07"));
+    QVERIFY2(named.nodeReason.find("gpu-08") != std::string::npos, named.nodeReason.c_str());
+
+    const std::string app = "[rank0]: Traceback (most recent call last):\nnode-01:41000:41000 [0] NCCL INFO x\n";
+    for (const char* name : {"console.log", "output.txt", "nohup.out", "job.err", "stdout"}) {
+        SourceFile c;
+        c.path = name;
+        classifyFile(c, app);
+        QVERIFY2(c.kind == SourceKind::AppLog && c.status == FileStatus::Ok, name);
+        QCOMPARE(c.node, std::string("node-01"));
+    }
+
+    // A console holding kernel and application lines is read line by line by shape.
+    const ContentShape both = sniffContent(app + kernel);
+    QVERIFY2(both.mixed, both.reason.c_str());
+    QVERIFY(lineKindByShape("Mar 14 09:57:40 h kernel: NVRM: Xid", SourceKind::AppLog) == SourceKind::SysLog);
+    QVERIFY(lineKindByShape("node-01:41000:41000 [0] NCCL WARN x", SourceKind::SysLog) == SourceKind::AppLog);
+    QVERIFY(lineKindByShape("srun: error: x", SourceKind::AppLog) == SourceKind::AppLog);
+    QVERIFY(!sniffContent(app).mixed);
 }

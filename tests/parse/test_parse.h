@@ -33,6 +33,8 @@ private slots:
     void inheritedTime();
     void outOfRangeTimes();
     void yearWithoutManifest();
+    void wrappedLines();
+    void kindAndNodeFromContent();
 };
 
 class ExtentTest : public QObject {
