@@ -16,4 +16,15 @@ sed ':a; /\\$/ { N; s/\\\n/ /; ba }' "$containerfile" |
     grep -o 'apt-get install[^&]*' | sed 's/apt-get install//' | tr ' ' '\n' | grep -v '^-' | sed '/^$/d' > "$list"
 [ -s "$list" ] || { echo "container_deps: no apt-get install in $containerfile" >&2; exit 2; }
 echo "container_deps: $containerfile installs: $(tr '\n' ' ' < "$list")"
-bash "$check" --list "$list" "$@"
+bash "$check" --list "$list" "$@" || exit $?
+# And nothing the programs do not link (ca-certificates aside: TLS reads it, no linker sees it): a package left
+# over from an old link line only makes the image bigger (libqt6core6 brought ICU for a Qt-free service).
+owners=$(for p in "$@"; do ldd "$p"; done | awk '$2 == "=>" && $3 ~ /^\// {print $3}' | sort -u |
+         while read -r lib; do real=$(readlink -f "$lib"); printf '%s\n' "$lib" "$real" "${real#/usr}"; done |
+         xargs -r dpkg-query -S 2>/dev/null | cut -d: -f1 | sort -u)
+extra=0
+while read -r pkg; do
+    [ "$pkg" = ca-certificates ] && continue
+    grep -qx "$pkg" <<<"$owners" || { echo "container_deps: $pkg is installed but no library of the program comes from it"; extra=1; }
+done < "$list"
+exit "$extra"
