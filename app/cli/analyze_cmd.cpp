@@ -12,6 +12,7 @@
 #include <CLI/CLI.hpp>
 
 #include <cstdio>
+#include <filesystem>
 #include <memory>
 #include <unistd.h>
 #include <fstream>
@@ -167,6 +168,12 @@ int validateRulesCommand(const ValidateRulesArgs& a)
         }
         return 0;
     }
+    // A folder that is not there is unusable input (2, as for every command), not a rule problem (1).
+    for (const auto& dir : args) {
+        std::error_code ec;
+        if (!std::filesystem::is_directory(dir, ec))
+            return fail("validate-rules: " + dir + ": not a folder of rule files");
+    }
     int bad = 0;
     for (const auto& dir : args) {
         try {
@@ -247,7 +254,8 @@ Command addValidateRulesCommand(CLI::App& cli)
     auto a = std::make_shared<ValidateRulesArgs>();
     CLI::App* cmd = cli.add_subcommand("validate-rules", "check rule files and run each rule's samples and benign "
                                                          "lines; reports file:line:column and the rule id of the "
-                                                         "first problem; exit 1 when a folder has one");
+                                                         "first problem; exit 1 when a folder has one, 2 when a "
+                                                         "folder is missing");
     cmd->add_option("DIR", a->dirs, "rule folders (*.jsonc)")->required();
     // Every extract pattern, one per line, with named groups made plain, so another tool (the benchmark's rg)
     // can search for the same lines.

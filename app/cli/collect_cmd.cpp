@@ -10,6 +10,7 @@
 
 #include <CLI/CLI.hpp>
 
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <fstream>
@@ -141,6 +142,13 @@ int collectCommand(CollectArgs& a)
     } catch (const std::exception& e) {
         return fail(e.what());
     }
+    if (!scope.nodes.empty() && std::none_of(scope.nodes.begin(), scope.nodes.end(), collect::safeNodeName)) {
+        std::string names;
+        for (size_t i = 0; i < scope.nodes.size() && i < 5; ++i)
+            names += (i ? ", '" : "'") + scope.nodes[i].substr(0, 80) + "'";
+        return fail("no node of the scope has a usable host name (" + names + (scope.nodes.size() > 5 ? ", ..." : "")
+                    + "; letters, digits, '.', '-', '_'): nothing to collect");
+    }
     if (ranks > 0)
         scope.tasks = static_cast<int>(ranks);
     if (scope.scheduler != "manual") {
@@ -209,7 +217,12 @@ int collectCommand(CollectArgs& a)
         if (!historyDb.empty())
             resultDoc = resultToJson(analysis.result);
     }
-    if (!historyDb.empty()) {
+    if (!historyDb.empty() && scope.succeeded) {
+        // The history is what repeat-offender queries read: a job that ended well is no offence.
+        if (!quiet)
+            std::fprintf(stderr, "faultline-cli collect: history not written: job %s ended well (%s, exit 0)\n",
+                         scope.workloadId.c_str(), scope.state.c_str());
+    } else if (!historyDb.empty()) {
         std::string error;
         if (!collect::appendHistory(historyDb, resultDoc, scope.scheduler, options.outDir, error))
             std::fprintf(stderr, "faultline-cli collect: history not written: %s\n", error.c_str());

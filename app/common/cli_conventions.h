@@ -38,9 +38,15 @@ inline int exitFor(const CLI::App& app, const CLI::ParseError& error)
     std::string name = app.get_name();
     if (cmd != &app)
         name += " " + cmd->get_name();
+    // CLI11 checks required options before it looks at the words it did not know, so `collect --out-dir X`
+    // would be told "--out is required": the word the user mistyped is the better message.
+    std::string message = error.what();
+    if (dynamic_cast<const CLI::RequiredError*>(&error))
+        if (const auto extras = app.remaining(true); !extras.empty())
+            message = CLI::ExtrasError(extras).what();
     CLI::Formatter usage;
     usage.label("Usage", "usage");
-    std::cerr << name << ": " << error.what() << "\n"
+    std::cerr << name << ": " << message << "\n"
               << usage.make_usage(cmd, name) << "Run '" << name << " --help' for every option.\n";
     return kUsageError;
 }

@@ -222,7 +222,9 @@ std::string manifestJson(const Scope& scope, const CollectResult& result)
             + (scope.reason.empty() ? "" : " (" + scope.reason + ")");
     if (!scope.exitCodes.empty())
         failure["exit_codes"] = scope.exitCodes;
-    if (!failure.empty())
+    // A workload the scheduler says succeeded had no failure to detect: without this block the engine does not
+    // call its outcome "failed".
+    if (!failure.empty() && !scope.succeeded)
         m["failure"] = failure;
     // Not read by the loader: what collect did, for people and for the service.
     json sources = json::array();

@@ -57,6 +57,19 @@ int exitCodeOf(std::string_view text)
     return std::stoi(std::string(code));
 }
 
+// "0:0", or no exit code given: nothing in it says the job failed.
+bool cleanExit(std::string_view text)
+{
+    return text.empty() || text == "0:0";
+}
+
+// "the scheduler says it succeeded", in the scope notes.
+std::string succeededNote(const Scope& s)
+{
+    return "job " + s.workloadId + " ended well by the scheduler's account (" + s.state
+        + ", exit 0): collected and analysed as asked, but not recorded as a failure";
+}
+
 int64_t secondsToNs(std::optional<int64_t> s)
 {
     // Slurm writes 0 for "not yet"/"unknown".
@@ -283,9 +296,15 @@ std::optional<Scope> scopeFromSacctJson(std::string_view text, std::string_view 
     }
     if (s.nodes.size() == 1 && exitCodeOf(exit) > 0)
         s.exitCodes[s.nodes[0]] = exitCodeOf(exit);
+    // COMPLETED is Slurm's word for a batch script that exited 0 (job_mgr.c job_complete); a step that failed
+    // under it still shows in the derived exit code and the steps.
+    s.succeeded = s.state == "COMPLETED" && cleanExit(exit) && cleanExit(exitText(member(job, "derived_exit_code")))
+        && std::all_of(s.steps.begin(), s.steps.end(), [](const ScopeStep& step) { return cleanExit(step.exitCode); });
     s.notes.push_back("scope from sacct --json: job " + s.workloadId + " " + (s.state.empty() ? "?" : s.state)
                       + (exit.empty() ? "" : " exit " + exit) + ", " + std::to_string(s.nodes.size()) + " nodes"
                       + (runs.size() > 1 ? ", " + std::to_string(runs.size()) + " runs (requeued)" : ""));
+    if (s.succeeded)
+        s.notes.push_back(succeededNote(s));
     addDetection(s);
     return s;
 }
@@ -295,6 +314,7 @@ std::optional<Scope> scopeFromScontrol(std::string_view text, int utcOffsetSec, 
     // Key=Value words; a word without '=' continues the previous value
     // (JobName and Command may hold spaces). Only the first record is read.
     std::map<std::string, std::string> kv;
+    std::vector<std::string> allocated; // `-d`: one "  Nodes=... CPU_IDs=..." line per group of nodes
     std::string lastKey;
     bool sawRecord = false;
     for (const TextLine& l : linesOf(text)) {
@@ -318,6 +338,8 @@ std::optional<Scope> scopeFromScontrol(std::string_view text, int utcOffsetSec, 
             if (eq != std::string_view::npos && eq > 0) {
                 lastKey = std::string(word.substr(0, eq));
                 kv.emplace(lastKey, std::string(word.substr(eq + 1)));
+                if (lastKey == "Nodes")
+                    allocated.emplace_back(word.substr(eq + 1));
                 sawRecord = true;
             } else if (!lastKey.empty()) {
                 kv[lastKey] += " " + std::string(word);
@@ -338,12 +360,23 @@ std::optional<Scope> scopeFromScontrol(std::string_view text, int utcOffsetSec, 
     if (auto it = kv.find("Restarts"); it != kv.end() && !it->second.empty()
         && it->second.find_first_not_of("0123456789") == std::string::npos && it->second.size() < 7)
         s.attempt = std::stoi(it->second);
-    const std::string nodes = kv["NodeList"];
+    // A COMPLETING job's NodeList holds only the nodes still completing, often none by the time EpilogSlurmctld
+    // asks; the allocation's detail lines (scontrol -d) still name them all.
+    std::string nodes = kv["NodeList"];
+    std::string allocationNote;
+    if ((nodes.empty() || nodes == "(null)") && !allocated.empty()) {
+        nodes.clear();
+        for (const auto& a : allocated)
+            nodes += (nodes.empty() ? "" : ",") + a;
+        allocationNote = "NodeList is empty while the job is " + s.state + ": nodes from its allocation (" + nodes + ")";
+    }
     if (!nodes.empty() && nodes != "(null)") {
         auto list = expandHostlist(nodes, error);
         if (!list)
             return std::nullopt;
         s.nodes = std::move(*list);
+        if (!allocationNote.empty())
+            uniqueSorted(s.nodes);
     }
     auto time = [&](const char* key) {
         auto it = kv.find(key);
@@ -369,10 +402,20 @@ std::optional<Scope> scopeFromScontrol(std::string_view text, int utcOffsetSec, 
         if (!where.empty())
             s.exitCodes[where] = exitCodeOf(exit);
     }
+    // While its epilog runs, scontrol prints every ending job as COMPLETING (job_state_string puts the flag before
+    // the base state), so the exit codes and the reason decide: a failed exit, a signal, a time limit (TimeLimit)
+    // or a lost node (NodeDown) each leave one of them set.
+    const auto derived = kv.find("DerivedExitCode");
+    s.succeeded = (s.state == "COMPLETED" || s.state == "COMPLETING") && exit == "0:0" && s.reason.empty()
+        && (derived == kv.end() || derived->second == "0:0");
     s.notes.push_back("scope from scontrol show job: job " + s.workloadId + " " + s.state
                       + (s.reason.empty() ? "" : " (" + s.reason + ")") + " exit " + exit + ", "
                       + std::to_string(s.nodes.size()) + " nodes; times read in UTC"
                       + (utcOffsetSec >= 0 ? "+" : "-") + std::to_string(std::abs(utcOffsetSec) / 3600) + "h");
+    if (!allocationNote.empty())
+        s.notes.push_back(allocationNote);
+    if (s.succeeded)
+        s.notes.push_back(succeededNote(s));
     addDetection(s);
     return s;
 }
@@ -447,10 +490,13 @@ std::optional<Scope> scopeFromKubectl(std::string_view jobJson, std::string_view
     uniqueSorted(s.nodes);
     std::sort(s.steps.begin(), s.steps.end(), [](const ScopeStep& a, const ScopeStep& b) { return a.id < b.id; });
     s.attempt = failed > 0 ? failed - 1 : 0;
+    s.succeeded = s.state == "Complete" && s.exitCodes.empty();
     s.notes.push_back("scope from kubectl: job " + s.workloadId + " " + (s.state.empty() ? "running" : s.state)
                       + (s.reason.empty() ? "" : " (" + s.reason + ")") + ", " + std::to_string(podNode.size())
                       + " pods on " + std::to_string(s.nodes.size()) + " nodes, " + std::to_string(failed)
                       + " failed pods");
+    if (s.succeeded)
+        s.notes.push_back(succeededNote(s));
     addDetection(s);
     return s;
 }
@@ -488,7 +534,7 @@ Scope scopeFromSlurm(const std::string& jobId, const ScopeQueryOptions& options)
         if (auto s = scopeFromSacctJson(sacct.out, jobId, error)) {
             s->records["scheduler/sacct-" + jobId + ".json"] = sacct.out;
             // scontrol still knows where the job's output went, while the job is recent.
-            const ProcessResult sc = run(options.scontrol, {"show", "job", jobId}, options);
+            const ProcessResult sc = run(options.scontrol, {"-d", "show", "job", jobId}, options);
             std::string scError;
             if (sc.started && sc.exitCode == 0)
                 if (auto extra = scopeFromScontrol(sc.out, localUtcOffsetSec(), scError)) {
@@ -503,7 +549,7 @@ Scope scopeFromSlurm(const std::string& jobId, const ScopeQueryOptions& options)
         notes.push_back("sacct unavailable (" + sacct.describe()
                         + "); it needs slurmdbd. Scope from scontrol show job instead");
     }
-    const ProcessResult sc = run(options.scontrol, {"show", "job", jobId}, options);
+    const ProcessResult sc = run(options.scontrol, {"-d", "show", "job", jobId}, options);
     if (!sc.started || sc.exitCode != 0)
         throw std::runtime_error("Slurm job " + jobId + ": sacct: " + sacct.describe() + "; scontrol: " + sc.describe());
     auto s = scopeFromScontrol(sc.out, localUtcOffsetSec(), error);

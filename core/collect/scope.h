@@ -36,6 +36,9 @@ struct Scope {
     int64_t endNs = kNoTime;
     std::string state;       // FAILED, NODE_FAIL, Failed ...
     std::string reason;
+    // The scheduler says the workload ended well (Slurm: exit 0:0 and no step failed, with no reason;
+    // Kubernetes: the Complete condition): collect then writes no failure into the manifest and no history row.
+    bool succeeded = false;
     std::map<std::string, int> exitCodes; // node or pod/step name -> code
     std::string batchHost;
     std::vector<std::string> outputFiles; // the job's own stdout/stderr paths (Slurm StdOut/StdErr)

@@ -88,6 +88,8 @@ private slots:
     void archiveAndHistory();
     void historyRowIsTheDocument();
     void podLogs();
+    void scopeEndedWell();
+    void drainOnlyFromNodeRecords();
 };
 
 void CollectTest::hostlists()
@@ -608,4 +610,92 @@ void CollectTest::podLogs()
 }
 
 QTEST_GUILESS_MAIN(CollectTest)
+void CollectTest::scopeEndedWell()
+{
+    // Recorded inside EpilogSlurmctld (tests/collect/slurm_e2e.sh, Slurm 22.05.8, scontrol -d show job): every
+    // ending job is COMPLETING there, and its NodeList is empty once the nodes finished their part.
+    CollectResult none;
+    none.fromNs = iso("2026-12-07T05:00:00Z");
+    none.toNs = iso("2026-12-07T05:20:00Z");
+    auto manifest = [&](const Scope& s) { return nlohmann::json::parse(manifestJson(s, none)); };
+    auto parse = [](const std::string& text) {
+        std::string error;
+        auto s = scopeFromScontrol(text, 0, error);
+        if (!s)
+            qFatal("%s", error.c_str());
+        return *s;
+    };
+    const std::string okText = fltest::readFile(kData + "scontrol-show-job-completing-ok-22.05.txt");
+    const Scope ok = parse(okText);
+    QCOMPARE(ok.state, std::string("COMPLETING"));
+    QVERIFY(ok.succeeded);
+    QVERIFY(!manifest(ok).contains("failure"));
+    QVERIFY(std::any_of(ok.notes.begin(), ok.notes.end(),
+                        [](const std::string& n) { return n.find("ended well") != std::string::npos; }));
+    QCOMPARE(ok.nodes, std::vector<std::string>{"vm"}); // from the allocation's "Nodes=vm CPU_IDs=..." line
+
+    const Scope failed = parse(fltest::readFile(kData + "scontrol-show-job-completing-22.05.txt"));
+    QVERIFY(!failed.succeeded);
+    QCOMPARE(failed.nodes, std::vector<std::string>{"vm"});
+    QCOMPARE(failed.exitCodes.at("vm"), 3);
+    QCOMPARE(manifest(failed)["failure"]["detection_signal"].get<std::string>(),
+             std::string("slurm job state COMPLETING (NonZeroExitCode)"));
+
+    // The good record with what other endings change in it: a time limit or a lost node with exit 0, a
+    // signal, a step that failed under a script that exited 0. Each keeps its failure.
+    auto variant = [&](const std::string& from, const std::string& to) {
+        std::string t = okText;
+        t.replace(t.find(from), from.size(), to);
+        return parse(t);
+    };
+    QVERIFY(variant("JobState=COMPLETING", "JobState=COMPLETED").succeeded);
+    for (const Scope& bad : {variant("Reason=None", "Reason=TimeLimit"), variant("Reason=None", "Reason=NodeDown"),
+                             variant("ExitCode=0:0", "ExitCode=0:15"), variant("DerivedExitCode=0:0", "DerivedExitCode=1:0"),
+                             parse(fltest::readFile(kData + "scontrol-show-job-22.05.txt"))}) {
+        QVERIFY2(!bad.succeeded, (bad.state + " " + bad.reason).c_str());
+        QVERIFY(manifest(bad).contains("failure"));
+    }
+
+    std::string error;
+    QVERIFY(!scopeFromSacctJson(fltest::readFile(kData + "sacct-requeued.json"), "4242", error)->succeeded);
+    auto done = [&](const char* derived) {
+        return scopeFromSacctJson(std::string(R"({"jobs":[{"job_id":9,"nodes":"a1","state":{"current":["COMPLETED"]},
+            "exit_code":{"status":["SUCCESS"],"return_code":{"set":true,"number":0}},
+            "derived_exit_code":{"status":["SUCCESS"],"return_code":{"set":true,"number":)") + derived + R"(}},
+            "time":{"start":{"set":true,"number":100},"end":{"set":true,"number":200}}}]})",
+                                  "9", error);
+    };
+    QVERIFY2(done("0"), error.c_str());
+    QVERIFY(done("0")->succeeded);
+    QVERIFY(!done("2")->succeeded); // a step failed under a batch script that exited 0
+    QVERIFY(!scopeFromKubectl(fltest::readFile(kData + "kubectl-job.json"), fltest::readFile(kData + "kubectl-pods.json"),
+                              error)->succeeded);
+}
+
+void CollectTest::drainOnlyFromNodeRecords()
+{
+    // scontrol show job's Reason= is why the job waits or ended; scontrol show node's is a drain.
+    auto drains = [](const std::map<std::string, std::string>& files) {
+        QTemporaryDir tmp;
+        const fs::path dir = tmp.path().toStdString();
+        fltest::writeFile(dir / "workload.json", R"({"workload_id": "1", "scheduler": "slurm", "nodes": ["vm"]})");
+        for (const auto& [path, text] : files)
+            fltest::writeFile(dir / path, text);
+        const Analysis a = analyze(dir.string(), fltest::shippedOnly());
+        std::vector<std::string> reasons;
+        for (const auto& e : a.result.events)
+            if (e.symptom.str() == "scheduler.node_drain") {
+                auto r = e.fields.find("reason");
+                reasons.push_back(r == e.fields.end() ? "?" : std::string(r->second));
+            }
+        return reasons;
+    };
+    const std::string job = fltest::readFile(kData + "scontrol-show-job-22.05.txt");
+    const std::string node = fltest::readFile(kData + "scontrol-show-node-22.05.txt");
+    QCOMPARE(drains({{"scheduler/scontrol-job-1.txt", job}}), std::vector<std::string>{});
+    const auto both = drains({{"scheduler/scontrol-job-1.txt", job}, {"scheduler/scontrol-node-vm.txt", node}});
+    QCOMPARE(both.size(), size_t(1));
+    QVERIFY2(both[0].find("faultline e2e drain") != std::string::npos, both[0].c_str()); // recorded by slurm_e2e.sh
+}
+
 #include "test_collect.moc"
