@@ -74,7 +74,7 @@ constexpr std::array<std::pair<ResultStatus, std::string_view>, 3> kResultStatus
     {ResultStatus::Ambiguous, "ambiguous"},
     {ResultStatus::Unattributed, "unattributed"},
 }};
-constexpr std::array<std::pair<CandidateReason, std::string_view>, 10> kCandidateReasons{{
+constexpr std::array<std::pair<CandidateReason, std::string_view>, 11> kCandidateReasons{{
     {CandidateReason::None, "none"},
     {CandidateReason::RootCause, "root_cause"},
     {CandidateReason::TiedWinner, "tied_winner"},
@@ -85,6 +85,7 @@ constexpr std::array<std::pair<CandidateReason, std::string_view>, 10> kCandidat
     {CandidateReason::Consequence, "consequence"},
     {CandidateReason::Later, "later"},
     {CandidateReason::Lighter, "lighter"},
+    {CandidateReason::AfterOnset, "after_onset"},
 }};
 } // namespace
 

@@ -156,6 +156,17 @@ struct Observation {
 };
 static_assert(sizeof(RawRef) == 24 && sizeof(Observation) <= 184, "padding came back into RawRef or Observation");
 
+// How long a symptom had been waiting when it fired ("ran for 600021 milliseconds", "blocked for more than
+// 120 seconds"), read from the field its extract rule's `waited` names: the true wait lies in [minNs, maxNs]
+// (the printed figure plus its last digit's resolution); maxNs is kNoTime when the line gives only a lower
+// bound ("more than", a timeout that fired). What it waited for began that long before the line: its onset
+// (engine/clock_offsets.h, onsetInterval).
+struct Wait {
+    int64_t minNs = 0;
+    int64_t maxNs = kNoTime;
+    friend bool operator==(const Wait&, const Wait&) = default;
+};
+
 // A cause that no line states but a symptom names: "Xid 45 ... caused by
 // previous Xid 149" on a GPU whose Xid 149 line was rotated away, a peer's
 // "Got completion from peer <ip>" that puts a link fault on the node owning
@@ -221,6 +232,7 @@ struct SymptomEvent {
     std::optional<FileId> absentFile;        // absent_ranks with no observation: the file that shows the absence
     std::optional<int> maxEvidence;          // report rules' max_evidence: evidence items kept for its symptom
     std::optional<Inference> inferred;       // set by an `infer` rule: the cause is named, not observed
+    std::optional<Wait> waited;              // set by an extract rule's `waited`: it says how long it waited
 };
 
 // ---------------------------------------------------------------- result
@@ -240,6 +252,8 @@ enum class CandidateReason : uint8_t {
     Consequence,     // a rule linked it as a consequence of `other`
     Later,           // `deltaNs` later than `other`
     Lighter,         // `other` is a heavier cause within the clock-skew tolerance
+    AfterOnset,      // began `deltaNs` after the hang did (Result::onset), more than `limitNs` (onset_slack_s):
+                     // the waiting symptoms it would explain had already begun; a consequence or an independent fault
 };
 std::string_view toString(CandidateReason);
 
@@ -368,6 +382,17 @@ struct RootCause {
     std::optional<Inference> inferred; // named by symptoms (its evidence), not observed itself
 };
 
+// When the hang began, from the symptoms that say how long they waited (Wait): on the consensus clock.
+struct HangOnset {
+    TimeInterval began;          // the waits' onsets: the first one's earliest .. the last one's latest
+    TimeInterval allWaiting;     // the overlap of every wait: the last onset's latest .. the first fire's earliest
+    int64_t estimateNs = kNoTime;// "the hang began at ~": the first wait's onset as printed (fire - waited)
+    uint32_t waits = 0;          // waiting symptoms it rests on
+    std::vector<std::string> nodes;    // their nodes, sorted
+    std::vector<std::string> symptoms; // their symptom ids, sorted
+    std::vector<EventId> events;       // the waiting events, ascending
+};
+
 enum class ResultStatus : uint8_t { Attributed, Ambiguous, Unattributed };
 std::string_view toString(ResultStatus);   // "attributed" | "ambiguous" | "unattributed"
 [[nodiscard]] std::optional<ResultStatus> resultStatusFromString(std::string_view);
@@ -381,6 +406,7 @@ struct Result {
     std::optional<RootCause> rootCause;
     std::string summary;                   // one sentence for humans
     std::vector<std::string> missing;      // for unattributed: what evidence would help
+    std::optional<HangOnset> onset;        // when the waiting symptoms say the hang began
     std::vector<Candidate> candidates;
     std::vector<std::string> affectedNodes;
     std::vector<SymptomEvent> events;      // symptom_chain nodes

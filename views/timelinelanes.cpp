@@ -132,8 +132,22 @@ void TimelineLanes::build(const Result& result, const std::vector<std::string>& 
         (e.time.basis == TimeBasis::BootRelative ? anyBoot : anyWall) = true;
     }
     m_bootAxis = anyBoot && !anyWall;
-    for (const auto& e : result.events)
+    for (const auto& e : result.events) {
         add(e.node, e.rank, e.time, levels(e), e.id);
+        if (!e.waited || e.suppressed || m_bootAxis || e.time.basis == TimeBasis::BootRelative ||
+            m_eventTime[e.id.value] == kNoTime || e.time.ns - e.waited->minNs < 0)
+            continue;
+        const int rankLane = laneFor(e.node, e.rank), parent = m_lanes[static_cast<size_t>(rankLane)].parent;
+        for (int l : {parent < 0 ? rankLane : parent, rankLane}) {
+            m_lanes[static_cast<size_t>(l)].waits.emplace_back(e.time.ns - e.waited->minNs, e.time.ns);
+            if (parent < 0)
+                break;
+        }
+    }
+    if (result.onset && !m_bootAxis) {
+        m_onsetWindow = result.onset->allWaiting;
+        m_onsetEstimate = result.onset->estimateNs;
+    }
     // The lanes a reader came for stay on top: the root cause's and every candidate's.
     auto pin = [this](const std::string& node, int rank) {
         const QString nodeKey = node.empty() ? QStringLiteral("(unknown node)") : style::q(node);
@@ -157,6 +171,7 @@ void TimelineLanes::finish()
     for (Lane& lane : m_lanes) {
         for (auto& s : lane.spans)
             std::stable_sort(s.begin(), s.end());
+        std::sort(lane.waits.begin(), lane.waits.end());
         for (size_t lv = 0; lv < style::LevelCount; ++lv) {
             auto& t = lane.times[lv];
             auto& ev = lane.events[lv];

@@ -40,6 +40,9 @@ struct Lane {
     };
     std::array<std::vector<Span>, style::LevelCount> spans;
     int64_t widestSpan = 0;
+    // Waiting symptoms (SymptomEvent::waited) on this lane: [onset as printed, fire], sorted. Drawn as a
+    // faint bar back to where what they waited for began.
+    std::vector<std::pair<int64_t, int64_t>> waits;
     uint32_t bootRelative = 0; // events kept off the wall-clock axis (boot time unknown)
     uint32_t untimed = 0;      // events whose line has no time at all: listed, not placed
     size_t eventCount() const;
@@ -82,6 +85,9 @@ public:
     int64_t maxTime() const { return m_max; }
     // Root cause and the non-suppressed events around it, for "fit to incident".
     int64_t incidentStart() const { return m_incidentStart; }
+    // The job's onset (Result::onset): the overlap of every wait, shaded, and when the hang began.
+    TimeInterval onsetWindow() const { return m_onsetWindow; }
+    int64_t onsetEstimate() const { return m_onsetEstimate; }
     int64_t incidentEnd() const { return m_incidentEnd; }
     style::Level levelOfEvent(EventId event) const;
 
@@ -130,6 +136,8 @@ private:
     uint64_t m_rowsVersion = 0;
     int64_t m_min = kNoTime, m_max = kNoTime;
     int64_t m_incidentStart = kNoTime, m_incidentEnd = kNoTime;
+    TimeInterval m_onsetWindow;
+    int64_t m_onsetEstimate = kNoTime;
 };
 
 } // namespace fl

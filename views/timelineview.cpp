@@ -506,6 +506,18 @@ void TimelineView::paintLane(QPainter& p, int row, int laneIndex, int y)
     // a tick where the interval really ends. One rectangle per run of equal
     // level. The selected event's whole interval is a band (paintOverlays).
     const int barH = 2, tickH = 8;
+    // Waiting symptoms: a faint bar back to where what they waited for began, with a tick there.
+    for (const auto& [onset, fire] : lane.waits) {
+        if (fire < m_range.start || onset > m_range.end)
+            continue;
+        const double x0 = std::max(xOfTime(onset), double(kLabelWidth)), x1 = std::min(xOfTime(fire), double(kLabelWidth + w));
+        QColor c = style::levelColor(style::Symptom);
+        c.setAlpha(45);
+        p.fillRect(QRectF(x0, y + kRowHeight / 2.0 - 3, x1 - x0, 6), c);
+        c.setAlpha(110);
+        if (onset >= m_range.start)
+            p.fillRect(QRectF(xOfTime(onset), y + (kRowHeight - tickH) / 2.0, 1, tickH), c);
+    }
     const auto& spans = geo.spans;
     for (int x = 0; x < static_cast<int>(spans.size());) {
         const uint8_t v = spans[static_cast<size_t>(x)] & TimelineLanes::kSpanLevel;
@@ -561,6 +573,20 @@ void TimelineView::paintOverlays(QPainter& p)
             p.setPen(QPen(style::levelColor(style::Root), 2));
             p.drawPath(d);
         }
+    }
+    // The job's onset window (every waiting rank was waiting: the overlap of the waits) is shaded, and
+    // when the hang began is a dotted line: "everything stopped here".
+    if (const TimeInterval ow = m_lanes.onsetWindow(); ow.bounded() && ow.latestNs > ow.earliestNs &&
+                                                       ow.latestNs >= m_range.start && ow.earliestNs <= m_range.end) {
+        const double x0 = std::max<double>(xOfTime(ow.earliestNs), kLabelWidth - 1);
+        const double x1 = std::min<double>(xOfTime(ow.latestNs), kLabelWidth + w + 1);
+        p.fillRect(QRectF(x0, kAxisHeight, x1 - x0, bottom - kAxisHeight), QColor(120, 120, 120, 28));
+    }
+    if (const int64_t t = m_lanes.onsetEstimate(); t != kNoTime && t >= m_range.start && t <= m_range.end) {
+        p.setPen(QPen(QColor(90, 90, 90, 200), 1, Qt::DotLine));
+        p.drawLine(QPointF(xOfTime(t), kAxisHeight), QPointF(xOfTime(t), bottom));
+        p.setPen(QColor(70, 70, 70));
+        p.drawText(QPointF(xOfTime(t) + 4, kAxisHeight + 12), tr("hang began"));
     }
     // Selected event: a line through every lane; an uncertain time also gets
     // its whole [earliest, latest] as a faint band, so it can be compared

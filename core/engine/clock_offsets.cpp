@@ -21,21 +21,12 @@ int64_t lowerMedian(std::vector<int64_t> v)
     return v[(v.size() - 1) / 2];
 }
 
-int64_t field(const SymptomEvent& e, const char* name)
-{
-    auto it = e.fields.find(name);
-    if (it == e.fields.end())
-        return -1;
-    int64_t v = -1;
-    auto [p, ec] = std::from_chars(it->second.data(), it->second.data() + it->second.size(), v);
-    return (ec == std::errc() && p == it->second.data() + it->second.size()) ? v : -1;
-}
-
 // A moment every rank of a collective shares: PyTorch's watchdog prints
 // "WorkNCCL(SeqNum=N, OpType=...) ran for M milliseconds before timing out"
 // (torch/csrc/distributed/c10d/ProcessGroupNCCL.cpp, WorkNCCL::checkTimeout):
 // now - M ms is when that rank enqueued collective N, the same step on every
-// rank. Without "ran for", the timeout itself (same Timeout(ms) on every rank).
+// rank. The rule's `waited` reads M (SymptomEvent::waited, the same reading the
+// onset uses); without "ran for", its Timeout(ms), the same on every rank.
 const std::string& clockOf(const SymptomEvent& e) { return e.clockNode.empty() ? e.node : e.clockNode; }
 
 //
@@ -59,8 +50,7 @@ bool anchor(const SymptomEvent& e, std::string& key, int64_t& t)
         return false;
     auto op = e.fields.find("op");
     key = "SeqNum " + seq->second + " " + (op == e.fields.end() ? std::string() : op->second);
-    const int64_t ranFor = field(e, "ran_for_ms");
-    t = e.time.ns - (ranFor > 0 ? ranFor * 1'000'000 : 0);
+    t = e.time.ns - (e.waited ? e.waited->minNs : 0);
     return true;
 }
 
@@ -94,13 +84,27 @@ TimeInterval ownInterval(const SymptomEvent& e)
     return {e.time.ns, e.time.ns + kSecNs - 1};
 }
 
-TimeInterval ClockModel::corrected(const SymptomEvent& e) const
+TimeInterval onsetInterval(const SymptomEvent& e)
 {
-    if (!wallClock(e.time.basis))
+    if (!e.waited || !wallClock(e.time.basis))
         return {};
-    TimeInterval iv = ownInterval(e);
-    int64_t off = 0, unc = unknownNs;
-    if (auto it = offsets.find(clockOf(e)); it != offsets.end()) {
+    const TimeInterval own = ownInterval(e);
+    TimeInterval on;
+    if (own.earliestNs != kNoTime && e.waited->maxNs != kNoTime)
+        on.earliestNs = own.earliestNs - e.waited->maxNs;
+    if (own.latestNs != kNoTime)
+        on.latestNs = own.latestNs - e.waited->minNs;
+    return on;
+}
+
+namespace {
+
+// `iv`, printed on `node`'s clock, on the consensus clock: moved by the node's offset and widened by what it
+// does not know (the residual, or unknownNs for a node without an estimate).
+TimeInterval onConsensus(const ClockModel& m, TimeInterval iv, const std::string& node)
+{
+    int64_t off = 0, unc = m.unknownNs;
+    if (auto it = m.offsets.find(node); it != m.offsets.end()) {
         off = it->second.offsetNs;
         unc = it->second.residualNs;
     }
@@ -111,10 +115,26 @@ TimeInterval ClockModel::corrected(const SymptomEvent& e) const
     return iv;
 }
 
+} // namespace
+
+TimeInterval ClockModel::correctedOnset(const SymptomEvent& e) const
+{
+    const TimeInterval on = onsetInterval(e);
+    return on.earliestNs == kNoTime && on.latestNs == kNoTime ? on : onConsensus(*this, on, clockOf(e));
+}
+
+TimeInterval ClockModel::corrected(const SymptomEvent& e) const
+{
+    if (!wallClock(e.time.basis))
+        return {};
+    return onConsensus(*this, ownInterval(e), clockOf(e));
+}
+
 ClockModel estimateClockOffsets(const State& state, const std::vector<SymptomEvent>& events)
 {
     ClockModel m;
     m.unknownNs = static_cast<int64_t>(state.rules->setting("clock_skew_tolerance_s", 2.0) * 1e9);
+    m.onsetSlackNs = static_cast<int64_t>(state.rules->setting("onset_slack_s", 60.0) * 1e9);
 
     // key -> node -> anchor times of that node's ranks
     std::map<std::string, std::map<std::string, std::vector<int64_t>>> byKey;

@@ -37,4 +37,9 @@ bool certainlyWithin(const ClockModel& clocks, const SymptomEvent& self, const S
 // line) get their stamp and one second.
 TimeInterval ownInterval(const SymptomEvent& e);
 
+// Where what `e` waited for began, on its own clock: its interval moved back by the wait it printed
+// (SymptomEvent::waited), the longest wait from its earliest moment, the shortest from its latest. Unbounded
+// before when the wait is only a lower bound; empty when it did not wait or has no wall-clock time.
+TimeInterval onsetInterval(const SymptomEvent& e);
+
 } // namespace fl::detail

@@ -19,10 +19,15 @@ namespace fl::detail {
 struct ClockModel {
     std::map<std::string, ClockOffset> offsets; // nodes with an estimate
     int64_t unknownNs = 0;                      // how far a node without one may be off (each side)
+    // onset_slack_s: how long after a wait began its cause may still come (a rank waits in a collective for
+    // a slow peer up to a step); a fault later than that did not start the wait (engine/onset.h).
+    int64_t onsetSlackNs = 0;
 
     // `e`'s interval on the consensus clock, widened by what its node's offset does not know.
     // kNoTime sides stay unbounded. Boot-relative times have no place on it: empty.
     TimeInterval corrected(const SymptomEvent& e) const;
+    // Where what `e` waited for began (onsetInterval), on the same consensus clock; empty when it did not wait.
+    TimeInterval correctedOnset(const SymptomEvent& e) const;
 };
 
 struct State {

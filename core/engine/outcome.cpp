@@ -6,9 +6,12 @@
 // event) and reaches back episode_window_s. Among candidates in the episode,
 // those that no other precedes (engine/ordering.cpp: interval order after
 // clock offsets, then causal edges, then weight on one node) are first: one is
-// the root cause, several on different nodes make the verdict ambiguous.
+// the root cause, several on different nodes make the verdict ambiguous. A
+// candidate that began clearly after the waiting symptoms say the hang began
+// (engine/onset.h) is none of them: it lost to the onset, not to another candidate.
 #include "engine/clock_offsets.h"
 #include "engine/internal.h"
+#include "engine/onset.h"
 #include "engine/ordering.h"
 #include "present/timefmt.h"
 #include "present/verdict.h"
@@ -101,9 +104,30 @@ CandidatePool candidatePool(const State& state, const std::vector<SymptomEvent>&
     return pool;
 }
 
+// A candidate that began clearly after the hang did: how far after, and the slack it exceeded.
+struct Late {
+    int64_t deltaNs = 0;
+    int64_t limitNs = 0;
+};
+
+// The in-episode candidates that began clearly after the hang did.
+std::map<const SymptomEvent*, Late> laterThanOnset(const ClockModel& clocks, const std::vector<SymptomEvent>& events,
+                                                      const std::optional<HangOnset>& onset,
+                                                      const std::vector<const SymptomEvent*>& inEpisode)
+{
+    std::map<const SymptomEvent*, Late> later;
+    if (!onset)
+        return later;
+    for (const auto* c : inEpisode)
+        if (int64_t delta = 0; afterOnset(clocks, events, *onset, *c, delta))
+            later.emplace(c, Late{delta, clocks.onsetSlackNs});
+    return later;
+}
+
 // Why candidate `c` won or lost against the first initiators.
 CandidateOutcome outcomeOf(const SymptomEvent& c, const InitiatorOrder& first, const Episode& ep,
-                           const std::set<std::pair<EventId, EventId>>& edgeSet, const OutcomeSettings& s)
+                           const std::set<std::pair<EventId, EventId>>& edgeSet, const OutcomeSettings& s,
+                           const std::map<const SymptomEvent*, Late>& lateOnes)
 {
     const SymptomEvent* winner = first.winner;
     const auto& tied = first.tied;
@@ -121,6 +145,10 @@ CandidateOutcome outcomeOf(const SymptomEvent& c, const InitiatorOrder& first, c
     } else if (!ep.contains(c.time.ns)) {
         o.reason = c.time.ns < ep.startNs ? CandidateReason::BeforeEpisode : CandidateReason::AfterDetection;
         o.limitNs = s.windowNs;
+    } else if (auto late = lateOnes.find(&c); late != lateOnes.end()) {
+        o.reason = CandidateReason::AfterOnset;
+        o.deltaNs = late->second.deltaNs;
+        o.limitNs = late->second.limitNs;
     } else if (winner && edgeSet.count({winner->id, c.id})) {
         o.reason = CandidateReason::Consequence;
     } else if (winner && c.time.ns >= winner->time.ns) {
@@ -212,7 +240,9 @@ void decide(const RuleSet& rules, const InitiatorOrder& first, const ClockModel&
         result.domain = "unknown";
         result.subDomain = "";
         if (trace)
-            trace->push_back({"outcome", "engine", TraceAction::Unattributed, {}, "no initiating event in the evidence", {}});
+            trace->push_back({"outcome", "engine", TraceAction::Unattributed, {},
+                              result.onset ? "no initiating event before the hang's onset"
+                                           : "no initiating event in the evidence", {}});
     }
 }
 
@@ -256,14 +286,23 @@ void computeOutcome(const State& state, const std::vector<SymptomEvent>& events,
         const SymptomDef* d = rules.symptom(e.symptom.str());
         return (d ? d->weight : 0) - (e.inferred ? settings.inferredPenalty : 0);
     };
+    // The waits say when the hang began: a candidate clearly after it is out of the running. With none
+    // left, an untimed one may still have come first.
+    result.onset = hangOnset(state, events, episode.startNs,
+                             episode.bounded() ? episode.endNs + episode.tolNs : kNoTime);
+    const auto lateOnes = laterThanOnset(clocks, events, result.onset, pool.inEpisode);
+    std::vector<const SymptomEvent*> running;
+    for (const auto* c : pool.inEpisode)
+        if (!lateOnes.count(c))
+            running.push_back(c);
     const OrderingInputs ordering{clocks, edgeSet, weight, settings.margin};
-    const InitiatorOrder first = orderInitiators(ordering, pool.inEpisode.empty() ? pool.untimed : pool.inEpisode);
+    const InitiatorOrder first = orderInitiators(ordering, running.empty() ? pool.untimed : running);
 
     // Candidates, with why each lost.
     for (const auto* c : pool.all) {
         const auto s = support.find(c->id);
         Candidate cand = candidateOf(*c, rules.symptom(c->symptom.str()), clocks, s == support.end() ? 0 : s->second);
-        cand.outcome = outcomeOf(*c, first, episode, edgeSet, settings);
+        cand.outcome = outcomeOf(*c, first, episode, edgeSet, settings, lateOnes);
         cand.chosen = cand.outcome.reason == CandidateReason::RootCause;
         result.candidates.push_back(std::move(cand));
     }

@@ -4,6 +4,7 @@
 // independent of the order in which it visits events.
 #include "engine/clock_offsets.h"
 #include "engine/internal.h"
+#include "engine/onset.h"
 #include "present/timefmt.h"
 #include "present/verdict.h"
 #include "rules/matcher.h"
@@ -785,7 +786,10 @@ std::optional<Decision> decide(const Rule& rule, const RulePools& pools, const S
     d.id = e.id;
     if (rule.linkFrom)
         for (const SymptomEvent* cause : relatedIn(e, *pools.link, *rule.linkFrom))
-            d.causes.push_back(cause->id);
+            // Whatever the rule's window, a fault that began after this event had started waiting did not
+            // start its wait (engine/onset.h).
+            if (!beganAfterWait(*pools.link->clocks, e, *cause))
+                d.causes.push_back(cause->id);
     if (rule.copyFields) {
         // The related event nearest in time (then the lowest id) lends its values.
         const SymptomEvent* src = nullptr;

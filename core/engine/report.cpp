@@ -391,6 +391,39 @@ void addUnattributedFacts(const std::vector<SymptomEvent>& events, present::Miss
         missing.foundInstead.emplace_back(symptom, where.size());
 }
 
+// Unattributed with a dated onset: the ranks that did not wait and the nodes to look at.
+present::OnsetFacts onsetFacts(const State& state, const std::vector<SymptomEvent>& events, const Result& result,
+                               const HangOnset& onset)
+{
+    present::OnsetFacts f;
+    f.estimateNs = onset.estimateNs;
+    for (const Candidate& c : result.candidates)
+        f.laterInitiators += c.outcome.reason == CandidateReason::AfterOnset;
+    std::set<int> waited;
+    for (EventId id : onset.events)
+        if (events[id.value].rank >= 0)
+            waited.insert(events[id.value].rank);
+    std::set<std::string> nodes(onset.nodes.begin(), onset.nodes.end()), quietNodes;
+    if (state.manifest && !waited.empty())
+        for (const auto& [rank, where] : state.manifest->ranks) {
+            if (waited.count(rank))
+                continue;
+            if (!f.quietRanks.empty() && f.quietRanks.back().last == rank - 1)
+                f.quietRanks.back().last = rank;
+            else
+                f.quietRanks.push_back({rank, rank});
+            if (!where.node.empty())
+                quietNodes.insert(where.node);
+        }
+    nodes.insert(quietNodes.begin(), quietNodes.end());
+    f.quietNodes.assign(quietNodes.begin(), quietNodes.end());
+    f.nodeCount = nodes.size();
+    for (const auto& n : nodes)
+        if (f.nodes.size() < 16)
+            f.nodes.push_back(n);
+    return f;
+}
+
 // The summary's counts: the root's downstream symptoms, and the other failures
 // the rules did not link to it (said, not hidden).
 present::SummaryCounts summaryCounts(const State& state, const std::vector<SymptomEvent>& events,
@@ -434,8 +467,11 @@ void buildReport(const State& state, std::vector<SymptomEvent>& events, const st
 
     // What is missing: said for every verdict, essential for "unattributed".
     present::MissingFacts missing = coverage(state, result);
-    if (result.status == ResultStatus::Unattributed)
+    if (result.status == ResultStatus::Unattributed) {
         addUnattributedFacts(events, missing);
+        if (result.onset)
+            missing.onset = onsetFacts(state, events, result, *result.onset);
+    }
     result.missing = present::missingEvidence(missing);
 
     const std::set<EventId>& roots = roleOf.roots();

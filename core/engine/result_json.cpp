@@ -91,6 +91,26 @@ json candidateJson(const Candidate& c, const present::CandidateIndex& candidates
             {"inferred", inferenceJson(c.inferred)}};
 }
 
+// The hang's onset as the waiting symptoms date it (null when none waited).
+json onsetJson(const std::optional<HangOnset>& o)
+{
+    if (!o)
+        return nullptr;
+    return {{"estimate", instantJson(o->estimateNs)},
+            {"began", intervalJson(o->began)},
+            {"all_waiting", intervalJson(o->allWaiting)},
+            {"waits", o->waits},
+            {"nodes", o->nodes},
+            {"symptoms", o->symptoms},
+            {"events", o->events}};
+}
+
+// A wait's bounds in seconds; max null when the line gives only a lower bound.
+json waitedJson(const Wait& w)
+{
+    return {{"min_s", double(w.minNs) / 1e9}, {"max_s", w.maxNs == kNoTime ? json() : json(double(w.maxNs) / 1e9)}};
+}
+
 json eventJson(const SymptomEvent& e)
 {
     json fields = json::object();
@@ -114,6 +134,8 @@ json eventJson(const SymptomEvent& e)
               {"suppressed", e.suppressed}};
     if (e.inferred)
         n["inferred"] = inferenceJson(e.inferred);
+    if (e.waited)
+        n["waited"] = waitedJson(*e.waited);
     if (e.suppressed)
         n["suppressed_by"] = {{"rule", e.suppressedBy.str()}, {"reason", e.suppressReason.str()}};
     if (e.roleOverride)
@@ -221,6 +243,7 @@ json resultHead(const Result& r, bool withCandidates = true)
         j["root_cause"] = nullptr;
     }
     j["missing"] = r.missing;
+    j["onset"] = onsetJson(r.onset);
     if (withCandidates) {
         json cands = json::array();
         const present::CandidateIndex index(r);

@@ -6,6 +6,7 @@
 #include "engine/result_json.h"
 
 #include <algorithm>
+#include <cmath>
 #include <climits>
 #include <map>
 #include <stdexcept>
@@ -233,7 +234,7 @@ Candidate candidateOf(const json& c)
     out.support = count(c, "support");
     out.chosen = boolean(c, "chosen");
     if (const json& o = member(c, "outcome"); o.is_object()) {
-        out.outcome.reason = enumOf(str(o, "reason"), CandidateReason::Lighter, CandidateReason::None);
+        out.outcome.reason = enumOf(str(o, "reason"), CandidateReason::AfterOnset, CandidateReason::None);
         if (const json& other = member(o, "other"); other.is_number_unsigned() && other.get<uint64_t>() <= UINT32_MAX)
             out.outcome.other = EventId(static_cast<uint32_t>(other.get<uint64_t>()));
         const json& delta = member(o, "delta_ns");
@@ -275,6 +276,16 @@ SymptomFamily familyOf(const json& f, const std::map<std::string, FamilyId>& ind
     return out;
 }
 
+// "waited": {min_s, max_s}; max_s null for a lower bound.
+std::optional<Wait> waitOf(const json& w)
+{
+    if (!w.is_object() || !member(w, "min_s").is_number())
+        return std::nullopt;
+    const json& max = member(w, "max_s");
+    return Wait{std::llround(member(w, "min_s").get<double>() * 1e9),
+                max.is_number() ? std::llround(max.get<double>() * 1e9) : kNoTime};
+}
+
 SymptomEvent eventOf(const json& n)
 {
     SymptomEvent e;
@@ -297,6 +308,7 @@ SymptomEvent eventOf(const json& n)
             if (v.is_string())
                 e.fields[k] = v.get<std::string>();
     e.inferred = inferenceOf(member(n, "inferred"));
+    e.waited = waitOf(member(n, "waited"));
     return e;
 }
 
@@ -426,6 +438,19 @@ void readVerdict(const json& doc, Result& r)
         r.rootCause = std::move(out);
     }
     r.missing = strings(doc, "missing");
+    if (const json& o = member(doc, "onset"); o.is_object()) {
+        HangOnset h;
+        h.estimateNs = timeOf(str(o, "estimate"));
+        h.began = intervalOf(member(o, "began"));
+        h.allWaiting = intervalOf(member(o, "all_waiting"));
+        h.waits = count(o, "waits");
+        h.nodes = strings(o, "nodes");
+        h.symptoms = strings(o, "symptoms");
+        for (const json& id : array(o, "events"))
+            if (id.is_number_unsigned() && id.get<uint64_t>() <= UINT32_MAX)
+                h.events.push_back(EventId(static_cast<uint32_t>(id.get<uint64_t>())));
+        r.onset = std::move(h);
+    }
     for (const json& c : array(doc, "candidates"))
         r.candidates.push_back(candidateOf(c));
     // A document from before candidates carried their outcome says why in words

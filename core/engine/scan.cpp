@@ -125,6 +125,33 @@ struct LookAhead {
 // Observation::text is read by placement only, from kernel and syslog lines.
 bool keepsText(SourceKind kind) { return kind == SourceKind::SysLog; }
 
+// How long the line says it waited: the first of the rule's `waited` fields that holds a plain decimal
+// number. "600021" ms lies in [600021, 600022) ms, "27.5" s in [27.5, 27.6) s: the printed figure is cut,
+// not rounded, at its last digit (PyTorch's duration_cast, the kernel's integer seconds).
+std::optional<Wait> waitOf(const std::vector<WaitedField>& spec, const FieldMap& fields)
+{
+    for (const WaitedField& f : spec) {
+        auto it = fields.find(f.field);
+        if (it == fields.end())
+            continue;
+        const std::string& v = it->second;
+        const size_t dot = v.find('.');
+        const std::string whole = v.substr(0, dot), frac = dot == std::string::npos ? "" : v.substr(dot + 1);
+        auto digits = [](const std::string& t) {
+            return std::all_of(t.begin(), t.end(), [](char c) { return c >= '0' && c <= '9'; });
+        };
+        if (whole.empty() || whole.size() > 12 || frac.size() > 9 || !digits(whole) || !digits(frac))
+            continue;
+        int64_t scale = 1;
+        for (size_t i = 0; i < frac.size(); ++i)
+            scale *= 10;
+        const int64_t step = f.unitNs / scale > 0 ? f.unitNs / scale : 1; // the last printed digit, in ns
+        const int64_t minNs = std::stoll(whole) * f.unitNs + (frac.empty() ? 0 : std::stoll(frac) * step);
+        return Wait{minNs, f.atLeast ? kNoTime : minNs + step - 1};
+    }
+    return std::nullopt;
+}
+
 struct Scanner {
     const State& state;
     const Progress& progress;
@@ -194,6 +221,8 @@ struct Scanner {
             if (e.pciBus.empty())
                 if (auto it = vals.find("pci"); it != vals.end())
                     e.pciBus = normalizePciAddress(it->second);
+            if (!m.rule->waited.empty())
+                e.waited = waitOf(m.rule->waited, e.fields);
             e.file = out.file.index;
             out.events.push_back(std::move(e));
         }

@@ -36,12 +36,54 @@ std::string foundInstead(const MissingFacts& f)
     return s + ")";
 }
 
+// "~2026-03-14 10:00:41 UTC": the onset is an estimate, to the second.
+std::string aboutUtc(int64_t ns)
+{
+    std::string t = formatTimeUtc(ns - ((ns % 1'000'000'000) + 1'000'000'000) % 1'000'000'000);
+    if (auto p = t.find('T'); p != std::string::npos)
+        t[p] = ' ';
+    if (!t.empty() && t.back() == 'Z')
+        t.replace(t.size() - 1, 1, " UTC");
+    return "~" + t;
+}
+
+std::string joined(const std::vector<std::string>& items)
+{
+    std::string s;
+    for (size_t i = 0; i < items.size(); ++i)
+        s += (i ? ", " : "") + items[i];
+    return s;
+}
+
+// The evidence an unexplained onset asks for: an event before it, the quiet ranks' own logs, and the
+// sources of that moment on the nodes involved.
+void onsetEvidence(const MissingFacts& f, std::vector<std::string>& out)
+{
+    const OnsetFacts& o = *f.onset;
+    const std::string when = aboutUtc(o.estimateNs);
+    out.push_back("an event from before " + when + ", when the waiting symptoms say the hang began, that explains it" +
+                  (o.laterInitiators ? "; the " + plural(o.laterInitiators, "initiating event") + " found began after it"
+                   : f.foundInstead.empty() ? std::string()
+                                            : "; " + foundInstead(f)));
+    if (!o.quietRanks.empty())
+        out.push_back("application logs of " + placeOfMany(joined(o.quietNodes), formatRanges(o.quietRanks)) +
+                      " around " + when + ": they did not report waiting, so the others may have waited for them");
+    if (!o.nodes.empty())
+        out.push_back("evidence from the minutes before " + when + " on " + joined(o.nodes) +
+                      (o.nodeCount > o.nodes.size() ? " and " + std::to_string(o.nodeCount - o.nodes.size()) + " more"
+                                                    : std::string()) +
+                      ": kernel logs (Xid, NIC, hung task, OOM), GPU and fabric state (nvidia-smi, DCGM, "
+                      "fabric manager), switch and storage logs");
+}
+
 } // namespace
 
 std::vector<std::string> missingEvidence(const MissingFacts& f)
 {
     std::vector<std::string> out;
-    if (f.initiatingEvent)
+    if (f.onset)
+        onsetEvidence(f, out);
+    else if (f.initiatingEvent)
         out.push_back(f.foundInstead.empty() ? "any failure evidence: no rule matched a line of this bundle"
                                              : "an initiating event; " + foundInstead(f));
     if (f.kernelLogs)
@@ -88,6 +130,22 @@ std::string summary(const Result& result, const std::vector<EventId>& tiedRoots,
             s += (n++ ? " and " : "") + cand.title + " on " + place(cand.node, cand.gpuIndex, cand.pciBus, cand.rank);
         }
         return s + " cannot be ordered or told apart.";
+    }
+    if (missing.onset) {
+        std::string s = "Unattributed: the hang began at " + aboutUtc(missing.onset->estimateNs) +
+                        "; no event before it explains it";
+        size_t later = 0;
+        for (const auto& cand : result.candidates)
+            if (cand.outcome.reason == CandidateReason::AfterOnset && ++later <= 3)
+                s += "; " + cand.title + " on " + place(cand.node, cand.gpuIndex, cand.pciBus, cand.rank) + " began " +
+                     seconds(cand.outcome.deltaNs) + " after it: a later consequence or an independent fault";
+        if (later > 3)
+            s += "; " + plural(later - 3, "more initiating event") + " after it";
+        s += ".";
+        const std::vector<std::string> lines = missingEvidence(missing);
+        if (lines.size() > 1) // up to the colon that ends what it names (the times have colons too)
+            s += " Most useful missing evidence: " + lines[1].substr(0, lines[1].find(": ")) + ".";
+        return s;
     }
     std::string s = "Unattributed: no initiating event in the evidence";
     if (missing.initiatingEvent && !missing.foundInstead.empty())

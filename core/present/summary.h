@@ -5,11 +5,23 @@
 
 #include "model.h"
 
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
 
 namespace fl::present {
+
+// Unattributed while the waiting symptoms say when the hang began (Result::onset):
+// where evidence from that moment would show its cause.
+struct OnsetFacts {
+    int64_t estimateNs = kNoTime;              // the hang began at ~ (consensus clock)
+    std::vector<std::string> nodes;            // the nodes to look at: those that waited and the quiet ones, sorted
+    size_t nodeCount = 0;                      // all of them (`nodes` names at most 16)
+    std::vector<IndexRange> quietRanks;        // ranks the manifest lists that did not report waiting
+    std::vector<std::string> quietNodes;       // their nodes, sorted
+    size_t laterInitiators = 0;                // initiating events that began clearly after it (after_onset)
+};
 
 // What is missing from the bundle, as the engine found it.
 struct MissingFacts {
@@ -23,6 +35,7 @@ struct MissingFacts {
     // no rule matched anything.
     bool initiatingEvent = false;
     std::vector<std::pair<std::string, size_t>> foundInstead;
+    std::optional<OnsetFacts> onset;           // unattributed only, when the waits date the hang
 };
 
 // The counts the summary sentence gives.

@@ -107,6 +107,10 @@ std::string verdictAgainst(const Candidate& c, const Candidate* other)
         return "lost: " + seconds(o.deltaNs) + " later than " + otherSymptom + " on " + otherPlace;
     case CandidateReason::Lighter:
         return "lost: " + otherSymptom + " on the same node is the stronger cause and " + overlapReason(c, other);
+    case CandidateReason::AfterOnset:
+        return "lost: began " + seconds(o.deltaNs) + " after the hang did (the waiting symptoms had begun by then; " +
+               "more than the " + seconds(o.limitNs) + " a rank may wait for a slow peer): a later consequence or " +
+               "an independent fault, not their cause";
     }
     return {};
 }

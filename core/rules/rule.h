@@ -130,6 +130,16 @@ enum class RecordReader : uint8_t {
 };
 std::string_view toString(RecordReader);
 
+// Which field of an extract rule's event says how long it had waited when it fired, and in what unit
+// (emit.waited; docs/rules.md, "Waiting symptoms"). The first of a rule's alternatives whose field holds a
+// number is read: the watchdog's "ran for" (exact to its unit), else its Timeout(ms) (a lower bound).
+struct WaitedField {
+    std::string field;                     // a captured or emitted field: "ran_for_ms", "seconds"
+    std::string unit;                      // as written: ns, us, ms, s, min
+    int64_t unitNs = 0;                    // the unit in nanoseconds
+    bool atLeast = false;                  // the figure is a lower bound ("more than 120 seconds")
+};
+
 // A number an extract line carries (step time, loss, memory), appended to a
 // series of its rank instead of becoming an event: a trend is judged over
 // many lines, not one (engine/trends.cpp). Docs: docs/rules.md, "Series and trends".
@@ -199,6 +209,7 @@ struct Rule {
     EventKind emitKind = EventKind::BadNode;
     std::map<std::string, std::string> emitFields; // field -> template; node/rank/gpu/pci are special
     RecordReader emitRead = RecordReader::None;    // emit.read: what else of the record the engine reads
+    std::vector<WaitedField> waited;       // emit.waited: how long the symptom waited, first that parses
     std::vector<RuleSample> samples;       // lines it must match (checked at load)
     std::vector<std::string> benign;       // lines of the same source it must not match
     std::vector<std::string> sourceRefs;   // where the message comes from: repo@tag:path or a doc page

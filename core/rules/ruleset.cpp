@@ -193,6 +193,40 @@ EventKind parseKind(const Ctx& ctx, const std::string& s)
     ctx.fail("kind must be 'bad_node' or 'interesting_node', not '" + s + "'");
 }
 
+// emit.waited: one {field, unit, at_least} or a list of them, tried in order. The field must be one the rule
+// gives its events (a named group of the pattern or an emit field): a misspelt one would never read a wait.
+std::vector<WaitedField> parseWaited(const Ctx& ctx, const json& w, const Rule& r)
+{
+    static const std::pair<std::string_view, int64_t> kUnits[] = {
+        {"ns", 1}, {"us", 1'000}, {"ms", 1'000'000}, {"s", 1'000'000'000}, {"min", 60'000'000'000}};
+    std::vector<WaitedField> out;
+    const json list = w.is_array() ? w : json::array({w});
+    if (list.empty())
+        ctx.fail("emit 'waited' needs at least one {field, unit}");
+    for (const json& one : list) {
+        if (!one.is_object())
+            ctx.fail("emit 'waited' must be an object {field, unit, at_least} or a list of them");
+        checkKeys(ctx, one, {"field", "unit", "at_least"}, "emit 'waited'");
+        WaitedField f;
+        f.field = str(ctx, one, "field", true);
+        f.unit = str(ctx, one, "unit", true);
+        for (const auto& [name, ns] : kUnits)
+            if (f.unit == name)
+                f.unitNs = ns;
+        if (!f.unitNs)
+            ctx.fail("emit 'waited' unit '" + f.unit + "' is none of ns, us, ms, s, min");
+        if (auto a = one.find("at_least"); a != one.end()) {
+            if (!a->is_boolean())
+                ctx.fail("emit 'waited' 'at_least' must be true or false");
+            f.atLeast = a->get<bool>();
+        }
+        if (r.pattern.find("(?P<" + f.field + ">") == std::string::npos && !r.emitFields.count(f.field))
+            ctx.fail("emit 'waited' field '" + f.field + "' is neither a named group of the pattern nor an emit field");
+        out.push_back(std::move(f));
+    }
+    return out;
+}
+
 // "trend": a producer over a series (engine/trends.cpp); it matches no events
 // and takes no other action.
 void parseTrend(const Ctx& ctx, const json& rule, const json& t, Rule& r)
@@ -407,7 +441,7 @@ Rule parseRule(std::string_view text, const std::string& file, const json& j)
         auto emit = j.find("emit");
         if (emit == j.end() || !emit->is_object())
             ctx.fail("an extract rule needs an 'emit' object with at least a 'symptom' (or a 'series')");
-        checkKeys(ctx, *emit, {"symptom", "kind", "node", "rank", "gpu", "pci", "fields", "read"}, "emit");
+        checkKeys(ctx, *emit, {"symptom", "kind", "node", "rank", "gpu", "pci", "fields", "read", "waited"}, "emit");
         r.emitSymptom = str(ctx, *emit, "symptom", true);
         if (auto k = str(ctx, *emit, "kind"); !k.empty())
             r.emitKind = parseKind(ctx, k);
@@ -427,6 +461,8 @@ Rule parseRule(std::string_view text, const std::string& file, const json& j)
                          std::string(toString(RecordReader::TorchrunRootCause)) + ")");
             r.emitRead = RecordReader::TorchrunRootCause;
         }
+        if (auto w = emit->find("waited"); w != emit->end())
+            r.waited = parseWaited(ctx, *w, r);
         return r;
     }
 
@@ -824,7 +860,7 @@ void RuleSet::loadText(std::string_view text, const std::string& fileName)
             throw RuleError(fileName, 1, 1, "", "'settings' must be an object");
         static const std::set<std::string> known{"clock_skew_tolerance_s", "episode_window_s",
                                                  "max_evidence_per_symptom", "ambiguity_weight_margin",
-                                                 "inferred_weight_penalty"};
+                                                 "inferred_weight_penalty", "onset_slack_s"};
         for (const auto& [k, v] : it->items()) {
             if (!known.count(k))
                 throw RuleError(fileName, 1, 1, "", "unknown setting '" + k + "'");
@@ -940,6 +976,12 @@ std::string RuleSet::computeDigest() const
                   static_cast<int>(r.emitKind), r.emitFields};
         if (r.emitRead != RecordReader::None)
             j.push_back(std::string(toString(r.emitRead)));
+        if (!r.waited.empty()) {
+            json w = json::array();
+            for (const WaitedField& f : r.waited)
+                w.push_back({f.field, f.unit, f.atLeast});
+            j.push_back(json{"waited", w});
+        }
         j.push_back(r.match.symptoms);
         j.push_back(r.match.notSymptoms);
         j.push_back(r.match.role ? std::string(toString(*r.match.role)) : "");

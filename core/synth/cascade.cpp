@@ -682,6 +682,19 @@ struct Scene {
     Truth ambiguous();
     Truth ambiguousDomains();
     Truth noInitiator();
+    Truth lateSecondFault();
+    Truth lateFaultOnly();
+
+    // An independent Xid 48 on another node's GPU, logged 2-8 minutes after the others began waiting on
+    // `opStart` and before their 600 s watchdog: it cannot have started the hang. Returns where it is.
+    std::string laterFault()
+    {
+        const int go = int(pick.range(0, w.gpus - 1));
+        const int64_t t = opStart + s.jitter(120 * kSec, 480 * kSec);
+        s.faultNode[size_t(other)] = 1;
+        s.xid48Lines(other, go, t);
+        return s.nd(other).name + " GPU " + str(go);
+    }
 };
 
 // The order of the draws below is part of every seeded bundle: keep it.
@@ -1387,6 +1400,29 @@ Truth Scene::noInitiator()
     return truth;
 }
 
+Truth Scene::lateSecondFault()
+{
+    s.xid79Lines(c, g, tF);
+    s.cudaWatchdog(r, tF + s.jitter(500 * kMs, 3 * kSec), "CUDA error: unknown error");
+    const std::string later = laterFault();
+    standardEnd(opStart, seq, "ALLREDUCE", s.numel);
+    return truthFor(w, c, r, g, "Xid 79; the Xid 48 on " + later + " came minutes after the hang began: independent");
+}
+
+Truth Scene::lateFaultOnly()
+{
+    for (int i = 0; i < w.ranks; ++i)
+        s.stopAt(i, opStart);
+    const std::string later = laterFault();
+    s.timeouts(opStart, seq, "ALLREDUCE", s.numel);
+    s.agentPass();
+    s.finish(true);
+    Truth truth = truthFor(w, -1, -1, -1, "every rank times out on the same SeqNum, nothing logged starts it; the Xid 48 "
+                                          "on " + later + " came minutes after the hang began");
+    truth.status = ResultStatus::Unattributed;
+    return truth;
+}
+
 struct ScenarioKind {
     const char* fault;
     Truth (Scene::*build)();
@@ -1430,6 +1466,8 @@ const ScenarioKind kScenarios[] = {
     {"ambiguous", &Scene::ambiguous, false},
     {"ambiguous_domains", &Scene::ambiguousDomains, false},
     {"none", &Scene::noInitiator, true},
+    {"late_second_fault", &Scene::lateSecondFault, false},
+    {"late_fault_only", &Scene::lateFaultOnly, true},
 };
 
 const ScenarioKind* scenarioOf(const std::string& fault)

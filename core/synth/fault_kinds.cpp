@@ -106,6 +106,13 @@ const std::vector<FaultKind>& faultKinds()
         {"none", "Timeouts without an initiator", "unknown", "",
          "Every rank reports the same NCCL watchdog timeout and nothing else: no initiating evidence. Truth is "
          "unattributed."},
+        {"late_second_fault", "GPU fell off the bus; a second GPU fault minutes into the hang", "gpu", "gpu_lost",
+         "Xid 79 on one GPU, the other ranks time out on the same SeqNum ('ran for' 600 s back to just after the "
+         "fault); an unrelated Xid 48 on another node is logged 2-8 minutes after they began waiting. Truth is the "
+         "Xid 79."},
+        {"late_fault_only", "Timeouts whose cause is not logged; a GPU fault minutes into the hang", "unknown", "",
+         "Every rank times out on the same SeqNum and nothing logged starts it; an Xid 48 on one node is logged 2-8 "
+         "minutes after the ranks began waiting, too late to be the cause. Truth is unattributed."},
     };
     return kinds;
 }

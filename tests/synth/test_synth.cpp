@@ -36,6 +36,26 @@ std::map<std::string, std::string> readDir(const fs::path& dir)
     return out;
 }
 
+// Seconds since midnight of the first "HH:MM:SS[.frac]" on the line; -1 when none.
+double secondOfDay(const std::string& line)
+{
+    auto digit = [&](size_t i) { return i < line.size() && line[i] >= '0' && line[i] <= '9'; };
+    for (size_t i = 0; i + 8 <= line.size(); ++i) {
+        if (!(digit(i) && digit(i + 1) && line[i + 2] == ':' && digit(i + 3) && digit(i + 4) && line[i + 5] == ':' &&
+              digit(i + 6) && digit(i + 7)))
+            continue;
+        double s = std::stoi(line.substr(i, 2)) * 3600 + std::stoi(line.substr(i + 3, 2)) * 60 + std::stoi(line.substr(i + 6, 2));
+        size_t j = i + 8;
+        if (j < line.size() && line[j] == '.') {
+            double scale = 0.1;
+            for (++j; digit(j); ++j, scale /= 10)
+                s += (line[j] - '0') * scale;
+        }
+        return s;
+    }
+    return -1;
+}
+
 Options small(const std::string& fault)
 {
     Options o;
@@ -123,7 +143,7 @@ private slots:
             QVERIFY2(made, k.id.c_str());
             const Truth& t = *made;
             QCOMPARE(t.fault, k.id);
-            if (k.id == "none") {
+            if (k.id == "none" || k.id == "late_fault_only") {
                 QCOMPARE(std::string(fl::toString(t.status)), std::string("unattributed"));
             } else if (k.id == "ambiguous" || k.id == "ambiguous_domains") {
                 QCOMPARE(std::string(fl::toString(t.status)), std::string("ambiguous"));
@@ -435,6 +455,56 @@ private slots:
 
     // Two independent faults in different domains inside one second: the
     // truth is ambiguous and names both nodes.
+    // The watchdog's "ran for" points back to when each victim enqueued the collective: just after the
+    // fault, the same moment on every rank. A second fault logged minutes into that wait comes after it.
+    void ranForPointsBackToTheFault()
+    {
+        QTemporaryDir d;
+        const fs::path dir = d.path().toStdString();
+        const std::optional<Truth> made = gen(small("late_second_fault"), dir);
+        QVERIFY(made);
+        const Truth& t = *made;
+        QCOMPARE(std::string(fl::toString(t.status)), std::string("attributed"));
+        double enqueueLo = 1e18, enqueueHi = -1;
+        int waits = 0;
+        for (const auto& e : fs::directory_iterator(dir)) {
+            if (e.path().filename().string().rfind("applog-", 0) != 0)
+                continue;
+            for (const auto& l : lines(readAll(e.path()))) {
+                const auto ran = l.find(" ran for ");
+                if (l.find("Watchdog caught collective operation timeout") == std::string::npos || ran == std::string::npos ||
+                    l.find("thread terminated") != std::string::npos)
+                    continue;
+                const double fired = secondOfDay(l);
+                QVERIFY2(fired >= 0, l.c_str());
+                const double enqueued = fired - std::stod(l.substr(ran + 9)) / 1000.0;
+                enqueueLo = std::min(enqueueLo, enqueued);
+                enqueueHi = std::max(enqueueHi, enqueued);
+                ++waits;
+            }
+        }
+        QVERIFY(waits >= 8);
+        QVERIFY2(enqueueHi - enqueueLo < 0.01, "every victim's 'ran for' points at one enqueue moment");
+        auto syslogSecond = [&](const std::string& needle) {
+            for (const auto& e : fs::directory_iterator(dir))
+                if (e.path().filename().string().rfind("syslog-", 0) == 0)
+                    for (const auto& l : lines(readAll(e.path())))
+                        if (l.find(needle) != std::string::npos)
+                            return secondOfDay(l);
+            return -1.0;
+        };
+        const double xid79 = syslogSecond("): 79, "), xid48 = syslogSecond("): 48, ");
+        QVERIFY(xid79 >= 0 && xid48 >= 0);
+        QVERIFY2(xid79 <= enqueueLo && enqueueLo < xid79 + 2, "the hang begins just after the fault");
+        QVERIFY2(xid48 >= enqueueLo + 119 && xid48 <= enqueueLo + 481, "the second fault comes minutes into the wait");
+
+        QTemporaryDir d2;
+        const std::optional<Truth> only = gen(small("late_fault_only"), d2.path().toStdString());
+        QVERIFY(only);
+        QCOMPARE(std::string(fl::toString(only->status)), std::string("unattributed"));
+        QVERIFY(only->culpritNode.empty());
+    }
+
     void crossDomainDoubleFault()
     {
         QTemporaryDir d;

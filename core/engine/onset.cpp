@@ -1,0 +1,118 @@
+#include "engine/onset.h"
+
+#include "engine/clock_offsets.h"
+
+#include <algorithm>
+#include <set>
+
+namespace fl::detail {
+
+namespace {
+
+bool wallClock(const SymptomEvent& e)
+{
+    return e.time.known() && e.time.basis != TimeBasis::None && e.time.basis != TimeBasis::BootRelative;
+}
+
+// When `cause` began, on the consensus clock: a cause that itself waited (a hung task) began at its onset.
+// A cause no line shows (a rank gone silent, emitted by a rule from the absence of its reports) carries the time of
+// the reports it was read from, not its own: it may have begun any time before, so never after a wait.
+int64_t beganAt(const ClockModel& clocks, const SymptomEvent& cause)
+{
+    if (!wallClock(cause) || !cause.file)
+        return kNoTime;
+    return (cause.waited ? clocks.correctedOnset(cause) : clocks.corrected(cause)).earliestNs;
+}
+
+// Past the last moment the wait may have begun by more than the slack.
+bool clearlyAfter(const ClockModel& clocks, int64_t onsetLatestNs, const SymptomEvent& cause, int64_t* deltaNs)
+{
+    const int64_t began = beganAt(clocks, cause);
+    if (onsetLatestNs == kNoTime || began == kNoTime)
+        return false;
+    if (deltaNs)
+        *deltaNs = began - onsetLatestNs;
+    return began - onsetLatestNs > clocks.onsetSlackNs;
+}
+
+const std::string& clockOf(const SymptomEvent& e) { return e.clockNode.empty() ? e.node : e.clockNode; }
+
+} // namespace
+
+bool beganAfterWait(const ClockModel& clocks, const SymptomEvent& waiting, const SymptomEvent& cause, int64_t* deltaNs)
+{
+    if (!waiting.waited)
+        return false;
+    return clearlyAfter(clocks, clocks.correctedOnset(waiting).latestNs, cause, deltaNs);
+}
+
+std::optional<HangOnset> hangOnset(const State& state, const std::vector<SymptomEvent>& events, int64_t startNs,
+                                   int64_t endNs)
+{
+    HangOnset h;
+    std::set<std::string> nodes, symptoms;
+    int64_t firstFire = kNoTime;
+    bool earliestBounded = true;
+    for (const auto& e : events) {
+        // Only a line's own stamp dates a wait: an unstamped repeat ("what():  ... ran for") lies anywhere up
+        // to the next stamp or the file's last write, which would date the onset at that write.
+        if (!e.waited || e.kind != EventKind::BadNode || !wallClock(e) || e.time.basis == TimeBasis::Inherited ||
+            effectiveRole(state, e) != SymptomRole::Symptom)
+            continue;
+        if ((startNs != kNoTime && e.time.ns < startNs) || (endNs != kNoTime && e.time.ns > endNs))
+            continue;
+        const TimeInterval on = state.clocks.correctedOnset(e);
+        if (on.latestNs == kNoTime)
+            continue;
+        // The onset as printed, on the consensus clock by the node's offset alone.
+        const auto off = state.clocks.offsets.find(clockOf(e));
+        const int64_t point = e.time.ns - e.waited->minNs - (off == state.clocks.offsets.end() ? 0 : off->second.offsetNs);
+        h.estimateNs = h.waits == 0 ? point : std::min(h.estimateNs, point);
+        h.began.latestNs = h.waits == 0 ? on.latestNs : std::max(h.began.latestNs, on.latestNs);
+        if (on.earliestNs == kNoTime)
+            earliestBounded = false;
+        else if (earliestBounded)
+            h.began.earliestNs = h.began.earliestNs == kNoTime ? on.earliestNs : std::min(h.began.earliestNs, on.earliestNs);
+        const TimeInterval fire = state.clocks.corrected(e);
+        if (fire.earliestNs != kNoTime)
+            firstFire = firstFire == kNoTime ? fire.earliestNs : std::min(firstFire, fire.earliestNs);
+        ++h.waits;
+        h.events.push_back(e.id);
+        if (!e.node.empty())
+            nodes.insert(e.node);
+        symptoms.insert(e.symptom.str());
+    }
+    if (h.waits == 0)
+        return std::nullopt;
+    if (!earliestBounded)
+        h.began.earliestNs = kNoTime;
+    h.allWaiting = {h.began.latestNs, firstFire};
+    std::sort(h.events.begin(), h.events.end());
+    h.nodes.assign(nodes.begin(), nodes.end());
+    h.symptoms.assign(symptoms.begin(), symptoms.end());
+    return h;
+}
+
+bool afterOnset(const ClockModel& clocks, const std::vector<SymptomEvent>& events, const HangOnset& onset,
+                const SymptomEvent& c, int64_t& deltaNs)
+{
+    const int64_t began = beganAt(clocks, c);
+    if (began == kNoTime)
+        return false;
+    bool any = false;
+    for (EventId id : onset.events) {
+        const SymptomEvent& w = events[id.value];
+        // A wait that was over before `c` began is not one it would explain (an earlier attempt's hang).
+        const TimeInterval fire = clocks.corrected(w);
+        if (fire.latestNs != kNoTime && fire.latestNs < began)
+            continue;
+        int64_t delta = 0;
+        if (!beganAfterWait(clocks, w, c, &delta))
+            return false; // it may have started this one
+        deltaNs = any ? std::min(deltaNs, delta) : delta;
+        any = true;
+    }
+    return any;
+}
+
+} // namespace fl::detail
