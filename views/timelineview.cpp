@@ -513,10 +513,10 @@ void TimelineView::paintLane(QPainter& p, int row, int laneIndex, int y)
         const double x0 = std::max(xOfTime(onset), double(kLabelWidth)), x1 = std::min(xOfTime(fire), double(kLabelWidth + w));
         QColor c = style::levelColor(style::Symptom);
         c.setAlpha(45);
-        p.fillRect(QRectF(x0, y + kRowHeight / 2.0 - 3, x1 - x0, 6), c);
+        p.fillRect(QRectF(x0, y + m_rowHeight / 2.0 - 3, x1 - x0, 6), c);
         c.setAlpha(110);
         if (onset >= m_range.start)
-            p.fillRect(QRectF(xOfTime(onset), y + (kRowHeight - tickH) / 2.0, 1, tickH), c);
+            p.fillRect(QRectF(xOfTime(onset), y + (m_rowHeight - tickH) / 2.0, 1, tickH), c);
     }
     const auto& spans = geo.spans;
     for (int x = 0; x < static_cast<int>(spans.size());) {
