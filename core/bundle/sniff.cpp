@@ -67,7 +67,8 @@ bool dmesgStamp(std::string_view line)
     if (p == std::string_view::npos)
         return false;
     const size_t intEnd = skipDigits(line, p);
-    if (intEnd == p || intEnd >= line.size() || line[intEnd] != '.')
+    // Ten digits are an epoch stamp (UCX's "[1733460000.123456] [host:pid:tid]"), not 31 years of uptime.
+    if (intEnd == p || intEnd - p >= 10 || intEnd >= line.size() || line[intEnd] != '.')
         return false;
     const size_t fracEnd = skipDigits(line, intEnd + 1);
     return fracEnd > intEnd + 1 && fracEnd < line.size() && line[fracEnd] == ']';

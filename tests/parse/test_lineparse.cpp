@@ -731,4 +731,15 @@ void LineParseTest::kindAndNodeFromContent()
     QVERIFY(lineKindByShape("node-01:41000:41000 [0] NCCL WARN x", SourceKind::SysLog) == SourceKind::AppLog);
     QVERIFY(lineKindByShape("srun: error: x", SourceKind::AppLog) == SourceKind::AppLog);
     QVERIFY(!sniffContent(app).mixed);
+
+    // An epoch stamp in brackets (UCX) is not a dmesg stamp: ten digits of uptime would be 31 years.
+    SourceFile ucx;
+    ucx.path = "applog-node-02-rank2.log";
+    classifyFile(ucx, "[1733460000.123456] [gpu-07:4242:0]     ib_iface.c:771  UCX  ERROR   send completion with error: x\n"
+                      "[1733460000.123457] [gpu-07:4242:0]     ib_iface.c:771  UCX  ERROR   send completion with error: y\n");
+    QVERIFY2(ucx.kind == SourceKind::AppLog, ucx.kindReason.c_str());
+    SourceFile dmesg;
+    dmesg.path = "node-02.txt";
+    classifyFile(dmesg, "[999999999.123456] NVRM: Xid (PCI:0000:5c:00): 79, pid=4\n[    5.000001] x\n");
+    QVERIFY2(dmesg.kind != SourceKind::AppLog, dmesg.kindReason.c_str());
 }
