@@ -16,10 +16,11 @@ bool wallClock(const SymptomEvent& e)
 
 // When `cause` began, on the consensus clock: a cause that itself waited (a hung task) began at its onset.
 // A cause no line shows (a rank gone silent, emitted by a rule from the absence of its reports) carries the time of
-// the reports it was read from, not its own: it may have begun any time before, so never after a wait.
+// the reports it was read from, not its own: it may have begun any time before, so never after a wait. So does a
+// cause a rule re-read from another symptom's line (a straggler read from its own watchdog status report).
 int64_t beganAt(const ClockModel& clocks, const SymptomEvent& cause)
 {
-    if (!wallClock(cause) || !cause.file)
+    if (!wallClock(cause) || !cause.file || cause.symptom != cause.originalSymptom)
         return kNoTime;
     return (cause.waited ? clocks.correctedOnset(cause) : clocks.corrected(cause)).earliestNs;
 }
