@@ -135,6 +135,7 @@ ClockModel estimateClockOffsets(const State& state, const std::vector<SymptomEve
     ClockModel m;
     m.unknownNs = static_cast<int64_t>(state.rules->setting("clock_skew_tolerance_s", 2.0) * 1e9);
     m.onsetSlackNs = static_cast<int64_t>(state.rules->setting("onset_slack_s", 60.0) * 1e9);
+    m.rules = state.rules.get();
 
     // key -> node -> anchor times of that node's ranks
     std::map<std::string, std::map<std::string, std::vector<int64_t>>> byKey;

@@ -22,6 +22,8 @@ struct ClockModel {
     // onset_slack_s: how long after a wait began its cause may still come (a rank waits in a collective for
     // a slow peer up to a step); a fault later than that did not start the wait (engine/onset.h).
     int64_t onsetSlackNs = 0;
+    // What a symptom id stands for: onset dating asks whether a cause was re-read from a report (engine/onset.cpp).
+    const RuleSet* rules = nullptr;
 
     // `e`'s interval on the consensus clock, widened by what its node's offset does not know.
     // kNoTime sides stay unbounded. Boot-relative times have no place on it: empty.

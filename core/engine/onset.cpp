@@ -15,12 +15,22 @@ bool wallClock(const SymptomEvent& e)
 }
 
 // When `cause` began, on the consensus clock: a cause that itself waited (a hung task) began at its onset.
+// A line extracted as a report of the failure (a symptom) that a rule then read as a cause: the straggler, read
+// from its own watchdog status. Not a cause a rule merely renamed (Xid 149 -> nvlink.fatal): that line is the fault.
+bool reReadFromReport(const ClockModel& clocks, const SymptomEvent& cause)
+{
+    if (cause.symptom == cause.originalSymptom || !clocks.rules)
+        return false;
+    const SymptomDef* was = clocks.rules->symptom(cause.originalSymptom.str());
+    return was && was->role == SymptomRole::Symptom;
+}
+
 // A cause no line shows (a rank gone silent, emitted by a rule from the absence of its reports) carries the time of
 // the reports it was read from, not its own: it may have begun any time before, so never after a wait. So does a
-// cause a rule re-read from another symptom's line (a straggler read from its own watchdog status report).
+// cause re-read from a report.
 int64_t beganAt(const ClockModel& clocks, const SymptomEvent& cause)
 {
-    if (!wallClock(cause) || !cause.file || cause.symptom != cause.originalSymptom)
+    if (!wallClock(cause) || !cause.file || reReadFromReport(clocks, cause))
         return kNoTime;
     return (cause.waited ? clocks.correctedOnset(cause) : clocks.corrected(cause)).earliestNs;
 }

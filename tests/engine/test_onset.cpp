@@ -27,8 +27,9 @@ constexpr int64_t kMs = 1'000'000;
 
 // The issue's bundle: three nodes of two ranks; every rank enqueued SeqNum
 // 4120 at 10:00:41.000 and its watchdog fires 600 s later; one GPU of gpu-r03
-// logs Xid 79 at `xidAt`.
-fs::path issueBundle(const QTemporaryDir& tmp, const std::string& xidAt)
+// logs Xid 79 (or `xidText`) at `xidAt`.
+fs::path issueBundle(const QTemporaryDir& tmp, const std::string& xidAt,
+                     const std::string& xidText = "79, pid='<unknown>', name=<unknown>, GPU has fallen off the bus.")
 {
     const fs::path dir = tmp.path().toStdString();
     writeFile(dir / "workload.json", R"({"workload_id": "onset-demo", "attempt": 1, "scheduler": "slurm",
@@ -55,8 +56,7 @@ fs::path issueBundle(const QTemporaryDir& tmp, const std::string& xidAt)
                   "Mar 14 09:57:01 " + std::string(n) + " systemd[1]: Started Session 12 of user train.\n");
     writeFile(dir / "syslog-gpu-r03.log",
               "Mar 14 09:57:01 gpu-r03 systemd[1]: Started Session 12 of user train.\n"
-              "Mar 14 " + xidAt + " gpu-r03 kernel: [2001.112233] NVRM: Xid (PCI:0000:19:00): 79, pid='<unknown>', "
-              "name=<unknown>, GPU has fallen off the bus.\n"
+              "Mar 14 " + xidAt + " gpu-r03 kernel: [2001.112233] NVRM: Xid (PCI:0000:19:00): " + xidText + "\n"
               "Mar 14 10:10:45 gpu-r03 kernel: [2295.771202] python3[41004]: exited with status 250\n");
     return dir;
 }
@@ -104,6 +104,7 @@ private slots:
     void aWatchdogsRanForDatesItsOnset();
     void aFaultMinutesIntoTheHangIsNotItsCause();
     void aFaultBeforeTheHangIsItsCause();
+    void aRenamedFaultIsDatedByItsLine();
     void aFaultWithinTheSlackStaysACandidate();
     void aLowerBoundLeavesTheOnsetOpenBefore();
     void theOnsetSurvivesTheResultDocument();
@@ -157,6 +158,21 @@ void TestOnset::aFaultMinutesIntoTheHangIsNotItsCause()
         sources = sources || (m.find("gpu-r01, gpu-r02, gpu-r03") != std::string::npos &&
                               m.find("kernel logs") != std::string::npos);
     QVERIFY(sources);
+}
+
+// Xid 149 is renamed nvlink.fatal by a rule; its line is still the fault's own, so it is dated by that line and
+// set aside like any late fault (only a cause re-read from a symptom's report, the straggler, is not).
+void TestOnset::aRenamedFaultIsDatedByItsLine()
+{
+    QTemporaryDir tmp;
+    Analysis a = analyze(issueBundle(tmp, "10:06:11",
+                                     "149, NETIR_MFDE_EVENT Fatal XC0 i0 Link -1 (0x00000246 0x00000001 0x00000000 "
+                                     "0x00000000 0x00000000 0x00000000)").string(),
+                         shippedOnly());
+    const Candidate* x = candidateFor(a.result, "nvlink.fatal");
+    QVERIFY(x);
+    QCOMPARE(QString::fromUtf8(toString(x->outcome.reason).data()), QStringLiteral("after_onset"));
+    QCOMPARE(QString::fromStdString(statusOf(a.result)), QStringLiteral("unattributed"));
 }
 
 void TestOnset::aFaultBeforeTheHangIsItsCause()
