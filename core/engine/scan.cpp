@@ -429,7 +429,7 @@ struct Scanner {
     // printed cause first), the deepest one a rule recognises decides, and the others are
     // context inside the unit's raw range, not events of their own. True for a line of such
     // another statement. `decided` remembers each unit's deciding statement by the unit's start.
-    bool outerStatement(std::string_view data, size_t lineBegin, size_t lineEnd, SourceKind kind,
+    bool outerStatement(std::string_view data, size_t lineBegin, size_t lineEnd, SourceKind kind, LineWrapper wrapper,
                         std::map<size_t, size_t>& decided) const
     {
         const std::vector<ExceptionStatement> statements = tracebackStatements(data, lineBegin, lineEnd);
@@ -441,7 +441,7 @@ struct Scanner {
             const auto recognised = [&](const ExceptionStatement& st) {
                 for (const TextLine& l : linesOf(data.substr(st.begin, st.end - st.begin))) {
                     probe.clear();
-                    state.rules->compiled().match(l.text, kind, probe);
+                    state.rules->compiled().match(innerLine(wrapper, l.text), kind, probe);
                     if (!probe.empty())
                         return true;
                 }
@@ -521,7 +521,7 @@ struct Scanner {
             }
             matches.clear();
             rules.match(inner, kind, matches);
-            if (!matches.empty() && outerStatement(data, cand, cand + text.size(), kind, tracebacks))
+            if (!matches.empty() && outerStatement(data, cand, cand + text.size(), kind, ctx.wrapper, tracebacks))
                 matches.clear();
             if (!matches.empty()) {
                 if (out.observations.size() >= kMaxObservationsPerFile) {
