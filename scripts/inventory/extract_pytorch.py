@@ -32,7 +32,10 @@ import inventory_lib as lib  # noqa: E402
 
 SRC = sys.argv[1] if len(sys.argv) > 1 else "/tmp/pytorch-src"
 BASE = "v1.13.1"
-NEWER = {"ad55c3bb": "ad55c3bb93422e6833f5d86c0e0976debafd221c"}
+NEWER = {"ad55c3bb": "ad55c3bb93422e6833f5d86c0e0976debafd221c",   # ProcessGroupNCCL.cpp (2.6 era)
+         "00321a02": "00321a02d719de5729aeac5871792398114a1570",   # TCPStore.cpp (2.2 era)
+         "00a1abb4": "00a1abb4ef74f047662e57678240bbe3dfe46ef0",   # elastic agent/server/api.py (2.4 era)
+         "0068f5a3": "0068f5a3a1cae3c3e6e1e71173dbb5d8262271b1"}   # elastic multiprocessing/api.py (2.8 era)
 
 CPP_PATHS = ["torch/csrc/distributed/c10d/ProcessGroupNCCL.cpp", "torch/csrc/distributed/c10d/ProcessGroupGloo.cpp",
              "torch/csrc/distributed/c10d/NCCLUtils.hpp", "torch/csrc/distributed/c10d/NCCLUtils.cpp",
@@ -76,7 +79,8 @@ PY_EXCEPTION = {"DistBackendError": "torch.distributed.DistBackendError", "DistS
                 "DistNetworkError": "torch.distributed.DistNetworkError", "OutOfMemoryError": "torch.cuda.OutOfMemoryError",
                 "SocketError": "RuntimeError", "TimeoutError": "RuntimeError", "runtime_error": "RuntimeError",
                 "Error": "RuntimeError", "NotImplementedError": "NotImplementedError", "ValueError": "ValueError",
-                "TypeError": "TypeError", "IndexError": "IndexError"}
+                "TypeError": "TypeError", "IndexError": "IndexError", "invalid_argument": "ValueError",
+                "out_of_range": "IndexError"}
 
 _WORDS = re.compile(r"[A-Za-z]{2,}")
 
@@ -110,8 +114,11 @@ def cpp_sites(text):
 
     def thrown_after(pos):
         """A message built first and thrown just after (not only logged): it reaches Python as an exception."""
-        after = text[pos:pos + 1500]
-        return "RuntimeError" if re.search(r"\bthrow\b|C10_THROW_ERROR|TORCH_CHECK|REDUCER_CHECK", after) else None
+        after = text[pos:pos + 4000]
+        m = re.search(r"\bthrow\b|C10_THROW_ERROR\(\s*(\w+)|TORCH_CHECK_WITH\(\s*(\w+)|TORCH_CHECK|REDUCER_CHECK|invalidArgument\(", after)
+        if not m:
+            return None
+        return m.group(1) or m.group(2) or ("ValueError" if m.group(0).startswith("invalidArgument") else "RuntimeError")
 
     def add(pos, level, fmt, syntax="stream", exc=None):
         if fmt and _fmt_text(fmt) >= 2:
@@ -138,7 +145,13 @@ def cpp_sites(text):
             elif kind == "warn":
                 add(m.start(), "WARNING", _stream(args), exc=None)
             elif kind == "throw":
-                add(m.start(), "ERROR", _stream(args[1:]), exc=args[0].strip() if args else None)
+                inner = args[1].strip() if len(args) > 1 else ""
+                if inner.startswith("fmt::format"):
+                    sub, _ = lib.call_args(inner, inner.index("("))
+                    add(m.start(), "ERROR", lib.c_format(sub[0]) if sub else None, syntax="python-format",
+                        exc=args[0].strip())
+                else:
+                    add(m.start(), "ERROR", _stream(args[1:]), exc=args[0].strip() if args else None)
             elif kind == "c10d":
                 if args and args[0].strip().startswith('"'):
                     fmt = lib.c_format(args[0])
