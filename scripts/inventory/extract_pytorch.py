@@ -44,10 +44,18 @@ CPP_PATHS = ["torch/csrc/distributed/c10d/ProcessGroupNCCL.cpp", "torch/csrc/dis
              "torch/csrc/distributed/c10d/ProcessGroup.cpp", "torch/csrc/distributed/c10d/Store.cpp",
              "torch/csrc/distributed/c10d/FileStore.cpp", "torch/csrc/distributed/c10d/reducer.cpp",
              "torch/csrc/DataLoader.cpp", "c10/cuda/CUDACachingAllocator.cpp", "c10/cuda/CUDAException.cpp",
-             "c10/cuda/CUDAException.h", "c10/cuda/CUDAFunctions.cpp"]
+             "c10/cuda/CUDAException.h", "c10/cuda/CUDAFunctions.cpp",
+             # shared memory behind DataLoader batches and torch.multiprocessing
+             "aten/src/ATen/MapAllocator.cpp", "torch/lib/libshm/core.cpp", "torch/lib/libshm/manager.cpp"]
 PY_PATHS = ["torch/distributed/elastic/**/*.py", "torch/distributed/run.py", "torch/distributed/launcher/api.py",
             "torch/utils/data/dataloader.py", "torch/utils/data/_utils/worker.py",
-            "torch/utils/data/_utils/signal_handling.py", "torch/cuda/__init__.py"]
+            "torch/utils/data/_utils/signal_handling.py", "torch/cuda/__init__.py",
+            # torch.multiprocessing.spawn (mp.spawn launches) and the worker-exception wrapper (torch/_utils.py)
+            "torch/multiprocessing/spawn.py", "torch/_utils.py"]
+# Gloo's TCP transport (vendored as third_party/gloo): the errors a Gloo collective or the store raises when a
+# peer goes away. Read from its own repository (small enough to fetch) at a pinned commit.
+GLOO_GIT = os.environ.get("GLOO_GIT", "/work/.mirror/facebookincubator+gloo/repo")
+GLOO_PATHS = ["gloo/transport/tcp/*.cc"]
 
 # Older wordings of newer sites, read in the history (not in the 1.13.1 tree).
 OLDER = {
@@ -72,6 +80,8 @@ LINE_SHAPES = {
     "log": "[2026-12-07 04:12:09,114] torch.distributed.elastic.agent.server.api: [{level}] {msg}",
     "pywarn": "/opt/conda/lib/python3.10/site-packages/{path}:{line}: UserWarning: {msg}",
     "report": "[rank3]: {msg}",
+    # Gloo's GLOO_ERROR_MSG prefixes [file:line]; the exception reaches Python as a RuntimeError
+    "gloo": "[rank3]: RuntimeError: [../third_party/{path}:{line}] {msg}",
 }
 
 # How a C++ exception class reaches Python (torch/csrc/Exceptions.h, torch/csrc/distributed/c10d/init.cpp)
@@ -127,7 +137,7 @@ def cpp_sites(text):
     macros = [(r"TORCH_CHECK_WITH|TORCH_CHECK_NOT_IMPLEMENTED|TORCH_CHECK|TORCH_INTERNAL_ASSERT|C10_CUDA_CHECK_WARN", "check"),
               (r"TORCH_WARN_ONCE|TORCH_WARN", "warn"),
               (r"C10_THROW_ERROR|C10_BUILD_ERROR", "throw"),
-              (r"C10D_ERROR|C10D_WARNING|C10D_INFO", "c10d"),
+              (r"C10D_ERROR|C10D_WARNING|C10D_INFO|recordError", "c10d"),
               (r"SIGNAL_HANDLER", "signal")]
     for pat, kind in macros:
         for m in re.finditer(r"(?<![A-Za-z0-9_])(" + pat + r")\s*\(", text):
@@ -155,7 +165,7 @@ def cpp_sites(text):
             elif kind == "c10d":
                 if args and args[0].strip().startswith('"'):
                     fmt = lib.c_format(args[0])
-                    add(m.start(), "ERROR" if name == "C10D_ERROR" else "WARNING" if name == "C10D_WARNING" else "INFO",
+                    add(m.start(), "ERROR" if name == "C10D_ERROR" else "WARNING" if name in ("C10D_WARNING", "recordError") else "INFO",
                         fmt, syntax="python-format")
             elif kind == "signal" and len(args) >= 3:
                 add(m.start(), "ERROR", lib.c_format(args[2]), syntax="literal")
@@ -304,6 +314,24 @@ def main():
                 elif n is None:
                     sites.append(o)   # gone or not in the excerpt: the 1.13.1 wording still stands
             by_path[path] = sites
+    if os.path.isdir(GLOO_GIT):
+        snap = lib.Snapshot(GLOO_GIT)
+        for gpath in snap.files(GLOO_PATHS):
+            text = csource.strip_comments(snap.read(gpath))
+            sites = []
+            for m in re.finditer(r"(?<![A-Za-z0-9_])(GLOO_ERROR_MSG|signalException)\s*\(", text):
+                args, _ = lib.call_args(text, m.end() - 1)
+                if not args or (m.group(1) == "signalException" and not args[0].strip().startswith('"')):
+                    continue
+                fmt = _stream(args)
+                if _fmt_text(fmt) >= 2:
+                    sites.append({"path": "third_party/gloo/" + gpath, "line": lib._line_of(text, m.start()),
+                                  "level": "ERROR", "format": fmt, "syntax": "stream", "exception": "RuntimeError",
+                                  "shape": "gloo", "release": "gloo"})
+            if sites:
+                by_path["third_party/gloo/" + gpath] = sites
+        sources.append({"repo": "facebookincubator/gloo", "commit": snap.commit, "paths": GLOO_PATHS,
+                        "via": "fetch (vendored in pytorch as third_party/gloo)"})
     all_sites = []
     for path in sorted(by_path):
         ss = sorted(by_path[path], key=lambda s: (s.get("release") != BASE, s["line"]))
