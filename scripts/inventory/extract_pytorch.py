@@ -57,8 +57,14 @@ PY_PATHS = ["torch/distributed/elastic/**/*.py", "torch/distributed/run.py", "to
 GLOO_GIT = os.environ.get("GLOO_GIT", "/work/.mirror/facebookincubator+gloo/repo")
 GLOO_PATHS = ["gloo/transport/tcp/*.cc"]
 
-# Older wordings of newer sites, read in the history (not in the 1.13.1 tree).
+# Other releases' wordings of a site, read in the history through the search index (not in the saved trees).
 OLDER = {
+    "c10/cuda/CUDACachingAllocator.cpp:cuda-out-of-memory-tried": [
+        {"tag": "2.x (pytorch c10/cuda/CUDACachingAllocator.cpp, search index file 79076714)", "syntax": "stream",
+         "format": "CUDA out of memory. Tried to allocate {}. GPU {} has a total capacity of {} of which {} is free. {}{}"
+                   "Of the allocated memory {} is allocated by PyTorch, {}and {} is reserved by PyTorch but unallocated. "
+                   "If reserved but unallocated memory is large try setting PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True "
+                   "to avoid fragmentation.  See documentation for Memory Management  ({})"}],
     "torch/csrc/distributed/c10d/ProcessGroupNCCL.cpp:processgroupnccl-watchdog-got-stuck-for": [
         {"tag": "v2.3 (pytorch ProcessGroupNCCL.cpp, search index file 64170360)", "syntax": "stream",
          "format": "[PG {} Rank {}] Heartbeat monitor timed out! Process will be terminated after dumping debug info. workMetaList_.size()={}"},
