@@ -48,6 +48,8 @@ CPP_PATHS = ["torch/csrc/distributed/c10d/ProcessGroupNCCL.cpp", "torch/csrc/dis
              # shared memory behind DataLoader batches and torch.multiprocessing
              "aten/src/ATen/MapAllocator.cpp", "torch/lib/libshm/core.cpp", "torch/lib/libshm/manager.cpp"]
 PY_PATHS = ["torch/distributed/elastic/**/*.py", "torch/distributed/run.py", "torch/distributed/launcher/api.py",
+            # the Python front end of c10d: init_process_group, its store-based barrier, env:// rendezvous
+            "torch/distributed/distributed_c10d.py", "torch/distributed/rendezvous.py",
             "torch/utils/data/dataloader.py", "torch/utils/data/_utils/worker.py",
             "torch/utils/data/_utils/signal_handling.py", "torch/cuda/__init__.py",
             # torch.multiprocessing.spawn (mp.spawn launches) and the worker-exception wrapper (torch/_utils.py)
@@ -97,6 +99,10 @@ PY_EXCEPTION = {"DistBackendError": "torch.distributed.DistBackendError", "DistS
                 "Error": "RuntimeError", "NotImplementedError": "NotImplementedError", "ValueError": "ValueError",
                 "TypeError": "TypeError", "IndexError": "IndexError", "invalid_argument": "ValueError",
                 "out_of_range": "IndexError"}
+
+# rendezvous.py: _error(msg) -> _rendezvous_error("<scheme>:// rendezvous: " + msg) -> ValueError("Error initializing
+# torch.distributed using " + ...)
+PY_WRAPPERS = {"_error": ("ValueError", "Error initializing torch.distributed using {scheme} rendezvous: ")}
 
 _WORDS = re.compile(r"[A-Za-z]{2,}")
 
@@ -241,6 +247,11 @@ def sites_of(root, path):
     if path.endswith(".py"):
         for s in lib.py_sites(text):
             s["path"] = path
+            if s.get("exception") in PY_WRAPPERS:
+                # an exception built by a helper that adds its own words (rendezvous.py's _error)
+                s["exception"], prefix = PY_WRAPPERS[s["exception"]]
+                s["slug"] = lib.slug(s["format"])
+                s["format"] = prefix + s["format"]
             s["shape"] = "raise" if s["level"] == "raise" else ("pywarn" if s["level"] == "WARNING" and "warn" in text.splitlines()[s["line"] - 1] and "warnings.warn" in text.splitlines()[s["line"] - 1] else "log")
             sites.append(s)
         if path.endswith("errors/__init__.py"):
