@@ -310,7 +310,7 @@ def main():
         paths = files_under(root, ["*"])
         sources.append({"repo": "pytorch/pytorch", "commit": full, "paths": paths,
                         "via": "read_file; excerpt of the message statements" if any(
-                            open(os.path.join(root, p)).readline().startswith("// EXCERPT") for p in paths) else "read_file"})
+                            "EXCERPT" in open(os.path.join(root, p)).readline() for p in paths) else "read_file"})
         for path in paths:
             sites = sites_of(root, path)
             for s in sites:
