@@ -267,6 +267,7 @@ def check_family(doc, decisions, cli, rules_dirs, settings_dir, keep, defs):
     sites = doc["sites"]
     ev_bundle, noise_bundle = Bundle(doc), Bundle(doc)
     decided = evidence = 0
+    older = {}  # "<site id>@<tag>" -> site id
     for s in sites:
         d = decisions.get(s["id"])
         if not d:
@@ -278,6 +279,12 @@ def check_family(doc, decisions, cli, rules_dirs, settings_dir, keep, defs):
             if d.get("domain") not in DOMAINS:
                 fail(f"inventory/{fam}.decisions.json: {s['id']}: domain '{d.get('domain')}' is not one of {sorted(DOMAINS)}")
             ev_bundle.add(s, msg)
+            # an older release's wording of the same site, in the same shape
+            for v in s.get("versions", []):
+                old = dict(s, format=v["format"], id=f"{s['id']}@{v['tag']}")
+                old.update({k: v[k] for k in ("src_file", "path") if k in v})
+                older[old["id"]] = s["id"]
+                ev_bundle.add(old, render_format(v["format"], v.get("syntax", s.get("syntax", "literal")), d.get("values")))
         elif d.get("decision") == "not_evidence":
             noise_bundle.add(s, msg)
         else:
@@ -293,7 +300,7 @@ def check_family(doc, decisions, cli, rules_dirs, settings_dir, keep, defs):
     # evidence: per site and shape, did any of its lines give an event of its domain?
     hit, spec, readers = {}, {}, {}
     for (fname, ln), (sid, key) in ev_bundle.owner.items():
-        dom = decisions[sid]["domain"]
+        dom = decisions[older.get(sid, sid)]["domain"]
         on_line = found["evidence"].get((fname, ln), [])
         readers.setdefault(sid, set()).update((e[4], e[0]) for e in on_line if e[1] != "unknown")
         evs = [e for e in on_line if e[0] == dom and e[1] != "unknown"]
@@ -301,9 +308,11 @@ def check_family(doc, decisions, cli, rules_dirs, settings_dir, keep, defs):
         hit[sid][key] = hit[sid][key] or bool(evs)
         spec.setdefault(sid, {}).setdefault(key, False)
         spec[sid][key] = spec[sid][key] or any(e[4] not in FALLBACK_RULES for e in evs)
-    covered = [sid for sid, shapes in hit.items() if all(shapes.values())]
+    covered_all = [sid for sid, shapes in hit.items() if all(shapes.values())]
+    covered = [sid for sid in covered_all if sid not in older]
     specific = [sid for sid in covered if all(spec[sid].values())]
-    uncovered = sorted(set(hit) - set(covered))
+    older_ok = [sid for sid in covered_all if sid in older]
+    uncovered = sorted(set(hit) - set(covered_all))
     noisy = set()
     for (fname, ln), (sid, key) in noise_bundle.owner.items():
         for d, r, kind, sym, _ in found["noise"].get((fname, ln), []):
@@ -315,7 +324,8 @@ def check_family(doc, decisions, cli, rules_dirs, settings_dir, keep, defs):
     return {"family": fam, "sites": len(sites), "decided": decided, "evidence": evidence,
             "covered": len(covered), "uncovered": uncovered, "specific": len(specific),
             "fallback_only": sorted(set(covered) - set(specific)),
-            "readers": {sid: sorted(r) for sid, r in readers.items()}, "benign": benign_total,
+            "readers": {sid: sorted(r) for sid, r in readers.items() if sid not in older},
+            "older": len(older), "older_covered": len(older_ok), "benign": benign_total,
             "benign_kept": benign_total - len({s for s, _ in noisy}), "noisy": sorted(noisy),
             "undecided": [s["id"] for s in sites if s["id"] not in decisions]}
 
@@ -361,7 +371,7 @@ def main():
     with open(os.path.join(settings_dir, "zz-inventory.jsonc"), "w") as f:
         f.write('{"settings": {"max_evidence_per_symptom": 1000000}}\n')
     below = []
-    print(f"{'family':<16}{'sites':>7}{'decided':>9}{'%':>6}{'evidence':>10}{'covered':>9}{'specific':>10}{'benign':>8}{'kept':>6}")
+    print(f"{'family':<16}{'sites':>7}{'decided':>9}{'%':>6}{'evidence':>10}{'covered':>9}{'specific':>10}{'benign':>8}{'kept':>6}{'older':>7}{'recog':>7}")
     for fam in fams:
         p = os.path.join(a.inventory, fam + ".json")
         if not os.path.exists(p):
@@ -373,7 +383,7 @@ def main():
                          os.path.join(a.keep, fam) if a.keep else None, defs)
         pct = 100.0 * r["decided"] / r["sites"] if r["sites"] else 100.0
         print(f"{fam:<16}{r['sites']:>7}{r['decided']:>9}{pct:>6.1f}{r['evidence']:>10}{r['covered']:>9}"
-              f"{r['specific']:>10}{r['benign']:>8}{r['benign_kept']:>6}")
+              f"{r['specific']:>10}{r['benign']:>8}{r['benign_kept']:>6}{r['older']:>7}{r['older_covered']:>7}")
         if a.list:
             for sid in r["uncovered"]:
                 print(f"  uncovered: {sid}")
@@ -390,9 +400,12 @@ def main():
         if a.gate and g is None:
             below.append(f"{fam}: no gate in inventory/gates.json (a family that is not gated can lose coverage unseen)")
         if a.gate and g:
-            if pct < g.get("decided_pct", 0) or r["covered"] < g.get("covered", 0) or r["benign_kept"] < g.get("benign_kept", 0):
+            if (pct < g.get("decided_pct", 0) or r["covered"] < g.get("covered", 0) or r["benign_kept"] < g.get("benign_kept", 0)
+                    or r["specific"] < g.get("specific", 0) or r["older_covered"] < g.get("older_covered", 0)):
                 below.append(f"{fam}: decided {pct:.1f}% (gate {g.get('decided_pct', 0)}), covered {r['covered']} "
-                             f"(gate {g.get('covered', 0)}), benign kept {r['benign_kept']} (gate {g.get('benign_kept', 0)})")
+                             f"(gate {g.get('covered', 0)}), benign kept {r['benign_kept']} (gate {g.get('benign_kept', 0)}), "
+                             f"specific {r['specific']} (gate {g.get('specific', 0)}), older wordings recognised "
+                             f"{r['older_covered']} (gate {g.get('older_covered', 0)})")
     shutil.rmtree(settings_dir, ignore_errors=True)
     for b in below:
         print(f"below gate: {b}", file=sys.stderr)
