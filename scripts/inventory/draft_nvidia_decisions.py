@@ -29,8 +29,7 @@ EVIDENCE = [
 NOT = "an RM error path the driver handles (a refused control call, an unsupported request, a failed internal step): not failure evidence by itself; a real failure prints an Xid"
 
 inv = json.load(open(os.path.join(lib.INVENTORY_DIR, "nvidia.json")))
-dpath = os.path.join(lib.INVENTORY_DIR, "nvidia.decisions.json")
-dec = json.load(open(dpath)) if os.path.exists(dpath) else {}
+dec, dpath = lib.load_decisions("nvidia")
 added = 0
 for s in inv["sites"]:
     if s["id"] in dec or s.get("shape") != "rm":
@@ -42,7 +41,4 @@ for s in inv["sites"]:
             break
     dec[s["id"]] = d
     added += 1
-with open(dpath, "w", encoding="utf-8") as f:
-    json.dump(dec, f, indent=1)
-    f.write("\n")
-print(f"{added} decisions drafted, {len(dec)} in all")
+lib.save_drafted_decisions(dpath, dec, added)
