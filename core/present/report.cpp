@@ -170,6 +170,7 @@ Report buildReport(const Result& result, const ReviewNotes& review, const std::s
     for (const ReviewBookmark& b : review.bookmarks)
         r.notes.push_back({"bookmark " + lineRef(b.file, b.line), b.note, b.when});
 
+    addReviewToReport(r, result, review);
     r.coverage = coverageLines(result);
     r.warnings = result.warnings;
     return r;

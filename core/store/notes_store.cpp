@@ -23,8 +23,21 @@ const std::vector<std::vector<const char*>>& notesMigrations()
             " domain TEXT NOT NULL, sub_domain TEXT NOT NULL, root_node TEXT NOT NULL, reason TEXT NOT NULL,"
             " created TEXT NOT NULL)",
         },
+        {
+            // The review history: one row per decision, never changed or removed (the triggers), so
+            // who decided what, and when, stays on record; the current decision is the last row.
+            "CREATE TABLE IF NOT EXISTS review (seq INTEGER PRIMARY KEY AUTOINCREMENT, reviewer TEXT NOT NULL,"
+            " choice TEXT NOT NULL CHECK (choice IN ('confirm', 'choose')), status TEXT NOT NULL,"
+            " domain TEXT NOT NULL, sub_domain TEXT NOT NULL, symptom TEXT NOT NULL, place TEXT NOT NULL,"
+            " evidence_id TEXT NOT NULL, event INTEGER NOT NULL, engine_status TEXT NOT NULL, reason TEXT NOT NULL,"
+            " created TEXT NOT NULL, CHECK (choice = 'confirm' OR length(trim(reason)) > 0))",
+            "CREATE TRIGGER IF NOT EXISTS review_keep_updates BEFORE UPDATE ON review"
+            " BEGIN SELECT RAISE(ABORT, 'the review history is append-only'); END",
+            "CREATE TRIGGER IF NOT EXISTS review_keep_deletes BEFORE DELETE ON review"
+            " BEGIN SELECT RAISE(ABORT, 'the review history is append-only'); END",
+        },
     };
-    static_assert(kNotesSchemaVersion == 2, "one migration step per schema version");
+    static_assert(kNotesSchemaVersion == 3, "one migration step per schema version");
     return steps;
 }
 
@@ -112,6 +125,26 @@ bool readNotes(const std::string& path, present::ReviewNotes& out, std::string& 
                      [&](sqlite3_stmt* s) {
                          out.verdictOverride = present::ReviewOverride{column(s, 0), column(s, 1), column(s, 2),
                                                                       column(s, 3), column(s, 4), column(s, 5)};
+                     });
+    if (ok && version >= 3)
+        ok = eachRow(d.db,
+                     "SELECT reviewer, choice, status, domain, sub_domain, symptom, place, evidence_id, event,"
+                     " engine_status, reason, created FROM review ORDER BY seq",
+                     [&](sqlite3_stmt* s) {
+                         present::ReviewDecision r;
+                         r.reviewer = column(s, 0);
+                         r.choice = column(s, 1) == "choose" ? present::ReviewChoice::Choose : present::ReviewChoice::Confirm;
+                         r.status = column(s, 2);
+                         r.domain = column(s, 3);
+                         r.subDomain = column(s, 4);
+                         r.symptom = column(s, 5);
+                         r.place = column(s, 6);
+                         r.evidenceId = column(s, 7);
+                         r.event = sqlite3_column_int64(s, 8);
+                         r.engineStatus = column(s, 9);
+                         r.reason = column(s, 10);
+                         r.when = column(s, 11);
+                         out.reviews.push_back(std::move(r));
                      });
     if (!ok)
         error = path + ": cannot read the notes: " + sqlite3_errmsg(d.db);

@@ -12,7 +12,7 @@
 
 namespace fl::store {
 
-inline constexpr int kNotesSchemaVersion = 2;
+inline constexpr int kNotesSchemaVersion = 3;
 // meta.application: tells a notes file from any other SQLite file.
 inline constexpr const char* kNotesApplication = "faultline-notes";
 
@@ -23,7 +23,7 @@ const std::vector<std::vector<const char*>>& notesMigrations();
 
 // Reads a notes file of any schema 1..kNotesSchemaVersion, read-only: its notes
 // (sorted by kind, target), bookmarks (by file, line) and the verdict override
-// (schema 2 on). False with `error` naming the file when it cannot be opened, is
+// (schema 2 on) and the review decisions, oldest first (schema 3 on). False with `error` naming the file when it cannot be opened, is
 // not a Faultline notes file, or has a newer schema than this build reads.
 [[nodiscard]] bool readNotes(const std::string& path, present::ReviewNotes& out, std::string& error);
 
