@@ -3,10 +3,10 @@
 
 #include "commandpalette.h"
 #include "progressgate.h"
-#include "views/reportexport.h"
-#include "views/servicebrowser.h"
-#include "views/servicereview.h"
-#include "views/viewstyle.h"
+#include "views/export/reportexport.h"
+#include "views/service/servicebrowser.h"
+#include "views/service/servicereview.h"
+#include "views/common/viewstyle.h"
 
 #include <QAction>
 #include <QApplication>

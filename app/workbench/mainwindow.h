@@ -4,8 +4,8 @@
 // and cancel, and the global keys. The views live in WorkbenchView.
 #pragma once
 
-#include "views/historystore.h"
-#include "views/workbenchview.h"
+#include "views/store/historystore.h"
+#include "views/workbench/workbenchview.h"
 
 #include <QElapsedTimer>
 #include <QFutureWatcher>

@@ -2,8 +2,8 @@
 // The reviewer notes store and the investigation history, headless: where
 // the file goes, what survives a reopen, migrations, and bad files.
 #include "qtplugins.h"
-#include "views/historystore.h"
-#include "views/notesstore.h"
+#include "views/store/historystore.h"
+#include "views/store/notesstore.h"
 
 #include <QCryptographicHash>
 #include <QDir>
