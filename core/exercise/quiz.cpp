@@ -1,0 +1,94 @@
+#include "exercise/quiz.h"
+
+#include "rules/ruleset.h"
+#include "rules/template.h"
+
+#include <algorithm>
+
+namespace fl::exercise {
+
+namespace {
+
+// The catalogue's title of the name extraction gave the event ("Xid 149", not what a decoder made of it).
+std::string titleOf(const Analysis& a, const SymptomEvent& e)
+{
+    const SymptomDef* def = a.rules ? a.rules->symptom(static_cast<const std::string&>(e.symptom)) : nullptr;
+    return def && !def->title.empty() ? expandTemplate(def->title, e.fields) : std::string(e.symptom);
+}
+
+} // namespace
+
+Analysis quizAnalysis(const Analysis& analysis)
+{
+    Analysis a = analysis;
+    a.trace.clear();
+    Result& r = a.result;
+    r.status = ResultStatus::Unattributed;
+    r.domain.clear();
+    r.subDomain.clear();
+    r.rootCause.reset();
+    r.summary.clear();
+    r.missing.clear();
+    r.onset.reset();
+    r.candidates.clear();
+    r.edges.clear();
+    r.familyEdges.clear();
+    r.rulesFired.clear();
+    r.evidenceOmitted.clear();
+    for (SymptomEvent& e : r.events) {
+        if (!static_cast<const std::string&>(e.originalSymptom).empty())
+            e.symptom = e.originalSymptom;
+        e.suppressed = false;
+        e.suppressedBy = {};
+        e.suppressReason = {};
+        e.roleOverride.reset();
+        e.roleOverrideBy = {};
+        e.evidenceRole.reset();
+        e.inferred.reset();
+    }
+    for (SymptomFamily& f : r.families) {
+        f.role = EvidenceRole::Interesting;
+        f.suppressedBy.clear();
+        f.causes.clear();
+        if (!f.events.empty() && f.events.front().value < r.events.size()) {
+            const SymptomEvent& first = r.events[f.events.front().value];
+            f.symptom = first.symptom;
+            f.title = titleOf(a, first);
+        }
+    }
+    for (EvidenceItem& ev : r.evidence) {
+        ev.role = EvidenceRole::Interesting;
+        if (ev.event.value < r.events.size())
+            ev.symptom = r.events[ev.event.value].symptom;
+    }
+    return a;
+}
+
+Label labelOfEngine(const Result& r)
+{
+    Truth t;
+    t.status = r.status;
+    t.domain = r.domain;
+    t.subDomain = r.subDomain;
+    if (r.rootCause) {
+        t.culpritNode = r.rootCause->node;
+        t.culpritRank = r.rootCause->rank;
+        t.culpritGpu = r.rootCause->gpuIndex;
+    }
+    if (r.status == ResultStatus::Ambiguous)
+        for (const Candidate& c : r.candidates)
+            if (c.outcome.tied() && c.node != t.culpritNode) {
+                if (t.culpritNode.empty())
+                    t.culpritNode = c.node;
+                else if (std::find(t.alsoAcceptableNodes.begin(), t.alsoAcceptableNodes.end(), c.node) ==
+                         t.alsoAcceptableNodes.end())
+                    t.alsoAcceptableNodes.push_back(c.node);
+            }
+    Label label;
+    label.source = LabelSource::Expected;
+    label.truth = t;
+    label.document = truthToJson(t);
+    return label;
+}
+
+} // namespace fl::exercise
