@@ -1,22 +1,10 @@
 #include "exercise/quiz.h"
 
-#include "rules/ruleset.h"
-#include "rules/template.h"
 
 #include <algorithm>
 
 namespace fl::exercise {
 
-namespace {
-
-// The catalogue's title of the name extraction gave the event ("Xid 149", not what a decoder made of it).
-std::string titleOf(const Analysis& a, const SymptomEvent& e)
-{
-    const SymptomDef* def = a.rules ? a.rules->symptom(static_cast<const std::string&>(e.symptom)) : nullptr;
-    return def && !def->title.empty() ? expandTemplate(def->title, e.fields) : std::string(e.symptom);
-}
-
-} // namespace
 
 Analysis quizAnalysis(const Analysis& analysis)
 {
@@ -36,8 +24,10 @@ Analysis quizAnalysis(const Analysis& analysis)
     r.rulesFired.clear();
     r.evidenceOmitted.clear();
     for (SymptomEvent& e : r.events) {
-        if (!static_cast<const std::string&>(e.originalSymptom).empty())
-            e.symptom = e.originalSymptom;
+        // A symptom id is the engine's classification, its prefix the domain of the verdict ("nvlink.nvls_failure"):
+        // the learner reads the lines themselves.
+        e.symptom = {};
+        e.originalSymptom = {};
         e.suppressed = false;
         e.suppressedBy = {};
         e.suppressReason = {};
@@ -50,16 +40,12 @@ Analysis quizAnalysis(const Analysis& analysis)
         f.role = EvidenceRole::Interesting;
         f.suppressedBy.clear();
         f.causes.clear();
-        if (!f.events.empty() && f.events.front().value < r.events.size()) {
-            const SymptomEvent& first = r.events[f.events.front().value];
-            f.symptom = first.symptom;
-            f.title = titleOf(a, first);
-        }
+        f.symptom.clear();
+        f.title.clear();
     }
     for (EvidenceItem& ev : r.evidence) {
         ev.role = EvidenceRole::Interesting;
-        if (ev.event.value < r.events.size())
-            ev.symptom = r.events[ev.event.value].symptom;
+        ev.symptom.clear();
     }
     return a;
 }

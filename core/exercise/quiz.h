@@ -1,7 +1,7 @@
-// What a learner may see of an analysis before answering: the evidence, the
-// events under the names extraction gave them, the timeline's lanes, and no
-// decision — no status, domain, root, candidate, chain link, role, demotion or
-// trace. The workbench's quiz mode shows this; the reveal shows the analysis.
+// What a learner may see of an analysis before answering: the evidence lines,
+// the events' places and times on the timeline's lanes, and no decision — no
+// status, domain, root, candidate, chain link, role, demotion, trace, nor the
+// symptom names (a name is a classification whose prefix is a domain). The workbench's quiz mode shows this; the reveal shows the analysis.
 #pragma once
 
 #include "engine/engine.h"

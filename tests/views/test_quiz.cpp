@@ -14,6 +14,7 @@
 #include <QLineEdit>
 #include <QListWidget>
 #include <QPlainTextEdit>
+#include <QPushButton>
 #include <QTabWidget>
 #include <QTextBrowser>
 #include <QtTest>
@@ -75,7 +76,7 @@ private slots:
         AnalyzeOptions o;
         o.userConfigRules = false;
         m_full = std::make_shared<const Analysis>(analyze(kSample, o));
-        QCOMPARE(m_full->result.status, ResultStatus::Attributed);
+        QVERIFY(m_full->result.status == ResultStatus::Attributed);
         QCOMPARE(m_full->result.domain, std::string("nvlink"));
     }
 
@@ -139,10 +140,10 @@ private slots:
         for (const SymptomEvent& e : q.result.events) {
             QVERIFY(!e.suppressed);
             QVERIFY(!e.evidenceRole);
-            QVERIFY(std::string(e.symptom).rfind("nvlink.fatal", 0) != 0);  // the decoder's name is a decision
+            QVERIFY(std::string(e.symptom).empty());  // a name is a classification: "nvlink.nvls_failure"
         }
         for (const EvidenceItem& ev : q.result.evidence)
-            QCOMPARE(ev.role, EvidenceRole::Interesting);
+            QVERIFY(ev.role == EvidenceRole::Interesting);
         QCOMPARE(q.result.events.size(), m_full->result.events.size());
     }
 };
