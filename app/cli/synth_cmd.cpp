@@ -52,16 +52,13 @@ int synthCommand(SynthArgs& a)
 }
 } // namespace
 
-Command addSynthCommand(CLI::App& cli)
+void addSynthOptions(CLI::App* cmd, synth::Options& o)
 {
-    auto a = std::make_shared<SynthArgs>();
-    synth::Options& o = a->o;
-    CLI::App* cmd = cli.add_subcommand("synth", "write a realistic synthetic bundle with one injected fault and its "
-                                                "truth.json");
-    cmd->add_option("OUT_DIR", a->dir, "the folder to write");
     cmd->add_option("--fault", o.fault, "the fault to inject (--list-faults)")->type_name("KIND")->capture_default_str();
-    cmd->add_option("--nodes", o.nodes, "nodes, 1..1250")->type_name("N")->capture_default_str();
-    cmd->add_option("--gpus", o.gpusPerNode, "GPUs per node, 1..8")->type_name("G")->capture_default_str();
+    cmd->add_option("--nodes", o.nodes, "nodes, 1..1250")->type_name("N")->check(CLI::Range(1, 1250))
+        ->capture_default_str();
+    cmd->add_option("--gpus", o.gpusPerNode, "GPUs per node, 1..8")->type_name("G")->check(CLI::Range(1, 8))
+        ->capture_default_str();
     cmd->add_option("--seed", o.seed, "random seed: same seed, same bundle")->type_name("S")->capture_default_str();
     cmd->add_option("--skew", o.clockSkewSec, "largest clock offset between nodes")->type_name("SECONDS")
         ->capture_default_str();
@@ -85,6 +82,16 @@ Command addSynthCommand(CLI::App& cli)
     cmd->add_option("--layout", o.layout, "ranks' output: one file per rank, one torchrun console per node "
                                           "([default<N>]: prefixes), or one srun --label file")
         ->check(CLI::IsMember(synth::layoutNames()))->capture_default_str();
+}
+
+Command addSynthCommand(CLI::App& cli)
+{
+    auto a = std::make_shared<SynthArgs>();
+    synth::Options& o = a->o;
+    CLI::App* cmd = cli.add_subcommand("synth", "write a realistic synthetic bundle with one injected fault and its "
+                                                "truth.json");
+    cmd->add_option("OUT_DIR", a->dir, "the folder to write");
+    addSynthOptions(cmd, o);
     cmd->add_flag("--list-faults", a->listFaults, "list the fault kinds and exit");
     return {cmd, [a] { return synthCommand(*a); }};
 }

@@ -52,7 +52,9 @@ std::string manifestJson(const World& w, const Plan& p)
     return m.dump(2) + "\n";
 }
 
-std::string truthJson(const Options& opt, const Truth& t)
+} // namespace
+
+nlohmann::ordered_json truthDocument(const Options& opt, const Truth& t)
 {
     nlohmann::ordered_json j = truthToJson(t);
     j["generator"] = {{"seed", opt.seed},
@@ -69,8 +71,10 @@ std::string truthJson(const Options& opt, const Truth& t)
                       {"noise_level", opt.noiseLevel},
                       {"start", opt.startIso},
                       {"layout", opt.layout}};
-    return j.dump(2) + "\n";
+    return j;
 }
+
+namespace {
 
 // The scenario's truth is what happened; the bundle may not carry the evidence
 // to tell it. When the only source that names the cause (kernel log,
@@ -276,7 +280,7 @@ std::optional<Truth> generate(const Options& opt, const std::string& dir, std::s
     auto failed = [] { return std::optional<Truth>(); };
 
     if (!writeText(dir + "/workload.json", manifestJson(w, p), error)
-        || !writeText(dir + "/truth.json", truthJson(opt, truth), error))
+        || (opt.writeTruthFile && !writeText(dir + "/truth.json", truthDocument(opt, truth).dump(2) + "\n", error)))
         return failed();
     if (want("applog") && !writeAppLogs(w, p, dir, error))
         return failed();

@@ -5,6 +5,8 @@
 
 #include "bundle/truth.h"
 
+#include <nlohmann/json.hpp>
+
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -45,6 +47,8 @@ struct Options {
     // prefixed "[default<local rank>]:"; "srun" one slurm-<job>.out, lines prefixed
     // "<task id>: " (srun --label, one task per GPU).
     std::string layout = "per-rank";
+    // dir/truth.json: off for an exercise, whose answer key must not sit in the folder the learner reads.
+    bool writeTruthFile = true;
 };
 
 // Layouts accepted in Options::layout.
@@ -57,7 +61,11 @@ const std::vector<FaultKind>& faultKinds();
 
 using Truth = fl::Truth; // core/bundle/truth.h: the one struct for truth.json
 
-// Writes the bundle into `dir` (created). Returns the truth that was also written to dir/truth.json.
+// truth.json's document: the truth and the options that made it (under "generator").
+nlohmann::ordered_json truthDocument(const Options& options, const Truth& truth);
+
+// Writes the bundle into `dir` (created). Returns the truth that was also written to dir/truth.json
+// (unless Options::writeTruthFile is off).
 // On failure returns nothing and sets *error (if given).
 [[nodiscard]] std::optional<Truth> generate(const Options&, const std::string& dir, std::string* error);
 

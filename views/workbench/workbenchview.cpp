@@ -3,6 +3,7 @@
 
 #include "views/review/overridedialog.h"
 #include "views/common/viewstyle.h"
+#include "exercise/quiz.h"
 
 #include <QElapsedTimer>
 #include <QInputDialog>
@@ -27,6 +28,7 @@ WorkbenchView::WorkbenchView(QWidget* parent)
     , m_evidence(new EvidencePanel(m_focus))
     , m_raw(new RawFilePanel)
     , m_stepper(new PhaseStepperPanel(m_focus))
+    , m_quiz(new QuizPanel)
     , m_notes(std::make_unique<NotesStore>())
     , m_centre(new QTabWidget)
     , m_side(new QTabWidget)
@@ -88,6 +90,84 @@ WorkbenchView::WorkbenchView(QWidget* parent)
     connect(m_verdict, &VerdictPanel::overrideRequested, this, &WorkbenchView::editVerdictOverride);
     connect(m_verdict, &VerdictPanel::overrideClearRequested, this, &WorkbenchView::clearVerdictOverride);
     connect(m_jobs, &ViewJobs::allFinished, this, &WorkbenchView::onViewsReady);
+
+    // Quiz: marks from the evidence table and the raw lines; Reveal scores them.
+    m_quiz->hide();
+    connect(m_evidence, &EvidencePanel::markRequested, m_quiz, &QuizPanel::addMark);
+    connect(m_raw->view(), &RawFileView::markRequested, this,
+            [this](quint64 line) { m_quiz->addMark(m_raw->view()->displayName(), line); });
+    connect(m_quiz, &QuizPanel::revealRequested, this, &WorkbenchView::reveal);
+}
+
+void WorkbenchView::showTabs(bool quiz)
+{
+    // Removed tabs keep their widgets (this object owns them through the splitters' tab widgets' parents).
+    while (m_side->count() > 0)
+        m_side->removeTab(0);
+    while (m_centre->count() > 0)
+        m_centre->removeTab(0);
+    if (quiz) {
+        m_side->addTab(m_quiz, tr("Exercise"));
+    } else {
+        m_side->addTab(m_verdict, tr("Verdict"));
+        m_side->addTab(m_explanation, tr("Explanation"));
+        m_side->addTab(m_stepper, tr("Teach"));
+        if (m_quizFull)
+            m_side->addTab(m_quiz, tr("Exercise"));
+    }
+    m_centre->addTab(m_timeline, tr("Timeline"));
+    if (!quiz)
+        m_centre->addTab(m_chain, tr("Symptom chain"));
+    m_centre->addTab(m_metrics, tr("Metrics"));
+    // A widget out of its tab widget is still a child of the window: hide what the quiz keeps out of sight.
+    for (QWidget* w : {static_cast<QWidget*>(m_verdict), static_cast<QWidget*>(m_explanation),
+                       static_cast<QWidget*>(m_stepper), static_cast<QWidget*>(m_chain)})
+        if (quiz) {
+            w->setParent(this);
+            w->hide();
+        }
+    m_evidence->setMarking(quiz);
+    m_raw->view()->setMarking(quiz);
+}
+
+void WorkbenchView::setQuiz(std::shared_ptr<const Analysis> full, std::optional<exercise::ExerciseKey> key,
+                            ViewJobs::Mode mode)
+{
+    m_quizFull = std::move(full);
+    m_quizKey = std::move(key);
+    m_revealed = false;
+    m_quiz->reset();
+    showTabs(true);
+    setAnalysis(m_quizFull ? std::make_shared<const Analysis>(exercise::quizAnalysis(*m_quizFull)) : nullptr, mode);
+}
+
+void WorkbenchView::endQuiz()
+{
+    if (!m_quizFull)
+        return;
+    m_quizFull.reset();
+    m_quizKey.reset();
+    m_revealed = false;
+    showTabs(false);
+}
+
+void WorkbenchView::reveal()
+{
+    if (!m_quizFull || m_revealed)
+        return;
+    if (!m_quizKey)
+        m_quizKey = exercise::buildKey(*m_quizFull, exercise::labelOfEngine(m_quizFull->result),
+                                       m_quizFull->bundle.root);
+    try {
+        m_quiz->showScore(exercise::scoreMarks(*m_quizKey, m_quiz->marks(), "the exercise key"));
+    } catch (const std::exception& e) {
+        m_quiz->showError(QString::fromStdString(e.what()));
+        return;
+    }
+    m_revealed = true;
+    showTabs(false);
+    setAnalysis(m_quizFull, ViewJobs::Mode::Inline);
+    m_side->setCurrentWidget(m_stepper);
 }
 
 WorkbenchView::~WorkbenchView() = default;
@@ -273,7 +353,9 @@ void WorkbenchView::setAnalysis(std::shared_ptr<const Analysis> analysis, ViewJo
     // Stage 1, at once: what was decided. The coverage rows follow.
     QElapsedTimer t;
     t.start();
-    m_verdict->setVerdict(a);
+    // An exercise keeps the panels that say what was decided empty (they are off screen too).
+    const bool hide = quizHidesVerdict();
+    m_verdict->setVerdict(hide ? nullptr : a);
     m_verdictMs = static_cast<double>(t.nsecsElapsed()) / 1e6;
     if (mode == ViewJobs::Mode::Background) {
         // Nothing of the previous analysis stays on show while the jobs run.
@@ -295,17 +377,25 @@ void WorkbenchView::setAnalysis(std::shared_ptr<const Analysis> analysis, ViewJo
                 [this](std::vector<ConnectorReport> rows) { m_verdict->setCoverage(std::move(rows)); });
     m_jobs->run(QStringLiteral("timeline lanes"), [a](const std::atomic<bool>&) { return TimelineView::prepare(a.get()); },
                 [this, a](TimelineView::Prepared p) { m_timeline->view()->setPrepared(a, std::move(p)); });
-    m_jobs->run(QStringLiteral("chain layout"), [a, font = m_chain->font()](const std::atomic<bool>&) { return ChainGraphView::plan(a, font); },
-                [this](ChainGraphView::Plan p) { m_chain->show(std::move(p)); });
+    if (hide)
+        m_chain->show({});
+    else
+        m_jobs->run(QStringLiteral("chain layout"), [a, font = m_chain->font()](const std::atomic<bool>&) { return ChainGraphView::plan(a, font); },
+                    [this](ChainGraphView::Plan p) { m_chain->show(std::move(p)); });
     m_jobs->run(QStringLiteral("metric series"), [a](const std::atomic<bool>&) { return MetricsPanel::prepare(a.get()); },
                 [this, a](MetricsPanel::Prepared p) { m_metrics->setPrepared(a, std::move(p)); });
     // Widgets that read the result directly: built on this thread, one per
     // turn of the event loop, so the verdict is painted first.
     auto onGui = [](const std::atomic<bool>&) { return true; };
     m_jobs->run(QStringLiteral("evidence table"), onGui, [this, a](bool) { m_evidence->setAnalysis(a); });
-    m_jobs->run(QStringLiteral("candidates + trace rows"), [a](const std::atomic<bool>&) { return ExplanationPanel::prepare(a.get()); },
-                [this, a](ExplanationPanel::Prepared p) { m_explanation->setPrepared(a.get(), std::move(p)); });
-    m_jobs->run(QStringLiteral("phase stepper"), onGui, [this, a](bool) { m_stepper->setAnalysis(a); });
+    if (hide) {
+        m_explanation->setAnalysis(nullptr);
+        m_stepper->setAnalysis(nullptr);
+    } else {
+        m_jobs->run(QStringLiteral("candidates + trace rows"), [a](const std::atomic<bool>&) { return ExplanationPanel::prepare(a.get()); },
+                    [this, a](ExplanationPanel::Prepared p) { m_explanation->setPrepared(a.get(), std::move(p)); });
+        m_jobs->run(QStringLiteral("phase stepper"), onGui, [this, a](bool) { m_stepper->setAnalysis(a); });
+    }
     if (mode == ViewJobs::Mode::Inline)
         onViewsReady();
 }
@@ -334,7 +424,14 @@ void WorkbenchView::onViewsReady()
     // Start on the incident: that is the question the reader opened this
     // for. A reader who already moved while the views were built keeps
     // where they went.
-    if (m_analysis && m_focus->current() == FocusSnapshot{} && !m_focus->canGoBack()) {
+    if (quizHidesVerdict()) {
+        // The learner starts on the whole incident window, nothing selected: a selection would point at the answer.
+        const TimelineLanes& lanes = m_timeline->view()->lanes();
+        FocusSnapshot s;
+        s.startNs = lanes.incidentStart();
+        s.endNs = lanes.incidentEnd();
+        m_focus->reset(s);
+    } else if (m_analysis && m_focus->current() == FocusSnapshot{} && !m_focus->canGoBack()) {
         const TimelineLanes& lanes = m_timeline->view()->lanes();
         FocusSnapshot s;
         s.startNs = lanes.incidentStart();

@@ -10,6 +10,8 @@
 #include "views/timeline/metricspanel.h"
 #include "views/store/notesstore.h"
 #include "views/teach/phasestepperpanel.h"
+#include "views/teach/quizpanel.h"
+#include "exercise/key.h"
 #include "views/evidence/rawfilepanel.h"
 #include "views/timeline/timelinepanel.h"
 #include "views/verdict/verdictpanel.h"
@@ -51,6 +53,18 @@ public:
     PhaseStepperPanel* stepper() const { return m_stepper; }
     NotesStore* notes() const { return m_notes.get(); }
     QTabWidget* centreTabs() const { return m_centre; }
+    QuizPanel* quiz() const { return m_quiz; }
+
+    // Quiz mode: the views show `full` with its decisions taken out (exercise::quizAnalysis): no verdict,
+    // explanation, chain, roles or automatic selection; the learner marks lines; reveal() scores them against
+    // `key` (none: the engine's own verdict) and shows `full` on the Teach tab.
+    void setQuiz(std::shared_ptr<const Analysis> full, std::optional<exercise::ExerciseKey> key,
+                 ViewJobs::Mode mode = ViewJobs::Mode::Inline);
+    bool quizHidesVerdict() const { return m_quizFull != nullptr && !m_revealed; }
+    bool quizRevealed() const { return m_revealed; }
+    // Leaves quiz mode: every tab back (an ordinary open calls it).
+    void endQuiz();
+    void reveal();
     QTabWidget* sideTabs() const { return m_side; }
 
     // Attaches the reviewer notes of `bundlePath` and shows them. Returns the
@@ -87,6 +101,7 @@ private:
     void fitTimelineShare();
     void openEvidence(const QString& id);
     void refreshNotes();
+    void showTabs(bool quiz);
     bool checked(bool ok);
     const EvidenceItem* evidenceById(const QString& id) const;
 
@@ -100,6 +115,10 @@ private:
     EvidencePanel* m_evidence;
     RawFilePanel* m_raw;
     PhaseStepperPanel* m_stepper;
+    QuizPanel* m_quiz;
+    std::shared_ptr<const Analysis> m_quizFull;  // the analysis the quiz hides, shown on reveal
+    std::optional<exercise::ExerciseKey> m_quizKey;
+    bool m_revealed = false;
     std::unique_ptr<NotesStore> m_notes;
     QTabWidget* m_centre;
     QTabWidget* m_side;
