@@ -23,6 +23,7 @@ Command addSynthCommand(CLI::App& cli);
 Command addEvalCommand(CLI::App& cli);
 Command addCollectCommand(CLI::App& cli);
 Command addReportCommand(CLI::App& cli);
+Command addHistoryCommand(CLI::App& cli);
 
 // --rules DIR, repeatable: the rule folders loaded after the shipped and the user's rules.
 void addRulesOption(CLI::App* cmd, std::vector<std::string>& dirs);
