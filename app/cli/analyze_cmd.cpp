@@ -2,6 +2,8 @@
 #include "rule_coverage.h"
 #include "text_report.h"
 
+#include "baseline/baseline_json.h"
+#include "baseline/compare.h"
 #include "bundle/bundle.h"
 #include "engine/engine.h"
 #include "engine/result_json.h"
@@ -14,6 +16,7 @@
 #include <cstdio>
 #include <filesystem>
 #include <memory>
+#include <optional>
 #include <unistd.h>
 #include <fstream>
 #include <iostream>
@@ -36,7 +39,7 @@ bool isatty_stderr()
 }
 
 struct AnalyzeArgs {
-    std::string bundle, output;
+    std::string bundle, output, baseline;
     bool json = false, text = false, explain = false, timing = false, noUserRules = false, detail = false;
     std::vector<std::string> ruleDirs;
 };
@@ -88,6 +91,19 @@ int analyzeCommand(const AnalyzeArgs& a)
     } catch (const std::exception& e) {
         return fail(bundle + ": " + e.what());
     }
+    std::optional<BaselineComparison> comparison;
+    if (!a.baseline.empty()) {
+        try {
+            AnalyzeOptions healthyOptions = options;
+            healthyOptions.keepTrace = false;
+            const Analysis healthy = analyze(a.baseline, healthyOptions);
+            comparison = baseline::compare(analysis, healthy);
+        } catch (const BundleError& e) {
+            return fail(std::string("--baseline: ") + e.what());
+        } catch (const std::exception& e) {
+            return fail("--baseline " + a.baseline + ": " + e.what());
+        }
+    }
 
     if (timing) {
         double total = 0;
@@ -108,9 +124,12 @@ int analyzeCommand(const AnalyzeArgs& a)
             analysis = Analysis{};
             analysis.result = std::move(result);
         }
-        text = resultToString(analysis.result, ResultJsonOptions{a.detail});
+        text = comparison ? resultToStringWithBaseline(analysis.result, *comparison, ResultJsonOptions{a.detail})
+                          : resultToString(analysis.result, ResultJsonOptions{a.detail});
     } else {
         text = formatDiagnosis(analysis, a.detail);
+        if (comparison)
+            text += formatBaseline(analysis.result, *comparison);
     }
     if (explain)
         text += (json ? "" : "\n") + formatExplanation(analysis);
@@ -232,6 +251,10 @@ Command addAnalyzeCommand(CLI::App& cli)
     cmd->add_flag("--detail", a->detail,
                   "keep the per-event chain: every symptom event and edge (JSON symptom_chain.nodes/edges, "
                   "family members), not only one node per symptom family");
+    cmd->add_option("--baseline", a->baseline,
+                    "compare with a healthy attempt of the same job: mark what is new, also in it, or gone "
+                    "(result `baseline`)")
+        ->type_name("HEALTHY");
     addRulesOption(cmd, a->ruleDirs);
     cmd->add_flag("--no-user-rules", a->noUserRules, "skip $XDG_CONFIG_HOME/faultline/rules");
     cmd->add_option("-o,--output", a->output, "write to FILE instead of standard output")->type_name("FILE");

@@ -31,6 +31,7 @@ Command addExerciseCommand(CLI::App& cli);
 
 // synth's options (--fault, --nodes, --seed ...), bound to `o`: `synth` and `exercise new` take the same.
 void addSynthOptions(CLI::App* cmd, synth::Options& o);
+Command addHistoryCommand(CLI::App& cli);
 
 // --rules DIR, repeatable: the rule folders loaded after the shipped and the user's rules.
 void addRulesOption(CLI::App* cmd, std::vector<std::string>& dirs);

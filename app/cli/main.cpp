@@ -35,6 +35,7 @@ int main(int argc, char** argv)
         addAnalyzeCommand(app), addInspectCommand(app), addValidateRulesCommand(app),
         addSynthCommand(app),   addEvalCommand(app),         addCollectCommand(app),
         addReportCommand(app),  addReviewCommand(app),       addExerciseCommand(app),
+        addHistoryCommand(app),
     };
 
     // `faultline-cli help [COMMAND]` is `faultline-cli [COMMAND] --help`.

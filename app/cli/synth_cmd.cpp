@@ -22,6 +22,8 @@ struct SynthArgs {
     synth::Options o;
     std::string dir;
     bool listFaults = false;
+    bool baseline = false;
+    std::string baselinePrefix = "gpu-";
 };
 
 int synthCommand(SynthArgs& a)
@@ -41,11 +43,21 @@ int synthCommand(SynthArgs& a)
     if (o.gpusPerNode < 1 || o.gpusPerNode > 8)
         return fail("--gpus must be 1..8");
     std::string error;
-    const std::optional<synth::Truth> made = synth::generate(o, dir, &error);
+    if (a.baseline) {
+        if (a.baselinePrefix.empty())
+            return fail("--baseline-nodes must not be empty");
+        const synth::Options healthy = synth::healthyAttempt(o, a.baselinePrefix);
+        if (!synth::generate(healthy, dir + "/healthy", &error))
+            return fail(error.empty() ? "generation of the healthy attempt failed" : error);
+        std::printf("%s/healthy: the same job without a fault, nodes %s0001..., started %s\n", dir.c_str(),
+                    healthy.nodePrefix.c_str(), healthy.startIso.c_str());
+    }
+    const std::string failedDir = a.baseline ? dir + "/failed" : dir;
+    const std::optional<synth::Truth> made = synth::generate(o, failedDir, &error);
     if (!made)
         return fail(error.empty() ? "generation failed" : error);
     const synth::Truth& truth = *made;
-    std::printf("%s: %d nodes x %d GPUs, fault %s -> expected %s %s/%s%s%s\n", dir.c_str(), o.nodes, o.gpusPerNode,
+    std::printf("%s: %d nodes x %d GPUs, fault %s -> expected %s %s/%s%s%s\n", failedDir.c_str(), o.nodes, o.gpusPerNode,
                 o.fault.c_str(), std::string(toString(truth.status)).c_str(), truth.domain.c_str(), truth.subDomain.c_str(),
                 truth.culpritNode.empty() ? "" : " on ", truth.culpritNode.c_str());
     return 0;
@@ -92,6 +104,11 @@ Command addSynthCommand(CLI::App& cli)
                                                 "truth.json");
     cmd->add_option("OUT_DIR", a->dir, "the folder to write");
     addSynthOptions(cmd, o);
+    cmd->add_flag("--baseline", a->baseline, "also write a healthy attempt of the same job (same benign noise, no "
+                                             "fault): OUT_DIR/failed and OUT_DIR/healthy");
+    cmd->add_option("--baseline-nodes", a->baselinePrefix, "the healthy attempt's node name prefix (another "
+                                                            "allocation)")
+        ->type_name("PREFIX")->capture_default_str();
     cmd->add_flag("--list-faults", a->listFaults, "list the fault kinds and exit");
     return {cmd, [a] { return synthCommand(*a); }};
 }

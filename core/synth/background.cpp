@@ -594,7 +594,8 @@ std::string hostList(const World& w)
 {
     if (w.nodes == 1)
         return w.node[0].name;
-    return "node-[" + w.node.front().name.substr(5) + "-" + w.node.back().name.substr(5) + "]";
+    const size_t prefix = w.opt.nodePrefix.size();
+    return w.opt.nodePrefix + "[" + w.node.front().name.substr(prefix) + "-" + w.node.back().name.substr(prefix) + "]";
 }
 
 namespace {

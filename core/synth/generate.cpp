@@ -48,7 +48,8 @@ std::string manifestJson(const World& w, const Plan& p)
     nlohmann::ordered_json codes = nlohmann::ordered_json::object();
     for (const auto& [k, v] : p.exitCodes)
         codes[k] = v;
-    m["failure"] = {{"detected_at", iso(p.detectedAt)}, {"detection_signal", "job_exit"}, {"exit_codes", codes}};
+    if (p.jobState != "COMPLETED") // a healthy attempt (synth --baseline) did not fail
+        m["failure"] = {{"detected_at", iso(p.detectedAt)}, {"detection_signal", "job_exit"}, {"exit_codes", codes}};
     return m.dump(2) + "\n";
 }
 

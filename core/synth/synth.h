@@ -49,7 +49,17 @@ struct Options {
     std::string layout = "per-rank";
     // dir/truth.json: off for an exercise, whose answer key must not sit in the folder the learner reads.
     bool writeTruthFile = true;
+    // Node names are this prefix and a 4-digit number: another attempt of the job may run on other nodes
+    // (synth --baseline names the healthy attempt's nodes "gpu-0001" ...).
+    std::string nodePrefix = "node-";
 };
+
+// Options::fault of synth --baseline's healthy attempt (not in faultKinds(): nothing to attribute).
+inline constexpr const char* kHealthyAttempt = "healthy";
+
+// synth --baseline: the healthy attempt of the same job as `failed` (same seed, so the same benign noise on the
+// same places; no fault), started a day earlier on nodes named by `nodePrefix`.
+[[nodiscard]] Options healthyAttempt(const Options& failed, const std::string& nodePrefix);
 
 // Layouts accepted in Options::layout.
 const std::vector<std::string>& layoutNames();
