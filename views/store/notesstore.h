@@ -3,6 +3,9 @@
 // the user's data folder when that is not writable): bookmarks on raw lines,
 // notes on evidence items and lanes, and a verdict override with its reason.
 // The evidence files are never written. No widgets here: tested headless.
+// The file itself (schema, migrations, every query) is core's store::NotesDb,
+// the one `faultline-cli report` reads with; this class chooses where the file
+// lives and speaks Qt's types.
 #pragma once
 
 #include "store/notes_store.h"
@@ -47,12 +50,6 @@ public:
     static constexpr int kSchemaVersion = store::kNotesSchemaVersion;
     static inline const QString kEvidence = QStringLiteral("evidence");
     static inline const QString kLane = QStringLiteral("lane");
-    // The Qt SQL driver the notes need, and the Debian package that ships it.
-    static inline const QString kDriver = QStringLiteral("QSQLITE");
-    static constexpr const char* kDriverPackage = "libqt6sql6-sqlite";
-
-    // Why no notes can be stored on this machine (the SQLite driver is missing), empty when they can.
-    static QString driverProblem();
 
     NotesStore();
     ~NotesStore();
@@ -68,8 +65,7 @@ public:
     // the data folder is opened now; otherwise the file is created on the
     // first write (so merely looking at a bundle leaves nothing behind),
     // beside the bundle if that folder is writable, else in the data folder.
-    // Returns false with error() set when notes cannot be stored: the SQLite
-    // driver is missing, no folder is writable, an existing file is unusable
+    // Returns false with error() set when notes cannot be stored: no folder is writable, an existing file is unusable
     // (corrupt, foreign, from a newer version; the store then stays empty) or
     // read-only (its notes are shown, changes fail).
     [[nodiscard]] bool openFor(const QString& bundlePath);
@@ -80,7 +76,7 @@ public:
     void close();
 
     QString path() const { return m_path; }     // where notes are (or will be) kept
-    bool isOpen() const { return m_open; }
+    bool isOpen() const { return m_db.isOpen(); }
     bool isUsable() const { return m_error.isEmpty(); }
     QString error() const { return m_error; }
     int schemaVersion() const;                  // of the open file, 0 if none
@@ -103,15 +99,13 @@ public:
 private:
     [[nodiscard]] bool ensureOpen();
     [[nodiscard]] bool openDb(const QString& dbPath, bool create);
-    [[nodiscard]] bool migrate();
     bool fail(const QString& message);
-    template<typename F> bool write(F&& body);
+    bool write(bool ok);  // keeps the store's message when a write failed
 
-    QString m_connection;
+    store::NotesDb m_db;
     QString m_path;
     QString m_bundle;
     QString m_error;
-    bool m_open = false;
 };
 
 } // namespace fl
