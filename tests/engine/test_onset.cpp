@@ -112,6 +112,7 @@ private slots:
     void anRcuStallReadsItsWaitFromALaterLine();
     void aConstantWaitNeedsNoField();
     void continuedAndConstantWaitsAreCheckedWhenRulesLoad();
+    void ncclRasTimeoutsSayHowLongThePeerWasSilent();
 };
 
 void TestOnset::aWatchdogsRanForDatesItsOnset()
@@ -352,6 +353,33 @@ void TestOnset::continuedAndConstantWaitsAreCheckedWhenRulesLoad()
                                 "samples": [{"line": "(t=21 jiffies)", "fields": {"j": "22"}}]}, )x",
                                               R"({"field": "j", "unit": "jiffies", "at_least": true})"));
     QVERIFY2(sample.find("'continued' sample yields j=") != std::string::npos, sample.c_str());
+}
+
+// NCCL's RAS prints how long a peer has been silent ("keep-alive timeout error (35s)", whole seconds cut). A Slurm
+// time limit measures the job's run since its start, not since what stalled it: no wait (docs/rules.md).
+void TestOnset::ncclRasTimeoutsSayHowLongThePeerWasSilent()
+{
+    QTemporaryDir tmp;
+    const fs::path dir = tmp.path().toStdString();
+    writeFile(dir / "workload.json", R"({"window": {"start": "2026-03-14T09:00:00Z"}})");
+    writeFile(dir / "applog-node-01-rank0.log",
+              "[2026-03-14 10:05:00] node-01:61722:61722 [0] NCCL INFO Bootstrap : Using eth0:10.10.1.17<0>\n"
+              "node-01:61722:61790 [0] NCCL INFO RAS keep-alive timeout error (35s) on socket connection with "
+              "10.10.2.30<50123>\n"
+              "[2026-03-14 10:05:02] slurmstepd: error: *** JOB 4412871 ON node-01 CANCELLED AT 2026-03-14T10:05:02 "
+              "DUE TO TIME LIMIT ***\n");
+    Analysis a = analyze(dir.string(), shippedOnly());
+    const SymptomEvent* ras = eventOf(a.result, "nccl.ras_peer_timeout");
+    QVERIFY(ras && ras->waited);
+    QCOMPARE(ras->waited->minNs, 35 * kSec);
+    QCOMPARE(ras->waited->maxNs, 36 * kSec - 1);
+    bool limit = false;
+    for (const auto& e : a.result.events)
+        if (e.originalSymptom == "scheduler.cancelled.TIME LIMIT") {
+            limit = true;
+            QVERIFY(!e.waited);
+        }
+    QVERIFY(limit);
 }
 
 QTEST_GUILESS_MAIN(TestOnset)
