@@ -382,6 +382,26 @@ struct RootCause {
     std::optional<Inference> inferred; // named by symptoms (its evidence), not observed itself
 };
 
+// What would order two tied candidates of an ambiguous result (issue #45; engine/would_decide.cpp, text in
+// present/would_decide.cpp, docs/result-schema.md "would_decide"): which sources, of which nodes, for which UTC
+// window, at what stamp resolution or clock accuracy. Derived from the pair's intervals, their lines' printed
+// resolution and the nodes' clock offsets; nothing is guessed about the true times.
+struct WouldDecide {
+    EventId first, second;              // the tied pair (Candidate::event), first < second
+    std::vector<std::string> nodes;     // their nodes, sorted, distinct
+    std::vector<SourceKind> sources;    // the kinds of file their lines are in, sorted, distinct
+    std::vector<std::string> files;     // those files (bundle paths), sorted, distinct
+    TimeInterval window;                // consensus clock (UTC): both corrected intervals, widened to whole seconds
+    int64_t resolutionNs = 0;           // the coarser printed resolution of their stamps: finer stamps would order them
+    int64_t clockNs = 0;                // how well the two nodes' clocks are known now (the larger residual, or the
+                                        // bound for a node without an estimate), each side
+    // With the stamps as printed, clocks known to better than ±this each would order them (their printed
+    // intervals, offsets applied, are this far apart twice over); kNoTime: the printed stamps overlap, so no
+    // clock accuracy alone can.
+    int64_t clockNeededNs = kNoTime;
+    friend bool operator==(const WouldDecide&, const WouldDecide&) = default;
+};
+
 // When the hang began, from the symptoms that say how long they waited (Wait): on the consensus clock.
 struct HangOnset {
     TimeInterval began;          // the waits' onsets: the first one's earliest .. the last one's latest
@@ -408,6 +428,7 @@ struct Result {
     std::vector<std::string> missing;      // for unattributed: what evidence would help
     std::optional<HangOnset> onset;        // when the waiting symptoms say the hang began
     std::vector<Candidate> candidates;
+    std::vector<WouldDecide> wouldDecide;  // ambiguous: per tied pair, the evidence that would order it
     std::vector<std::string> affectedNodes;
     std::vector<SymptomEvent> events;      // symptom_chain nodes
     std::vector<ChainEdge> edges;          // symptom_chain edges

@@ -81,6 +81,8 @@ void addSynthOptions(CLI::App* cmd, synth::Options& o)
                                                    "report NCCL error 12 naming its node's address");
     cmd->add_flag("--rotated", o.rotatedSyslog, "the culprit node's syslog was rotated during the episode: its first "
                                                 "lines are lost (R590 driver: Xid 45 names the earlier Xid)");
+    cmd->add_flag("--precise-syslog", o.preciseSyslog, "syslog and kernel lines with sub-second RFC 3339 stamps "
+                                                       "(rsyslog's RSYSLOG_FileFormat) instead of \"Mar 14 10:00:41\"");
     cmd->add_flag("--last-rank-iterations", o.iterationsOnLastRank, "iteration lines only on the last rank "
                                                                 "(Megatron's print_rank_last)");
     cmd->add_option("--iterations", o.iterations, "training iterations logged before the fault")->type_name("N")

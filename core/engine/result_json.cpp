@@ -2,6 +2,7 @@
 
 #include "present/timefmt.h"
 #include "present/verdict.h"
+#include "present/would_decide.h"
 #include "engine/families.h"
 
 #include <algorithm>
@@ -103,6 +104,23 @@ json onsetJson(const std::optional<HangOnset>& o)
             {"nodes", o->nodes},
             {"symptoms", o->symptoms},
             {"events", o->events}};
+}
+
+// What would order a tied pair (model.h, WouldDecide), with its sentence.
+json wouldDecideJson(const WouldDecide& w)
+{
+    json kinds = json::array();
+    for (SourceKind k : w.sources)
+        kinds.push_back(std::string(toString(k)));
+    return {{"candidates", {w.first, w.second}},
+            {"nodes", w.nodes},
+            {"sources", kinds},
+            {"files", w.files},
+            {"window", intervalJson(w.window)},
+            {"resolution_s", double(w.resolutionNs) / 1e9},
+            {"clock_s", double(w.clockNs) / 1e9},
+            {"clock_needed_s", w.clockNeededNs == kNoTime ? json() : json(double(w.clockNeededNs) / 1e9)},
+            {"text", present::wouldDecideText(w)}};
 }
 
 // A wait's bounds in seconds; max null when the line gives only a lower bound.
@@ -244,6 +262,9 @@ json resultHead(const Result& r, bool withCandidates = true)
     }
     j["missing"] = r.missing;
     j["onset"] = onsetJson(r.onset);
+    j["would_decide"] = json::array();
+    for (const WouldDecide& w : r.wouldDecide)
+        j["would_decide"].push_back(wouldDecideJson(w));
     if (withCandidates) {
         json cands = json::array();
         const present::CandidateIndex index(r);

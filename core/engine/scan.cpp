@@ -131,10 +131,10 @@ bool keepsText(SourceKind kind) { return kind == SourceKind::SysLog; }
 std::optional<Wait> waitOf(const std::vector<WaitedField>& spec, const FieldMap& fields)
 {
     for (const WaitedField& f : spec) {
-        auto it = fields.find(f.field);
-        if (it == fields.end())
+        auto it = f.field.empty() ? fields.end() : fields.find(f.field);
+        if (f.value.empty() && it == fields.end())
             continue;
-        const std::string& v = it->second;
+        const std::string& v = f.value.empty() ? it->second : f.value;
         const size_t dot = v.find('.');
         const std::string whole = v.substr(0, dot), frac = dot == std::string::npos ? "" : v.substr(dot + 1);
         auto digits = [](const std::string& t) {
@@ -457,6 +457,47 @@ struct Scanner {
         return mine != statements.end() && mine->begin != it->second;
     }
 
+    // A matched rule's `continued` (rules/rule.h, Continuation) read into its groups: from the matched line,
+    // else from up to `lines` following lines printed by the same host, up to the rule's next report. Returns
+    // the end of the furthest line read from (the report's record then reaches it), or `lineEnd`.
+    size_t readContinued(std::string_view data, size_t lineEnd, std::string_view text, const SourceFile& f,
+                         const TimeContext& ctx, std::vector<ExtractMatch>& matches) const
+    {
+        const CompiledRules& rules = state.rules->compiled();
+        size_t reached = lineEnd;
+        std::string host;
+        bool hostRead = false;
+        for (ExtractMatch& m : matches) {
+            if (!m.rule->continued || rules.readContinuation(*m.rule, innerLine(ctx.wrapper, text), m.groups))
+                continue;
+            if (!hostRead) {
+                host = std::string(parseLine(text, f.kind, ctx).host);
+                hostRead = true;
+            }
+            size_t pos = lineEnd + 1;
+            for (int n = 0; n < m.rule->continued->lines && pos < data.size(); ++n) {
+                size_t eol = data.find('\n', pos);
+                if (eol == std::string_view::npos)
+                    eol = data.size();
+                std::string_view l = data.substr(pos, eol - pos);
+                if (!l.empty() && l.back() == '\r')
+                    l.remove_suffix(1);
+                const std::string_view inner = innerLine(ctx.wrapper, l);
+                const std::string_view by = host.empty() ? std::string_view() : parseLine(l, f.kind, ctx).host;
+                if (by.empty() || by == host) {
+                    if (rules.startsRecord(*m.rule, inner))
+                        break;
+                    if (rules.readContinuation(*m.rule, inner, m.groups)) {
+                        reached = std::max(reached, pos + l.size());
+                        break;
+                    }
+                }
+                pos = eol + 1;
+            }
+        }
+        return reached;
+    }
+
     void scanText(FileOutput& out, std::string_view data) const
     {
         std::map<size_t, size_t> tracebacks; // unit start -> its deciding statement (outerStatement)
@@ -527,7 +568,12 @@ struct Scanner {
                 if (out.observations.size() >= kMaxObservationsPerFile) {
                     ++f.parseErrors;
                 } else {
+                    const size_t reached = readContinued(data, cand + text.size(), text, f, ctx, matches);
                     Extent ex = recordExtent(data, cand, cand + text.size());
+                    if (reached > ex.end) {
+                        ex.linesAfter += uint32_t(countNewlines(data, ex.end, reached));
+                        ex.end = reached;
+                    }
                     // A second matching line inside the same multi-line record
                     // (fallen-off-the-bus block, traceback) backs the same observation.
                     if (!out.observations.empty() && out.observations.back().ref.offset == ex.begin &&

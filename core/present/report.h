@@ -78,6 +78,8 @@ struct ReportChainGroup {
 struct ReportCandidate {
     bool chosen = false;
     std::string title, place, time, verdict;
+    std::string label;                  // ambiguous: "A", "B", … as the raw lines below name it
+    std::vector<ReportRawLine> lines;   // ambiguous: its raw lines (file:line and text), quoted
 };
 struct ReportNoteLine {
     std::string about;  // "evidence ev-00019 (syslog-node-02.log:17)", "lane node-03", "bookmark syslog:12"

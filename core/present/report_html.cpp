@@ -193,10 +193,17 @@ std::string reportHtml(const Report& r, const std::vector<ReportImage>& imgs)
     } else {
         os << "<table>\n<tr><th></th><th>Candidate</th><th>Where</th><th>When</th><th>Why it won or lost</th></tr>\n";
         for (const ReportCandidate& c : r.candidates)
-            os << "<tr" << (c.chosen ? " class=\"chosen\"" : "") << "><td>" << (c.chosen ? "&#9733;" : "") << "</td><td>"
-               << e(c.title) << "</td><td>" << e(c.place) << "</td><td>" << e(c.time) << "</td><td>" << e(c.verdict)
-               << "</td></tr>\n";
+            os << "<tr" << (c.chosen ? " class=\"chosen\"" : "") << "><td>" << (c.chosen ? "&#9733;" : e(c.label))
+               << "</td><td>" << e(c.title) << "</td><td>" << e(c.place) << "</td><td>" << e(c.time) << "</td><td>"
+               << e(c.verdict) << "</td></tr>\n";
         os << "</table>\n";
+        for (const ReportCandidate& c : r.candidates) {
+            if (c.lines.empty())
+                continue;
+            os << "<h3>" << e(c.label) << ": " << e(c.title) << " on " << e(c.place) << "</h3>\n";
+            for (const ReportRawLine& l : c.lines)
+                os << "<div class=\"where\">" << e(l.where) << "</div>\n<pre>" << e(l.text) << "</pre>\n";
+        }
     }
     os << "</section>\n";
 

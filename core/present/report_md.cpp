@@ -143,9 +143,16 @@ std::string reportMarkdown(const Report& r, const std::vector<ReportImage>& imgs
     } else {
         os << "| | Candidate | Where | When | Why it won or lost |\n|---|---|---|---|---|\n";
         for (const ReportCandidate& c : r.candidates)
-            os << "| " << (c.chosen ? "★" : "") << " | " << md(c.title) << " | " << md(c.place) << " | " << md(c.time)
-               << " | " << md(c.verdict) << " |\n";
+            os << "| " << (c.chosen ? "★" : md(c.label)) << " | " << md(c.title) << " | " << md(c.place) << " | "
+               << md(c.time) << " | " << md(c.verdict) << " |\n";
         os << "\n";
+        for (const ReportCandidate& c : r.candidates) {
+            if (c.lines.empty())
+                continue;
+            os << "### " << md(c.label) << ": " << md(c.title) << " on " << md(c.place) << "\n\n";
+            for (const ReportRawLine& l : c.lines)
+                os << md(l.where) << "\n\n" << fenced(l.text) << "\n";
+        }
     }
 
     if (!r.notes.empty()) {

@@ -134,7 +134,8 @@ std::string_view toString(RecordReader);
 // (emit.waited; docs/rules.md, "Waiting symptoms"). The first of a rule's alternatives whose field holds a
 // number is read: the watchdog's "ran for" (exact to its unit), else its Timeout(ms) (a lower bound).
 struct WaitedField {
-    std::string field;                     // a captured or emitted field: "ran_for_ms", "seconds"
+    std::string field;                     // a captured or emitted field: "ran_for_ms", "seconds"; "" = `value`
+    std::string value;                     // a constant figure instead of a field ("0": at least 0 s)
     std::string unit;                      // as written: ns, us, ms, s, min
     int64_t unitNs = 0;                    // the unit in nanoseconds
     bool atLeast = false;                  // the figure is a lower bound ("more than 120 seconds")
@@ -188,6 +189,17 @@ struct RuleSample {
     std::map<std::string, std::string> fields; // expected captured/emitted fields
 };
 
+// Fields an extract rule reads from a line that continues its report (rule key "continued"; docs/rules.md,
+// "Continued reports"): the kernel prints an RCU stall's duration ("t=60002 jiffies") on a line after the
+// "detected stalls" header, and older kernels on the header itself. The matched line is tried first, then up
+// to `lines` following lines of the same host, stopping at the next line the rule's own pattern matches (the
+// next report). Groups add to the event's fields; a field the matched line already has is kept.
+struct Continuation {
+    std::string pattern;                   // RE2 with named groups
+    int lines = 0;                         // following lines searched
+    std::vector<RuleSample> samples;       // lines it must match, with the fields they yield (checked at load)
+};
+
 struct Rule {
     std::string id;
     // The id as events hold it (extractedBy, suppressedBy ...): one copy for
@@ -210,6 +222,7 @@ struct Rule {
     std::map<std::string, std::string> emitFields; // field -> template; node/rank/gpu/pci are special
     RecordReader emitRead = RecordReader::None;    // emit.read: what else of the record the engine reads
     std::vector<WaitedField> waited;       // emit.waited: how long the symptom waited, first that parses
+    std::optional<Continuation> continued; // fields read from a following line of the same report
     std::vector<RuleSample> samples;       // lines it must match (checked at load)
     std::vector<std::string> benign;       // lines of the same source it must not match
     std::vector<std::string> sourceRefs;   // where the message comes from: repo@tag:path or a doc page

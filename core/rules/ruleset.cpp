@@ -193,12 +193,41 @@ EventKind parseKind(const Ctx& ctx, const std::string& s)
     ctx.fail("kind must be 'bad_node' or 'interesting_node', not '" + s + "'");
 }
 
+// "continued": {pattern, lines, samples}: fields read from a line after the matched one (rule.h, Continuation).
+Continuation parseContinued(const Ctx& ctx, const json& c)
+{
+    if (!c.is_object())
+        ctx.fail("'continued' must be an object {pattern, lines, samples}");
+    checkKeys(ctx, c, {"pattern", "lines", "samples"}, "continued");
+    Continuation out;
+    out.pattern = str(ctx, c, "pattern", true);
+    if (out.pattern.find("(?P<") == std::string::npos)
+        ctx.fail("'continued' pattern reads no field: it needs a named group");
+    auto lines = c.find("lines");
+    if (lines == c.end() || !lines->is_number_unsigned() || lines->get<unsigned long long>() > 1000)
+        ctx.fail("'continued' needs 'lines', a whole number up to 1000 (how many following lines may hold it)");
+    out.lines = int(lines->get<unsigned long long>());
+    Rule probe;
+    try {
+        parseRuleSamples(json{{"samples", c.value("samples", json::array())}}, probe);
+    } catch (const std::invalid_argument& e) {
+        ctx.fail(std::string("'continued' ") + e.what());
+    }
+    if (probe.samples.empty())
+        ctx.fail("'continued' needs 'samples': the lines it must match, with their fields");
+    out.samples = std::move(probe.samples);
+    return out;
+}
+
 // emit.waited: one {field, unit, at_least} or a list of them, tried in order. The field must be one the rule
 // gives its events (a named group of the pattern or an emit field): a misspelt one would never read a wait.
 std::vector<WaitedField> parseWaited(const Ctx& ctx, const json& w, const Rule& r)
 {
+    // A jiffy lasts 1/HZ s, and the kernel's HZ is not in its log: Kconfig offers 100, 250, 300 and 1000, so a
+    // count of jiffies is read as at least that many ms (HZ=1000, the shortest jiffy). docs/rules.md.
     static const std::pair<std::string_view, int64_t> kUnits[] = {
-        {"ns", 1}, {"us", 1'000}, {"ms", 1'000'000}, {"s", 1'000'000'000}, {"min", 60'000'000'000}};
+        {"ns", 1}, {"us", 1'000}, {"ms", 1'000'000}, {"s", 1'000'000'000}, {"min", 60'000'000'000},
+        {"jiffies", 1'000'000}};
     std::vector<WaitedField> out;
     const json list = w.is_array() ? w : json::array({w});
     if (list.empty())
@@ -206,22 +235,36 @@ std::vector<WaitedField> parseWaited(const Ctx& ctx, const json& w, const Rule& 
     for (const json& one : list) {
         if (!one.is_object())
             ctx.fail("emit 'waited' must be an object {field, unit, at_least} or a list of them");
-        checkKeys(ctx, one, {"field", "unit", "at_least"}, "emit 'waited'");
+        checkKeys(ctx, one, {"field", "value", "unit", "at_least"}, "emit 'waited'");
         WaitedField f;
-        f.field = str(ctx, one, "field", true);
+        f.field = str(ctx, one, "field");
+        if (auto v = one.find("value"); v != one.end()) {
+            if (!v->is_number_unsigned())
+                ctx.fail("emit 'waited' 'value' must be a whole number (0: waited at least 0 since the line)");
+            f.value = std::to_string(v->get<unsigned long long>());
+        }
+        if (f.field.empty() == f.value.empty())
+            ctx.fail("emit 'waited' needs either a 'field' or a constant 'value'");
         f.unit = str(ctx, one, "unit", true);
         for (const auto& [name, ns] : kUnits)
             if (f.unit == name)
                 f.unitNs = ns;
         if (!f.unitNs)
-            ctx.fail("emit 'waited' unit '" + f.unit + "' is none of ns, us, ms, s, min");
+            ctx.fail("emit 'waited' unit '" + f.unit + "' is none of ns, us, ms, s, min, jiffies");
         if (auto a = one.find("at_least"); a != one.end()) {
             if (!a->is_boolean())
                 ctx.fail("emit 'waited' 'at_least' must be true or false");
             f.atLeast = a->get<bool>();
         }
-        if (r.pattern.find("(?P<" + f.field + ">") == std::string::npos && !r.emitFields.count(f.field))
-            ctx.fail("emit 'waited' field '" + f.field + "' is neither a named group of the pattern nor an emit field");
+        if (f.unit == "jiffies" && !f.atLeast)
+            ctx.fail("emit 'waited' in jiffies needs \"at_least\": true (HZ is not in the log: a jiffy is at least 1 ms)");
+        const auto named = [&](const std::string& pattern) {
+            return pattern.find("(?P<" + f.field + ">") != std::string::npos;
+        };
+        if (!f.field.empty() && !named(r.pattern) && !r.emitFields.count(f.field) &&
+            !(r.continued && named(r.continued->pattern)))
+            ctx.fail("emit 'waited' field '" + f.field +
+                     "' is neither a named group of the pattern or of 'continued' nor an emit field");
         out.push_back(std::move(f));
     }
     return out;
@@ -398,7 +441,7 @@ Rule parseRule(std::string_view text, const std::string& file, const json& j)
     if (r.phase == Phase::Extract) {
         checkKeys(ctx, j,
                   {"id", "description", "phase", "sources", "pattern", "literal", "exclude", "ignore_case", "emit",
-                   "samples", "benign", "source", "series"},
+                   "samples", "benign", "source", "series", "continued"},
                   "extract rule");
         try {
             parseRuleSamples(j, r);
@@ -438,6 +481,8 @@ Rule parseRule(std::string_view text, const std::string& file, const json& j)
             if (j.find("emit") == j.end())
                 return r; // a point of a series only: no event
         }
+        if (auto c = j.find("continued"); c != j.end())
+            r.continued = parseContinued(ctx, *c);
         auto emit = j.find("emit");
         if (emit == j.end() || !emit->is_object())
             ctx.fail("an extract rule needs an 'emit' object with at least a 'symptom' (or a 'series')");
@@ -979,9 +1024,11 @@ std::string RuleSet::computeDigest() const
         if (!r.waited.empty()) {
             json w = json::array();
             for (const WaitedField& f : r.waited)
-                w.push_back({f.field, f.unit, f.atLeast});
+                w.push_back(f.value.empty() ? json{f.field, f.unit, f.atLeast} : json{f.field, f.unit, f.atLeast, f.value});
             j.push_back(json{"waited", w});
         }
+        if (r.continued)
+            j.push_back(json{"continued", r.continued->pattern, r.continued->lines});
         j.push_back(r.match.symptoms);
         j.push_back(r.match.notSymptoms);
         j.push_back(r.match.role ? std::string(toString(*r.match.role)) : "");

@@ -7,6 +7,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
 #include <map>
 #include <optional>
 #include <stdexcept>
@@ -154,8 +155,11 @@ std::vector<SampleFailure> checkRuleSamples(const std::vector<Rule>& rules, cons
                 fail(sample.line, "sample does not match: " + shown(sample.line));
                 continue;
             }
+            ExtractMatch read = *m;
+            if (rule.continued) // the scan reads it from the matched line first (rule.h, Continuation)
+                compiled.readContinuation(rule, sample.line, read.groups);
             std::string symptom;
-            auto fields = emitted(rule, *m, symptom);
+            auto fields = emitted(rule, read, symptom);
             if (!sample.symptom.empty() && symptom != sample.symptom)
                 fail(sample.line, "sample yields symptom '" + symptom + "', expected '" + sample.symptom + "': " +
                                       shown(sample.line));
@@ -169,6 +173,21 @@ std::vector<SampleFailure> checkRuleSamples(const std::vector<Rule>& rules, cons
         for (const auto& line : rule.benign)
             if (find(line))
                 fail(line, "benign line matches: " + shown(line));
+        if (rule.continued)
+            for (const auto& sample : rule.continued->samples) {
+                std::vector<std::pair<std::string, std::string>> groups;
+                if (!compiled.readContinuation(rule, sample.line, groups)) {
+                    fail(sample.line, "'continued' sample does not match: " + shown(sample.line));
+                    continue;
+                }
+                for (const auto& [k, want] : sample.fields) {
+                    auto got = std::find_if(groups.begin(), groups.end(), [&](const auto& g) { return g.first == k; });
+                    if (got == groups.end() || got->second != want)
+                        fail(sample.line, "'continued' sample yields " + k + "=" +
+                                              (got == groups.end() ? "(none)" : shown(got->second)) + ", expected " +
+                                              shown(want) + ": " + shown(sample.line));
+                }
+            }
     }
     return failures;
 }

@@ -61,7 +61,7 @@ void formatLine(std::string& out, const World& w, int n, int r, const Line& l)
         out.push_back(' ');
         break;
     case Pfx::Kernel:
-        appendSyslogTime(out, t);
+        w.opt.preciseSyslog ? appendRfc3339Micro(out, t) : appendSyslogTime(out, t);
         out.push_back(' ');
         out += nd.name;
         out += " kernel: ";
@@ -69,7 +69,7 @@ void formatLine(std::string& out, const World& w, int n, int r, const Line& l)
         out.push_back(' ');
         break;
     case Pfx::Daemon:
-        appendSyslogTime(out, t);
+        w.opt.preciseSyslog ? appendRfc3339Micro(out, t) : appendSyslogTime(out, t);
         out.push_back(' ');
         out += nd.name;
         out.push_back(' ');

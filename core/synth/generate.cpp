@@ -65,6 +65,7 @@ nlohmann::ordered_json truthDocument(const Options& opt, const Truth& t)
                       {"culprit_ahead_sec", opt.culpritAheadSec},
                       {"peer_reports", opt.peerReports},
                       {"rotated_syslog", opt.rotatedSyslog},
+                      {"precise_syslog", opt.preciseSyslog},
                       {"iterations_on_last_rank", opt.iterationsOnLastRank},
                       {"app_logs_only", opt.appLogsOnly},
                       {"missing_sources", opt.missingSources},

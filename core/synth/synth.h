@@ -33,6 +33,10 @@ struct Options {
     // not in the bundle). The driver is R590+, whose teardown Xid 45 says
     // "caused by previous Xid N", so the later lines still name the fault.
     bool rotatedSyslog = false;
+    // Syslog and kernel lines stamped as rsyslog's RSYSLOG_FileFormat writes them (RFC 3339 with microseconds,
+    // "2026-03-14T10:00:41.123456+00:00 node-03 kernel: ..."), not the classic "Mar 14 10:00:41": the
+    // sub-second kernel stamps that order two faults printed in the same second (issue #45).
+    bool preciseSyslog = false;
     // Iteration lines only on the last rank, as Megatron's training_log prints
     // them (print_rank_last, megatron/training/training.py): the other ranks'
     // untimed NCCL lines then lie between their start-up lines and the failure.
