@@ -133,7 +133,7 @@ private slots:
         auto f = detectMetric(r, {track({99, 99, 0, 0}), track({99, 0, 0, 0}), track({99, 99, 99, 0})});
         QCOMPARE(f.size(), size_t(1));
         QCOMPARE(f[0].track, size_t(1));
-        QCOMPARE(f[0].latestNs - f[0].earliestNs, int64_t(30'000'000'000)); // point before the first drop .. last drop
+        QCOMPARE(f[0].latestNs - f[0].earliestNs, int64_t(45'000'000'000)); // point before the first drop (0 s) .. last drop (45 s)
         QVERIFY(detectMetric(r, {track({99, 0, 0}), track({99, 0, 40})}).empty());
         QVERIFY(detectMetric(r, {track({0, 0}), track({0, 0})}).empty());
     }
