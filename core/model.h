@@ -149,7 +149,8 @@ struct Observation {
     std::string node;
     std::string pciBus;        // normalised "0000:91:00"
     // The message without timestamp/host/rank prefixes (capped), kept for
-    // kernel and syslog lines only: placement reads their PCI bus and pid.
+    // kernel and syslog lines only: placement reads their PCI bus and pid. A metric
+    // sample's observation (engine/metric_rules.cpp) keeps its series here: name{labels}.
     // Other lines are read at `ref` (report excerpts, the views' raw line):
     // a 10,000-rank job's 72,000 app-log lines held 14 MB of copies here.
     std::string text;
@@ -336,6 +337,7 @@ struct EvidenceItem {
     SourceKind source = SourceKind::Unknown;
     std::string file;          // bundle path
     RawRef ref;
+    std::string series;        // a metric item's series as Prometheus writes it: name{label="value",...}
     std::string node;
     int rank = -1;
     int gpuIndex = -1;

@@ -173,7 +173,7 @@ int validateRulesCommand(const ValidateRulesArgs& a)
                 rules.loadDirectory(dir);
             rules.compile();
             for (const auto& r : rules.rules()) {
-                if (r.phase != Phase::Extract)
+                if (r.phase != Phase::Extract || r.metric)
                     continue;
                 std::string p = r.pattern;
                 for (size_t at; (at = p.find("(?P<")) != std::string::npos;) {
@@ -205,7 +205,7 @@ int validateRulesCommand(const ValidateRulesArgs& a)
                 if (r.phase != Phase::Extract)
                     continue;
                 ++extract;
-                if (prefilterLiterals(r).empty()) {
+                if (!r.metric && prefilterLiterals(r).empty()) {
                     ++noLiteral;
                     std::printf("%s:%d: rule '%s': warning: no literal the pre-filter can use; it will run on every "
                                 "line (add \"literal\")\n",
@@ -215,7 +215,8 @@ int validateRulesCommand(const ValidateRulesArgs& a)
             std::fputs(ruleSampleWarnings(rules).c_str(), stdout);
             size_t samples = 0;
             for (const auto& r : rules.rules())
-                samples += r.samples.size() + r.benign.size();
+                samples += r.samples.size() + r.benign.size() +
+                           (r.metric ? r.metric->samples.size() + r.metric->benign.size() : 0);
             std::printf("%s: ok: %zu rules (%zu extract, %zu without a literal), %zu symptoms, %zu sample lines checked, "
                         "digest %s\n",
                         dir.c_str(), rules.rules().size(), extract, noLiteral, rules.symptoms().size(), samples,

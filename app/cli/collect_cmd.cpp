@@ -7,6 +7,7 @@
 #include "collect/upload.h"
 #include "engine/engine.h"
 #include "engine/result_json.h"
+#include "rules/ruleset.h"
 
 #include <CLI/CLI.hpp>
 
@@ -78,6 +79,14 @@ int collectCommand(CollectArgs& a)
     analyzeOptions.keepMetricSeries = false;
     analyzeOptions.ruleDirs = a.ruleDirs;
     analyzeOptions.userConfigRules = !a.noUserRules;
+    // Prometheus is asked for exactly the series the metric rules read (the rules the analysis will load).
+    if (!options.prometheusUrl.empty() && options.metrics.empty()) {
+        try {
+            options.metrics = collect::metricsReadBy(*loadRulesFor(analyzeOptions));
+        } catch (const RuleError& e) {
+            return fail(e.what());
+        }
+    }
     std::chrono::milliseconds serviceTimeout{600000};
     for (const std::string& v : a.timeouts) {
         const size_t eq = v.find('=');

@@ -194,6 +194,8 @@ EvidenceItem observationItem(const State& state, ObservationId obsId, const Pick
     item.source = o.source;
     item.file = o.ref.file.value < state.files.size() ? state.files[o.ref.file.value].path : std::string();
     item.ref = o.ref;
+    if (o.source == SourceKind::Metrics)
+        item.series = o.text;
     item.node = o.node.empty() ? e.node : o.node;
     item.rank = o.rank;
     item.gpuIndex = o.gpuIndex >= 0 ? o.gpuIndex : e.gpuIndex;

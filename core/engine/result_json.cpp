@@ -212,7 +212,11 @@ json evidenceJson(const EvidenceItem& e)
             {"gpu", optInt(e.gpuIndex)},
             {"time", timeJson(e.time)},
             {"time_basis", std::string(toString(e.time.basis))},
-            {"raw", rawRef(e.ref, e.file)},
+            {"raw", e.series.empty() ? rawRef(e.ref, e.file) : [&] {
+                 json r = rawRef(e.ref, e.file);
+                 r["series"] = e.series;
+                 return r;
+             }()},
             {"excerpt", e.excerpt},
             {"role", std::string(toString(e.role))},
             {"symptom", e.symptom},
@@ -474,13 +478,15 @@ void writeEvidence(std::string& out, const EvidenceItem& e, int depth)
     else
         o.null("family");
     o.optInt("gpu", e.gpuIndex).str("id", e.id).str("kind", e.kind).optStr("node", e.node).optInt("rank", e.rank);
-    o.nested("raw")
-        .str("file", e.file)
+    FlatObject raw = o.nested("raw");
+    raw.str("file", e.file)
         .num("length", e.ref.length)
         .num("line", e.ref.line)
         .num("line_count", e.ref.lineCount)
-        .num("offset", e.ref.offset)
-        .close();
+        .num("offset", e.ref.offset);
+    if (!e.series.empty()) // metric items only: other results keep their bytes
+        raw.str("series", e.series);
+    raw.close();
     o.str("role", toString(e.role))
         .str("source", toString(e.source))
         .str("symptom", e.symptom)

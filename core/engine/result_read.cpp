@@ -403,6 +403,7 @@ EvidenceItem evidenceOf(const json& e, const std::map<std::string, uint32_t>& fi
     out.ref.length = count(raw, "length");
     out.ref.line = count(raw, "line");
     out.ref.lineCount = std::max<uint32_t>(1, count(raw, "line_count"));
+    out.series = str(raw, "series");
     out.node = str(e, "node");
     out.rank = small(e, "rank");
     out.gpuIndex = small(e, "gpu");

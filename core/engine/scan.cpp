@@ -7,6 +7,7 @@
 #include "calendar.h"
 #include "engine/clock_offsets.h"
 #include "engine/failure_summary.h"
+#include "engine/metric_rules.h"
 #include "engine/internal.h"
 #include "parse/extent.h"
 #include "parse/lineparse.h"
@@ -24,6 +25,7 @@
 #include <cstring>
 #include <deque>
 #include <mutex>
+#include <set>
 
 #include <sys/stat.h>
 
@@ -44,6 +46,7 @@ struct FileOutput {
     std::vector<Observation> observations;       // ids are local indices
     std::vector<SymptomEvent> events;            // observations[] are local indices
     std::vector<MetricSeries> metrics;
+    std::vector<MetricTrackData> acrossTracks;   // series peers / all_below rules judge once every file is read
     std::vector<std::string> warnings;
     std::vector<std::pair<const SeriesCapture*, SeriesPoint>> points; // observation: local index
     std::shared_ptr<const AppLogFacts> appLog;   // what an app log says to placement, read in the same pass
@@ -156,6 +159,9 @@ struct Scanner {
     const State& state;
     const Progress& progress;
     YearHint years;
+    std::set<std::string> metricNames;   // series the metric rules read (engine/metric_rules.h)
+    std::set<std::string> acrossNames;   // of them, those of peers / all_below rules
+    std::set<std::string> counterNames;  // of them, those of increase rules (a fall is a reset)
 
     // A number of a step line: a point of its series (engine/trends.cpp). A
     // value that is not a number is counted as a parse error of the file.
@@ -674,6 +680,23 @@ struct Scanner {
         }
     }
 
+    // The single-series metric rules over this file's series; the series of peers / all_below rules are
+    // kept for when every file is read.
+    void judgeMetrics(FileOutput& out, std::string_view data) const
+    {
+        std::vector<MetricTrackData> tracks =
+            metricTracks(out.metrics, metricNames, counterNames, out.file.index, data, out.file.path, out.warnings);
+        std::vector<const MetricTrackData*> all;
+        for (const auto& t : tracks)
+            all.push_back(&t);
+        runMetricRules(*state.rules, false, all, 0, out.observations, 0, out.events); // local ids: rebased by commit
+        for (auto& e : out.events)
+            e.file = out.file.index;
+        for (auto& t : tracks)
+            if (acrossNames.count(t.name))
+                out.acrossTracks.push_back(std::move(t));
+    }
+
     void scanData(FileOutput& out, std::string_view data) const
     {
         SourceFile& f = out.file;
@@ -686,9 +709,18 @@ struct Scanner {
             const MetricsKeep keep = state.keepMetricSamples ? MetricsKeep::Samples
                 : state.keepMetricSeries                     ? MetricsKeep::SeriesOnly
                                                              : MetricsKeep::Nothing;
-            if (!parseMetrics(data, f.index, keep, out.metrics, tally, issues)) {
+            // Metric rules read samples: they are kept until the rules have run over them.
+            const bool judged = !metricNames.empty();
+            if (!parseMetrics(data, f.index, judged ? MetricsKeep::Samples : keep, out.metrics, tally, issues)) {
                 f.status = FileStatus::Unrecognized;
                 f.statusReason = "named like metrics, but not Prometheus JSON, OpenMetrics text or metrics CSV";
+            } else if (judged) {
+                judgeMetrics(out, data);
+                if (keep != MetricsKeep::Samples)
+                    for (auto& m : out.metrics)
+                        m.samples = {};
+                if (keep == MetricsKeep::Nothing)
+                    out.metrics.clear();
             }
             f.lines = countNewlines(data, 0, data.size());
             f.parseErrors += issues.size();
@@ -783,6 +815,10 @@ void scanBundle(State& state, const Bundle& bundle, const Progress& progress)
         state.warnings.push_back("no manifest window and no dated line give the year: times printed without one "
                                  "(syslog \"Mon DD HH:MM:SS\") take it from their file's modification time");
 
+    // The peers / all_below events of the last ingest are judged again over every file so far (they are
+    // the last events: nothing else appends between ingests).
+    state.extracted.resize(state.extracted.size() - state.metricAcrossEvents);
+    state.metricAcrossEvents = 0;
     const uint32_t fileBase = static_cast<uint32_t>(state.files.size());
     const size_t firstEvent = state.extracted.size();
     std::vector<FileOutput> outputs(bundle.files.size());
@@ -825,6 +861,8 @@ void scanBundle(State& state, const Bundle& bundle, const Progress& progress)
             m.file = out.file.index;
             state.metrics.push_back(std::move(m));
         }
+        for (auto& t : out.acrossTracks)
+            state.metricTracks.push_back(std::move(t));
         if (out.appLog) {
             if (state.appLogs.size() <= out.file.index.value)
                 state.appLogs.resize(out.file.index.value + 1);
@@ -837,7 +875,10 @@ void scanBundle(State& state, const Bundle& bundle, const Progress& progress)
         out = FileOutput{};
     };
 
-    Scanner scanner{state, progress, years};
+    Scanner scanner{state, progress, years, metricRuleSeries(*state.rules, false), metricRuleSeries(*state.rules, true), {}};
+    for (const Rule& r : state.rules->rules())
+        if (r.metric && r.metric->kind == MetricKind::Increase)
+            scanner.counterNames.insert(r.metric->series);
     std::atomic<size_t> next{0};
     std::vector<char> scanned(outputs.size(), 0);
     // Progress from the scan threads one call at a time, `done` only growing (core/progress.h).
@@ -865,6 +906,15 @@ void scanBundle(State& state, const Bundle& bundle, const Progress& progress)
     std::sort(state.metrics.begin(), state.metrics.end(), [](const MetricSeries& a, const MetricSeries& b) {
         return std::tie(a.name, a.node, a.gpu, a.file) < std::tie(b.name, b.node, b.gpu, b.file);
     });
+
+    if (!state.metricTracks.empty()) {
+        std::vector<const MetricTrackData*> tracks;
+        for (const auto& t : state.metricTracks)
+            tracks.push_back(&t);
+        const size_t before = state.extracted.size();
+        runMetricRules(*state.rules, true, tracks, 0, state.observations, 0, state.extracted);
+        state.metricAcrossEvents = state.extracted.size() - before;
+    }
 
     // Fields that sit on several lines of one record (engine/failure_summary.cpp).
     readFailureSummaries(state, firstEvent);

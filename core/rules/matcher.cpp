@@ -203,7 +203,7 @@ void CompiledRules::build(const std::vector<Rule>& rules, Purpose purpose)
 {
     auto fresh = std::make_unique<Impl>();
     for (const Rule& rule : rules) {
-        if (rule.phase != Phase::Extract)
+        if (rule.phase != Phase::Extract || rule.metric) // a metric rule reads series (engine/metric_rules.cpp)
             continue;
         CompiledRule c;
         c.rule = &rule;

@@ -173,6 +173,47 @@ struct Trend {
     std::map<std::string, std::string> fields; // extra field templates
 };
 
+// A metric rule: an extract rule that reads a metric series (DCGM, node-exporter, InfiniBand counters) instead
+// of lines and emits an ordinary event per finding (engine/metric_rules.cpp). Docs: docs/rules.md, "Metric rules".
+enum class MetricKind : uint8_t {
+    Increase, // a counter went up by >= threshold between two samples (a reset counts from zero)
+    Above,    // a gauge crossed to >= threshold
+    Below,    // a gauge crossed to <= threshold
+    Change,   // the value changed (to a non-zero value when `nonzero`): "the last Xid" fields
+    Bits,     // a bit of `mask` became set in a bitmask field (clock-throttle reasons)
+    Peers,    // a series departs from the same series of its peers over a window (robust z-score)
+    AllBelow, // every series of the name fell to <= threshold and stayed there: one event for the job
+};
+std::string_view toString(MetricKind);
+
+// One sample check of a metric rule: series values 15 s apart (null: a missing scrape); `peers`
+// kinds give several series, the first the one that must fire.
+struct MetricRuleSample {
+    std::vector<std::vector<double>> series;
+    std::map<std::string, std::string> labels; // of the first series (the others: Hostname node-<i>)
+    std::string symptom;                   // expected symptom ("" = not checked)
+    std::map<std::string, std::string> fields;
+};
+
+struct MetricRule {
+    std::string series;                    // the metric name: "DCGM_FI_DEV_XID_ERRORS"
+    std::map<std::string, std::string> labels; // only series with these label values (node_md_disks{state="failed"})
+    MetricKind kind = MetricKind::Increase;
+    double threshold = 1;                  // increase: minimum increase; above/below/all_below: the level
+    bool nonzero = false;                  // change: only a change to a non-zero value
+    uint64_t mask = 0;                     // bits: the bits that count
+    std::map<uint64_t, std::string> bitNames; // bits: name of each bit ("hw_slowdown")
+    double z = 3.5;                        // peers: robust z-score (median, 1.4826 x MAD) to depart
+    std::string direction = "high";        // peers: high | low | both
+    int minPeers = 4;                      // peers: other series compared at a scrape; all_below: series needed
+    double minSpread = 0;                  // peers: a spread below this is taken as this (identical peers)
+    int minPoints = 4;                     // peers: compared scrapes in a row it departs at
+    double maxShare = 0.25;                // peers: more series departing than this share: the job, not one
+    std::vector<MetricRuleSample> samples; // checked at load like a log rule's sample lines
+    std::vector<MetricRuleSample> benign;  // must yield no event
+    bool acrossSeries() const { return kind == MetricKind::Peers || kind == MetricKind::AllBelow; }
+};
+
 struct Decode {
     std::string field;                     // hex or decimal text
     int shift = 0;
@@ -227,6 +268,7 @@ struct Rule {
     std::vector<std::string> benign;       // lines of the same source it must not match
     std::vector<std::string> sourceRefs;   // where the message comes from: repo@tag:path or a doc page
     std::optional<SeriesCapture> series;   // the line is a point of a series (emit optional then)
+    std::optional<MetricRule> metric;      // reads a metric series, not lines (no pattern then)
 
     // filter / refine / post_outcome / report
     Selector match;

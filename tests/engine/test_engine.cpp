@@ -66,7 +66,8 @@ private slots:
 void TestEngine::goldenSamples_data()
 {
     QTest::addColumn<QString>("sample");
-    for (const char* s : {"xid149-nccl", "nvlink-signal-integrity", "ambiguous-two-faults", "unattributed-timeouts"})
+    for (const char* s : {"xid149-nccl", "nvlink-signal-integrity", "ambiguous-two-faults", "unattributed-timeouts",
+                          "dcgm-xid79-metrics-only", "ib-link-down-metric"})
         QTest::newRow(s) << QString::fromUtf8(s);
 }
 
