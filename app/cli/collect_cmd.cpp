@@ -190,6 +190,16 @@ int collectCommand(CollectArgs& a)
         if (doc.is_discarded() || !doc.is_object() || !doc.contains("result") || !doc["result"].is_object())
             return fail(serviceUrl + ": the answer has no result document (the bundle is in " + options.outDir + ")");
         auto& res = doc["result"];
+        // The service's verdict is read the one way every result document is read.
+        Result answered;
+        try {
+            answered = resultFromJson(res);
+        } catch (const std::invalid_argument& e) {
+            return fail(serviceUrl + ": the answer's result document: " + e.what() + " (the bundle is in "
+                        + options.outDir + ")");
+        }
+        collect::addSourceReports(answered, collected.reports);
+        // The document goes on as the service wrote it, with the collect reports appended as resultToJson writes them.
         for (const auto& c : reportsJson["connector_reports"])
             res["connector_reports"].push_back(c);
         for (const auto& m : reportsJson["missing"])
@@ -198,12 +208,11 @@ int collectCommand(CollectArgs& a)
         if (json) {
             text = doc.dump(2) + "\n";
         } else {
-            text = "session " + doc.value("session_id", std::string("?")) + " at " + serviceUrl + "\n"
-                + "status " + res.value("status", std::string("?")) + ", domain " + res.value("domain", std::string("?"))
-                + "\n" + res.value("summary", std::string()) + "\n";
-            for (const auto& m : res["missing"])
-                if (m.is_string())
-                    text += "  missing: " + m.get<std::string>() + "\n";
+            text = "session " + doc.value("session_id", std::string("?")) + " at " + serviceUrl + "\n" + "status "
+                + std::string(toString(answered.status)) + ", domain " + answered.domain + "\n" + answered.summary
+                + "\n";
+            for (const auto& m : answered.missing)
+                text += "  missing: " + m + "\n";
         }
     } else {
         Analysis analysis;
