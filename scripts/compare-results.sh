@@ -65,6 +65,10 @@ for n in case04 xid79 straggler nfs; do
   run "$n" readback.html "$cli" report "$synth-readback/$n.json" --format html --no-notes
 done
 
+# The scores against the synthetic bundles' truth.json, as text and JSON.
+run synth eval.txt "$cli" eval "$synth"
+run synth eval.json "$cli" eval "$synth" --json
+
 [ -n "$base" ] || { echo "compare-results: $(ls "$out" | grep -vc '\.err$') outputs in $out"; exit 0; }
 same=0 differ=0
 for f in "$base"/*; do

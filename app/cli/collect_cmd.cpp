@@ -5,6 +5,7 @@
 #include "collect/collect.h"
 #include "collect/process.h"
 #include "collect/upload.h"
+#include "present/hostlist.h"
 #include "engine/engine.h"
 #include "engine/result_json.h"
 
@@ -126,7 +127,7 @@ int collectCommand(CollectArgs& a)
             if (*to < *from)
                 return fail("--to is before --from");
             std::string error;
-            auto nodes = collect::expandHostlist(nodesText, error);
+            auto nodes = present::expandHostList(nodesText, error);
             if (!nodes || nodes->empty())
                 return fail("--nodes: " + (error.empty() ? "no node" : error));
             scope.scheduler = "manual";
