@@ -4,6 +4,7 @@
 // reads as absent; ids that point nowhere are dropped, never followed.
 #include "bundle/iso_time.h"
 #include "engine/result_json.h"
+#include "present/hostlist.h"
 
 #include <algorithm>
 #include <cmath>
@@ -189,54 +190,6 @@ std::vector<IndexRange> rangesOf(const std::string& text)
     return out;
 }
 
-// The inverse of compressHostList: "node-[0001-0003,0007],login1" -> the names.
-std::vector<std::string> expandHostList(const std::string& text)
-{
-    std::vector<std::string> out;
-    size_t at = 0;
-    while (at < text.size() && out.size() < kMaxExpandedHosts) {
-        const size_t open = text.find('[', at), comma = text.find(',', at);
-        if (open == std::string::npos || (comma != std::string::npos && comma < open)) {
-            const size_t end = std::min(comma, text.size());
-            out.push_back(text.substr(at, end - at));
-            at = end + 1;
-            continue;
-        }
-        const size_t close = text.find(']', open);
-        if (close == std::string::npos) {
-            out.push_back(text.substr(at));
-            break;
-        }
-        const std::string prefix = text.substr(at, open - at);
-        const std::string body = text.substr(open + 1, close - open - 1);
-        size_t p = 0;
-        while (p < body.size() && out.size() < kMaxExpandedHosts) {
-            const size_t end = std::min(body.find(',', p), body.size());
-            const std::string part = body.substr(p, end - p);
-            p = end + 1;
-            const size_t dash = part.find('-');
-            const std::string a = part.substr(0, dash), b = dash == std::string::npos ? a : part.substr(dash + 1);
-            try {
-                const long first = std::stol(a), last = std::stol(b);
-                for (long n = first; n <= last && out.size() < kMaxExpandedHosts; ++n) {
-                    std::string digits = std::to_string(n);
-                    if (digits.size() < a.size())
-                        digits.insert(0, a.size() - digits.size(), '0');
-                    out.push_back(prefix + digits);
-                }
-            } catch (const std::exception&) {
-                out.push_back(prefix + part);
-            }
-        }
-        at = close + 1;
-        if (at < text.size() && text[at] == ',')
-            ++at;
-    }
-    std::sort(out.begin(), out.end());
-    out.erase(std::unique(out.begin(), out.end()), out.end());
-    return out;
-}
-
 // What a root cause and a candidate both say: which event, what, where, when, on which lines.
 template <typename Cause>
 void readCause(const json& j, Cause& out)
@@ -289,7 +242,10 @@ SymptomFamily familyOf(const json& f, const std::map<std::string, FamilyId>& ind
             if (v.is_string())
                 out.collective[k] = v.get<std::string>();
     out.nodeRanges = str(f, "nodes");
-    out.nodes = expandHostList(out.nodeRanges);
+    std::string error; // a list that does not read is absent, as any field of the wrong shape
+    out.nodes = present::expandHostList(out.nodeRanges, error, kMaxExpandedHosts).value_or(std::vector<std::string>{});
+    std::sort(out.nodes.begin(), out.nodes.end());
+    out.nodes.erase(std::unique(out.nodes.begin(), out.nodes.end()), out.nodes.end());
     out.ranks = rangesOf(str(f, "ranks"));
     out.rankCount = count(f, "rank_count");
     out.count = count(f, "count");

@@ -250,7 +250,7 @@ void TestAccuracy::matrixMeetsTheBar()
     table << "By slice\n";
     for (const auto& [s, v] : perSlice)
         table << "  " << s << ": " << v.first << "/" << v.second << "\n";
-    qInfo().noquote() << QString::fromStdString(formatEvalReport(report) + table.str());
+    qInfo().noquote() << QString::fromStdString(present::formatEvalReport(report) + table.str());
 
     QVERIFY(!report.cases.empty());
     QVERIFY2(report.confidentlyWrongOnAmbiguous == 0, "an attributed verdict where the truth is ambiguous");
