@@ -118,6 +118,9 @@ struct SourceFile {
     uint64_t size = 0;
     SourceKind kind = SourceKind::Unknown;
     std::string kindReason;    // why it was taken for that kind ("name token 'syslog'", "content: NVRM lines")
+    // Text whose name and content settle no kind (a pasted console of a few lines): each line is matched as
+    // the kind its own shape gives it (lineKindOfText), so no line of evidence goes unread.
+    bool linesByShape = false;
     std::string node;          // empty if unknown
     std::string nodeReason;
     int rank = -1;

@@ -522,16 +522,29 @@ struct Scanner {
         size_t lastProgress = 0;
         // A mixed file (bundle/sniff.h) is searched for the candidates of both kinds its lines may have; the
         // later of the two searches is kept and only run again once passed.
-        const bool mixed = (f.kind == SourceKind::AppLog || f.kind == SourceKind::SysLog) &&
+        // A file of no kind of its own (linesByShape) is searched for the candidates of every kind a line
+        // can have.
+        const bool mixed = !f.linesByShape && (f.kind == SourceKind::AppLog || f.kind == SourceKind::SysLog) &&
                            mixedShapes(data.substr(0, std::min(data.size(), kHeadBytes)), ctx.wrapper);
-        const SourceKind other = mixed ? otherShapeKind(f.kind) : f.kind;
-        size_t otherCand = other != f.kind ? rules.nextCandidate(data, 0, other) : std::string_view::npos;
+        struct KindSearch {
+            SourceKind kind;
+            size_t cand;
+        };
+        std::vector<KindSearch> others;
+        if (mixed)
+            others.push_back({otherShapeKind(f.kind), 0});
+        else if (f.linesByShape)
+            for (SourceKind k : kTextLineKinds)
+                if (k != f.kind)
+                    others.push_back({k, 0});
+        for (KindSearch& o : others)
+            o.cand = rules.nextCandidate(data, 0, o.kind);
         while (true) {
             size_t cand = rules.nextCandidate(data, pos, f.kind);
-            if (other != f.kind) {
-                if (otherCand != std::string_view::npos && otherCand < pos)
-                    otherCand = rules.nextCandidate(data, pos, other);
-                cand = std::min(cand, otherCand);
+            for (KindSearch& o : others) {
+                if (o.cand != std::string_view::npos && o.cand < pos)
+                    o.cand = rules.nextCandidate(data, pos, o.kind);
+                cand = std::min(cand, o.cand);
             }
             if (cand == std::string_view::npos)
                 break;
@@ -550,7 +563,7 @@ struct Scanner {
                 text.remove_suffix(1);
             // A relayed line is matched from where it starts: a wrapper must not decide whether it is known.
             const std::string_view inner = innerLine(ctx.wrapper, text);
-            const SourceKind kind = mixed ? lineKindByShape(inner, f.kind) : f.kind;
+            const SourceKind kind = f.linesByShape ? lineKindOfText(inner) : mixed ? lineKindByShape(inner, f.kind) : f.kind;
             if (series) {
                 if (int rule = rules.seriesCandidate(inner, f.kind); rule >= 0) {
                     // Each relaying prefix ("node-02: ") and launcher label is a stream of its own.
