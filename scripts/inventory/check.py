@@ -130,6 +130,8 @@ def render_format(fmt, syntax, values=None):
             return str(values[k])
         return hint_value(hint)
 
+    if syntax == "go-printf":
+        fmt = re.sub(r"%(?<!%%)q", '"%s"', fmt)  # Go's %q quotes its argument
     if syntax in ("printf", "go-printf"):
         def sub(m):
             conv = m.group(4)
