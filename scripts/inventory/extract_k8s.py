@@ -36,6 +36,7 @@ SHAPES_BY_TYPE = {
     "Warning": ["event_row", "describe_events_console", "kubelet_event_journal"],
     "Normal": ["event_row", "describe_events_console", "kubelet_event_journal"],
     "Error": ["kubelet_sync_error"],
+    "Klog": ["kubelet_klog", "kubelet_klog_console"],
     "Status": ["describe_message", "status_message_console"],
     "Condition": ["describe_condition_message"],
 }
@@ -157,6 +158,10 @@ def main():
                                       "file": "node-journal.txt", "benign": ["Created container trainer"]},
             "kubelet_sync_error": {"line": "Nov 30 12:14:10 gpu-a17 kubelet[2211]: E1130 12:14:10.004512    2211 pod_workers.go:1301] \"Error syncing pod, skipping\" err=\"failed to StartContainer for trainer with CrashLoopBackOff: {msg}\" pod=\"ml/trainer-worker-3\"",
                                    "file": "node-journal-errors.txt", "benign": []},
+            "kubelet_klog": {"line": "Nov 30 12:14:10 gpu-a17 kubelet[2211]: I1130 12:14:10.080925    2211 eviction_manager.go:381] \"{msg}\" resourceName=\"memory\" pod=\"ml/trainer-worker-3\"",
+                             "file": "node-journal-klog.txt", "benign": ["Attempting to delete unused images"]},
+            "kubelet_klog_console": {"line": "I1130 12:14:10.080925    2211 eviction_manager.go:381] \"{msg}\" resourceName=\"memory\" pod=\"ml/trainer-worker-3\"",
+                                     "file": "pasted-kubelet.txt", "benign": ["Attempting to delete unused containers"]},
             "describe_message": {"line": "Message:          {msg}", "file": "k8s-describe-pod-status.txt", "benign": []},
             "status_message_console": {"line": "    message: {msg}", "file": "pasted-status.txt", "benign": ["containers with unready status: [trainer]"]},
             "describe_condition_message": {"line": "  Ready            Unknown   " + stamp + "   " + stamp + "   NodeStatusUnknown   {msg}",
