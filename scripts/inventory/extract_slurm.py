@@ -42,6 +42,9 @@ INFO_SITES = [
     ("src/slurmd/slurmd/job_mem_limit.c", "Job %u exceeded memory limit"),
     ("src/slurmd/slurmd/req.c", "Could not launch %pI and not able to requeue it"),
 ]
+# Messages slurmstepd/slurmd send to the job's srun (REQUEST_JOB_NOTIFY), which prints them with info("%s"):
+# the `.message = "..."` assignments of these files.
+NOTIFY_FILES = ["src/interfaces/jobacct_gather.c", "src/slurmd/slurmd/job_mem_limit.c"]
 # Older releases' wordings of a site (from the repository history: git log -S/-G on the message), by site id.
 VERSIONS = {
     "slurm:src/plugins/task/cgroup/task_cgroup_memory.c:detected-oom_kill-event-in-some-of": [
@@ -89,6 +92,13 @@ def main():
             fmt = got[1]
             sites.append({"id": f"slurm:{path}:{csource.slug(fmt, used)}", "path": path, "line": csource.line_of(text, off),
                           "level": "reason", "format": fmt, "syntax": "printf", "shape": "ctld_inval_reason"})
+    for path in NOTIFY_FILES:
+        text = csource.strip_comments(csource.git_show(a.git, a.commit, path))
+        used = set()
+        for m in re.finditer(r"\.message\s*=\s*\"([^\"]+)\"", text):
+            sites.append({"id": f"slurm:{path}:notify:{csource.slug(m.group(1), used)}", "path": path,
+                          "line": csource.line_of(text, m.start()), "level": "notify", "format": m.group(1),
+                          "syntax": "literal", "shape": "srun_info"})
     for path, prefix in INFO_SITES:
         text = csource.strip_comments(csource.git_show(a.git, a.commit, path))
         hits = [(off, csource.first_format(args)) for off, name, args in csource.find_calls(text, {"info": "info"})]
@@ -121,13 +131,15 @@ def main():
         "family": "slurm",
         "title": "Slurm: slurmstepd/slurmd/slurmctld error() and fatal() sites, job states, job state reasons",
         "sources": [{"repo": "SchedMD/slurm", "commit": a.commit, "tag": "slurm-25-05-0-1-8608-g284c3b95f0 (master)",
-                     "paths": sorted(DAEMON_DIRS) + sorted(EXTRA_FILES) + sorted(REASON_FILES) + sorted({p for p, _ in INFO_SITES}) + ["src/common/slurm_protocol_defs.c", "src/common/job_state_reason.c"]}],
+                     "paths": sorted(DAEMON_DIRS) + sorted(EXTRA_FILES) + sorted(REASON_FILES) + sorted(set(NOTIFY_FILES) | {p for p, _ in INFO_SITES}) + ["src/common/slurm_protocol_defs.c", "src/common/job_state_reason.c"]}],
         "extractor": "scripts/inventory/extract_slurm.py",
         "line_shapes": {
             "stepd_error": {"line": "slurmstepd: error: {msg}", "file": "slurm-4412871.out",
                             "benign": ["task/cgroup: _memcg_initialize: job: alloc=512000MB mem.limit=512000MB"]},
             "srun_error": {"line": "srun: error: {msg}", "file": "slurm-4412873.out",
                            "benign": ["srun: job 4412873 queued and waiting for resources"]},
+            "srun_info": {"line": "srun: {msg}", "file": "slurm-4412875.out",
+                          "benign": ["srun: job 4412875 queued and waiting for resources"]},
             "srun_fatal": {"line": "srun: fatal: {msg}", "file": "slurm-4412874.out", "benign": []},
             "stepd_fatal": {"line": "slurmstepd: fatal: {msg}", "file": "slurm-4412872.out", "benign": []},
             "daemon_error": {"line": "[2025-11-30T12:14:10.004] error: {msg}", "file": "slurmctld.log",
