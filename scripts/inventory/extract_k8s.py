@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
 """Kubernetes: kubelet, scheduler and controller event reasons and their messages, eviction messages, container
-termination reasons, node conditions, node-problem-detector's reasons and conditions.
+termination reasons, node conditions, node-problem-detector's reasons and conditions, Kubeflow training-operator's
+job condition messages.
 
 kubernetes/kubernetes is over the fetch size limit: its message statements were read through the search index and
 saved verbatim under --src (event.go: pkg/kubelet/events/event.go at 819ecd4; kubernetes-statements.go: one
@@ -24,6 +25,10 @@ EVENT_GO = ("kubernetes/kubernetes", "819ecd4dbe6afbaa4f6227d22b9c46938d48e603",
 API = ("kubernetes/api", "10b39a39bcee995dfe7cd5e8e7b922be5e46f1e2", "core/v1/types.go")
 CONTAINERD = ("containerd/containerd", "301026e58c619e63d09c0ec411012e54c0124b03", "internal/cri/server/helpers.go")
 NPD = ("kubernetes/node-problem-detector", "6632ca67148f7a23df9cdbd98d9e89b388561a3a", "config")
+# Kubeflow training-operator v1 (PyTorchJob, MPIJob, TFJob, ...): the job condition messages its controllers write
+# (running, succeeded, restarting or failed because replicas failed), from the last commit before v1 was removed.
+KUBEFLOW = ("kubeflow/training-operator", "ee1162919408cbca4a899f2916cfcd0ecd562881", "pkg/controller.v1/")
+KUBEFLOW_MESSAGE = re.compile(r"Sprintf\(\s*\"([^\"]*(?:replica\(s\) failed|successfully completed|is running)[^\"]*)\"")
 NPD_CONFIGS = ["kernel-monitor.json", "docker-monitor.json", "systemd-monitor.json", "readonly-monitor.json",
                "disk-log-message-filelog.json", "health-checker-kubelet.json", "health-checker-containerd.json",
                "network-problem-monitor.json"]
@@ -101,6 +106,22 @@ def npd_sites(mirrors):
                    "level": "condition", "format": cond["type"], "syntax": "literal", "shape": "describe_condition"}
 
 
+def kubeflow_sites(mirrors):
+    repo, commit, folder = KUBEFLOW
+    gitdir = os.path.join(mirrors, repo.replace("/", "+"), "repo")
+    files = subprocess.run(["git", "--git-dir", gitdir, "ls-tree", "-r", "--name-only", commit, folder], check=True,
+                           capture_output=True, text=True).stdout.split()
+    for path in sorted(f for f in files if f.endswith(".go") and not f.endswith("_test.go")):
+        text = git_show(mirrors, repo, commit, path)
+        for m in KUBEFLOW_MESSAGE.finditer(text):
+            fmt = m.group(1)
+            state = ("JobFailed" if "fail" in fmt.split("because")[0] else "JobRestarting") if "replica(s) failed" in fmt \
+                else "JobSucceeded" if "completed" in fmt else "JobRunning"
+            yield {"id": f"k8s:{path}:{fmt}", "path": path, "repo": repo, "line": text.count("\n", 0, m.start()) + 1,
+                   "level": "Status", "reason": state, "format": fmt, "syntax": "go-printf",
+                   "shape": ["describe_message", "status_message_console"]}
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--src", required=True)
@@ -123,6 +144,7 @@ def main():
     sites += list(const_sites(git_show(a.mirrors, repo, commit, path), repo, path, "describe_reason",
                               keep=lambda name, value: name.endswith("Reason")))
     sites += list(npd_sites(a.mirrors))
+    sites += list(kubeflow_sites(a.mirrors))
     # One site per id: a reason several constants share (Failed, BackOff) is one site.
     unique, seen = [], set()
     for s in sites:
@@ -138,7 +160,9 @@ def main():
                                 "verbatim; the index does not resolve which commit each excerpt is from"})
     sources += [{"repo": API[0], "commit": API[1], "paths": [API[2]]},
                 {"repo": CONTAINERD[0], "commit": CONTAINERD[1], "paths": [CONTAINERD[2]]},
-                {"repo": NPD[0], "commit": NPD[1], "paths": [f"{NPD[2]}/{n}" for n in NPD_CONFIGS]}]
+                {"repo": NPD[0], "commit": NPD[1], "paths": [f"{NPD[2]}/{n}" for n in NPD_CONFIGS]},
+                {"repo": KUBEFLOW[0], "commit": KUBEFLOW[1], "paths": [KUBEFLOW[2]],
+                 "note": "job condition messages (Sprintf formats naming running, completed or failed replicas)"}]
     stamp = "Mon, 30 Nov 2025 12:14:10 +0000"
     journal = "Nov 30 12:14:10 gpu-a17 kubelet[2211]: I1130 12:14:10.004512    2211 event.go:377] "
     inv = {
