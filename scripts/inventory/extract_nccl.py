@@ -9,7 +9,6 @@ release whose format is not one of the pinned commit's is attached to the
 current site it is the ancestor of (same message, most words in common, the
 same source file preferred) as `versions: [{"tag", "format", "src_file"}]`.
 """
-import difflib
 import json
 import os
 import re
@@ -40,29 +39,6 @@ OLD_TAGS = ["v2.21.5-1", "v2.18.3-1", "v2.14.3-1", "v2.12.12-1", "v2.10.3-1", "v
 PATTERNS = ["src/*.cc", "src/*.h", "src/*.cu", "src/*.cuh", "src/*.cpp", "src/*.in"]
 
 
-def words(fmt):
-    return re.sub(r"%[-+ #0-9.*]*(?:hh|h|ll|l|L|z|j|t)?[a-zA-Z]", "%", fmt).split()
-
-
-def ancestor(old_fmt, old_file, candidates):
-    """The current WARN site an old wording was changed into, or None: the most
-    similar format by words, same first word and same file name preferred.
-    Kept: word ratio >= 0.75, or >= 0.6 with the same first word in the same file."""
-    ow = words(old_fmt)
-    best, best_key = None, None
-    for site in candidates:
-        cw = words(site["format"])
-        r = difflib.SequenceMatcher(None, ow, cw, autojunk=False).ratio()
-        first = bool(ow and cw and ow[0] == cw[0])
-        same_file = os.path.basename(site["src_file"]) == os.path.basename(old_file)
-        if r < 0.75 and not (r >= 0.6 and first and same_file):
-            continue
-        key = (first, r, same_file)
-        if best_key is None or key > best_key:
-            best, best_key = site, key
-    return best
-
-
 warn_sites = [x for x in sites if x["level"] == "WARN"]
 current = {x["format"] for x in warn_sites}
 unmatched = {}
@@ -84,7 +60,7 @@ for tag in OLD_TAGS:
         if fmt in current or fmt in seen:
             continue
         seen.add(fmt)
-        site = ancestor(fmt, path, warn_sites)
+        site = lib.ancestor(fmt, path, warn_sites)
         if site is None:
             unmatched.setdefault(fmt, (tag, path))
             continue
