@@ -27,7 +27,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import csource  # noqa: E402
 import inventory_lib as lib  # noqa: E402
 
-# area -> (globs, include info/notice sites)
+# area -> (globs, include info/notice sites: True, or the paths whose info sites count)
 AREAS = {
     "oom": (["mm/oom_kill.c"], True),
     "hung_task": (["kernel/hung_task.c"], True),
@@ -48,7 +48,9 @@ AREAS = {
               "drivers/net/ethernet/mellanox/mlx5/core/cmd.c", "drivers/net/ethernet/mellanox/mlx5/core/main.c",
               "drivers/net/ethernet/mellanox/mlx5/core/fw_reset.c", "drivers/net/ethernet/mellanox/mlx5/core/pagealloc.c",
               "drivers/net/ethernet/mellanox/mlx5/core/en_main.c", "drivers/net/ethernet/mellanox/mlx5/core/eq.c",
-              "drivers/net/ethernet/mellanox/mlx5/core/port.c", "drivers/net/ethernet/mellanox/mlx5/core/pci_irq.c"], False),
+              "drivers/net/ethernet/mellanox/mlx5/core/port.c", "drivers/net/ethernet/mellanox/mlx5/core/pci_irq.c"],
+             # the link state and the cable/module events are printed at info level
+             ["drivers/net/ethernet/mellanox/mlx5/core/en_main.c", "drivers/net/ethernet/mellanox/mlx5/core/events.c"]),
     "misc": (["fs/file_table.c", "net/sched/sch_generic.c"], False),
 }
 
@@ -198,7 +200,8 @@ def extract(src, calls, shapes, older=False):
                     level = level or kern or "default"
                 if level in ("debug", "cont"):
                     continue
-                if LEVEL_RANK.get(level, 9) > (6 if with_info else 4):
+                info = with_info is True or (isinstance(with_info, list) and path in with_info)
+                if LEVEL_RANK.get(level, 9) > (6 if info else 4):
                     continue
                 fmt = fmt.rstrip("\n")
                 if not fmt.strip():
