@@ -7,7 +7,8 @@ Older releases (OLD_TAGS, read with `git show TAG:path` from the same
 repository) print some of these messages in other words: a WARN of an old
 release whose format is not one of the pinned commit's is attached to the
 current site it is the ancestor of (same message, most words in common, the
-same source file preferred) as `versions: [{"tag", "format", "src_file"}]`.
+same source file preferred) as `versions: [{"tag", "format", "src_file"}]`; one that no current site descends
+from is a site of its own with `older_only`.
 """
 import json
 import os
@@ -68,6 +69,12 @@ for tag in OLD_TAGS:
         if all(v["format"] != fmt for v in vs):
             # the newest release that still printed it (OLD_TAGS run newest first)
             vs.append({"tag": tag, "format": fmt, "src_file": path[len("src/"):]})
+# An old wording no current site descends from is a site of its own (older_only: the newest tag that printed it),
+# decided like the others: a failure message NCCL dropped or rewrote is still in the logs of jobs that ran it.
+older = [{"path": p, "line": None, "level": "WARN", "format": f, "syntax": "printf", "src_file": p[len("src/"):],
+          "older_only": [t], "slug": "older-" + lib.slug(f)} for f, (t, p) in sorted(unmatched.items())]
+lib.assign_ids("nccl", older)
+sites += older
 n_versions = sum(len(x.get("versions", [])) for x in sites)
 print(f"nccl: {n_versions} older wordings on {sum(1 for x in sites if x.get('versions'))} sites; "
       f"{len(unmatched)} old WARN formats with no current counterpart (dropped or rewritten)", file=sys.stderr)
@@ -77,8 +84,6 @@ lib.write_inventory({
     "sources": [{"repo": "NVIDIA/nccl", "commit": snap.commit, "tag": tag, "paths": ["src/**"],
                  "older_tags": OLD_TAGS}],
     "extractor": "scripts/inventory/extract_nccl.py",
-    # old WARN wordings with no current site they became (the message was dropped or rewritten beyond recognition)
-    "older_unmatched": [{"tag": t, "src_file": p[len("src/"):], "format": f} for f, (t, p) in sorted(unmatched.items())],
     "line_shapes": {
         "default": "gpu-07:4242:4300 [3] {src_file}:{line} NCCL WARN {msg}",
         "result": "torch.distributed.DistBackendError: NCCL error in: /opt/pytorch/torch/csrc/distributed/c10d/NCCLUtils.hpp:317, {msg}, NCCL version 2.21.5"},
