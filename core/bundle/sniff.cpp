@@ -224,6 +224,44 @@ std::string_view ncclHost(std::string_view line)
 
 // What makes a line a kernel line, wherever it came from: "NVRM:", a "kernel:" tag, a dmesg stamp. Null when
 // none; else what was seen, for the file's kind reason.
+// What the kernel prints first, before any syslog or dmesg prefix: the pr_fmt/dev_fmt and subsystem prefixes
+// and the head lines of the failure areas of inventory/kernel.json. A kernel line pasted bare (its timestamp and
+// host cut off) starts with one of these, or with a PCI driver and its device ("nvme 0000:5c:00.0: ").
+constexpr std::string_view kKernelCores[] = {
+    "Out of memory: ", "Memory cgroup out of memory: ", "oom-kill:", "oom_reaper: ", "INFO: task ", "BUG: ",
+    "watchdog: BUG: soft lockup", "NMI watchdog: ", "Watchdog detected hard LOCKUP", "Kernel panic - not syncing",
+    "kernel BUG at ", "Oops: ", "general protection fault", "traps: ", "mce: ", "MCE: ", "[Hardware Error]: ",
+    "EDAC MC", "EDAC ", "ghes_edac: ", "AER: ", "pcieport ", "rcu: INFO: ", "INFO: rcu_", "EXT4-fs ", "JBD2: ",
+    "Aborting journal on device", "XFS (", "Buffer I/O error on dev", "blk_update_request: ", "I/O error, dev ",
+    "md/raid", "md: ", "block nvme", "nvme nvme", "NFS: ", "NFSv4: ", "nfs: server ", "NETDEV WATCHDOG: ",
+    "mlx5_core ",
+};
+
+bool pciDevicePrefix(std::string_view line)
+{
+    // "<driver> 0000:5c:00.0" : a lower-case driver name, one space, a PCI domain:bus:device.function
+    const size_t sp = line.find(' ');
+    if (sp == 0 || sp == std::string_view::npos || sp > 32 || line.size() < sp + 13)
+        return false;
+    for (size_t i = 0; i < sp; ++i)
+        if (!((line[i] >= 'a' && line[i] <= 'z') || (line[i] >= '0' && line[i] <= '9') || line[i] == '_' || line[i] == '-'))
+            return false;
+    const std::string_view bdf = line.substr(sp + 1, 12);
+    const auto hex = [](char c) { return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f'); };
+    return hex(bdf[0]) && hex(bdf[1]) && hex(bdf[2]) && hex(bdf[3]) && bdf[4] == ':' && hex(bdf[5]) && hex(bdf[6])
+        && bdf[7] == ':' && hex(bdf[8]) && hex(bdf[9]) && bdf[10] == '.' && bdf[11] >= '0' && bdf[11] <= '7';
+}
+
+bool kernelMessageCore(std::string_view line)
+{
+    for (std::string_view core : kKernelCores)
+        if (line.starts_with(core))
+            return true;
+    // "python3[40231]: segfault at 0 ip ..." (show_signal_msg, arch/x86/mm/fault.c)
+    const size_t seg = line.find("]: segfault at ");
+    return (seg != std::string_view::npos && seg < 64) || pciDevicePrefix(line);
+}
+
 const char* kernelShape(std::string_view line)
 {
     if (line.find("NVRM:") != std::string_view::npos)
@@ -232,6 +270,8 @@ const char* kernelShape(std::string_view line)
         return "'kernel:' lines";
     if (dmesgStamp(line) || dmesgHumanStamp(line))
         return "dmesg timestamps";
+    if (kernelMessageCore(line))
+        return "kernel messages without a timestamp";
     return nullptr;
 }
 

@@ -286,7 +286,10 @@ def check_family(doc, decisions, cli, rules_dirs, settings_dir, keep, defs):
                 old = dict(s, format=v["format"], id=f"{s['id']}@{v['tag']}")
                 old.update({k: v[k] for k in ("src_file", "path") if k in v})
                 older[old["id"]] = s["id"]
-                ev_bundle.add(old, render_format(v["format"], v.get("syntax", s.get("syntax", "literal")), d.get("values")))
+                # an older format has its own placeholders: the decision's `older_values` (keyed by that format)
+                # give them; the current format's `values` are used only where none are given
+                vals = d.get("older_values", {}).get(v["format"], d.get("values"))
+                ev_bundle.add(old, render_format(v["format"], v.get("syntax", s.get("syntax", "literal")), vals))
         elif d.get("decision") == "not_evidence":
             noise_bundle.add(s, msg)
         else:

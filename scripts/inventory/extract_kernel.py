@@ -7,6 +7,15 @@ function at warning level or above (plus info/notice in the few files whose info
 evidence: the OOM killer's summary, the segfault line) in the files listed in AREAS.
 
     scripts/inventory/extract_kernel.py --src /tmp/linux-source-6.1 [--out inventory/kernel.json]
+        [--older TAG=DIR=OWNER/REPO@COMMIT ...]
+
+Older releases print some messages in other words ("Out of memory: Kill process ... or sacrifice child"
+before 5.x, AER's "id=%04x" before 4.19). Each --older tree (an unpacked older kernel, with the repository and
+commit it was read from, cited in `sources`) is read the same way, its files found under today's paths or the
+older ones of OLD_GLOBS; a format that is not one of today's is attached to the current site it became
+(lib.ancestor: most words in common, same file preferred) as `versions`, or, when no current site is its
+descendant (the message was dropped or rewritten), kept as a site of its own with `older_only` (the tags that
+print it), so it is decided like any other.
 """
 import argparse
 import glob
@@ -16,8 +25,9 @@ import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import csource  # noqa: E402
+import inventory_lib as lib  # noqa: E402
 
-# area -> (globs, include info/notice sites)
+# area -> (globs, include info/notice sites: True, or the paths whose info sites count)
 AREAS = {
     "oom": (["mm/oom_kill.c"], True),
     "hung_task": (["kernel/hung_task.c"], True),
@@ -38,8 +48,18 @@ AREAS = {
               "drivers/net/ethernet/mellanox/mlx5/core/cmd.c", "drivers/net/ethernet/mellanox/mlx5/core/main.c",
               "drivers/net/ethernet/mellanox/mlx5/core/fw_reset.c", "drivers/net/ethernet/mellanox/mlx5/core/pagealloc.c",
               "drivers/net/ethernet/mellanox/mlx5/core/en_main.c", "drivers/net/ethernet/mellanox/mlx5/core/eq.c",
-              "drivers/net/ethernet/mellanox/mlx5/core/port.c", "drivers/net/ethernet/mellanox/mlx5/core/pci_irq.c"], False),
+              "drivers/net/ethernet/mellanox/mlx5/core/port.c", "drivers/net/ethernet/mellanox/mlx5/core/pci_irq.c"],
+             # the link state and the cable/module events are printed at info level
+             ["drivers/net/ethernet/mellanox/mlx5/core/en_main.c", "drivers/net/ethernet/mellanox/mlx5/core/events.c"]),
     "misc": (["fs/file_table.c", "net/sched/sch_generic.c"], False),
+}
+
+# Where older trees keep an area's files (read only from --older trees).
+OLD_GLOBS = {
+    "mce": ["arch/x86/kernel/cpu/mcheck/mce.c", "arch/x86/kernel/cpu/mcheck/mce-severity.c",
+            "arch/x86/kernel/cpu/mcheck/therm_throt.c"],
+    "rcu_stall": ["kernel/rcu/tree.c", "kernel/rcutree.c"],
+    "aer": ["drivers/pci/pcie/aer/aerdrv.c", "drivers/pci/pcie/aer/aerdrv_core.c", "drivers/pci/pcie/aer/aerdrv_errprint.c"],
 }
 
 LEVEL_RANK = {"emerg": 0, "alert": 1, "crit": 2, "err": 3, "warn": 4, "default": 4, "notice": 5, "info": 6}
@@ -137,26 +157,28 @@ def dev_fmt_of(text, pr_fmt):
     return got[0] if got else ""
 
 
-def main():
-    ap = argparse.ArgumentParser()
-    ap.add_argument("--src", required=True, help="unpacked kernel tree (linux-source-6.1)")
-    ap.add_argument("--out", default="inventory/kernel.json")
-    a = ap.parse_args()
-    calls = callers()
-    sites, shapes = [], {}
-    version = "unknown"
-    mk = os.path.join(a.src, "Makefile")
-    if os.path.exists(mk):
-        v = dict(re.findall(r"^(VERSION|PATCHLEVEL|SUBLEVEL) = (\d+)", open(mk).read(), re.M))
-        version = f"v{v.get('VERSION')}.{v.get('PATCHLEVEL')}.{v.get('SUBLEVEL')}"
-    all_paths = []
+def tree_version(src):
+    mk = os.path.join(src, "Makefile")
+    if not os.path.exists(mk):
+        return "unknown"
+    v = dict(re.findall(r"^(VERSION|PATCHLEVEL|SUBLEVEL) = (\d+)", open(mk).read(), re.M))
+    return f"v{v.get('VERSION')}.{v.get('PATCHLEVEL')}.{v.get('SUBLEVEL')}"
+
+
+def extract(src, calls, shapes, older=False):
+    """Every site of the AREAS in one tree; shapes (shared between trees) gains the line shapes used."""
+    sites, all_paths = [], []
     for area, (globs, with_info) in AREAS.items():
-        paths = sorted({os.path.relpath(p, a.src) for g in globs for p in glob.glob(os.path.join(a.src, g))})
+        globs = globs + (OLD_GLOBS.get(area, []) if older else [])
+        paths = sorted({os.path.relpath(p, src) for g in globs for p in glob.glob(os.path.join(src, g))})
         if not paths:
-            raise SystemExit(f"{a.src}: no file for area {area} ({globs})")
+            if older:
+                print(f"{src}: no file for area {area}", file=sys.stderr)
+                continue
+            raise SystemExit(f"{src}: no file for area {area} ({globs})")
         all_paths += globs
         for path in paths:
-            raw = open(os.path.join(a.src, path), errors="replace").read()
+            raw = open(os.path.join(src, path), errors="replace").read()
             text = csource.strip_comments(raw)
             pr_fmt = pr_fmt_of(text, path)
             used = set()
@@ -178,7 +200,8 @@ def main():
                     level = level or kern or "default"
                 if level in ("debug", "cont"):
                     continue
-                if LEVEL_RANK.get(level, 9) > (6 if with_info else 4):
+                info = with_info is True or (isinstance(with_info, list) and path in with_info)
+                if LEVEL_RANK.get(level, 9) > (6 if info else 4):
                     continue
                 fmt = fmt.rstrip("\n")
                 if not fmt.strip():
@@ -205,14 +228,85 @@ def main():
                     "path": path, "line": csource.line_of(text, off), "level": level, "area": area,
                     "call": name, "format": fmt.replace("\n", " "), "syntax": "printf", "shape": shape,
                 })
+    return sites, all_paths
+
+
+def attach_older(sites, tag, old_sites):
+    """Older wordings onto the sites they became; the rest become older_only sites. Returns (versions, new)."""
+    current = {s["format"] for s in sites if not s.get("older_only")}
+    by_area = {}
+    for s in sites:
+        if not s.get("older_only"):
+            by_area.setdefault(s["area"], []).append(s)
+    only = {(s["area"], s["format"]): s for s in sites if s.get("older_only")}
+    ids = {s["id"] for s in sites}
+    n_versions = n_new = 0
+    seen = set()
+    for o in old_sites:
+        fmt = o["format"]
+        if fmt in current or (o["area"], fmt) in seen:
+            continue
+        seen.add((o["area"], fmt))
+        site = lib.ancestor(fmt, o["path"], by_area.get(o["area"], []), file_key="path")
+        if site is not None:
+            vs = site.setdefault("versions", [])
+            if all(v["format"] != fmt for v in vs):
+                vs.append({"tag": tag, "format": fmt, "path": o["path"], "shape": o["shape"]})
+                n_versions += 1
+            continue
+        if (o["area"], fmt) in only:
+            only[(o["area"], fmt)]["older_only"].append(tag)
+            continue
+        new = dict(o, older_only=[tag])
+        base, k = new["id"], 2
+        while new["id"] in ids:
+            new["id"], k = f"{base}-{k}", k + 1
+        ids.add(new["id"])
+        sites.append(new)
+        only[(o["area"], fmt)] = new
+        n_new += 1
+    return n_versions, n_new
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--src", required=True, help="unpacked kernel tree (linux-source-6.1)")
+    ap.add_argument("--out", default="inventory/kernel.json")
+    ap.add_argument("--older", action="append", default=[],
+                    help="TAG=DIR=OWNER/REPO@COMMIT: an older kernel tree and where it was read from (newest first)")
+    a = ap.parse_args()
+    calls = callers()
+    shapes = {}
+    version = tree_version(a.src)
+    sites, all_paths = extract(a.src, calls, shapes)
+    sources = [{"repo": "torvalds/linux", "commit": None, "tag": version,
+                "package": "Debian 12 linux-source-6.1 6.1.192-3 (the stable tree's v6.1.192 with Debian's patches)",
+                "note": "the git snapshot of torvalds/linux is over the fetch size limit; the release tarball is read instead",
+                "paths": all_paths}]
+    for spec in a.older:
+        tag, src, where = spec.split("=", 2)
+        repo, commit = where.split("@")
+        old_sites, old_paths = extract(src, calls, shapes, older=True)
+        n_versions, n_new = attach_older(sites, tag, old_sites)
+        print(f"kernel {tag}: {len(old_sites)} sites, {n_versions} older wordings of current sites, "
+              f"{n_new} older-only sites", file=sys.stderr)
+        sources.append({"repo": repo, "commit": commit, "tag": tag,
+                        "note": "an older kernel's source as published in this repository (torvalds/linux itself is "
+                                "over the fetch size limit): read for the wordings of older releases",
+                        "paths": sorted(set(old_paths))})
+    # The same lines pasted bare (syslog/dmesg prefix cut off, as in an issue or a console): recognition must not
+    # depend on the prefix, so every site is also rendered without it.
+    for key in list(shapes):
+        shapes[key + ":bare"] = {"line": shapes[key]["line"].replace(HEAD, ""),
+                                 "file": shapes[key]["file"].replace("syslog-", "console-").replace("-node-07.log", ".txt"),
+                                 "benign": shapes[key]["benign"]}
+    for site in sites:
+        site["shape"] = [site["shape"], site["shape"] + ":bare"]
     inv = {
         "family": "kernel",
         "title": "Linux kernel: OOM killer, hung task, lockups, RCU stalls, traps and panics, MCE/EDAC, PCIe AER, "
                  "NVMe, block layer, ext4/jbd2, XFS, NFS/SUNRPC, mlx5 (warning level and above)",
-        "sources": [{"repo": "torvalds/linux", "commit": None, "tag": version,
-                     "package": "Debian 12 linux-source-6.1 6.1.192-3 (the stable tree's v6.1.192 with Debian's patches)",
-                     "note": "the git snapshot of torvalds/linux is over the fetch size limit; the release tarball is read instead",
-                     "paths": all_paths}],
+        "sources": sources,
         "extractor": "scripts/inventory/extract_kernel.py",
         "line_shapes": dict(sorted(shapes.items())),
         "sites": sites,

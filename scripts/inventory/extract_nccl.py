@@ -7,9 +7,9 @@ Older releases (OLD_TAGS, read with `git show TAG:path` from the same
 repository) print some of these messages in other words: a WARN of an old
 release whose format is not one of the pinned commit's is attached to the
 current site it is the ancestor of (same message, most words in common, the
-same source file preferred) as `versions: [{"tag", "format", "src_file"}]`.
+same source file preferred) as `versions: [{"tag", "format", "src_file"}]`; one that no current site descends
+from is a site of its own with `older_only`.
 """
-import difflib
 import json
 import os
 import re
@@ -40,29 +40,6 @@ OLD_TAGS = ["v2.21.5-1", "v2.18.3-1", "v2.14.3-1", "v2.12.12-1", "v2.10.3-1", "v
 PATTERNS = ["src/*.cc", "src/*.h", "src/*.cu", "src/*.cuh", "src/*.cpp", "src/*.in"]
 
 
-def words(fmt):
-    return re.sub(r"%[-+ #0-9.*]*(?:hh|h|ll|l|L|z|j|t)?[a-zA-Z]", "%", fmt).split()
-
-
-def ancestor(old_fmt, old_file, candidates):
-    """The current WARN site an old wording was changed into, or None: the most
-    similar format by words, same first word and same file name preferred.
-    Kept: word ratio >= 0.75, or >= 0.6 with the same first word in the same file."""
-    ow = words(old_fmt)
-    best, best_key = None, None
-    for site in candidates:
-        cw = words(site["format"])
-        r = difflib.SequenceMatcher(None, ow, cw, autojunk=False).ratio()
-        first = bool(ow and cw and ow[0] == cw[0])
-        same_file = os.path.basename(site["src_file"]) == os.path.basename(old_file)
-        if r < 0.75 and not (r >= 0.6 and first and same_file):
-            continue
-        key = (first, r, same_file)
-        if best_key is None or key > best_key:
-            best, best_key = site, key
-    return best
-
-
 warn_sites = [x for x in sites if x["level"] == "WARN"]
 current = {x["format"] for x in warn_sites}
 unmatched = {}
@@ -84,7 +61,7 @@ for tag in OLD_TAGS:
         if fmt in current or fmt in seen:
             continue
         seen.add(fmt)
-        site = ancestor(fmt, path, warn_sites)
+        site = lib.ancestor(fmt, path, warn_sites)
         if site is None:
             unmatched.setdefault(fmt, (tag, path))
             continue
@@ -92,6 +69,12 @@ for tag in OLD_TAGS:
         if all(v["format"] != fmt for v in vs):
             # the newest release that still printed it (OLD_TAGS run newest first)
             vs.append({"tag": tag, "format": fmt, "src_file": path[len("src/"):]})
+# An old wording no current site descends from is a site of its own (older_only: the newest tag that printed it),
+# decided like the others: a failure message NCCL dropped or rewrote is still in the logs of jobs that ran it.
+older = [{"path": p, "line": None, "level": "WARN", "format": f, "syntax": "printf", "src_file": p[len("src/"):],
+          "older_only": [t], "slug": "older-" + lib.slug(f)} for f, (t, p) in sorted(unmatched.items())]
+lib.assign_ids("nccl", older)
+sites += older
 n_versions = sum(len(x.get("versions", [])) for x in sites)
 print(f"nccl: {n_versions} older wordings on {sum(1 for x in sites if x.get('versions'))} sites; "
       f"{len(unmatched)} old WARN formats with no current counterpart (dropped or rewritten)", file=sys.stderr)
@@ -101,8 +84,6 @@ lib.write_inventory({
     "sources": [{"repo": "NVIDIA/nccl", "commit": snap.commit, "tag": tag, "paths": ["src/**"],
                  "older_tags": OLD_TAGS}],
     "extractor": "scripts/inventory/extract_nccl.py",
-    # old WARN wordings with no current site they became (the message was dropped or rewritten beyond recognition)
-    "older_unmatched": [{"tag": t, "src_file": p[len("src/"):], "format": f} for f, (t, p) in sorted(unmatched.items())],
     "line_shapes": {
         "default": "gpu-07:4242:4300 [3] {src_file}:{line} NCCL WARN {msg}",
         "result": "torch.distributed.DistBackendError: NCCL error in: /opt/pytorch/torch/csrc/distributed/c10d/NCCLUtils.hpp:317, {msg}, NCCL version 2.21.5"},

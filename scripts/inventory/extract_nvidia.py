@@ -5,7 +5,8 @@ Xid sites: every NV_ERROR_LOG(pGpu, XID, fmt) / nvErrorLog_va(pGpu, XID, fmt) ca
 taken from src/common/sdk/nvidia/inc/nverror.h; the driver prints them as
 `NVRM: Xid (PCI:<bus>): <n>, pid=<pid>, name=<comm>, <message>`.
 NVRM sites: every nv_printf(NV_DBG_ERRORS, ...) and NV_DEV_PRINTF(NV_DBG_ERRORS, nv, ...) in kernel-open/nvidia
-(the messages the Linux kernel interface layer prints into the kernel log).
+(the messages the Linux kernel interface layer prints into the kernel log) and src/nvidia/arch/nvalloc/unix/src
+(RM's Unix OS layer, which prints through the same calls).
 RM sites: every NV_PRINTF(LEVEL_ERROR | LEVEL_WARNING, ...) in src/ (the resource manager and GSP client); the
 driver prints them as `NVRM: <function>: <message>` (NV_PRINTF_PREFIX, the function name of the call site).
 
@@ -56,7 +57,10 @@ def main():
                           "line": csource.line_of(text, off), "level": "xid", "xid_const": const, "xid": xid,
                           "message_format": msg, "format": XID_PREFIX + msg.replace("\n", " "), "syntax": "printf",
                           "shape": "xid"})
-    for path in csource.git_ls(a.git, a.commit, "kernel-open/nvidia/"):
+    # the kernel interface layer, and RM's own Unix OS layer, which prints through the same calls
+    # ("GPU has fallen off the bus.", "RmInitAdapter failed!", the multi-line "fallen off the bus" notice)
+    for path in (csource.git_ls(a.git, a.commit, "kernel-open/nvidia/")
+                 + csource.git_ls(a.git, a.commit, "src/nvidia/arch/nvalloc/unix/src/")):
         if not path.endswith(".c"):
             continue
         text = csource.strip_comments(csource.git_show(a.git, a.commit, path))
@@ -102,7 +106,7 @@ def main():
         "title": "NVIDIA open-gpu-kernel-modules: Xid sites (NV_ERROR_LOG / nvErrorLog_va), kernel-open NVRM error sites and RM NV_PRINTF error/warning sites",
         "sources": [{"repo": "NVIDIA/open-gpu-kernel-modules", "commit": a.commit, "tag": "595.45.04",
                      "paths": ["src/**/*.c (NV_ERROR_LOG, nvErrorLog_va)", "src/common/sdk/nvidia/inc/nverror.h",
-                               "kernel-open/nvidia/*.c (nv_printf / NV_DEV_PRINTF at NV_DBG_ERRORS)",
+                               "kernel-open/nvidia/*.c, src/nvidia/arch/nvalloc/unix/src/*.c (nv_printf / NV_DEV_PRINTF at NV_DBG_ERRORS)",
                                "src/**/*.[ch] (NV_PRINTF at LEVEL_ERROR / LEVEL_WARNING)"]}],
         "extractor": "scripts/inventory/extract_nvidia.py",
         "line_shapes": {

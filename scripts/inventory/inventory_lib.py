@@ -61,6 +61,33 @@ class Snapshot:
             return None
 
 
+# ---------------------------------------------------------------- older wordings
+
+def format_words(fmt):
+    """A printf format as words, every conversion one `%` word."""
+    return re.sub(r"%[-+ #0-9.*]*(?:hh|h|ll|l|L|z|j|t)?[a-zA-Z]", "%", fmt).split()
+
+
+def ancestor(old_fmt, old_file, candidates, file_key="src_file"):
+    """The current site an old release's wording was changed into, or None: the most
+    similar format by words, same first word and same file name preferred.
+    Kept: word ratio >= 0.75, or >= 0.6 with the same first word in the same file."""
+    import difflib
+    ow = format_words(old_fmt)
+    best, best_key = None, None
+    for site in candidates:
+        cw = format_words(site["format"])
+        r = difflib.SequenceMatcher(None, ow, cw, autojunk=False).ratio()
+        first = bool(ow and cw and ow[0] == cw[0])
+        same_file = os.path.basename(site[file_key]) == os.path.basename(old_file)
+        if r < 0.75 and not (r >= 0.6 and first and same_file):
+            continue
+        key = (first, r, same_file)
+        if best_key is None or key > best_key:
+            best, best_key = site, key
+    return best
+
+
 # ---------------------------------------------------------------- C / C++ calls
 
 _C_STRING = re.compile(r'"((?:[^"\\\n]|\\.)*)"')
