@@ -462,7 +462,7 @@ uint32_t emitTrend(const State& state, const Rule& rule, std::vector<SymptomEven
         ev.originalSymptom = ev.symptom;
         ev.extractedBy = sharedRuleId(rule);
         if (trace && emitted < 200)
-            trace->push_back({std::string(toString(rule.phase)), rule.id, TraceAction::Emitted, {ev.id},
+            trace->push_back({rule.phase, rule.id, TraceAction::Emitted, {ev.id},
                               ev.symptom.str() + " @ " + (ev.node.empty() ? std::string("job") : ev.node) +
                                   (ev.rank >= 0 ? " rank " + std::to_string(ev.rank) : std::string()),
                               {}});
