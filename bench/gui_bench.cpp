@@ -6,9 +6,9 @@
 //
 //   gui_bench [--nodes N] [--lanes N] [--frames N] [--log-mb N] [--keep DIR] [--only raw|timeline|open]
 #include "synth/synth.h"
-#include "views/rawfileview.h"
-#include "views/timelineview.h"
-#include "views/workbenchview.h"
+#include "views/evidence/rawfileview.h"
+#include "views/timeline/timelineview.h"
+#include "views/workbench/workbenchview.h"
 
 #include <QApplication>
 #include <QElapsedTimer>

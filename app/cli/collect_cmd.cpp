@@ -8,6 +8,7 @@
 #include "present/hostlist.h"
 #include "engine/engine.h"
 #include "engine/result_json.h"
+#include "rules/ruleset.h"
 
 #include <CLI/CLI.hpp>
 
@@ -62,7 +63,7 @@ std::vector<std::string> splitWords(const std::string& s)
 using Refusal = std::optional<std::string>;
 
 // --ssh, --metrics, --host-labels, --rules and friends into the collect and analysis options.
-void applyOptions(CollectArgs& a, AnalyzeOptions& analyzeOptions)
+Refusal applyOptions(CollectArgs& a, AnalyzeOptions& analyzeOptions)
 {
     collect::CollectOptions& options = a.options;
     options.journal = !a.noJournal;
@@ -77,6 +78,15 @@ void applyOptions(CollectArgs& a, AnalyzeOptions& analyzeOptions)
     analyzeOptions.keepMetricSeries = false;
     analyzeOptions.ruleDirs = a.ruleDirs;
     analyzeOptions.userConfigRules = !a.noUserRules;
+    // Prometheus is asked for exactly the series the metric rules read (the rules the analysis will load).
+    if (!options.prometheusUrl.empty() && options.metrics.empty()) {
+        try {
+            options.metrics = collect::metricsReadBy(*loadRulesFor(analyzeOptions));
+        } catch (const RuleError& e) {
+            return std::string(e.what());
+        }
+    }
+    return std::nullopt;
 }
 
 // --timeout SECONDS or SOURCE=SECONDS (repeatable): per source, the scheduler query and the service.
@@ -267,7 +277,8 @@ void keepHistory(const CollectArgs& a, const collect::Scope& scope, const nlohma
 int collectCommand(CollectArgs& a)
 {
     AnalyzeOptions analyzeOptions;
-    applyOptions(a, analyzeOptions);
+    if (Refusal r = applyOptions(a, analyzeOptions))
+        return fail(*r);
     collect::ScopeQueryOptions scopeOptions;
     std::chrono::milliseconds serviceTimeout{600000};
     std::string token;

@@ -3,6 +3,7 @@
 #include "present/family_label.h"
 #include "present/timefmt.h"
 #include "present/verdict.h"
+#include "present/would_decide.h"
 #include "engine/families.h"
 
 #include <nlohmann/json.hpp>
@@ -171,7 +172,7 @@ std::string formatDiagnosis(const Analysis& a, bool detail)
     }
 
     if (!r.missing.empty()) {
-        os << "\n" << (r.status == ResultStatus::Unattributed ? "Missing evidence" : "Would strengthen the verdict") << "\n";
+        os << "\n" << present::missingHeading(r) << "\n";
         for (const auto& m : r.missing)
             os << "  - " << m << "\n";
     }

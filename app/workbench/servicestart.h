@@ -5,7 +5,7 @@
 // finished() says when that is done (or why not), so --screenshot can wait for it.
 #pragma once
 
-#include "views/servicebrowser.h"
+#include "views/service/servicebrowser.h"
 
 #include <QObject>
 #include <QString>

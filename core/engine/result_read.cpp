@@ -132,6 +132,34 @@ std::vector<std::string> strings(const json& j, const char* key)
     return out;
 }
 
+int64_t nsOfSeconds(const json& j)
+{
+    return j.is_number() ? static_cast<int64_t>(std::llround(j.get<double>() * 1e9)) : kNoTime;
+}
+
+WouldDecide wouldDecideOf(const json& j)
+{
+    WouldDecide w;
+    const json& pair = member(j, "candidates");
+    auto idAt = [&](size_t i) {
+        return pair.is_array() && pair.size() > i && pair[i].is_number_unsigned() && pair[i].get<uint64_t>() <= UINT32_MAX
+                   ? EventId(static_cast<uint32_t>(pair[i].get<uint64_t>()))
+                   : EventId();
+    };
+    w.first = idAt(0);
+    w.second = idAt(1);
+    w.nodes = strings(j, "nodes");
+    for (const std::string& k : strings(j, "sources"))
+        if (auto kind = sourceKindFromString(k))
+            w.sources.push_back(*kind);
+    w.files = strings(j, "files");
+    w.window = intervalOf(member(j, "window"));
+    w.resolutionNs = std::max<int64_t>(0, nsOfSeconds(member(j, "resolution_s")));
+    w.clockNs = std::max<int64_t>(0, nsOfSeconds(member(j, "clock_s")));
+    w.clockNeededNs = nsOfSeconds(member(j, "clock_needed_s"));
+    return w;
+}
+
 std::vector<EventId> ids(const json& j, const char* key)
 {
     std::vector<EventId> out;
@@ -331,6 +359,7 @@ EvidenceItem evidenceOf(const json& e, const std::map<std::string, uint32_t>& fi
     out.ref.length = count(raw, "length");
     out.ref.line = count(raw, "line");
     out.ref.lineCount = std::max<uint32_t>(1, count(raw, "line_count"));
+    out.series = str(raw, "series");
     out.node = str(e, "node");
     out.rank = small(e, "rank");
     out.gpuIndex = small(e, "gpu");
@@ -407,6 +436,8 @@ void readVerdict(const json& doc, Result& r)
                 h.events.push_back(EventId(static_cast<uint32_t>(id.get<uint64_t>())));
         r.onset = std::move(h);
     }
+    for (const json& w : array(doc, "would_decide"))
+        r.wouldDecide.push_back(wouldDecideOf(w));
     for (const json& c : array(doc, "candidates"))
         r.candidates.push_back(candidateOf(c));
     // A document from before candidates carried their outcome says why in words

@@ -1,7 +1,7 @@
 // `faultline-cli report` as a user runs it (docs/report.md): a sample bundle and a result document give the
 // same report; the HTML is one file with its pictures inside; hostile text from logs and notes cannot become
 // markup; the workbench's notes file (written here by the workbench's own NotesStore) shows up with its override.
-#include "views/notesstore.h"
+#include "views/store/notesstore.h"
 
 #include <QFile>
 #include <QJsonArray>

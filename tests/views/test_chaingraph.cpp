@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: MIT
 #include "viewfixture.h"
-#include "views/chaingraphview.h"
-#include "views/chainfamilies.h"
-#include "views/chainlayout.h"
-#include "views/timelineview.h"
+#include "views/chain/chaingraphview.h"
+#include "views/chain/chainfamilies.h"
+#include "views/chain/chainlayout.h"
+#include "views/timeline/timelineview.h"
 
 #include <QGraphicsItem>
 #include <QGraphicsScene>

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 #include "viewfixture.h"
-#include "views/workbenchview.h"
+#include "views/workbench/workbenchview.h"
 
 #include <QAbstractItemModelTester>
 #include <QComboBox>

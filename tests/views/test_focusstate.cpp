@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-#include "views/focusstate.h"
+#include "views/common/focusstate.h"
 
 #include <QSignalSpy>
 #include <QTest>

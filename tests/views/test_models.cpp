@@ -3,9 +3,9 @@
 // tests/modeltests/tst_models.cpp): the tester checks the model's contract on
 // every reset, filter and sort, and fails the test on the first violation.
 #include "viewfixture.h"
-#include "views/coveragemodel.h"
-#include "views/evidencemodel.h"
-#include "views/explanationmodel.h"
+#include "views/models/coveragemodel.h"
+#include "views/models/evidencemodel.h"
+#include "views/models/explanationmodel.h"
 
 #include <QAbstractItemModelTester>
 #include <QTemporaryDir>

@@ -4,7 +4,7 @@
 // engine's verdict, all restored when the bundle is opened again.
 #include "qtplugins.h"
 #include "viewfixture.h"
-#include "views/workbenchview.h"
+#include "views/workbench/workbenchview.h"
 
 #include <QDir>
 #include <QFile>

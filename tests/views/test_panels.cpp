@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "viewfixture.h"
-#include "views/explanationpanel.h"
-#include "views/metricspanel.h"
-#include "views/verdictpanel.h"
+#include "views/verdict/explanationpanel.h"
+#include "views/timeline/metricspanel.h"
+#include "views/verdict/verdictpanel.h"
 
 #include <QComboBox>
 #include <QDir>

@@ -4,7 +4,7 @@
 // what the trace says that phase did.
 #include "viewfixture.h"
 #include "present/verdict.h"
-#include "views/workbenchview.h"
+#include "views/workbench/workbenchview.h"
 
 #include <QDir>
 #include <QPushButton>

@@ -3,7 +3,7 @@
 // the workbench with SIGBUS: the view maps through core's MappedFile and its SIGBUS guard, keeps working on
 // zero pages, and says the file changed. Before, QFile::map touched vanished pages and the process died.
 #include "qtplugins.h"
-#include "views/rawfileview.h"
+#include "views/evidence/rawfileview.h"
 
 #include <QFile>
 #include <QTemporaryDir>

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
-#include "views/rawlineindex.h"
-#include "views/rawfileview.h"
+#include "views/evidence/rawlineindex.h"
+#include "views/evidence/rawfileview.h"
 
 #include <QElapsedTimer>
 #include <QFile>

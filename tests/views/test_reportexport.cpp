@@ -3,8 +3,8 @@
 // pictures grabbed from its own chain graph and timeline.
 #include "qtplugins.h"
 #include "viewfixture.h"
-#include "views/reportexport.h"
-#include "views/workbenchview.h"
+#include "views/export/reportexport.h"
+#include "views/workbench/workbenchview.h"
 
 #include <QFile>
 #include <QImage>

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
 // The workbench on the repository's sample bundles, through the real engine:
 // what the views show must agree with the engine's result.
-#include "views/chainlayout.h"
-#include "views/workbenchview.h"
+#include "views/chain/chainlayout.h"
+#include "views/workbench/workbenchview.h"
 
 #include <QDir>
 #include <QTableView>

@@ -2,7 +2,7 @@
 // Renders the workbench and each view to PNGs in the build dir
 // (screenshots/*.png) for people to look at; asserts they are not blank.
 #include "viewfixture.h"
-#include "views/workbenchview.h"
+#include "views/workbench/workbenchview.h"
 
 #include <QDir>
 #include <QImage>

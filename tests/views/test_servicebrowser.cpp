@@ -8,14 +8,14 @@
 #include "realservice.h"
 #include "engine/engine.h"
 #include "present/verdict.h"
-#include "views/focusstate.h"
-#include "views/notesstore.h"
-#include "views/rawfilepanel.h"
-#include "views/rawfileview.h"
-#include "views/servicebrowser.h"
-#include "views/servicereview.h"
-#include "views/sessionlistmodel.h"
-#include "views/workbenchview.h"
+#include "views/common/focusstate.h"
+#include "views/store/notesstore.h"
+#include "views/evidence/rawfilepanel.h"
+#include "views/evidence/rawfileview.h"
+#include "views/service/servicebrowser.h"
+#include "views/service/servicereview.h"
+#include "views/models/sessionlistmodel.h"
+#include "views/workbench/workbenchview.h"
 
 #include <QAbstractItemModelTester>
 #include <QElapsedTimer>

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-#include "views/timecoords.h"
+#include "views/common/timecoords.h"
 
 #include <QTest>
 

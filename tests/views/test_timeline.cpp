@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 #include "viewfixture.h"
-#include "views/timelineview.h"
+#include "views/timeline/timelineview.h"
 
 #include <QDir>
 #include <QElapsedTimer>

@@ -2,8 +2,8 @@
 // The staged workbench: the verdict at once, the other views from background
 // jobs, a newer analysis never overwritten by an older one's late job.
 #include "viewfixture.h"
-#include "views/viewjobs.h"
-#include "views/workbenchview.h"
+#include "views/common/viewjobs.h"
+#include "views/workbench/workbenchview.h"
 
 #include <QSignalSpy>
 #include <QTemporaryDir>

@@ -1,0 +1,181 @@
+// SPDX-License-Identifier: MIT
+#include "views/teach/phasestepperpanel.h"
+
+#include "views/common/viewstyle.h"
+#include "present/verdict.h"
+
+#include <QHBoxLayout>
+#include <QHeaderView>
+#include <QLabel>
+#include <QPushButton>
+#include <QTreeWidget>
+#include <QVBoxLayout>
+
+namespace fl {
+
+namespace {
+constexpr int kEventRole = Qt::UserRole + 1;
+constexpr size_t kMaxEventsShown = 6;  // per trace row; the count says how many more
+} // namespace
+
+PhaseStepperPanel::PhaseStepperPanel(FocusState* focus, QWidget* parent)
+    : QWidget(parent)
+    , m_focus(focus)
+    , m_phase(new QLabel(this))
+    , m_description(new QLabel(this))
+    , m_counts(new QLabel(this))
+    , m_items(new QTreeWidget(this))
+    , m_first(new QPushButton(tr("« First"), this))
+    , m_prev(new QPushButton(tr("‹ Prev"), this))
+    , m_next(new QPushButton(tr("Next ›"), this))
+    , m_last(new QPushButton(tr("Last »"), this))
+{
+    QFont f = m_phase->font();
+    f.setBold(true);
+    f.setPointSizeF(f.pointSizeF() * 1.15);
+    m_phase->setFont(f);
+    m_description->setWordWrap(true);
+    m_counts->setWordWrap(true);
+    m_counts->setTextFormat(Qt::RichText);
+    m_items->setHeaderLabels({tr("Change"), tr("Rule"), tr("Events"), tr("Detail")});
+    m_items->setRootIsDecorated(false);
+    m_items->setAlternatingRowColors(true);
+    m_items->setUniformRowHeights(true);
+    m_items->header()->setStretchLastSection(true);
+
+    auto* buttons = new QHBoxLayout;
+    for (QPushButton* b : {m_first, m_prev, m_next, m_last})
+        buttons->addWidget(b);
+    auto* layout = new QVBoxLayout(this);
+    layout->setContentsMargins(4, 4, 4, 4);
+    layout->addLayout(buttons);
+    layout->addWidget(m_phase);
+    layout->addWidget(m_description);
+    layout->addWidget(m_counts);
+    layout->addWidget(m_items, 1);
+
+    connect(m_first, &QPushButton::clicked, this, &PhaseStepperPanel::first);
+    connect(m_prev, &QPushButton::clicked, this, &PhaseStepperPanel::previous);
+    connect(m_next, &QPushButton::clicked, this, &PhaseStepperPanel::next);
+    connect(m_last, &QPushButton::clicked, this, &PhaseStepperPanel::last);
+    connect(m_items, &QTreeWidget::itemClicked, this, [this](QTreeWidgetItem* it) {
+        if (it && it->data(0, kEventRole).isValid())
+            m_focus->selectEvent(EventId(it->data(0, kEventRole).toUInt()));
+    });
+    setAnalysis(nullptr);
+}
+
+void PhaseStepperPanel::setAnalysis(std::shared_ptr<const Analysis> analysis)
+{
+    m_analysis = std::move(analysis);
+    m_steps = PhaseSteps();
+    m_events = m_analysis ? EventIndex(m_analysis->result) : EventIndex();
+    if (m_analysis)
+        m_steps.build(*m_analysis);
+    m_index = -1;
+    setStep(0);
+}
+
+void PhaseStepperPanel::setHighlighting(bool on)
+{
+    m_highlighting = on;
+    if (!on)
+        m_focus->setHighlight({});
+    else if (m_index >= 0)
+        m_focus->setHighlight(m_steps.step(m_index).touched);
+}
+
+void PhaseStepperPanel::setStep(int index)
+{
+    if (m_steps.count() == 0) {
+        m_index = -1;
+        show();
+        return;
+    }
+    index = std::clamp(index, 0, m_steps.count() - 1);
+    if (index == m_index)
+        return;
+    m_index = index;
+    show();
+    emit stepChanged(m_index);
+}
+
+QString PhaseStepperPanel::phaseText() const
+{
+    if (m_index < 0)
+        return tr("No analysis loaded");
+    return tr("%1 / %2 · %3").arg(m_index + 1).arg(m_steps.count()).arg(m_steps.step(m_index).phase);
+}
+
+QString PhaseStepperPanel::countsText() const
+{
+    if (m_index < 0)
+        return {};
+    const auto& s = m_steps.step(m_index);
+    QStringList parts;
+    for (int c = 0; c < PhaseSteps::ChangeCount; ++c)
+        if (!s.events[static_cast<size_t>(c)].empty() || c != PhaseSteps::Other)
+            parts << QStringLiteral("%1 %2").arg(PhaseSteps::changeName(static_cast<PhaseSteps::Change>(c)))
+                         .arg(s.events[static_cast<size_t>(c)].size());
+    return parts.join(QStringLiteral(" · "));
+}
+
+QString PhaseStepperPanel::eventText(EventId event) const
+{
+    const SymptomEvent* e = m_events.find(event);
+    if (!e)
+        return QStringLiteral("#%1").arg(event.value);
+    return style::q(e->symptom.str() + " @ " + present::place(e->node, e->gpuIndex, e->pciBus, e->rank));
+}
+
+void PhaseStepperPanel::show()
+{
+    m_items->clear();
+    const bool have = m_index >= 0;
+    m_first->setEnabled(have && m_index > 0);
+    m_prev->setEnabled(have && m_index > 0);
+    m_next->setEnabled(have && m_index + 1 < m_steps.count());
+    m_last->setEnabled(have && m_index + 1 < m_steps.count());
+    m_phase->setText(phaseText());
+    if (!have) {
+        m_description->clear();
+        m_counts->clear();
+        m_focus->setHighlight({});
+        return;
+    }
+    const auto& s = m_steps.step(m_index);
+    m_description->setText(PhaseSteps::phaseDescription(s.phase));
+    m_counts->setText(s.items.empty() ? tr("<i>Nothing changed in this phase.</i>")
+                                      : tr("<b>%1</b> events touched: %2").arg(s.touched.size()).arg(countsText().toHtmlEscaped()));
+    for (const TraceStep* t : s.items) {
+        auto* it = new QTreeWidgetItem(m_items);
+        const auto change = PhaseSteps::classify(t->action);
+        it->setText(0, PhaseSteps::changeName(change));
+        it->setText(1, style::q(t->rule));
+        QStringList evs;
+        for (size_t i = 0; i < t->events.size() && i < kMaxEventsShown; ++i)
+            evs << eventText(t->events[i]);
+        if (t->events.size() > kMaxEventsShown)
+            evs << tr("+%1 more").arg(t->events.size() - kMaxEventsShown);
+        it->setText(2, evs.join(QStringLiteral(", ")));
+        it->setText(3, style::q(present::traceAction(*t)) + (t->detail.empty() ? QString() : QStringLiteral(" — ") + style::q(t->detail)));
+        it->setToolTip(2, evs.join(QLatin1Char('\n')));
+        it->setToolTip(1, it->text(1));
+        it->setToolTip(3, it->text(3));
+        if (!t->events.empty())
+            it->setData(0, kEventRole, t->events.front().value);
+        if (change == PhaseSteps::Suppressed)
+            it->setForeground(0, style::levelColor(style::Suppressed));
+        else if (change == PhaseSteps::Ranked)
+            it->setForeground(0, style::levelColor(style::Root));
+    }
+    for (int c = 0; c < 3; ++c)
+        m_items->resizeColumnToContents(c);
+    // The panel is narrow: the rule id and events are cut, the tooltips hold them whole.
+    m_items->setColumnWidth(1, std::min(m_items->columnWidth(1), 150));
+    m_items->setColumnWidth(2, std::min(m_items->columnWidth(2), 260));
+    if (m_highlighting)
+        m_focus->setHighlight(s.touched);
+}
+
+} // namespace fl

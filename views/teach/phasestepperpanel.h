@@ -1,0 +1,72 @@
+// SPDX-License-Identifier: MIT
+// "Teach" tab: walks the engine's trace phase by phase with First / Prev /
+// Next / Last and says, for each phase, which events appeared, were
+// decoded or rewritten, suppressed, linked and ranked. The events of the
+// current step are highlighted on the timeline and the chain graph through
+// FocusState::setHighlight.
+#pragma once
+
+#include "views/common/eventindex.h"
+#include "views/common/focusstate.h"
+#include "views/teach/phasesteps.h"
+
+#include <QWidget>
+
+#include <memory>
+
+class QLabel;
+class QPushButton;
+class QTreeWidget;
+
+namespace fl {
+
+class PhaseStepperPanel : public QWidget
+{
+    Q_OBJECT
+public:
+    explicit PhaseStepperPanel(FocusState* focus, QWidget* parent = nullptr);
+    void setAnalysis(std::shared_ptr<const Analysis> analysis);
+
+    const PhaseSteps& steps() const { return m_steps; }
+    int currentIndex() const { return m_index; }
+    QString phaseText() const;      // "3 / 10 · filter"
+    QString countsText() const;     // "appear 0 · decoded / rewritten 2 · …"
+    QTreeWidget* items() const { return m_items; }
+    QPushButton* firstButton() const { return m_first; }
+    QPushButton* prevButton() const { return m_prev; }
+    QPushButton* nextButton() const { return m_next; }
+    QPushButton* lastButton() const { return m_last; }
+    // When off, the highlight is cleared (the tab is not shown); back on, restored.
+    void setHighlighting(bool on);
+
+public slots:
+    void setStep(int index);
+    void first() { setStep(0); }
+    void previous() { setStep(m_index - 1); }
+    void next() { setStep(m_index + 1); }
+    void last() { setStep(m_steps.count() - 1); }
+
+signals:
+    void stepChanged(int index);
+
+private:
+    void show();
+    QString eventText(EventId event) const;
+
+    FocusState* m_focus;
+    std::shared_ptr<const Analysis> m_analysis;
+    EventIndex m_events;  // a service result holds only some events: ids are not positions
+    PhaseSteps m_steps;
+    int m_index = -1;
+    bool m_highlighting = true;
+    QLabel* m_phase;
+    QLabel* m_description;
+    QLabel* m_counts;
+    QTreeWidget* m_items;
+    QPushButton* m_first;
+    QPushButton* m_prev;
+    QPushButton* m_next;
+    QPushButton* m_last;
+};
+
+} // namespace fl

@@ -1,0 +1,147 @@
+// SPDX-License-Identifier: MIT
+// The lane timeline, painted by hand: label column, UTC axis, one row per
+// visible lane. Marks come from TimelineLanes::marks (one per pixel, worst
+// level wins) through a cache rebuilt only when the range or width changes.
+#pragma once
+
+#include "engine/engine.h"
+#include "views/common/eventindex.h"
+#include "views/common/focusstate.h"
+#include "views/common/timecoords.h"
+#include "views/timeline/timelinelanes.h"
+
+#include <QHash>
+#include <QWidget>
+
+#include <memory>
+#include <unordered_map>
+
+class QScrollBar;
+
+namespace fl {
+
+class TimelineView : public QWidget
+{
+    Q_OBJECT
+public:
+    // Lanes are at least kMinRowHeight tall, and grow up to kMaxRowHeight to fill the panel.
+    static constexpr int kMinRowHeight = 22, kMaxRowHeight = 34;
+    static constexpr int kAxisHeight = 26;
+    static constexpr int kLabelWidth = 180;
+
+    TimelineView(FocusState* focus, QWidget* parent = nullptr);
+
+    void setAnalysis(std::shared_ptr<const Analysis> analysis);
+    // The lanes and the event lookup of an analysis, built on any thread (the
+    // workbench's background job) and shown by setPrepared on the GUI's.
+    struct Prepared {
+        TimelineLanes lanes;
+        EventIndex events;  // event id -> its place in result.events
+    };
+    static Prepared prepare(const Analysis* analysis);
+    void setPrepared(std::shared_ptr<const Analysis> analysis, Prepared prepared);
+    // For synthetic loads (benchmarks, tests): lanes built elsewhere.
+    void setLanes(TimelineLanes lanes);
+    const TimelineLanes& lanes() const { return m_lanes; }
+    TimelineLanes& lanes() { return m_lanes; }
+
+    timecoords::Range range() const { return m_range; }
+    int plotWidth() const;
+    int rowHeight() const { return m_rowHeight; }
+    int firstVisibleRow() const;
+    int visibleRowCount() const;
+    // How many lanes the last paint visited; tests check culling with it.
+    int lastPaintedLanes() const { return m_lastPaintedLanes; }
+
+    QSize sizeHint() const override;
+
+    // Reviewer notes per lane key; a marker in the label column, the text in its tooltip.
+    void setLaneNotes(QHash<QString, QString> notes);
+    const QHash<QString, QString>& laneNotes() const { return m_laneNotes; }
+    // Rings the last paint drew around highlighted (phase stepper) events.
+    int lastPaintedHighlights() const { return m_lastPaintedHighlights; }
+    int laneAtPos(QPoint pos) const;
+    // The hover text of an event (rich text); empty when the id is not in the result.
+    QString toolTipOf(EventId event) const;
+    // The axis's heading: the date of the window ("2024-05-01 UTC"), "since each boot", or "no timestamps".
+    QString axisTitle() const;
+    // What the plot says when no event has a time ("No timestamps in this bundle…").
+    QString untimedMessage() const;
+
+public slots:
+    void fitToIncident();
+    void fitAll();
+    void zoomBy(double factor);
+    void setSortByFirstAnomaly(bool on);
+    void setAllExpanded(bool on);
+    void scrollToLane(const QString& key);
+
+signals:
+    void lanesChanged();
+    // Context menu on a lane label: the workbench asks for the note text.
+    void laneNoteRequested(const QString& laneKey);
+
+protected:
+    void paintEvent(QPaintEvent*) override;
+    void resizeEvent(QResizeEvent*) override;
+    void wheelEvent(QWheelEvent*) override;
+    void mousePressEvent(QMouseEvent*) override;
+    void mouseMoveEvent(QMouseEvent*) override;
+    void mouseReleaseEvent(QMouseEvent*) override;
+    void mouseDoubleClickEvent(QMouseEvent*) override;
+    void keyPressEvent(QKeyEvent*) override;
+    void contextMenuEvent(QContextMenuEvent*) override;
+    void leaveEvent(QEvent*) override;
+    bool event(QEvent*) override;
+
+private:
+    void onTimeWindow(qint64 start, qint64 end);
+    void onEventSelected(std::optional<EventId> event);
+    void onLaneFilter(const QString& text);
+    void rowsChanged();
+    void updateScrollBar();
+    void fitRowHeight();
+    void setRange(timecoords::Range r, FocusState::History mode);
+    timecoords::Range limit() const;
+    int rowAtY(int y) const;
+    int64_t timeAtX(double x) const;
+    double xOfTime(int64_t t) const;
+    [[nodiscard]] std::optional<EventId> eventAt(QPoint pos) const;
+    struct LaneGeometry {
+        std::vector<uint8_t> marks, spans;  // TimelineLanes::marks / spanMarks
+    };
+    const LaneGeometry& cachedGeometry(int lane);
+    void paintAxis(QPainter& p);
+    void paintLanes(QPainter& p);
+    void paintLane(QPainter& p, int row, int lane, int y);
+    void paintOverlays(QPainter& p);
+    void paintHighlights(QPainter& p);
+    void onHighlight();
+
+    const SymptomEvent* eventById(EventId id) const { return m_events.find(id); }
+
+    FocusState* m_focus;
+    std::shared_ptr<const Analysis> m_analysis;
+    EventIndex m_events;  // event id -> its place in result.events (a service result holds only some)
+    TimelineLanes m_lanes;
+    QScrollBar* m_vbar;
+    timecoords::Range m_range;
+    int m_rowHeight = kMinRowHeight;
+
+    // Geometry cache (Qt Creator's trackpainter): valid for one range and width.
+    std::unordered_map<int, LaneGeometry> m_markCache;
+    timecoords::Range m_cacheRange;
+    int m_cacheWidth = -1;
+
+    enum class Drag { None, Pan, Select } m_drag = Drag::None;
+    QPoint m_pressPos;
+    timecoords::Range m_pressRange;
+    int m_dragX = -1;
+    bool m_dragged = false;
+    int m_lastPaintedLanes = 0;
+    int m_lastPaintedHighlights = 0;
+    QHash<QString, QString> m_laneNotes;
+    QHash<QString, std::vector<int64_t>> m_highlightTimes;  // lane key -> sorted times
+};
+
+} // namespace fl

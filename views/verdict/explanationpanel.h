@@ -1,0 +1,54 @@
+// SPDX-License-Identifier: MIT
+// Why this verdict: the candidates and why each lost, side by side when the
+// result is ambiguous, and the rules that fired in each phase with the trace.
+#pragma once
+
+#include "engine/engine.h"
+#include "views/models/explanationmodel.h"
+#include "views/common/focusstate.h"
+
+#include <QWidget>
+
+#include <memory>
+
+class QHBoxLayout;
+class QTreeView;
+class QWidget;
+
+namespace fl {
+
+class ExplanationPanel : public QWidget
+{
+    Q_OBJECT
+public:
+    explicit ExplanationPanel(FocusState* focus, QWidget* parent = nullptr);
+    void setAnalysis(std::shared_ptr<const Analysis> analysis);
+    // The rows of both trees, built on any thread (a wide result's trace has
+    // thousands of steps); setPrepared shows them.
+    struct Prepared {
+        std::vector<ExplanationRow> candidates, trace;
+    };
+    static Prepared prepare(const Analysis* analysis);
+    void setPrepared(const Analysis* analysis, Prepared prepared);
+
+    QTreeView* candidates() const { return m_candidates; }
+    QTreeView* rules() const { return m_rules; }
+    ExplanationModel* candidateModel() const { return m_candidateModel; }
+    ExplanationModel* ruleModel() const { return m_ruleModel; }
+    int sideBySideCount() const { return m_sideCount; }
+
+private:
+    void fillSideBySide(const Result* result);
+    void pick(const QModelIndex& index);
+
+    FocusState* m_focus;
+    ExplanationModel* m_candidateModel;
+    ExplanationModel* m_ruleModel;
+    QTreeView* m_candidates;
+    QWidget* m_side;
+    QHBoxLayout* m_sideLayout;
+    QTreeView* m_rules;
+    int m_sideCount = 0;
+};
+
+} // namespace fl

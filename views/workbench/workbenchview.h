@@ -1,0 +1,130 @@
+// SPDX-License-Identifier: MIT
+// Every view of one analysis, laid out and wired to one FocusState. The
+// application's main window holds one of these; the tests build it directly.
+#pragma once
+
+#include "views/chain/chaingraphview.h"
+#include "views/evidence/evidencepanel.h"
+#include "views/verdict/explanationpanel.h"
+#include "views/common/focusstate.h"
+#include "views/timeline/metricspanel.h"
+#include "views/store/notesstore.h"
+#include "views/teach/phasestepperpanel.h"
+#include "views/teach/quizpanel.h"
+#include "exercise/key.h"
+#include "views/evidence/rawfilepanel.h"
+#include "views/timeline/timelinepanel.h"
+#include "views/verdict/verdictpanel.h"
+#include "views/common/viewjobs.h"
+
+#include <QWidget>
+
+class QTabWidget;
+
+class QSplitter;
+
+namespace fl {
+
+class WorkbenchView : public QWidget
+{
+    Q_OBJECT
+public:
+    explicit WorkbenchView(QWidget* parent = nullptr);
+    ~WorkbenchView() override;
+    // Inline: every view is built before this returns (tests, a result read
+    // from the service). Background: the verdict is shown at once
+    // (verdictShown), the rest is built by jobs() and lands view by view;
+    // viewsReady() when all did. A new call drops what an older one still builds.
+    void setAnalysis(std::shared_ptr<const Analysis> analysis, ViewJobs::Mode mode = ViewJobs::Mode::Inline);
+    ViewJobs* jobs() const { return m_jobs; }
+    bool viewsPending() const { return m_jobs->pending() > 0; }
+    // How long the verdict panel took on the GUI thread in the last setAnalysis.
+    double verdictMs() const { return m_verdictMs; }
+    std::shared_ptr<const Analysis> analysis() const { return m_analysis; }
+
+    FocusState* focus() const { return m_focus; }
+    VerdictPanel* verdict() const { return m_verdict; }
+    ExplanationPanel* explanation() const { return m_explanation; }
+    TimelinePanel* timeline() const { return m_timeline; }
+    ChainGraphView* chain() const { return m_chain; }
+    MetricsPanel* metrics() const { return m_metrics; }
+    EvidencePanel* evidence() const { return m_evidence; }
+    RawFilePanel* raw() const { return m_raw; }
+    PhaseStepperPanel* stepper() const { return m_stepper; }
+    NotesStore* notes() const { return m_notes.get(); }
+    QTabWidget* centreTabs() const { return m_centre; }
+    QuizPanel* quiz() const { return m_quiz; }
+
+    // Quiz mode: the views show `full` with its decisions taken out (exercise::quizAnalysis): no verdict,
+    // explanation, chain, roles or automatic selection; the learner marks lines; reveal() scores them against
+    // `key` (none: the engine's own verdict) and shows `full` on the Teach tab.
+    void setQuiz(std::shared_ptr<const Analysis> full, std::optional<exercise::ExerciseKey> key,
+                 ViewJobs::Mode mode = ViewJobs::Mode::Inline);
+    bool quizHidesVerdict() const { return m_quizFull != nullptr && !m_revealed; }
+    bool quizRevealed() const { return m_revealed; }
+    // Leaves quiz mode: every tab back (an ordinary open calls it).
+    void endQuiz();
+    void reveal();
+    QTabWidget* sideTabs() const { return m_side; }
+
+    // Attaches the reviewer notes of `bundlePath` and shows them. Returns the
+    // message when the notes file is unusable (the views go on without notes).
+    QString openNotes(const QString& bundlePath);
+    [[nodiscard]] bool saveNotesAs(const QString& dbPath);
+
+    // Writes a note / bookmark / override and refreshes the views. False
+    // (with notesError emitted) when the store cannot write.
+    [[nodiscard]] bool setEvidenceNote(const QString& evidenceId, const QString& text);
+    [[nodiscard]] bool setLaneNote(const QString& laneKey, const QString& text);
+    [[nodiscard]] bool toggleBookmark(const QString& file, quint64 line);
+    [[nodiscard]] bool setLineNote(const QString& file, quint64 line, const QString& text);
+    [[nodiscard]] bool setVerdictOverride(const VerdictOverride& o);
+    [[nodiscard]] bool clearVerdictOverride();
+    // Opens a bundle file (by bundle path) in the raw viewer at `line`.
+    [[nodiscard]] bool openRawLine(const QString& file, quint64 line);
+
+public slots:
+    // Interactive editors (dialogs) behind the context menus.
+    void editEvidenceNote(const QString& evidenceId);
+    void editLaneNote(const QString& laneKey);
+    void editLineNote(quint64 line);
+    void editVerdictOverride();
+
+signals:
+    void verdictShown();
+    void viewsReady();
+    void notesChanged();
+    void notesError(const QString& message);
+
+private:
+    void onViewsReady();
+    void fitTimelineShare();
+    void openEvidence(const QString& id);
+    void refreshNotes();
+    void showTabs(bool quiz);
+    bool checked(bool ok);
+    const EvidenceItem* evidenceById(const QString& id) const;
+
+    std::shared_ptr<const Analysis> m_analysis;
+    FocusState* m_focus;
+    VerdictPanel* m_verdict;
+    ExplanationPanel* m_explanation;
+    TimelinePanel* m_timeline;
+    ChainGraphView* m_chain;
+    MetricsPanel* m_metrics;
+    EvidencePanel* m_evidence;
+    RawFilePanel* m_raw;
+    PhaseStepperPanel* m_stepper;
+    QuizPanel* m_quiz;
+    std::shared_ptr<const Analysis> m_quizFull;  // the analysis the quiz hides, shown on reveal
+    std::optional<exercise::ExerciseKey> m_quizKey;
+    bool m_revealed = false;
+    std::unique_ptr<NotesStore> m_notes;
+    QTabWidget* m_centre;
+    QTabWidget* m_side;
+    ViewJobs* m_jobs;
+    QSplitter* m_rightSplit = nullptr;  // the centre tabs over the evidence and raw lines
+    double m_verdictMs = 0;
+};
+
+} // namespace fl
