@@ -87,8 +87,39 @@ constexpr std::array<std::pair<CandidateReason, std::string_view>, 11> kCandidat
     {CandidateReason::Lighter, "lighter"},
     {CandidateReason::AfterOnset, "after_onset"},
 }};
+constexpr std::array<std::pair<Phase, std::string_view>, 10> kPhases{{
+    {Phase::Extract, "extract"},
+    {Phase::FilterEarly, "filter.early"},
+    {Phase::Filter, "filter"},
+    {Phase::FilterLate, "filter.late"},
+    {Phase::RefineEarly, "refine.early"},
+    {Phase::Refine, "refine"},
+    {Phase::RefineFinal, "refine.final"},
+    {Phase::Outcome, "outcome"},
+    {Phase::PostOutcome, "post_outcome"},
+    {Phase::Report, "report"},
+}};
+constexpr std::array<std::pair<WorkloadOutcome, std::string_view>, 3> kWorkloadOutcomes{{
+    {WorkloadOutcome::Failed, "failed"},
+    {WorkloadOutcome::TerminatedByScheduler, "terminated_by_scheduler"},
+    {WorkloadOutcome::Unknown, "unknown"},
+}};
+constexpr std::array<std::pair<EvidenceKind, std::string_view>, 3> kEvidenceKinds{{
+    {EvidenceKind::Log, "log"},
+    {EvidenceKind::Metric, "metric"},
+    {EvidenceKind::Scheduler, "scheduler"},
+}};
 } // namespace
 
+std::string_view toString(Phase v) { return nameOf(v, kPhases); }
+std::optional<Phase> phaseFromString(std::string_view s) { return valueOf<Phase>(s, kPhases); }
+std::string_view toString(WorkloadOutcome v) { return nameOf(v, kWorkloadOutcomes); }
+std::optional<WorkloadOutcome> workloadOutcomeFromString(std::string_view s)
+{
+    return valueOf<WorkloadOutcome>(s, kWorkloadOutcomes);
+}
+std::string_view toString(EvidenceKind v) { return nameOf(v, kEvidenceKinds); }
+std::optional<EvidenceKind> evidenceKindFromString(std::string_view s) { return valueOf<EvidenceKind>(s, kEvidenceKinds); }
 std::string_view toString(ResultStatus v) { return nameOf(v, kResultStatuses); }
 std::optional<ResultStatus> resultStatusFromString(std::string_view s) { return valueOf<ResultStatus>(s, kResultStatuses); }
 std::string_view toString(CandidateReason v) { return nameOf(v, kCandidateReasons); }

@@ -241,6 +241,33 @@ struct SymptomEvent {
 
 // ---------------------------------------------------------------- result
 
+// The engine's phases in the order they run: a rule names one of them (every one but Outcome,
+// which is the engine's own step: it picks the root cause); trace steps and rule firings say theirs.
+enum class Phase : uint8_t {
+    Extract,
+    FilterEarly,
+    Filter,
+    FilterLate,
+    RefineEarly,
+    Refine,
+    RefineFinal,
+    Outcome,
+    PostOutcome,
+    Report,
+};
+std::string_view toString(Phase);   // "extract", "filter.early", ..., "outcome", "post_outcome", "report"
+[[nodiscard]] std::optional<Phase> phaseFromString(std::string_view);
+
+// How the workload ended, as far as the evidence says.
+enum class WorkloadOutcome : uint8_t { Failed, TerminatedByScheduler, Unknown };
+std::string_view toString(WorkloadOutcome);   // "failed" | "terminated_by_scheduler" | "unknown"
+[[nodiscard]] std::optional<WorkloadOutcome> workloadOutcomeFromString(std::string_view);
+
+// What an evidence item quotes: a log line, a metric sample or a scheduler record.
+enum class EvidenceKind : uint8_t { Log, Metric, Scheduler };
+std::string_view toString(EvidenceKind);      // "log" | "metric" | "scheduler"
+[[nodiscard]] std::optional<EvidenceKind> evidenceKindFromString(std::string_view);
+
 // Why a candidate won or lost, as data: the prose is written from it in one
 // place (core/present/verdict.cpp). `other` is the event it was measured
 // against (the winner), `deltaNs` how far apart they are, `limitNs` the
@@ -336,7 +363,7 @@ struct FamilyEdge {
 
 struct EvidenceItem {
     std::string id;            // "ev-0001", stable for the same bundle + rules
-    std::string kind;          // log | metric | scheduler
+    EvidenceKind kind = EvidenceKind::Log;
     SourceKind source = SourceKind::Unknown;
     std::string file;          // bundle path
     RawRef ref;
@@ -368,7 +395,7 @@ struct ConnectorReport {
 
 struct RuleFiring {
     std::string rule;
-    std::string phase;
+    Phase phase = Phase::Extract;
     std::string effect;
     uint32_t count = 0;
 };
@@ -425,7 +452,7 @@ std::string_view toString(ResultStatus);   // "attributed" | "ambiguous" | "unat
 struct Result {
     static constexpr const char* kSchemaVersion = "2.0";
     ResultStatus status = ResultStatus::Unattributed;
-    std::string outcome;                   // failed | hung | completed | unknown ...
+    WorkloadOutcome outcome = WorkloadOutcome::Unknown;
     std::string domain = "unknown";
     std::string subDomain;
     std::optional<RootCause> rootCause;
@@ -466,7 +493,7 @@ enum class TraceAction : uint8_t {
 // One effect of one rule (or engine step): a rule with several effects on an
 // event leaves one step per effect.
 struct TraceStep {
-    std::string phase;        // extract, filter.early, ..., refine.final, outcome, post_outcome, report
+    Phase phase = Phase::Extract;
     std::string rule;         // rule id, or "engine" for built-in steps
     TraceAction action = TraceAction::Extracted;
     std::vector<EventId> events;

@@ -17,6 +17,7 @@
 #include <cstdio>
 #include <fstream>
 #include <memory>
+#include <optional>
 #include <sstream>
 
 namespace fl::cli {
@@ -58,13 +59,12 @@ std::vector<std::string> splitWords(const std::string& s)
     return out;
 }
 
-int collectCommand(CollectArgs& a)
+// A refusal of the command line, said once by fail(); none when the step went through.
+using Refusal = std::optional<std::string>;
+
+// --ssh, --metrics, --host-labels, --rules and friends into the collect and analysis options.
+Refusal applyOptions(CollectArgs& a, AnalyzeOptions& analyzeOptions)
 {
-    const std::string &slurmJob = a.slurmJob, &k8sJob = a.k8sJob, &nodesText = a.nodesText, &fromText = a.fromText,
-                      &toText = a.toText, &workloadId = a.workloadId, &serviceUrl = a.serviceUrl,
-                      &tokenFile = a.tokenFile, &historyDb = a.historyDb;
-    const bool json = a.json, quiet = a.quiet;
-    const int64_t ranks = a.ranks, marginBefore = a.marginBefore, marginAfter = a.marginAfter;
     collect::CollectOptions& options = a.options;
     options.journal = !a.noJournal;
     options.podLogs = !a.noPodLogs;
@@ -74,8 +74,6 @@ int collectCommand(CollectArgs& a)
         options.metrics = splitComma(a.metrics);
     if (!a.hostLabels.empty())
         options.hostLabels = splitComma(a.hostLabels);
-    collect::ScopeQueryOptions scopeOptions;
-    AnalyzeOptions analyzeOptions;
     analyzeOptions.keepMetricSamples = false;
     analyzeOptions.keepMetricSeries = false;
     analyzeOptions.ruleDirs = a.ruleDirs;
@@ -85,17 +83,23 @@ int collectCommand(CollectArgs& a)
         try {
             options.metrics = collect::metricsReadBy(*loadRulesFor(analyzeOptions));
         } catch (const RuleError& e) {
-            return fail(e.what());
+            return std::string(e.what());
         }
     }
-    std::chrono::milliseconds serviceTimeout{600000};
+    return std::nullopt;
+}
+
+// --timeout SECONDS or SOURCE=SECONDS (repeatable): per source, the scheduler query and the service.
+Refusal applyTimeouts(CollectArgs& a, collect::ScopeQueryOptions& scopeOptions, std::chrono::milliseconds& serviceTimeout)
+{
+    collect::CollectOptions& options = a.options;
     for (const std::string& v : a.timeouts) {
         const size_t eq = v.find('=');
         const std::string source = eq == std::string::npos ? "" : v.substr(0, eq);
         const std::string secs = v.substr(eq == std::string::npos ? 0 : eq + 1);
         if (secs.empty() || secs.size() > 7 || secs.find_first_not_of("0123456789") != std::string::npos
             || std::stoll(secs) < 1)
-            return fail("--timeout: '" + v + "': SECONDS or SOURCE=SECONDS");
+            return "--timeout: '" + v + "': SECONDS or SOURCE=SECONDS";
         const std::chrono::milliseconds ms(std::stoll(secs) * 1000);
         if (source.empty())
             options.defaultTimeout = scopeOptions.timeout = ms;
@@ -107,146 +111,205 @@ int collectCommand(CollectArgs& a)
                  || source == "pod-logs")
             options.timeouts[source] = ms;
         else
-            return fail("--timeout: unknown source '" + source + "'");
+            return "--timeout: unknown source '" + source + "'";
     }
-    std::string token;
-    if (!tokenFile.empty()) {
-        std::ifstream in(tokenFile);
-        if (!in)
-            return fail(tokenFile + ": cannot read the token file");
-        std::getline(in, token);
-        while (!token.empty() && (token.back() == '\r' || token.back() == ' '))
-            token.pop_back();
-    }
+    return std::nullopt;
+}
 
-    collect::Scope scope;
+// The service's bearer token: the first line of --token-file, trailing blanks dropped.
+Refusal readToken(const std::string& tokenFile, std::string& token)
+{
+    if (tokenFile.empty())
+        return std::nullopt;
+    std::ifstream in(tokenFile);
+    if (!in)
+        return tokenFile + ": cannot read the token file";
+    std::getline(in, token);
+    while (!token.empty() && (token.back() == '\r' || token.back() == ' '))
+        token.pop_back();
+    return std::nullopt;
+}
+
+// --nodes with --from and --to: the scope, and the collection window, given by hand.
+Refusal manualScope(CollectArgs& a, collect::Scope& scope)
+{
+    if (a.fromText.empty() || a.toText.empty())
+        return "--nodes needs --from and --to (ISO 8601, e.g. 2026-03-01T10:00:00Z)";
+    const auto from = parseIso8601Ns(a.fromText), to = parseIso8601Ns(a.toText);
+    if (!from)
+        return "--from: '" + a.fromText + "' is not an ISO 8601 date-time";
+    if (!to)
+        return "--to: '" + a.toText + "' is not an ISO 8601 date-time";
+    if (*to < *from)
+        return "--to is before --from";
+    std::string error;
+    auto nodes = present::expandHostList(a.nodesText, error);
+    if (!nodes || nodes->empty())
+        return "--nodes: " + (error.empty() ? "no node" : error);
+    scope.scheduler = "manual";
+    scope.workloadId = a.workloadId;
+    scope.nodes = *nodes;
+    scope.startNs = *from;
+    scope.endNs = *to;
+    scope.notes.push_back("scope given by hand");
+    // A window given by hand is the collection window itself.
+    a.options.fromNs = *from;
+    a.options.toNs = *to;
+    return std::nullopt;
+}
+
+// Where and when the workload ran, from its scheduler or by hand; the collection window from it.
+Refusal findScope(CollectArgs& a, const collect::ScopeQueryOptions& scopeOptions, collect::Scope& scope)
+{
     try {
-        if (!slurmJob.empty()) {
-            scope = collect::scopeFromSlurm(slurmJob, scopeOptions);
-        } else if (!k8sJob.empty()) {
-            scope = collect::scopeFromKubernetes(k8sJob, scopeOptions);
-        } else {
-            if (fromText.empty() || toText.empty())
-                return fail("--nodes needs --from and --to (ISO 8601, e.g. 2026-03-01T10:00:00Z)");
-            const auto from = parseIso8601Ns(fromText), to = parseIso8601Ns(toText);
-            if (!from)
-                return fail("--from: '" + fromText + "' is not an ISO 8601 date-time");
-            if (!to)
-                return fail("--to: '" + toText + "' is not an ISO 8601 date-time");
-            if (*to < *from)
-                return fail("--to is before --from");
-            std::string error;
-            auto nodes = present::expandHostList(nodesText, error);
-            if (!nodes || nodes->empty())
-                return fail("--nodes: " + (error.empty() ? "no node" : error));
-            scope.scheduler = "manual";
-            scope.workloadId = workloadId;
-            scope.nodes = *nodes;
-            scope.startNs = *from;
-            scope.endNs = *to;
-            scope.notes.push_back("scope given by hand");
-            // A window given by hand is the collection window itself.
-            options.fromNs = *from;
-            options.toNs = *to;
-        }
+        if (!a.slurmJob.empty())
+            scope = collect::scopeFromSlurm(a.slurmJob, scopeOptions);
+        else if (!a.k8sJob.empty())
+            scope = collect::scopeFromKubernetes(a.k8sJob, scopeOptions);
+        else if (Refusal r = manualScope(a, scope))
+            return r;
     } catch (const std::exception& e) {
-        return fail(e.what());
+        return std::string(e.what());
     }
     if (!scope.nodes.empty() && std::none_of(scope.nodes.begin(), scope.nodes.end(), collect::safeNodeName)) {
         std::string names;
         for (size_t i = 0; i < scope.nodes.size() && i < 5; ++i)
             names += (i ? ", '" : "'") + scope.nodes[i].substr(0, 80) + "'";
-        return fail("no node of the scope has a usable host name (" + names + (scope.nodes.size() > 5 ? ", ..." : "")
-                    + "; letters, digits, '.', '-', '_'): nothing to collect");
+        return "no node of the scope has a usable host name (" + names + (scope.nodes.size() > 5 ? ", ..." : "")
+            + "; letters, digits, '.', '-', '_'): nothing to collect";
     }
-    if (ranks > 0)
-        scope.tasks = static_cast<int>(ranks);
+    if (a.ranks > 0)
+        scope.tasks = static_cast<int>(a.ranks);
     if (scope.scheduler != "manual") {
         if (scope.startNs != kNoTime)
-            options.fromNs = scope.startNs - marginBefore * 1'000'000'000;
+            a.options.fromNs = scope.startNs - a.marginBefore * 1'000'000'000;
         if (scope.endNs != kNoTime)
-            options.toNs = scope.endNs + marginAfter * 1'000'000'000;
+            a.options.toNs = scope.endNs + a.marginAfter * 1'000'000'000;
     }
-    if (!quiet)
+    if (!a.quiet)
         for (const auto& note : scope.notes)
             std::fprintf(stderr, "scope: %s\n", note.c_str());
+    return std::nullopt;
+}
 
-    // Ctrl-C ends the commands collect started (ssh, journalctl) with it.
-    collect::exitOnInterrupt("faultline-cli collect: interrupted; the partial bundle is in " + options.outDir);
-    collect::CollectResult collected;
-    try {
-        collected = collect::collect(scope, options);
-    } catch (const std::exception& e) {
-        return fail(e.what());
-    }
-    if (!quiet)
-        for (const auto& r : collected.reports)
-            std::fprintf(stderr, "%-12s %-20s %-5s %6lld ms  %s\n", r.source.c_str(), r.node.c_str(),
-                         std::string(collect::toString(r.status)).c_str(), static_cast<long long>(r.ms),
-                         r.reason.c_str());
+// What the command prints, and the result document the history keeps.
+struct Diagnosis {
+    std::string text;
+    nlohmann::json resultDoc;
+};
 
+// The bundle sent to faultline-service: its answer, with the collect reports appended.
+Refusal askService(const CollectArgs& a, const std::string& token, std::chrono::milliseconds timeout,
+                   const collect::CollectResult& collected, Diagnosis& out)
+{
+    const std::string& serviceUrl = a.serviceUrl;
+    const std::string& outDir = a.options.outDir;
     // The collect reports as the result document writes them.
     Result reportsOnly;
     collect::addSourceReports(reportsOnly, collected.reports);
     const nlohmann::json reportsJson = resultToJson(reportsOnly);
 
-    nlohmann::json resultDoc;
-    std::string text;
-    if (!serviceUrl.empty()) {
-        const auto answer = collect::sendBundle(serviceUrl, options.outDir, token, serviceTimeout);
-        if (!answer.ok)
-            return fail(answer.error + " (the bundle is in " + options.outDir + ")");
-        nlohmann::json doc = nlohmann::json::parse(answer.body, nullptr, false);
-        if (doc.is_discarded() || !doc.is_object() || !doc.contains("result") || !doc["result"].is_object())
-            return fail(serviceUrl + ": the answer has no result document (the bundle is in " + options.outDir + ")");
-        auto& res = doc["result"];
-        // The service's verdict is read the one way every result document is read.
-        Result answered;
-        try {
-            answered = resultFromJson(res);
-        } catch (const std::invalid_argument& e) {
-            return fail(serviceUrl + ": the answer's result document: " + e.what() + " (the bundle is in "
-                        + options.outDir + ")");
-        }
-        collect::addSourceReports(answered, collected.reports);
-        // The document goes on as the service wrote it, with the collect reports appended as resultToJson writes them.
-        for (const auto& c : reportsJson["connector_reports"])
-            res["connector_reports"].push_back(c);
-        for (const auto& m : reportsJson["missing"])
-            res["missing"].push_back(m);
-        resultDoc = res;
-        if (json) {
-            text = doc.dump(2) + "\n";
-        } else {
-            text = "session " + doc.value("session_id", std::string("?")) + " at " + serviceUrl + "\n" + "status "
-                + std::string(toString(answered.status)) + ", domain " + answered.domain + "\n" + answered.summary
-                + "\n";
-            for (const auto& m : answered.missing)
-                text += "  missing: " + m + "\n";
-        }
-    } else {
-        Analysis analysis;
-        try {
-            analysis = analyze(options.outDir, analyzeOptions);
-        } catch (const std::exception& e) {
-            return fail(std::string("analysing ") + options.outDir + ": " + e.what());
-        }
-        collect::addSourceReports(analysis.result, collected.reports);
-        text = json ? resultToString(analysis.result) : formatDiagnosis(analysis);
-        if (!historyDb.empty())
-            resultDoc = resultToJson(analysis.result);
+    const auto answer = collect::sendBundle(serviceUrl, outDir, token, timeout);
+    if (!answer.ok)
+        return answer.error + " (the bundle is in " + outDir + ")";
+    nlohmann::json doc = nlohmann::json::parse(answer.body, nullptr, false);
+    if (doc.is_discarded() || !doc.is_object() || !doc.contains("result") || !doc["result"].is_object())
+        return serviceUrl + ": the answer has no result document (the bundle is in " + outDir + ")";
+    auto& res = doc["result"];
+    // The service's verdict is read the one way every result document is read.
+    Result answered;
+    try {
+        answered = resultFromJson(res);
+    } catch (const std::invalid_argument& e) {
+        return serviceUrl + ": the answer's result document: " + e.what() + " (the bundle is in " + outDir + ")";
     }
-    if (!historyDb.empty() && scope.succeeded) {
-        // The history is what repeat-offender queries read: a job that ended well is no offence.
-        if (!quiet)
+    collect::addSourceReports(answered, collected.reports);
+    // The document goes on as the service wrote it, with the collect reports appended as resultToJson writes them.
+    for (const auto& c : reportsJson["connector_reports"])
+        res["connector_reports"].push_back(c);
+    for (const auto& m : reportsJson["missing"])
+        res["missing"].push_back(m);
+    out.resultDoc = res;
+    if (a.json) {
+        out.text = doc.dump(2) + "\n";
+        return std::nullopt;
+    }
+    out.text = "session " + doc.value("session_id", std::string("?")) + " at " + serviceUrl + "\n" + "status "
+        + std::string(toString(answered.status)) + ", domain " + answered.domain + "\n" + answered.summary + "\n";
+    for (const auto& m : answered.missing)
+        out.text += "  missing: " + m + "\n";
+    return std::nullopt;
+}
+
+// The bundle analysed here, the collect reports added to its coverage.
+Refusal analyzeHere(const CollectArgs& a, const AnalyzeOptions& analyzeOptions, const collect::CollectResult& collected,
+                    Diagnosis& out)
+{
+    Analysis analysis;
+    try {
+        analysis = analyze(a.options.outDir, analyzeOptions);
+    } catch (const std::exception& e) {
+        return std::string("analysing ") + a.options.outDir + ": " + e.what();
+    }
+    collect::addSourceReports(analysis.result, collected.reports);
+    out.text = a.json ? resultToString(analysis.result) : formatDiagnosis(analysis);
+    if (!a.historyDb.empty())
+        out.resultDoc = resultToJson(analysis.result);
+    return std::nullopt;
+}
+
+// --history: one row per failed job (a job that ended well is no offence).
+void keepHistory(const CollectArgs& a, const collect::Scope& scope, const nlohmann::json& resultDoc)
+{
+    if (a.historyDb.empty())
+        return;
+    if (scope.succeeded) {
+        if (!a.quiet)
             std::fprintf(stderr, "faultline-cli collect: history not written: job %s ended well (%s, exit 0)\n",
                          scope.workloadId.c_str(), scope.state.c_str());
-    } else if (!historyDb.empty()) {
-        std::string error;
-        if (!collect::appendHistory(historyDb, resultDoc, scope.scheduler, options.outDir, error))
-            std::fprintf(stderr, "faultline-cli collect: history not written: %s\n", error.c_str());
+        return;
     }
-    std::fwrite(text.data(), 1, text.size(), stdout);
+    std::string error;
+    if (!collect::appendHistory(a.historyDb, resultDoc, scope.scheduler, a.options.outDir, error))
+        std::fprintf(stderr, "faultline-cli collect: history not written: %s\n", error.c_str());
+}
+
+int collectCommand(CollectArgs& a)
+{
+    AnalyzeOptions analyzeOptions;
+    if (Refusal r = applyOptions(a, analyzeOptions))
+        return fail(*r);
+    collect::ScopeQueryOptions scopeOptions;
+    std::chrono::milliseconds serviceTimeout{600000};
+    std::string token;
+    collect::Scope scope;
+    if (Refusal r = applyTimeouts(a, scopeOptions, serviceTimeout))
+        return fail(*r);
+    if (Refusal r = readToken(a.tokenFile, token))
+        return fail(*r);
+    if (Refusal r = findScope(a, scopeOptions, scope))
+        return fail(*r);
+
+    // Ctrl-C ends the commands collect started (ssh, journalctl) with it.
+    collect::exitOnInterrupt("faultline-cli collect: interrupted; the partial bundle is in " + a.options.outDir);
+    collect::CollectResult collected;
+    try {
+        collected = collect::collect(scope, a.options);
+    } catch (const std::exception& e) {
+        return fail(e.what());
+    }
+    if (!a.quiet)
+        for (const auto& r : collected.reports)
+            std::fprintf(stderr, "%-12s %-20s %-5s %6lld ms  %s\n", r.source.c_str(), r.node.c_str(),
+                         std::string(collect::toString(r.status)).c_str(), static_cast<long long>(r.ms),
+                         r.reason.c_str());
+
+    Diagnosis diagnosis;
+    if (Refusal r = a.serviceUrl.empty() ? analyzeHere(a, analyzeOptions, collected, diagnosis)
+                                         : askService(a, token, serviceTimeout, collected, diagnosis))
+        return fail(*r);
+    keepHistory(a, scope, diagnosis.resultDoc);
+    std::fwrite(diagnosis.text.data(), 1, diagnosis.text.size(), stdout);
     return 0;
 }
 

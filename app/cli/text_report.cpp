@@ -118,7 +118,7 @@ std::string formatDiagnosis(const Analysis& a, bool detail)
     os << "  Status      " << upper(std::string(toString(r.status))) << "   domain " << r.domain;
     if (!r.subDomain.empty())
         os << " / " << r.subDomain;
-    os << "\n  Outcome     " << r.outcome << "\n";
+    os << "\n  Outcome     " << toString(r.outcome) << "\n";
     if (r.rootCause) {
         const RootCause& rc = *r.rootCause;
         os << "  Root cause  " << rc.title << "\n";
@@ -205,16 +205,16 @@ std::string formatExplanation(const Analysis& a)
     const Result& r = a.result;
     std::ostringstream os;
     os << "Explanation, phase by phase\n";
-    std::string phase;
+    std::optional<Phase> phase;
     for (const auto& step : a.trace) {
         if (step.phase != phase) {
             phase = step.phase;
-            os << "\n[" << upper(phase) << "]\n";
+            os << "\n[" << upper(std::string(toString(step.phase))) << "]\n";
         }
         os << "  " << step.rule << ": " << present::traceAction(step);
         if (!step.detail.empty())
             os << " — " << oneLine(step.detail, 140);
-        if (step.phase == "extract" && !step.events.empty()) {
+        if (step.phase == Phase::Extract && !step.events.empty()) {
             std::map<std::string, size_t> bySymptom;
             for (EventId id : step.events)
                 if (id.value < r.events.size())

@@ -162,7 +162,7 @@ bool appendHistory(const std::string& dbPath, const nlohmann::json& doc, const s
     text(result.workloadId);
     integer(result.attempt);
     text(std::string(toString(result.status)));
-    text(result.outcome);
+    text(std::string(toString(result.outcome)));
     text(result.domain);
     text(result.subDomain);
     text(rc.symptom);

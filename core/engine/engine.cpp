@@ -70,13 +70,13 @@ Result attributeEvents(const detail::State& st, std::vector<SymptomEvent> events
     for (const auto& e : events)
         ++extractedBy[e.extractedBy];
     for (const auto& [rule, n] : extractedBy) {
-        fired.push_back({rule, "extract", "extracted", n});
+        fired.push_back({rule, Phase::Extract, "extracted", n});
         if (trace) {
             std::vector<EventId> ids;
             for (const auto& e : events)
                 if (e.extractedBy == rule && ids.size() < 200)
                     ids.push_back(e.id);
-            trace->push_back({"extract", rule, TraceAction::Extracted, ids, std::to_string(n) + " events", {}});
+            trace->push_back({Phase::Extract, rule, TraceAction::Extracted, ids, std::to_string(n) + " events", {}});
         }
     }
 

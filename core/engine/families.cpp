@@ -91,10 +91,8 @@ std::string familyTitle(std::string_view title, const std::vector<SymptomEvent>&
     });
 }
 
-} // namespace
-
-void buildFamilies(const std::vector<SymptomEvent>& events, const std::vector<ChainEdge>& edges,
-                   const FamilyInputs& in, Result& result)
+// Events that share a role, a symptom, a kind, a suppression, their roots and a collective, in event id order.
+std::map<Key, std::vector<EventId>> groupEvents(const std::vector<SymptomEvent>& events, const FamilyInputs& in)
 {
     std::map<Key, std::vector<EventId>> groups;
     for (const auto& e : events) {
@@ -114,62 +112,73 @@ void buildFamilies(const std::vector<SymptomEvent>& events, const std::vector<Ch
                 k.collective.emplace_back(name, it->second);
         groups[std::move(k)].push_back(e.id);
     }
+    return groups;
+}
 
-    std::vector<SymptomFamily> families;
-    families.reserve(groups.size());
-    for (auto& [key, members] : groups) {
-        SymptomFamily f;
-        const SymptomEvent& first = events[members.front().value];
-        f.symptom = key.symptom;
-        f.title = first.id.value < in.titles.size() ? familyTitle(in.titles[first.id.value], events, members)
-                                                    : std::string();
-        f.role = first.id.value < in.roles.size() ? in.roles[first.id.value] : EvidenceRole::Interesting;
-        f.kind = key.kind;
-        f.suppressedBy = key.suppressedBy;
-        for (const auto& [k, v] : key.collective)
-            f.collective[k] = v;
-        f.events = std::move(members); // ascending: events were visited in id order
-        std::vector<int> ranks;
-        std::vector<std::string> nodes;
-        for (EventId id : f.events) {
-            const SymptomEvent& e = events[id.value];
-            ++f.count;
-            f.occurrences += e.count;
-            if (e.rank >= 0)
-                ranks.push_back(e.rank);
-            if (!e.node.empty())
-                nodes.push_back(e.node);
-            if (e.time.known()) {
-                if (!f.first.known() || e.time.ns < f.first.ns) {
-                    f.first.ns = e.time.ns;
-                    f.first.basis = e.time.basis;
-                }
-                if (!f.last.known() || e.time.ns > f.last.ns) {
-                    f.last.ns = e.time.ns;
-                    f.last.basis = e.time.basis;
-                }
+// What the members add up to: counts, nodes and ranks as ranges, first and last time, the time span.
+void summariseMembers(const std::vector<SymptomEvent>& events, SymptomFamily& f)
+{
+    std::vector<int> ranks;
+    std::vector<std::string> nodes;
+    for (EventId id : f.events) {
+        const SymptomEvent& e = events[id.value];
+        ++f.count;
+        f.occurrences += e.count;
+        if (e.rank >= 0)
+            ranks.push_back(e.rank);
+        if (!e.node.empty())
+            nodes.push_back(e.node);
+        if (e.time.known()) {
+            if (!f.first.known() || e.time.ns < f.first.ns) {
+                f.first.ns = e.time.ns;
+                f.first.basis = e.time.basis;
             }
-            if (e.time.interval.earliestNs != kNoTime &&
-                (f.span.earliestNs == kNoTime || e.time.interval.earliestNs < f.span.earliestNs))
-                f.span.earliestNs = e.time.interval.earliestNs;
-            // An untimed line's interval may reach to its file's last write, which an
-            // archive and a folder of the same bundle disagree on: it adds its inherited stamp.
-            const int64_t latest = e.time.basis == TimeBasis::Inherited ? e.time.ns : e.time.interval.latestNs;
-            if (latest != kNoTime && (f.span.latestNs == kNoTime || latest > f.span.latestNs))
-                f.span.latestNs = latest;
+            if (!f.last.known() || e.time.ns > f.last.ns) {
+                f.last.ns = e.time.ns;
+                f.last.basis = e.time.basis;
+            }
         }
-        std::sort(nodes.begin(), nodes.end());
-        nodes.erase(std::unique(nodes.begin(), nodes.end()), nodes.end());
-        f.nodeRanges = present::compressHostList(nodes);
-        f.nodes = std::move(nodes);
-        f.ranks = present::toRanges(std::move(ranks));
-        for (const auto& r : f.ranks)
-            f.rankCount += static_cast<uint32_t>(r.last - r.first + 1);
-        chooseRepresentatives(events, f);
-        families.push_back(std::move(f));
+        if (e.time.interval.earliestNs != kNoTime &&
+            (f.span.earliestNs == kNoTime || e.time.interval.earliestNs < f.span.earliestNs))
+            f.span.earliestNs = e.time.interval.earliestNs;
+        // An untimed line's interval may reach to its file's last write, which an
+        // archive and a folder of the same bundle disagree on: it adds its inherited stamp.
+        const int64_t latest = e.time.basis == TimeBasis::Inherited ? e.time.ns : e.time.interval.latestNs;
+        if (latest != kNoTime && (f.span.latestNs == kNoTime || latest > f.span.latestNs))
+            f.span.latestNs = latest;
     }
+    std::sort(nodes.begin(), nodes.end());
+    nodes.erase(std::unique(nodes.begin(), nodes.end()), nodes.end());
+    f.nodeRanges = present::compressHostList(nodes);
+    f.nodes = std::move(nodes);
+    f.ranks = present::toRanges(std::move(ranks));
+    for (const auto& r : f.ranks)
+        f.rankCount += static_cast<uint32_t>(r.last - r.first + 1);
+}
 
-    // Root first, then downstream symptoms, interesting, context; within a role by first time.
+SymptomFamily makeFamily(const std::vector<SymptomEvent>& events, const FamilyInputs& in, const Key& key,
+                         std::vector<EventId>&& members)
+{
+    SymptomFamily f;
+    const SymptomEvent& first = events[members.front().value];
+    f.symptom = key.symptom;
+    f.title = first.id.value < in.titles.size() ? familyTitle(in.titles[first.id.value], events, members)
+                                                : std::string();
+    f.role = first.id.value < in.roles.size() ? in.roles[first.id.value] : EvidenceRole::Interesting;
+    f.kind = key.kind;
+    f.suppressedBy = key.suppressedBy;
+    for (const auto& [k, v] : key.collective)
+        f.collective[k] = v;
+    f.events = std::move(members); // ascending: events were visited in id order
+    summariseMembers(events, f);
+    chooseRepresentatives(events, f);
+    return f;
+}
+
+// Root first, then downstream symptoms, interesting, context; within a role by first time. Returns each
+// event's family.
+std::vector<FamilyId> placeInOrder(std::vector<SymptomFamily>&& families, size_t eventCount, Result& result)
+{
     std::vector<size_t> order(families.size());
     for (size_t i = 0; i < order.size(); ++i)
         order[i] = i;
@@ -179,7 +188,7 @@ void buildFamilies(const std::vector<SymptomEvent>& events, const std::vector<Ch
         return std::make_tuple(-present::rolePriority(x.role), !x.first.known(), x.first.ns, x.symptom, x.events.front()) <
                std::make_tuple(-present::rolePriority(y.role), !y.first.known(), y.first.ns, y.symptom, y.events.front());
     });
-    std::vector<FamilyId> familyOf(events.size());
+    std::vector<FamilyId> familyOf(eventCount);
     result.families.clear();
     result.families.reserve(families.size());
     for (size_t i = 0; i < order.size(); ++i) {
@@ -187,8 +196,13 @@ void buildFamilies(const std::vector<SymptomEvent>& events, const std::vector<Ch
             familyOf[id.value] = FamilyId(static_cast<uint32_t>(i));
         result.families.push_back(std::move(families[order[i]]));
     }
-    // Causes: the families of the roots upstream (a root's family holds that root alone).
-    for (auto& f : result.families) {
+    return familyOf;
+}
+
+// Causes: the families of the roots upstream (a root's family holds that root alone).
+void linkCauses(const FamilyInputs& in, const std::vector<FamilyId>& familyOf, std::vector<SymptomFamily>& families)
+{
+    for (auto& f : families) {
         const EventId id = f.events.front();
         if (id.value >= in.rootsOf.size())
             continue;
@@ -198,14 +212,34 @@ void buildFamilies(const std::vector<SymptomEvent>& events, const std::vector<Ch
         std::sort(f.causes.begin(), f.causes.end());
         f.causes.erase(std::unique(f.causes.begin(), f.causes.end()), f.causes.end());
     }
+}
 
+// One family edge per (from, to, rule), counting the event edges it stands for.
+std::vector<FamilyEdge> familyEdgesOf(const std::vector<ChainEdge>& edges, const std::vector<FamilyId>& familyOf)
+{
     std::map<std::tuple<FamilyId, FamilyId, std::string>, uint32_t> counts;
     for (const auto& e : edges)
         if (e.from.value < familyOf.size() && e.to.value < familyOf.size())
             ++counts[{familyOf[e.from.value], familyOf[e.to.value], e.rule}];
-    result.familyEdges.clear();
+    std::vector<FamilyEdge> out;
     for (const auto& [k, n] : counts)
-        result.familyEdges.push_back({std::get<0>(k), std::get<1>(k), std::get<2>(k), n});
+        out.push_back({std::get<0>(k), std::get<1>(k), std::get<2>(k), n});
+    return out;
+}
+
+} // namespace
+
+void buildFamilies(const std::vector<SymptomEvent>& events, const std::vector<ChainEdge>& edges,
+                   const FamilyInputs& in, Result& result)
+{
+    std::map<Key, std::vector<EventId>> groups = groupEvents(events, in);
+    std::vector<SymptomFamily> families;
+    families.reserve(groups.size());
+    for (auto& [key, members] : groups)
+        families.push_back(makeFamily(events, in, key, std::move(members)));
+    const std::vector<FamilyId> familyOf = placeInOrder(std::move(families), events.size(), result);
+    linkCauses(in, familyOf, result.families);
+    result.familyEdges = familyEdgesOf(edges, familyOf);
 }
 
 } // namespace fl::detail

@@ -218,7 +218,7 @@ void decide(const RuleSet& rules, const InitiatorOrder& first, const ClockModel&
         result.subDomain = d ? d->subDomain : "";
         result.rootCause = rootCauseOf(*winner, d, clocks);
         if (trace)
-            trace->push_back({"outcome", "engine", TraceAction::Chose, {winner->id},
+            trace->push_back({Phase::Outcome, "engine", TraceAction::Chose, {winner->id},
                               winner->symptom.str() + " on " + place(*winner) + " at " + formatTime(winner->time), {}});
     } else if (winner) {
         std::set<std::string> domains;
@@ -232,7 +232,7 @@ void decide(const RuleSet& rules, const InitiatorOrder& first, const ClockModel&
             std::vector<EventId> ids{winner->id};
             for (const auto* c : first.tied)
                 ids.push_back(c->id);
-            trace->push_back({"outcome", "engine", TraceAction::Ambiguous, ids,
+            trace->push_back({Phase::Outcome, "engine", TraceAction::Ambiguous, ids,
                               std::to_string(ids.size()) + " initiating candidates on different nodes within " +
                                   present::seconds(s.tolNs), {}});
         }
@@ -241,22 +241,22 @@ void decide(const RuleSet& rules, const InitiatorOrder& first, const ClockModel&
         result.domain = "unknown";
         result.subDomain = "";
         if (trace)
-            trace->push_back({"outcome", "engine", TraceAction::Unattributed, {},
+            trace->push_back({Phase::Outcome, "engine", TraceAction::Unattributed, {},
                               result.onset ? "no initiating event before the hang's onset"
                                            : "no initiating event in the evidence", {}});
     }
 }
 
 // What happened to the workload, as far as the evidence says.
-std::string workloadOutcome(const State& state, const std::vector<SymptomEvent>& events, const Result& result)
+WorkloadOutcome workloadOutcome(const State& state, const std::vector<SymptomEvent>& events, const Result& result)
 {
     if (result.rootCause && result.domain == "scheduler")
-        return "terminated_by_scheduler";
+        return WorkloadOutcome::TerminatedByScheduler;
     if (state.manifest && !state.manifest->detectionSignal.empty())
-        return "failed";
+        return WorkloadOutcome::Failed;
     const bool anyBad = std::any_of(events.begin(), events.end(),
                                     [](const SymptomEvent& e) { return !e.suppressed && e.kind == EventKind::BadNode; });
-    return anyBad ? "failed" : "unknown";
+    return anyBad ? WorkloadOutcome::Failed : WorkloadOutcome::Unknown;
 }
 
 } // namespace

@@ -747,7 +747,7 @@ uint32_t emitAbsentRanks(const State& state, const Rule& rule, const std::vector
             const EventId id(static_cast<uint32_t>(events.size() + out.size()));
             SymptomEvent ev = absentEvent(rule, ranks, *grp, node, silent, logs, id);
             if (trace && out.size() < 200)
-                trace->push_back({std::string(toString(rule.phase)), rule.id, TraceAction::Emitted, {ev.id},
+                trace->push_back({rule.phase, rule.id, TraceAction::Emitted, {ev.id},
                                   ev.symptom.str() + " @ " + node + ": " + ev.fields["absent"], {}});
             out.push_back(std::move(ev));
         }
@@ -1031,7 +1031,7 @@ void runTrendRule(PhaseRun& run, const Rule& rule)
 {
     const size_t before = run.events.size();
     if (uint32_t n = emitTrend(run.state, rule, run.events, run.trace))
-        run.fired.push_back({rule.id, std::string(toString(run.phase)), "emitted trend events", n});
+        run.fired.push_back({rule.id, run.phase, "emitted trend events", n});
     run.symptomIds.sync(run.events, before);
 }
 
@@ -1086,7 +1086,7 @@ void runAbsentRule(PhaseRun& run, const Rule& rule, const std::vector<Decision>&
         matched.push_back(dec.id);
     const size_t before = run.events.size();
     if (uint32_t n = emitAbsentRanks(run.state, rule, matched, run.events, run.trace))
-        run.fired.push_back({rule.id, std::string(toString(run.phase)), "emitted absent ranks", n});
+        run.fired.push_back({rule.id, run.phase, "emitted absent ranks", n});
     run.symptomIds.sync(run.events, before);
 }
 
@@ -1107,11 +1107,11 @@ void applyAll(PhaseRun& run, const Rule& rule, const RulePools& pools, const std
         lastEffect = present::traceAction({{}, {}, lastAction, {}, {}, lastChange});
         if (run.trace && count <= 200)
             for (auto& [action, change] : effects)
-                run.trace->push_back({std::string(toString(run.phase)), rule.id, action, {dec.id},
+                run.trace->push_back({run.phase, rule.id, action, {dec.id},
                                       symptomBefore + " @ " + run.events[dec.id.value].node, std::move(change)});
     }
     if (count > 0)
-        run.fired.push_back({rule.id, std::string(toString(run.phase)), firingSummary(rule, lastEffect), count});
+        run.fired.push_back({rule.id, run.phase, firingSummary(rule, lastEffect), count});
 }
 
 } // namespace

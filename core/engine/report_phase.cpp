@@ -190,7 +190,9 @@ EvidenceItem observationItem(const State& state, ObservationId obsId, const Pick
     const Observation& o = state.observations[obsId.value];
     const SymptomEvent& e = events[pick.event.value];
     EvidenceItem item;
-    item.kind = o.source == SourceKind::Scheduler ? "scheduler" : o.source == SourceKind::Metrics ? "metric" : "log";
+    item.kind = o.source == SourceKind::Scheduler ? EvidenceKind::Scheduler
+                : o.source == SourceKind::Metrics ? EvidenceKind::Metric
+                                                  : EvidenceKind::Log;
     item.source = o.source;
     item.file = o.ref.file.value < state.files.size() ? state.files[o.ref.file.value].path : std::string();
     item.ref = o.ref;
@@ -223,7 +225,7 @@ std::optional<EvidenceItem> absenceItem(const State& state, const SymptomEvent& 
         return std::nullopt;
     const SourceFile& sf = state.files[file.value];
     EvidenceItem item;
-    item.kind = "log";
+    item.kind = EvidenceKind::Log;
     item.source = sf.kind;
     item.file = sf.path;
     item.ref.file = file;
@@ -483,7 +485,7 @@ void buildReport(const State& state, std::vector<SymptomEvent>& events, const st
     const std::set<EventId>& roots = roleOf.roots();
     result.summary = present::summary(result, {roots.begin(), roots.end()}, summaryCounts(state, events, roleOf), missing);
     if (trace)
-        trace->push_back({"report", "engine", TraceAction::Reported, {},
+        trace->push_back({Phase::Report, "engine", TraceAction::Reported, {},
                           std::to_string(result.evidence.size()) + " evidence items, " +
                               std::to_string(result.connectors.size()) + " files", {}});
 }

@@ -205,7 +205,7 @@ json edgeJson(const ChainEdge& e)
 json evidenceJson(const EvidenceItem& e)
 {
     return {{"id", e.id},
-            {"kind", e.kind},
+            {"kind", std::string(toString(e.kind))},
             {"source", std::string(toString(e.source))},
             {"node", optStr(e.node)},
             {"rank", optInt(e.rank)},
@@ -247,7 +247,7 @@ json resultHead(const Result& r, bool withCandidates = true)
     json j;
     j["schema_version"] = Result::kSchemaVersion;
     j["status"] = std::string(toString(r.status));
-    j["outcome"] = r.outcome;
+    j["outcome"] = std::string(toString(r.outcome));
     j["domain"] = r.domain;
     j["sub_domain"] = optStr(r.subDomain);
     j["summary"] = r.summary;
@@ -289,7 +289,7 @@ json resultHead(const Result& r, bool withCandidates = true)
 
     json fired = json::array();
     for (const auto& f : r.rulesFired)
-        fired.push_back({{"rule", f.rule}, {"phase", f.phase}, {"effect", f.effect}, {"count", f.count}});
+        fired.push_back({{"rule", f.rule}, {"phase", std::string(toString(f.phase))}, {"effect", f.effect}, {"count", f.count}});
     j["rules_fired"] = fired;
     j["warnings"] = r.warnings;
     j["engine"] = {{"name", "faultline"}, {"version", r.engineVersion}, {"rules_digest", r.rulesDigest}};
@@ -477,7 +477,7 @@ void writeEvidence(std::string& out, const EvidenceItem& e, int depth)
         o.str("family", familyId(*e.family));
     else
         o.null("family");
-    o.optInt("gpu", e.gpuIndex).str("id", e.id).str("kind", e.kind).optStr("node", e.node).optInt("rank", e.rank);
+    o.optInt("gpu", e.gpuIndex).str("id", e.id).str("kind", toString(e.kind)).optStr("node", e.node).optInt("rank", e.rank);
     FlatObject raw = o.nested("raw");
     raw.str("file", e.file)
         .num("length", e.ref.length)

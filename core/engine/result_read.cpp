@@ -349,7 +349,7 @@ EvidenceItem evidenceOf(const json& e, const std::map<std::string, uint32_t>& fi
 {
     EvidenceItem out;
     out.id = str(e, "id");
-    out.kind = str(e, "kind");
+    out.kind = evidenceKindFromString(str(e, "kind")).value_or(EvidenceKind::Log);
     out.source = sourceKindFromString(str(e, "source")).value_or(SourceKind::Unknown);
     const json& raw = member(e, "raw");
     out.file = str(raw, "file");
@@ -407,7 +407,7 @@ int64_t secondsToNs(const json& v)
 void readVerdict(const json& doc, Result& r)
 {
     r.status = resultStatusFromString(str(doc, "status")).value_or(ResultStatus::Unattributed);
-    r.outcome = str(doc, "outcome");
+    r.outcome = workloadOutcomeFromString(str(doc, "outcome")).value_or(WorkloadOutcome::Unknown);
     r.domain = str(doc, "domain").empty() ? std::string("unknown") : str(doc, "domain");
     r.subDomain = str(doc, "sub_domain");
     r.summary = str(doc, "summary");
@@ -471,7 +471,8 @@ Result resultFromJson(const json& doc)
         r.clockOffsets.push_back({str(c, "node"), secondsToNs(member(c, "offset_s")), secondsToNs(member(c, "residual_s")),
                                   count(c, "anchors"), str(c, "basis")});
     for (const json& f : array(doc, "rules_fired"))
-        r.rulesFired.push_back({str(f, "rule"), str(f, "phase"), str(f, "effect"), count(f, "count")});
+        if (const auto phase = phaseFromString(str(f, "phase")))
+            r.rulesFired.push_back({str(f, "rule"), *phase, str(f, "effect"), count(f, "count")});
     r.warnings = strings(doc, "warnings");
     r.engineVersion = str(member(doc, "engine"), "version");
     r.rulesDigest = str(member(doc, "engine"), "rules_digest");

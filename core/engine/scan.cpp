@@ -785,9 +785,8 @@ void growByProjection(std::vector<T>& v, size_t more, uint64_t doneBytes, uint64
     v.reserve(static_cast<size_t>(std::clamp(projected, needed * 1.5, needed * 4.0)));
 }
 
-} // namespace
-
-void scanBundle(State& state, const Bundle& bundle, const Progress& progress)
+// What the bundle brings besides its files: its manifest, the extraction folder to keep, its warnings.
+void adoptBundle(State& state, const Bundle& bundle)
 {
     if (bundle.manifest && !state.manifest)
         state.manifest = bundle.manifest;
@@ -795,10 +794,13 @@ void scanBundle(State& state, const Bundle& bundle, const Progress& progress)
         state.keepAlive.push_back(bundle.extraction);
     for (const auto& w : bundle.warnings)
         state.warnings.push_back(w);
+}
 
-    // Syslog lines carry no year: take it from the manifest, else from the first
-    // full date found in any file's head, else (per file) from its modification
-    // time; see inferTimeContext.
+// Syslog lines carry no year: take it from the manifest, else from the first
+// full date found in any file's head, else (per file) from its modification
+// time; see inferTimeContext. Says so in a warning when the year is a guess.
+YearHint yearHintOf(State& state, const Bundle& bundle)
+{
     YearHint years;
     if (state.manifest) {
         years.latestNs = state.manifest->windowEndNs != kNoTime ? state.manifest->windowEndNs : state.manifest->detectedAtNs;
@@ -827,13 +829,57 @@ void scanBundle(State& state, const Bundle& bundle, const Progress& progress)
     else if (years.latestNs == kNoTime && years.nearNs == kNoTime)
         state.warnings.push_back("no manifest window and no dated line give the year: times printed without one "
                                  "(syslog \"Mon DD HH:MM:SS\") take it from their file's modification time");
+    return years;
+}
 
-    // The peers / all_below events of the last ingest are judged again over every file so far (they are
-    // the last events: nothing else appends between ingests).
-    state.extracted.resize(state.extracted.size() - state.metricAcrossEvents);
-    state.metricAcrossEvents = 0;
+// One scanned file's output moved into `state`, its observation and event ids
+// renumbered to their place there; `out` is emptied so its memory goes back.
+void commitFile(State& state, FileOutput& out, uint64_t committedBytes, uint64_t totalBytes)
+{
+    growByProjection(state.observations, out.observations.size(), committedBytes, totalBytes);
+    growByProjection(state.extracted, out.events.size(), committedBytes, totalBytes);
+    const uint32_t obsBase = static_cast<uint32_t>(state.observations.size());
+    for (auto& o : out.observations) {
+        o.id = ObservationId(static_cast<uint32_t>(state.observations.size()));
+        o.ref.file = out.file.index;
+        state.observations.push_back(std::move(o));
+    }
+    for (auto& e : out.events) {
+        for (auto& id : e.observations)
+            id = ObservationId(id.value + obsBase);
+        e.id = EventId(static_cast<uint32_t>(state.extracted.size()));
+        state.extracted.push_back(std::move(e));
+    }
+    for (auto& [capture, p] : out.points) {
+        p.observation += obsBase;
+        state.series[capture->name].push_back(p);
+    }
+    for (auto& m : out.metrics) {
+        m.file = out.file.index;
+        state.metrics.push_back(std::move(m));
+    }
+    for (auto& t : out.acrossTracks)
+        state.metricTracks.push_back(std::move(t));
+    if (out.appLog) {
+        if (state.appLogs.size() <= out.file.index.value)
+            state.appLogs.resize(out.file.index.value + 1);
+        state.appLogs[out.file.index.value] = std::move(out.appLog);
+    }
+    out.file.observations += out.observations.size();
+    for (auto& w : out.warnings)
+        state.warnings.push_back(std::move(w));
+    state.files.push_back(std::move(out.file));
+    out = FileOutput{};
+}
+
+// Every file scanned on every core. Each file's output is moved into `state`
+// as soon as it and every file before it are scanned, in file order (ids do
+// not depend on scheduling), and freed: the per-file vectors are reused by the
+// files still being scanned instead of all of them being held until a merge at
+// the end.
+void scanFiles(State& state, const Bundle& bundle, const YearHint& years, const Progress& progress)
+{
     const uint32_t fileBase = static_cast<uint32_t>(state.files.size());
-    const size_t firstEvent = state.extracted.size();
     std::vector<FileOutput> outputs(bundle.files.size());
     for (size_t i = 0; i < bundle.files.size(); ++i) {
         outputs[i].file = bundle.files[i];
@@ -843,49 +889,12 @@ void scanBundle(State& state, const Bundle& bundle, const Progress& progress)
     for (const auto& f : bundle.files)
         totalBytes += f.size;
 
-    // Each file's output is moved into `state` as soon as it and every file
-    // before it are scanned, in file order (ids do not depend on scheduling),
-    // and freed: the per-file vectors are reused by the files still being
-    // scanned instead of all of them being held until a merge at the end.
     state.files.reserve(state.files.size() + outputs.size());
     size_t committed = 0;
     uint64_t committedBytes = 0;
     auto commit = [&](FileOutput& out) {
         committedBytes += out.file.size;
-        growByProjection(state.observations, out.observations.size(), committedBytes, totalBytes);
-        growByProjection(state.extracted, out.events.size(), committedBytes, totalBytes);
-        const uint32_t obsBase = static_cast<uint32_t>(state.observations.size());
-        for (auto& o : out.observations) {
-            o.id = ObservationId(static_cast<uint32_t>(state.observations.size()));
-            o.ref.file = out.file.index;
-            state.observations.push_back(std::move(o));
-        }
-        for (auto& e : out.events) {
-            for (auto& id : e.observations)
-                id = ObservationId(id.value + obsBase);
-            e.id = EventId(static_cast<uint32_t>(state.extracted.size()));
-            state.extracted.push_back(std::move(e));
-        }
-        for (auto& [capture, p] : out.points) {
-            p.observation += obsBase;
-            state.series[capture->name].push_back(p);
-        }
-        for (auto& m : out.metrics) {
-            m.file = out.file.index;
-            state.metrics.push_back(std::move(m));
-        }
-        for (auto& t : out.acrossTracks)
-            state.metricTracks.push_back(std::move(t));
-        if (out.appLog) {
-            if (state.appLogs.size() <= out.file.index.value)
-                state.appLogs.resize(out.file.index.value + 1);
-            state.appLogs[out.file.index.value] = std::move(out.appLog);
-        }
-        out.file.observations += out.observations.size();
-        for (auto& w : out.warnings)
-            state.warnings.push_back(std::move(w));
-        state.files.push_back(std::move(out.file));
-        out = FileOutput{};
+        commitFile(state, out, committedBytes, totalBytes);
     };
 
     Scanner scanner{state, progress, years, metricRuleSeries(*state.rules, false), metricRuleSeries(*state.rules, true), {}};
@@ -919,6 +928,20 @@ void scanBundle(State& state, const Bundle& bundle, const Progress& progress)
     std::sort(state.metrics.begin(), state.metrics.end(), [](const MetricSeries& a, const MetricSeries& b) {
         return std::tie(a.name, a.node, a.gpu, a.file) < std::tie(b.name, b.node, b.gpu, b.file);
     });
+}
+
+} // namespace
+
+void scanBundle(State& state, const Bundle& bundle, const Progress& progress)
+{
+    adoptBundle(state, bundle);
+    const YearHint years = yearHintOf(state, bundle);
+    // The peers / all_below events of the last ingest are judged again over every file so far (they are
+    // the last events: nothing else appends between ingests).
+    state.extracted.resize(state.extracted.size() - state.metricAcrossEvents);
+    state.metricAcrossEvents = 0;
+    const size_t firstEvent = state.extracted.size();
+    scanFiles(state, bundle, years, progress);
 
     if (!state.metricTracks.empty()) {
         std::vector<const MetricTrackData*> tracks;

@@ -30,7 +30,7 @@ json traceToJson(const std::vector<TraceStep>& trace)
         json events = json::array();
         for (EventId e : t.events)
             events.push_back(e.value);
-        out.push_back({{"phase", t.phase}, {"rule", t.rule}, {"action", kActions[static_cast<size_t>(t.action)]},
+        out.push_back({{"phase", std::string(toString(t.phase))}, {"rule", t.rule}, {"action", kActions[static_cast<size_t>(t.action)]},
                        {"events", std::move(events)}, {"detail", t.detail}, {"change", t.change}});
     }
     return out;
@@ -50,8 +50,11 @@ std::vector<TraceStep> traceFromJson(const json& steps)
             ++a;
         if (a == kActions.size())
             continue;
+        const auto phase = phaseFromString(text(s, "phase"));
+        if (!phase)
+            continue;
         TraceStep t;
-        t.phase = text(s, "phase");
+        t.phase = *phase;
         t.rule = text(s, "rule");
         t.action = static_cast<TraceAction>(a);
         t.detail = text(s, "detail");

@@ -67,20 +67,21 @@ std::vector<size_t> sortedUnique(std::vector<size_t> v)
     return v;
 }
 
-std::vector<TrendFinding> stragglers(const Trend& t, const std::vector<TrendSeries>& series)
+// Each series' (key, point) pairs by ascending key, one per key.
+using Keyed = std::vector<std::pair<double, size_t>>;
+
+// Steps align the series when every point printed one; else the k-th point from the end of each series is
+// compared with the others' k-th. Sorted vectors, not a std::map per series (10,000 ranks: 120,000 map nodes).
+// Of two points of one step in the window the newer print is kept, as the map's assignment in window order
+// (oldest first) kept it. `judged`: the series with enough points to be judged.
+std::vector<Keyed> keyedSeries(const Trend& t, const std::vector<TrendSeries>& series, size_t& judged)
 {
-    // Steps align the series when every point printed one; else the k-th
-    // point from the end of each series is compared with the others' k-th.
     bool steps = true;
     for (const auto& s : series)
         for (const auto& p : s.points)
             steps = steps && std::isfinite(p.step);
-    // Each series' (key, point) pairs by ascending key, one per key: sorted vectors, not a std::map per series
-    // (10,000 ranks: 120,000 map nodes). Of two points of one step in the window the newer print is kept, as the
-    // map's assignment in window order (oldest first) kept it.
-    using Keyed = std::vector<std::pair<double, size_t>>;
     std::vector<Keyed> at(series.size());
-    size_t judged = 0;
+    judged = 0;
     for (size_t s = 0; s < series.size(); ++s) {
         const auto w = window(series[s], t.last);
         Keyed keyed;
@@ -98,88 +99,122 @@ std::vector<TrendFinding> stragglers(const Trend& t, const std::vector<TrendSeri
         }
         judged += w.size() >= size_t(t.minPoints) ? 1 : 0;
     }
-    if (judged < 3) // a straggler needs at least two peers to be slower than
-        return {};
+    return at;
+}
 
-    // Every series' value at each key, sorted once: a series' peers at a key
-    // are these minus its own value, so their median is read by index instead
-    // of gathering and selecting the other series' values for every series
-    // (quadratic in the ranks: 80 % of analyze on 10,000 ranks).
+// Every series' value at each key, sorted once: a series' peers at a key are these minus its own value, so
+// their median is read by index instead of gathering and selecting the other series' values for every series
+// (quadratic in the ranks: 80 % of analyze on 10,000 ranks).
+std::map<double, std::vector<double>> valuesAtKeys(const std::vector<TrendSeries>& series, const std::vector<Keyed>& at)
+{
     std::map<double, std::vector<double>> valuesAt;
     for (size_t s = 0; s < series.size(); ++s)
         for (const auto& [key, pi] : at[s])
             valuesAt[key].push_back(series[s].points[pi].value);
     for (auto& [key, values] : valuesAt)
         std::sort(values.begin(), values.end());
-    // The median of `all` with one element equal to `own` left out, as median() computes it.
-    auto peerMedian = [](const std::vector<double>& all, double own) {
-        const size_t skip = size_t(std::lower_bound(all.begin(), all.end(), own) - all.begin());
-        auto nth = [&](size_t j) { return all[j < skip ? j : j + 1]; };
-        const size_t n = all.size() - 1, mid = n / 2;
-        return n % 2 == 0 ? (nth(mid) + nth(mid - 1)) / 2 : nth(mid);
-    };
+    return valuesAt;
+}
+
+// The median of `all` with one element equal to `own` left out, as median() computes it.
+double peerMedian(const std::vector<double>& all, double own)
+{
+    const size_t skip = size_t(std::lower_bound(all.begin(), all.end(), own) - all.begin());
+    auto nth = [&](size_t j) { return all[j < skip ? j : j + 1]; };
+    const size_t n = all.size() - 1, mid = n / 2;
+    return n % 2 == 0 ? (nth(mid) + nth(mid - 1)) / 2 : nth(mid);
+}
+
+// One series against its peers at every key: how often, and how much, it was slower.
+struct Slowness {
+    size_t compared = 0, slow = 0;
+    std::vector<double> ratios, slowValues, peerMedians;
+    std::optional<size_t> onset, worst;
+    double worstRatio = 0, worstKey = 0;
+};
+
+Slowness slownessOf(const Trend& t, const TrendSeries& series, const Keyed& keyed,
+                    const std::map<double, std::vector<double>>& valuesAt)
+{
+    Slowness out;
+    for (const auto& [key, pi] : keyed) {
+        const std::vector<double>& all = valuesAt.at(key);
+        if (all.size() < 3) // fewer than two peers
+            continue;
+        const double v = series.points[pi].value;
+        const double m = peerMedian(all, v);
+        if (!(m > 0))
+            continue;
+        ++out.compared;
+        const double r = v / m;
+        if (r < t.factor)
+            continue;
+        ++out.slow;
+        out.ratios.push_back(r);
+        out.slowValues.push_back(v);
+        out.peerMedians.push_back(m);
+        if (!out.onset)
+            out.onset = pi;
+        if (!out.worst || r > out.worstRatio) {
+            out.worst = pi;
+            out.worstRatio = r;
+            out.worstKey = key;
+        }
+    }
+    return out;
+}
+
+// The peer whose value at the worst step is the peers' median: the line to compare with.
+std::optional<std::pair<size_t, size_t>> medianPeer(const std::vector<TrendSeries>& series, const std::vector<Keyed>& at,
+                                                    size_t s, const Slowness& slow)
+{
+    std::optional<std::pair<size_t, size_t>> peer;
+    double best = 0;
+    const double peersMedian = median(slow.peerMedians);
+    for (size_t o = 0; o < series.size(); ++o) {
+        if (o == s)
+            continue;
+        auto it = std::lower_bound(at[o].begin(), at[o].end(), slow.worstKey,
+                                   [](const std::pair<double, size_t>& kp, double key) { return kp.first < key; });
+        if (it == at[o].end() || slow.worstKey < it->first)
+            continue;
+        const double d = std::fabs(series[o].points[it->second].value - peersMedian);
+        if (!peer || d < best) {
+            peer = std::make_pair(o, it->second);
+            best = d;
+        }
+    }
+    return peer;
+}
+
+std::vector<TrendFinding> stragglers(const Trend& t, const std::vector<TrendSeries>& series)
+{
+    size_t judged = 0;
+    const std::vector<Keyed> at = keyedSeries(t, series, judged);
+    if (judged < 3) // a straggler needs at least two peers to be slower than
+        return {};
+    const std::map<double, std::vector<double>> valuesAt = valuesAtKeys(series, at);
 
     std::vector<TrendFinding> out;
     const size_t allowed = std::max<size_t>(1, judged / 4);
     for (size_t s = 0; s < series.size(); ++s) {
         if (at[s].size() < size_t(t.minPoints))
             continue;
-        size_t compared = 0, slow = 0;
-        std::vector<double> ratios, slowValues, peerMedians;
-        std::optional<size_t> onset, worst;
-        double worstRatio = 0, worstKey = 0;
-        for (const auto& [key, pi] : at[s]) {
-            const std::vector<double>& all = valuesAt.at(key);
-            if (all.size() < 3) // fewer than two peers
-                continue;
-            const double v = series[s].points[pi].value;
-            const double m = peerMedian(all, v);
-            if (!(m > 0))
-                continue;
-            ++compared;
-            const double r = v / m;
-            if (r < t.factor)
-                continue;
-            ++slow;
-            ratios.push_back(r);
-            slowValues.push_back(v);
-            peerMedians.push_back(m);
-            if (!onset)
-                onset = pi;
-            if (!worst || r > worstRatio) {
-                worst = pi;
-                worstRatio = r;
-                worstKey = key;
-            }
-        }
-        if (compared < size_t(t.minPoints) || double(slow) < t.share * double(compared) || !onset)
+        const Slowness slow = slownessOf(t, series[s], at[s], valuesAt);
+        if (slow.compared < size_t(t.minPoints) || double(slow.slow) < t.share * double(slow.compared) || !slow.onset)
             continue;
         TrendFinding f;
         f.series = s;
-        f.onset = *onset;
+        f.onset = *slow.onset;
         const size_t first = at[s].front().second, last = at[s].back().second;
-        f.evidence = sortedUnique({first, *onset, *worst, last});
-        // The peer whose value at the worst step is the peers' median: the line to compare with.
-        double best = 0;
-        for (size_t o = 0; o < series.size(); ++o) {
-            if (o == s)
-                continue;
-            auto it = std::lower_bound(at[o].begin(), at[o].end(), worstKey,
-                                       [](const std::pair<double, size_t>& kp, double key) { return kp.first < key; });
-            if (it == at[o].end() || worstKey < it->first)
-                continue;
-            const double d = std::fabs(series[o].points[it->second].value - median(peerMedians));
-            if (!f.peer || d < best) {
-                f.peer = std::make_pair(o, it->second);
-                best = d;
-            }
-        }
-        const SeriesUnit unit = series[s].points[*onset].unit;
+        f.evidence = sortedUnique({first, *slow.onset, *slow.worst, last});
+        f.peer = medianPeer(series, at, s, slow);
+        const SeriesUnit unit = series[s].points[*slow.onset].unit;
         f.fields["series"] = t.series;
-        f.fields["ratio"] = fixed(median(ratios), 2);
-        f.fields["value"] = formatSeriesValue(median(slowValues), unit);
-        f.fields["peers"] = formatSeriesValue(median(peerMedians), unit);
-        f.fields["slow_points"] = std::to_string(slow) + " of " + std::to_string(compared);
+        f.fields["ratio"] = fixed(median(slow.ratios), 2);
+        f.fields["value"] = formatSeriesValue(median(slow.slowValues), unit);
+        f.fields["peers"] = formatSeriesValue(median(slow.peerMedians), unit);
+        f.fields["slow_points"] = std::to_string(slow.slow) + " of " + std::to_string(slow.compared);
         f.fields["peer_count"] = std::to_string(judged - 1);
         if (auto r = stepRange(series[s].points[first], series[s].points[last]); !r.empty())
             f.fields["steps"] = r;
@@ -462,7 +497,7 @@ uint32_t emitTrend(const State& state, const Rule& rule, std::vector<SymptomEven
         ev.originalSymptom = ev.symptom;
         ev.extractedBy = sharedRuleId(rule);
         if (trace && emitted < 200)
-            trace->push_back({std::string(toString(rule.phase)), rule.id, TraceAction::Emitted, {ev.id},
+            trace->push_back({rule.phase, rule.id, TraceAction::Emitted, {ev.id},
                               ev.symptom.str() + " @ " + (ev.node.empty() ? std::string("job") : ev.node) +
                                   (ev.rank >= 0 ? " rank " + std::to_string(ev.rank) : std::string()),
                               {}});

@@ -114,7 +114,7 @@ Report buildReport(const Result& result, const ReviewNotes& review, const std::s
         r.headline += " / " + result.subDomain;
     r.summary = result.summary;
 
-    addFact(r.facts, "Outcome", result.outcome);
+    addFact(r.facts, "Outcome", std::string(toString(result.outcome)));
     const std::string ws = formatTimeUtc(result.windowStartNs), we = formatTimeUtc(result.windowEndNs);
     if (!ws.empty() || !we.empty())
         addFact(r.facts, "Window", (ws.empty() ? "?" : ws) + " to " + (we.empty() ? "?" : we));

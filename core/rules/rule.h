@@ -15,19 +15,7 @@ namespace fl {
 // Phases run in this order. FILTER and REFINE have ordered sub-phases so a
 // decode (filter.early) is visible to suppressions (filter.main) and culprit
 // refinement (refine.final) sees every causal link drawn before it.
-enum class Phase : uint8_t {
-    Extract,
-    FilterEarly,
-    Filter,
-    FilterLate,
-    RefineEarly,
-    Refine,
-    RefineFinal,
-    PostOutcome,
-    Report,
-};
-std::string_view toString(Phase);
-[[nodiscard]] std::optional<Phase> phaseFromString(std::string_view);
+// Phase (which rules run when) is in model.h: the trace and the result say it too.
 
 // Which events a rule talks about. Empty members match anything.
 struct Selector {

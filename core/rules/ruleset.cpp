@@ -20,18 +20,6 @@ using nlohmann::json;
 
 namespace {
 
-constexpr std::array<std::pair<Phase, std::string_view>, 9> kPhases{{
-    {Phase::Extract, "extract"},
-    {Phase::FilterEarly, "filter.early"},
-    {Phase::Filter, "filter"},
-    {Phase::FilterLate, "filter.late"},
-    {Phase::RefineEarly, "refine.early"},
-    {Phase::Refine, "refine"},
-    {Phase::RefineFinal, "refine.final"},
-    {Phase::PostOutcome, "post_outcome"},
-    {Phase::Report, "report"},
-}};
-
 // Every rule's line is found this way at load: a byte loop over the file up to each rule was 40 % of loading
 // the shipped rules (callgrind); counting newlines is vectorised.
 void lineColumn(std::string_view text, size_t byte, int& line, int& column)
@@ -591,7 +579,7 @@ Rule parseRule(std::string_view text, const std::string& file, const json& j)
     r.description = str(ctx, j, "description");
     std::string phase = str(ctx, j, "phase", true);
     auto p = phaseFromString(phase);
-    if (!p)
+    if (!p || *p == Phase::Outcome) // the engine's own step: no rule runs in it
         ctx.fail("unknown phase '" + phase +
                  "' (extract, filter.early, filter, filter.late, refine.early, refine, refine.final, post_outcome, report)");
     r.phase = *p;
@@ -915,13 +903,6 @@ SymptomDef parseSymptom(std::string_view text, const std::string& file, const js
 
 } // namespace
 
-std::string_view toString(Phase p)
-{
-    for (const auto& [v, n] : kPhases)
-        if (v == p)
-            return n;
-    return "?";
-}
 
 std::string_view toString(MetricKind k)
 {
@@ -996,13 +977,6 @@ std::optional<IntervalOrder> intervalOrderFromString(std::string_view s)
     return std::nullopt;
 }
 
-std::optional<Phase> phaseFromString(std::string_view s)
-{
-    for (const auto& [v, n] : kPhases)
-        if (n == s)
-            return v;
-    return std::nullopt;
-}
 
 RuleError::RuleError(std::string f, int l, int c, std::string id, const std::string& message)
     : std::runtime_error([&] {

@@ -531,7 +531,7 @@ void CollectTest::historyRowIsTheDocument()
     QTemporaryDir tmp;
     Result r;
     r.status = ResultStatus::Attributed;
-    r.outcome = "failed";
+    r.outcome = WorkloadOutcome::Failed;
     r.domain = "gpu";
     r.subDomain = "xid";
     r.summary = "GPU 3 on n1 fell off the bus";

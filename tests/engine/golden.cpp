@@ -13,7 +13,7 @@ json goldenOf(const fl::Result& r)
 {
     json g;
     g["status"] = std::string(fl::toString(r.status));
-    g["outcome"] = r.outcome;
+    g["outcome"] = std::string(toString(r.outcome));
     g["domain"] = r.domain;
     g["sub_domain"] = r.subDomain;
     if (r.rootCause) {

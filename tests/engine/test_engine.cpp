@@ -206,6 +206,10 @@ void TestEngine::badRuleFilesNameFileLineAndRule_data()
                                << "rule 'my.rule': pattern does not compile";
     QTest::newRow("unknown phase") << "{\"rules\": [\n\n{\"id\": \"p.rule\", \"phase\": \"later\", \"match\": {}}]}"
                                    << "bad.jsonc:3:2: rule 'p.rule': unknown phase";
+    // The engine's own step is a phase of the trace, not one a rule may name.
+    QTest::newRow("outcome phase") << "{\"rules\": [{\"id\": \"o.rule\", \"phase\": \"outcome\", \"match\": {}, "
+                                      "\"suppress\": \"x\"}]}"
+                                   << "rule 'o.rule': unknown phase 'outcome'";
     QTest::newRow("does nothing") << "{\"rules\": [{\"id\": \"n.rule\", \"phase\": \"filter\", \"match\": {}}]}"
                                   << "rule 'n.rule': the rule does nothing";
     QTest::newRow("unknown key") << "{\"rules\": [{\"id\": \"k.rule\", \"phase\": \"filter\", \"match\": {\"symptom\": \"a\"}, "

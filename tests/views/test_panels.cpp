@@ -81,7 +81,7 @@ private slots:
         VerdictPanel v(&focus);
         v.setAnalysis(a);
         QString text = v.verdictText();
-        QVERIFY2(text.contains(QStringLiteral("Affected nodes (1,250): node-[0001-0978,0980-1250],gpu-login show all 1250")),
+        QVERIFY2(text.contains(QStringLiteral("Affected nodes (1,250): gpu-login,node-[0001-0978,0980-1250] show all 1250")),
                  qPrintable(text));
         QVERIFY(!text.contains(QStringLiteral("node-0500")));
         v.setShowAllNodes(true);

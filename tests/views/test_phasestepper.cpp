@@ -82,7 +82,7 @@ private slots:
             std::vector<const TraceStep*> rows;
             std::set<EventId> events, linked;
             for (const TraceStep& t : a->trace) {
-                if (QString::fromStdString(t.phase) != phase)
+                if (QString::fromStdString(std::string(toString(t.phase))) != phase)
                     continue;
                 rows.push_back(&t);
                 for (EventId id : t.events) {
@@ -151,9 +151,9 @@ private slots:
         QVERIFY(r.events.size() > 6);
         const EventId dropped = r.events[2].id, named = r.events[4].id, beyond(static_cast<uint32_t>(r.events.size() + 5));
         r.events.erase(r.events.begin() + 2); // position 3 now holds id 4, position 4 id 5
-        a->trace = {{"filter", "rule.a", TraceAction::Suppressed, {named}, "", ""},
-                    {"filter", "rule.b", TraceAction::Suppressed, {dropped}, "", ""},
-                    {"filter", "rule.c", TraceAction::Suppressed, {beyond}, "", ""}};
+        a->trace = {{Phase::Filter, "rule.a", TraceAction::Suppressed, {named}, "", ""},
+                    {Phase::Filter, "rule.b", TraceAction::Suppressed, {dropped}, "", ""},
+                    {Phase::Filter, "rule.c", TraceAction::Suppressed, {beyond}, "", ""}};
         FocusState focus;
         PhaseStepperPanel s(&focus);
         s.setAnalysis(a);

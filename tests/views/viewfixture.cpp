@@ -189,7 +189,7 @@ std::shared_ptr<Analysis> makeIncident(const QString& dir, bool ambiguous)
     sup.suppressReason = "IB completion errors follow the loss of a peer GPU";
 
     Result& r = a.result;
-    r.outcome = "failed";
+    r.outcome = WorkloadOutcome::Failed;
     r.workloadId = "llm-pretrain-42";
     r.attempt = 1;
     r.windowStartNs = t0 - 120 * kSec;
@@ -267,15 +267,15 @@ std::shared_ptr<Analysis> makeIncident(const QString& dir, bool ambiguous)
     b.evidence(r.events[symptomsEnd], ambiguous ? EvidenceRole::Root : EvidenceRole::Interesting);
     b.evidence(r.events.back(), EvidenceRole::Context);
 
-    r.rulesFired = {{"extract.gpu.xid", "extract", "extracted", 2},
-                    {"extract.nccl.watchdog", "extract", "extracted", 15},
-                    {"filter.ib-after-gpu-loss", "filter.late", "suppressed", 1},
-                    {"chain.gpu-loss-stalls-collectives", "refine.final", "linked", 15},
-                    {"outcome.failed", "outcome", "chose", 1}};
-    a.trace = {{"extract", "extract.gpu.xid", TraceAction::Extracted, {EventId(0), EventId(static_cast<uint32_t>(symptomsEnd))}, "2 Xid lines", {}},
-               {"filter.late", "filter.ib-after-gpu-loss", TraceAction::Suppressed, {r.events.back().id}, "after peer loss", {}},
-               {"refine.final", "chain.gpu-loss-stalls-collectives", TraceAction::Linked, {EventId(0), EventId(1), EventId(2)}, "15 timeouts follow", {}},
-               {"outcome", "engine", TraceAction::Chose, {EventId(0)}, "earliest initiator with most support", {}}};
+    r.rulesFired = {{"extract.gpu.xid", Phase::Extract, "extracted", 2},
+                    {"extract.nccl.watchdog", Phase::Extract, "extracted", 15},
+                    {"filter.ib-after-gpu-loss", Phase::FilterLate, "suppressed", 1},
+                    {"chain.gpu-loss-stalls-collectives", Phase::RefineFinal, "linked", 15},
+                    {"outcome.failed", Phase::Outcome, "chose", 1}};
+    a.trace = {{Phase::Extract, "extract.gpu.xid", TraceAction::Extracted, {EventId(0), EventId(static_cast<uint32_t>(symptomsEnd))}, "2 Xid lines", {}},
+               {Phase::FilterLate, "filter.ib-after-gpu-loss", TraceAction::Suppressed, {r.events.back().id}, "after peer loss", {}},
+               {Phase::RefineFinal, "chain.gpu-loss-stalls-collectives", TraceAction::Linked, {EventId(0), EventId(1), EventId(2)}, "15 timeouts follow", {}},
+               {Phase::Outcome, "engine", TraceAction::Chose, {EventId(0)}, "earliest initiator with most support", {}}};
 
     // Metrics: GPU temperature per node and GPU, one sample every 10 s.
     for (int n = 0; n < kNodes; ++n) {

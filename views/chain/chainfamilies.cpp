@@ -1,10 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "views/chain/chainfamilies.h"
 
-#include "views/common/nameranges.h"
+#include "present/family_label.h"
 #include "present/verdict.h"
-
-#include <QLocale>
 
 #include <algorithm>
 #include <set>
@@ -89,28 +87,12 @@ ChainFamilies chainFamilies(const Result& r)
 
 QString familyTitle(const SymptomFamily& f)
 {
-    const QLocale c(QLocale::English, QLocale::UnitedStates);  // "9,992": grouped, whatever the desktop
-    QString s = style::q(f.symptom);
-    if (f.count > 1) {
-        auto count = [&c](size_t n, const char* one, const char* many) {
-            return QStringLiteral(" · %1 %2").arg(c.toString(static_cast<qulonglong>(n)), QLatin1String(n == 1 ? one : many));
-        };
-        s += count(f.nodes.size(), "node", "nodes");
-        if (f.rankCount)
-            s += count(f.rankCount, "rank", "ranks");
-        s += count(f.count, "event", "events");
-    }
-    return s;
+    return style::q(f.symptom + present::familySize(f));
 }
 
 QString familyPlace(const SymptomFamily& f, int maxGroups)
 {
-    std::vector<int> ranks;
-    for (const IndexRange& r : f.ranks)
-        for (int i = r.first; i <= r.last && ranks.size() < 1'000'000; ++i)
-            ranks.push_back(i);
-    const QString nodes = f.nodes.empty() ? QString() : nameRanges(f.nodes, maxGroups);
-    return style::q(present::placeOfMany(nodes.toStdString(), ranks.empty() ? std::string() : numberRanges(ranks, maxGroups).toStdString()));
+    return style::q(present::familyPlace(f, maxGroups > 0 ? static_cast<size_t>(maxGroups) : 0));
 }
 
 } // namespace fl

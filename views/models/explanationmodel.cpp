@@ -160,7 +160,7 @@ std::vector<ExplanationRow> traceRows(const Analysis& a)
     for (const auto& f : a.result.rulesFired) {
         ExplanationRow row;
         row.text = {style::q(f.rule), style::q(f.effect), QString::number(f.count), {}};
-        phaseRow(f.phase).children.push_back(std::move(row));
+        phaseRow(std::string(toString(f.phase))).children.push_back(std::move(row));
     }
     for (const auto& s : a.trace) {
         ExplanationRow row;
@@ -169,7 +169,7 @@ std::vector<ExplanationRow> traceRows(const Analysis& a)
         row.colour = QColor(0x55, 0x55, 0x55);
         if (!s.events.empty())
             row.event = s.events.front();
-        phaseRow(s.phase).children.push_back(std::move(row));
+        phaseRow(std::string(toString(s.phase))).children.push_back(std::move(row));
     }
     return out;
 }

@@ -97,14 +97,14 @@ void PhaseSteps::build(const Analysis& analysis)
                                   QString::fromUtf8(toString(Phase::PostOutcome)),
                                   QString::fromUtf8(toString(Phase::Report))};
     for (const TraceStep& t : analysis.trace) {
-        const QString p = QString::fromStdString(t.phase);
+        const QString p = QString::fromStdString(std::string(toString(t.phase)));
         if (std::find(order.begin(), order.end(), p) == order.end())
             order.push_back(p);
     }
     for (const QString& p : order)
         m_steps.push_back(Step{p, {}, {}, {}});
     for (const TraceStep& t : analysis.trace) {
-        Step& s = m_steps[static_cast<size_t>(indexOf(QString::fromStdString(t.phase)))];
+        Step& s = m_steps[static_cast<size_t>(indexOf(QString::fromStdString(std::string(toString(t.phase)))))];
         s.items.push_back(&t);
         auto& bucket = s.events[classify(t.action)];
         for (EventId id : t.events) {
