@@ -208,8 +208,12 @@ public:
     SeriesSink(SeriesSet& set, const Wanted& want) : set_(set), want_(want) {}
     void series(std::string&& name, std::map<std::string, std::string>&& labels) override
     {
+        if (keepSamples_ && current_) // the series of a query share its steps: room for as many as the last one
+            lastCount_ = current_->samples.size();
         keepSamples_ = want_.samplesOf(name);
         current_ = want_.seriesOf(name) ? &set_.get(name, std::move(labels)) : nullptr;
+        if (keepSamples_ && current_)
+            current_->samples.reserve(current_->samples.size() + lastCount_);
     }
     void sample(double seconds, std::string_view value, size_t offset, uint32_t line) override
     {
@@ -231,6 +235,7 @@ private:
     const Wanted& want_;
     MetricSeries* current_ = nullptr;
     bool keepSamples_ = false;
+    size_t lastCount_ = 0;
 };
 
 bool parsePromJsonDocument(std::string_view data, FileId file, std::vector<MetricSeries>& out, std::vector<ParseIssue>& issues);
