@@ -290,6 +290,17 @@ private slots:
             QVERIFY2(e, uname ? "uname" : "hosts");
             QCOMPARE(QString::fromStdString(e->node), QStringLiteral("gpu-b04"));
         }
+        // The machine and the hosts file disagree: the address stays, and the warning says why.
+        QTemporaryDir dir;
+        bundle(dir.path().toStdString(), true);
+        writeFile(fs::path(dir.path().toStdString()) / "hosts", "10.1.0.4 gpu-c07\n");
+        Analysis a = analyze(dir.path().toStdString(), shippedOnly());
+        for (const auto& ev : a.result.events)
+            if (ev.clockNode == detail::kMetricsClock)
+                QCOMPARE(QString::fromStdString(ev.node), QStringLiteral("10.1.0.4"));
+        QVERIFY(std::any_of(a.result.warnings.begin(), a.result.warnings.end(), [](const std::string& w) {
+            return w.find("address 10.1.0.4 is gpu-b04") != std::string::npos && w.find("gpu-c07") != std::string::npos;
+        }));
     }
 
     // A 100 MB scrape (1,250 nodes x 8 GPUs of a DCGM exporter, OpenMetrics text): read whole, judged,
