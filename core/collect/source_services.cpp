@@ -2,6 +2,7 @@
 #include "collect/http.h"
 #include "collect/process.h"
 #include "collect/sources.h"
+#include "rules/metric_detect.h"
 #include "rules/rule.h"
 #include "rules/ruleset.h"
 
@@ -56,6 +57,8 @@ std::vector<std::string> metricsReadBy(const RuleSet& rules)
     for (const Rule& r : rules.rules())
         if (r.metric)
             names.insert(r.metric->series);
+    if (!names.empty()) // names the host of a series known only by its scrape address
+        names.emplace(kHostNameSeries);
     return {names.begin(), names.end()};
 }
 

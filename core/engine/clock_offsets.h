@@ -12,6 +12,12 @@
 
 namespace fl::detail {
 
+// The clock metric events are on (SymptomEvent::clockNode): the metrics server's. Prometheus stamps a sample
+// with its own time when it scrapes it (exporters print none), so no node's log-clock offset applies to a
+// metric event; no anchor places that clock either, so it is as uncertain as any node without an estimate
+// (ClockModel::unknownNs). Not a host name: a host cannot contain '<'.
+inline const std::string kMetricsClock = "<metrics server>";
+
 // Offsets relative to the median node, from the events' anchors; `unknownNs`
 // from the rules' clock_skew_tolerance_s.
 ClockModel estimateClockOffsets(const State& state, const std::vector<SymptomEvent>& events);

@@ -1,5 +1,6 @@
 #include "engine/metric_rules.h"
 
+#include "engine/clock_offsets.h"
 #include "placement/placement.h"
 #include "rules/ruleset.h"
 #include "rules/template.h"
@@ -24,10 +25,12 @@ constexpr std::string_view kVolatileLabels[] = {
 
 std::string identityOf(const MetricSeries& s)
 {
-    std::string key = s.name + '\x1f' + s.node + '\x1f' + std::to_string(s.gpu);
+    std::string key;
+    key.reserve(256);
+    key.append(s.name).append(1, '\x1f').append(s.node).append(1, '\x1f').append(std::to_string(s.gpu));
     for (const auto& [k, v] : s.labels)
         if (std::find(std::begin(kVolatileLabels), std::end(kVolatileLabels), k) == std::end(kVolatileLabels))
-            key += '\x1f' + k + '=' + v;
+            key.append(1, '\x1f').append(k).append(1, '=').append(v);
     return key;
 }
 
@@ -36,14 +39,15 @@ uint32_t sampleLength(std::string_view data, uint64_t offset)
 {
     if (offset >= data.size())
         return 0;
-    size_t end = data.find('\n', offset);
-    if (end == std::string_view::npos)
-        end = data.size();
-    if (data[offset] == '[') {
-        const size_t close = data.find(']', offset);
-        if (close != std::string_view::npos && close < end)
-            end = close + 1;
+    // Looked for within the longest length kept: a JSON result is often one line of every sample of a series.
+    const std::string_view rest = data.substr(offset, 4096);
+    if (rest[0] == '[') {
+        const size_t close = rest.find(']');
+        if (close != std::string_view::npos && rest.substr(0, close).find('\n') == std::string_view::npos)
+            return static_cast<uint32_t>(close + 1);
     }
+    size_t end = rest.find('\n');
+    end = offset + (end == std::string_view::npos ? rest.size() : end);
     while (end > offset && (data[end - 1] == '\r' || data[end - 1] == ' '))
         --end;
     return static_cast<uint32_t>(std::min<size_t>(end - offset, 4096));
@@ -53,52 +57,54 @@ uint32_t sampleLength(std::string_view data, uint64_t offset)
 struct Tally {
     uint64_t count = 0;
     uint32_t firstLine = 0;
-    std::string firstSeries;
-    void add(uint32_t line, const std::string& series)
+    const MetricSeries* firstSeries = nullptr; // named only when the note is written: most files have none
+    void add(uint32_t line, const MetricSeries& series)
     {
         if (count++ == 0) {
             firstLine = line;
-            firstSeries = series;
+            firstSeries = &series;
         }
     }
 };
 
 } // namespace
 
-std::set<std::string> metricRuleSeries(const RuleSet& rules, bool acrossOnly)
+MetricNames metricRuleSeries(const RuleSet& rules, bool acrossOnly)
 {
-    std::set<std::string> out;
+    MetricNames out;
     for (const Rule& r : rules.rules())
         if (r.metric && (!acrossOnly || r.metric->acrossSeries()))
             out.insert(r.metric->series);
     return out;
 }
 
-std::vector<MetricTrackData> metricTracks(const std::vector<MetricSeries>& series, const std::set<std::string>& names,
-                                          const std::set<std::string>& counters, FileId file, std::string_view data,
+std::vector<MetricTrackData> metricTracks(const std::vector<MetricSeries>& series, const MetricNames& names,
+                                          const MetricNames& counters, FileId file, std::string_view data,
                                           const std::string& path, std::vector<std::string>& notes)
 {
     // identity -> the file's series of it, in the order the parser gave them (name, node, gpu, labels)
     std::map<std::string, std::vector<const MetricSeries*>> groups;
-    std::vector<std::string> order;
+    std::vector<const std::vector<const MetricSeries*>*> order; // map nodes stay where they are
     for (const MetricSeries& s : series) {
         if (!names.count(s.name))
             continue;
         auto [it, added] = groups.try_emplace(identityOf(s));
         if (added)
-            order.push_back(it->first);
+            order.push_back(&it->second);
         it->second.push_back(&s);
     }
     Tally nonFinite, untimed, unordered, repeated, resets;
     std::vector<std::string> relabelled;
     std::vector<MetricTrackData> out;
-    for (const std::string& key : order) {
-        const auto& members = groups[key];
-        struct Raw {
-            const MetricSample* s;
-            size_t member;
-        };
-        std::vector<Raw> raw;
+    out.reserve(order.size());
+    struct Raw {
+        const MetricSample* s;
+        size_t member;
+    };
+    std::vector<Raw> raw; // one series' samples at a time, the buffer reused
+    for (const auto* group : order) {
+        const auto& members = *group;
+        raw.clear();
         for (size_t m = 0; m < members.size(); ++m)
             for (const MetricSample& s : members[m]->samples)
                 raw.push_back({&s, m});
@@ -124,16 +130,20 @@ std::vector<MetricTrackData> metricTracks(const std::vector<MetricSeries>& serie
             const uint32_t lb = b->samples.empty() ? 0 : b->samples.back().line;
             return la < lb;
         });
-        const std::string shown = last.name + promLabels(last.labels);
-        // File order says whether the exporter wrote it out of time order; the parser already sorted each series.
-        std::vector<Raw> byFile = raw;
-        std::sort(byFile.begin(), byFile.end(), [](const Raw& a, const Raw& b) { return a.s->offset < b.s->offset; });
-        for (size_t i = 1; i < byFile.size(); ++i)
-            if (byFile[i].s->timeNs != kNoTime && byFile[i - 1].s->timeNs != kNoTime && byFile[i].s->timeNs < byFile[i - 1].s->timeNs)
-                unordered.add(byFile[i].s->line, shown);
-        std::stable_sort(raw.begin(), raw.end(), [](const Raw& a, const Raw& b) {
-            return std::tie(a.s->timeNs, a.s->offset) < std::tie(b.s->timeNs, b.s->offset);
-        });
+        const MetricSeries& shown = last;
+        const auto byTime = [](const Raw& a, const Raw& b) { return std::tie(a.s->timeNs, a.s->offset) < std::tie(b.s->timeNs, b.s->offset); };
+        const auto byOffset = [](const Raw& a, const Raw& b) { return a.s->offset < b.s->offset; };
+        // The parser sorted each series by time: in time order and in file order at once (the usual case, a
+        // sort-free check), the exporter wrote nothing out of time order.
+        if (!std::is_sorted(raw.begin(), raw.end(), byTime))
+            std::stable_sort(raw.begin(), raw.end(), byTime);
+        if (!std::is_sorted(raw.begin(), raw.end(), byOffset)) {
+            std::vector<Raw> byFile = raw;
+            std::sort(byFile.begin(), byFile.end(), byOffset);
+            for (size_t i = 1; i < byFile.size(); ++i)
+                if (byFile[i].s->timeNs != kNoTime && byFile[i - 1].s->timeNs != kNoTime && byFile[i].s->timeNs < byFile[i - 1].s->timeNs)
+                    unordered.add(byFile[i].s->line, shown);
+        }
         MetricTrackData t;
         t.name = last.name;
         t.node = last.node;
@@ -141,6 +151,9 @@ std::vector<MetricTrackData> metricTracks(const std::vector<MetricSeries>& serie
         t.labels = last.labels;
         if (auto p = last.labels.find("pci_bus_id"); p != last.labels.end())
             t.pci = normalizePciAddress(p->second);
+        const bool counter = counters.count(t.name) > 0;
+        t.track.points.reserve(raw.size());
+        t.refs.reserve(raw.size());
         for (const Raw& r : raw) {
             const MetricSample& s = *r.s;
             if (s.timeNs == kNoTime) {
@@ -162,7 +175,7 @@ std::vector<MetricTrackData> metricTracks(const std::vector<MetricSeries>& serie
                 t.refs.back() = ref;
                 continue;
             }
-            if (counters.count(t.name) && !t.track.points.empty() && s.value < t.track.points.back().value)
+            if (counter && !t.track.points.empty() && s.value < t.track.points.back().value)
                 resets.add(s.line, shown);
             t.track.points.push_back({s.timeNs, s.value, static_cast<uint32_t>(t.refs.size())});
             t.refs.push_back(ref);
@@ -173,7 +186,7 @@ std::vector<MetricTrackData> metricTracks(const std::vector<MetricSeries>& serie
     auto note = [&](const Tally& tally, const char* what, const char* then) {
         if (tally.count)
             notes.push_back(path + ":" + std::to_string(tally.firstLine) + ": " + std::to_string(tally.count) + " " + what +
-                            " (first: " + tally.firstSeries + "): " + then);
+                            " (first: " + tally.firstSeries->name + promLabels(tally.firstSeries->labels) + "): " + then);
     };
     note(nonFinite, "metric samples are NaN or Inf", "not judged by metric rules");
     note(untimed, "metric samples have no time", "metric rules cannot date them, not judged");
@@ -240,7 +253,7 @@ void runMetricRules(const RuleSet& rules, bool across, const std::vector<const M
             }
             const MetricPoint& p = t.track.points[f.at];
             ev.time = {p.timeNs, TimeBasis::Absolute, {f.earliestNs, f.latestNs}};
-            ev.clockNode = ev.node;
+            ev.clockNode = kMetricsClock;
             ev.observations.push_back(observe(t, f.at));
             if (f.previous)
                 ev.observations.push_back(observe(t, *f.previous));

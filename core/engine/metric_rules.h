@@ -36,13 +36,13 @@ struct MetricTrackData {
 
 // The metric names the loaded rules read: each rule's series. `across`: only those of peers / all_below
 // rules, whose series the scan keeps until every file is read.
-[[nodiscard]] std::set<std::string> metricRuleSeries(const RuleSet& rules, bool acrossOnly);
+[[nodiscard]] MetricNames metricRuleSeries(const RuleSet& rules, bool acrossOnly);
 
 // A file's series of the names in `names` as tracks. Everything left out or reordered is said in `notes`
 // ("<path>: ..."): NaN/Inf and untimed samples, samples out of time order, repeated times, counter resets,
 // a label set that changed, so nothing is dropped silently.
-[[nodiscard]] std::vector<MetricTrackData> metricTracks(const std::vector<MetricSeries>& series, const std::set<std::string>& names,
-                                                        const std::set<std::string>& counters, FileId file,
+[[nodiscard]] std::vector<MetricTrackData> metricTracks(const std::vector<MetricSeries>& series, const MetricNames& names,
+                                                        const MetricNames& counters, FileId file,
                                                         std::string_view data, const std::string& path,
                                                         std::vector<std::string>& notes);
 

@@ -5,7 +5,8 @@
 namespace fl::detail {
 
 namespace {
-bool secondHand(const SymptomEvent& e) { return !e.clockNode.empty() && e.clockNode != e.node; }
+// Printed on another node's clock: a report about this node. The metrics server's clock is no report.
+bool secondHand(const SymptomEvent& e) { return !e.clockNode.empty() && e.clockNode != e.node && e.clockNode != kMetricsClock; }
 } // namespace
 
 Precedence precedes(const OrderingInputs& in, const SymptomEvent& a, const SymptomEvent& b)

@@ -7,6 +7,7 @@
 #include "calendar.h"
 #include "engine/clock_offsets.h"
 #include "engine/failure_summary.h"
+#include "engine/metric_nodes.h"
 #include "engine/metric_rules.h"
 #include "engine/internal.h"
 #include "parse/extent.h"
@@ -159,9 +160,9 @@ struct Scanner {
     const State& state;
     const Progress& progress;
     YearHint years;
-    std::set<std::string> metricNames;   // series the metric rules read (engine/metric_rules.h)
-    std::set<std::string> acrossNames;   // of them, those of peers / all_below rules
-    std::set<std::string> counterNames;  // of them, those of increase rules (a fall is a reset)
+    MetricNames metricNames;             // series the metric rules read (engine/metric_rules.h)
+    MetricNames acrossNames;             // of them, those of peers / all_below rules
+    MetricNames counterNames;            // of them, those of increase rules (a fall is a reset)
 
     // A number of a step line: a point of its series (engine/trends.cpp). A
     // value that is not a number is counted as a parse error of the file.
@@ -722,12 +723,21 @@ struct Scanner {
             const MetricsKeep keep = state.keepMetricSamples ? MetricsKeep::Samples
                 : state.keepMetricSeries                     ? MetricsKeep::SeriesOnly
                                                              : MetricsKeep::Nothing;
-            // Metric rules read samples: they are kept until the rules have run over them.
+            // Metric rules read samples: those of the series they read are kept until the rules have run over
+            // them; the others are checked and counted only (unless the caller keeps every sample).
             const bool judged = !metricNames.empty();
-            if (!parseMetrics(data, f.index, judged ? MetricsKeep::Samples : keep, out.metrics, tally, issues)) {
+            if (!parseMetrics(data, f.index, keep, out.metrics, tally, issues, judged ? &metricNames : nullptr)) {
                 f.status = FileStatus::Unrecognized;
                 f.statusReason = "named like metrics, but not Prometheus JSON, OpenMetrics text or metrics CSV";
             } else if (judged) {
+                uint64_t read = 0;
+                for (const auto& m : out.metrics)
+                    if (metricNames.count(m.name))
+                        read += m.samples.size();
+                if (read < tally.samples)
+                    out.warnings.push_back(f.path + ": " + std::to_string(tally.samples - read) + " of " +
+                                           std::to_string(tally.samples) +
+                                           " metric samples are of metrics no metric rule reads: counted, not judged");
                 judgeMetrics(out, data);
                 if (keep != MetricsKeep::Samples)
                     for (auto& m : out.metrics)
@@ -901,6 +911,10 @@ void scanFiles(State& state, const Bundle& bundle, const YearHint& years, const 
     for (const Rule& r : state.rules->rules())
         if (r.metric && r.metric->kind == MetricKind::Increase)
             scanner.counterNames.insert(r.metric->series);
+    if (!scanner.metricNames.empty()) { // kept with the across series: it names hosts once every file is read
+        scanner.metricNames.emplace(kHostNameSeries);
+        scanner.acrossNames.emplace(kHostNameSeries);
+    }
     std::atomic<size_t> next{0};
     std::vector<char> scanned(outputs.size(), 0);
     // Progress from the scan threads one call at a time, `done` only growing (core/progress.h).
@@ -925,9 +939,6 @@ void scanFiles(State& state, const Bundle& bundle, const YearHint& years, const 
     while (committed < outputs.size())
         commit(outputs[committed++]);
     outputs = {};
-    std::sort(state.metrics.begin(), state.metrics.end(), [](const MetricSeries& a, const MetricSeries& b) {
-        return std::tie(a.name, a.node, a.gpu, a.file) < std::tie(b.name, b.node, b.gpu, b.file);
-    });
 }
 
 } // namespace
@@ -951,6 +962,12 @@ void scanBundle(State& state, const Bundle& bundle, const Progress& progress)
         runMetricRules(*state.rules, true, tracks, 0, state.observations, 0, state.extracted);
         state.metricAcrossEvents = state.extracted.size() - before;
     }
+    // Series named by the address Prometheus scraped go to the host it is (engine/metric_nodes.h).
+    if (!metricRuleSeries(*state.rules, false).empty())
+        nameMetricNodes(state.metricTracks, state.extracted, state.observations, state.metrics, state.warnings);
+    std::sort(state.metrics.begin(), state.metrics.end(), [](const MetricSeries& a, const MetricSeries& b) {
+        return std::tie(a.name, a.node, a.gpu, a.file) < std::tie(b.name, b.node, b.gpu, b.file);
+    });
 
     // Fields that sit on several lines of one record (engine/failure_summary.cpp).
     readFailureSummaries(state, firstEvent);

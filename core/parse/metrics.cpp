@@ -1,5 +1,6 @@
 #include "bundle/text_lines.h"
 #include "parse/cursor.h"
+#include "parse/prom_json_scan.h"
 #include "parse/structured.h"
 #include "parse/structured_util.h"
 
@@ -76,6 +77,34 @@ bool secondsToNs(double secs, int64_t& ns)
     const double whole = std::floor(secs);
     ns = int64_t(whole) * 1000000000LL + int64_t(std::llround((secs - whole) * 1e6)) * 1000;
     return true;
+}
+
+// What a parse keeps of a series, by its name: everything (MetricsKeep::Samples), else the series (SeriesOnly)
+// or nothing of it (Nothing), except that the series metric rules read keep their samples.
+struct Wanted {
+    MetricsKeep keep = MetricsKeep::Samples;
+    const MetricNames* judged = nullptr;
+    bool judgedName(std::string_view name) const { return judged && judged->find(name) != judged->end(); }
+    bool samplesOf(std::string_view name) const { return keep == MetricsKeep::Samples || judgedName(name); }
+    bool seriesOf(std::string_view name) const { return keep != MetricsKeep::Nothing || judgedName(name); }
+};
+
+// Series parsed whole (OpenMetrics text, Prometheus JSON the library read): counted, then cut to what is wanted.
+void tallyAndKeep(std::vector<MetricSeries>& out, size_t before, const Wanted& want, MetricsTally& tally)
+{
+    size_t kept = before;
+    for (size_t i = before; i < out.size(); ++i) {
+        for (const MetricSample& s : out[i].samples)
+            tally.add(s.timeNs);
+        if (!want.seriesOf(out[i].name))
+            continue;
+        if (!want.samplesOf(out[i].name))
+            out[i].samples = {};
+        if (kept != i)
+            out[kept] = std::move(out[i]);
+        ++kept;
+    }
+    out.resize(kept);
 }
 
 // Groups samples by (name, labels) and fills node/gpu from the usual exporter labels.
@@ -170,7 +199,68 @@ bool jsonSample(const json& pair, int64_t& ns, double& v)
     return false;
 }
 
-bool parsePromJson(std::string_view data, FileId file, std::vector<MetricSeries>& out, std::vector<ParseIssue>& issues)
+constexpr const char* kBadPromSample = "Prometheus sample is not [time, \"value\"] with a plausible time";
+
+// The plain shape read straight from the text (parse/prom_json_scan.h): samples of series nobody wants are
+// checked and counted, never stored.
+class SeriesSink final : public promjson::Sink {
+public:
+    SeriesSink(SeriesSet& set, const Wanted& want) : set_(set), want_(want) {}
+    void series(std::string&& name, std::map<std::string, std::string>&& labels) override
+    {
+        if (keepSamples_ && current_) // the series of a query share its steps: room for as many as the last one
+            lastCount_ = current_->samples.size();
+        keepSamples_ = want_.samplesOf(name);
+        current_ = want_.seriesOf(name) ? &set_.get(name, std::move(labels)) : nullptr;
+        if (keepSamples_ && current_)
+            current_->samples.reserve(current_->samples.size() + lastCount_);
+    }
+    void sample(double seconds, std::string_view value, size_t offset, uint32_t line) override
+    {
+        int64_t ns = 0;
+        double v = 0;
+        if (!secondsToNs(seconds, ns) || !parseValue(value, v)) {
+            issues.push_back({line, kBadPromSample});
+            return;
+        }
+        tally.add(ns);
+        if (keepSamples_ && current_)
+            current_->samples.push_back({ns, v, offset, line});
+    }
+    MetricsTally tally;
+    std::vector<ParseIssue> issues;
+
+private:
+    SeriesSet& set_;
+    const Wanted& want_;
+    MetricSeries* current_ = nullptr;
+    bool keepSamples_ = false;
+    size_t lastCount_ = 0;
+};
+
+bool parsePromJsonDocument(std::string_view data, FileId file, std::vector<MetricSeries>& out, std::vector<ParseIssue>& issues);
+
+bool parsePromJson(std::string_view data, FileId file, const Wanted& want, std::vector<MetricSeries>& out,
+                   MetricsTally& tally, std::vector<ParseIssue>& issues)
+{
+    {
+        SeriesSet set(file);
+        SeriesSink sink(set, want);
+        if (promjson::scan(data, sink)) {
+            set.emit(out);
+            tally.add(sink.tally);
+            issues.insert(issues.end(), sink.issues.begin(), sink.issues.end());
+            return true;
+        }
+    }
+    const size_t before = out.size();
+    const bool ok = parsePromJsonDocument(data, file, out, issues);
+    tallyAndKeep(out, before, want, tally);
+    return ok;
+}
+
+// Any JSON: the library reads it, and says what is wrong.
+bool parsePromJsonDocument(std::string_view data, FileId file, std::vector<MetricSeries>& out, std::vector<ParseIssue>& issues)
 {
     const json doc = json::parse(data.begin(), data.end(), nullptr, false);
     if (doc.is_discarded())
@@ -206,7 +296,7 @@ bool parsePromJson(std::string_view data, FileId file, std::vector<MetricSeries>
             int64_t ns = 0;
             double v = 0;
             if (!jsonSample(pair, ns, v)) {
-                issues.push_back({lines.lineOf(off), "Prometheus sample is not [time, \"value\"] with a plausible time"});
+                issues.push_back({lines.lineOf(off), kBadPromSample});
                 return;
             }
             s.samples.push_back({ns, v, off, lines.lineOf(off)});
@@ -417,9 +507,10 @@ size_t splitCsvRow(std::string_view line, std::array<std::string_view, kMaxCsvCo
     return n;
 }
 
-bool parseCsv(std::string_view data, FileId file, MetricsKeep keep, std::vector<MetricSeries>& out, MetricsTally& tally,
+bool parseCsv(std::string_view data, FileId file, const Wanted& want, std::vector<MetricSeries>& out, MetricsTally& tally,
               std::vector<ParseIssue>& issues)
 {
+    const MetricsKeep keep = want.keep;
     // Metrics CSVs run to millions of rows: rows are split into a fixed array,
     // the series of a row is found by its fields' text, and a time text equal
     // to the previous row's is not parsed again.
@@ -436,6 +527,7 @@ bool parseCsv(std::string_view data, FileId file, MetricsKeep keep, std::vector<
     constexpr uint32_t kNoSeries = ~uint32_t(0);
     std::vector<CsvSeriesKey> keys;       // by series index
     std::vector<uint32_t> followedBy;     // by series index: the next row's series, last time
+    std::vector<char> samplesKept;        // by series index: its samples are wanted
     uint32_t prevSeries = kNoSeries;
     // Samples in file order, then handed to their series at sizes known in
     // advance: growing thousands of series' vectors one sample at a time was
@@ -470,7 +562,7 @@ bool parseCsv(std::string_view data, FileId file, MetricsKeep keep, std::vector<
             header = true;
             columns = n;
             // Rows are about as long as the first one after the header.
-            if (keep == MetricsKeep::Samples) {
+            if (keep == MetricsKeep::Samples || want.judged) {
                 const size_t end = data.find('\n', off);
                 const size_t next = end == std::string_view::npos ? end : data.find('\n', end + 1);
                 if (next != std::string_view::npos && next - end > 8)
@@ -522,7 +614,7 @@ bool parseCsv(std::string_view data, FileId file, MetricsKeep keep, std::vector<
             return;
         }
         tally.add(ns);
-        if (keep == MetricsKeep::Nothing)
+        if (keep == MetricsKeep::Nothing && !want.judged)
             return;
         const std::string_view node = cNode >= 0 ? cursor::trim(f[size_t(cNode)]) : std::string_view();
         const std::string_view gpu = cGpu >= 0 ? cursor::trim(f[size_t(cGpu)]) : std::string_view();
@@ -541,13 +633,14 @@ bool parseCsv(std::string_view data, FileId file, MetricsKeep keep, std::vector<
                 series.push_back(&set.get(std::string(metric), std::move(labels)));
                 keys.push_back(key);
                 followedBy.push_back(kNoSeries);
+                samplesKept.push_back(want.samplesOf(metric));
             }
             index = it->second;
         }
         if (prevSeries != kNoSeries)
             followedBy[prevSeries] = index;
         prevSeries = index;
-        if (keep == MetricsKeep::Samples) {
+        if (samplesKept[index]) {
             pending.push_back({index, {ns, v, off, no}});
             if (pending.size() >= kPendingChunk)
                 handOver();
@@ -556,15 +649,21 @@ bool parseCsv(std::string_view data, FileId file, MetricsKeep keep, std::vector<
     handOver();
     if (cTime < 0 || cMetric < 0 || cValue < 0)
         return false;
+    const size_t before = out.size();
     set.emit(out);
+    if (keep == MetricsKeep::Nothing) // only series metric rules read were made: the rest were counted
+        out.erase(std::remove_if(out.begin() + long(before), out.end(),
+                                 [&](const MetricSeries& m) { return !want.seriesOf(m.name); }),
+                  out.end());
     return true;
 }
 
 } // namespace
 
 bool parseMetrics(std::string_view data, FileId file, MetricsKeep keep, std::vector<MetricSeries>& out,
-                  MetricsTally& tally, std::vector<ParseIssue>& issues)
+                  MetricsTally& tally, std::vector<ParseIssue>& issues, const MetricNames* judged)
 {
+    const Wanted want{keep, judged};
     const size_t first = jsonpos::skipWs(data, 0);
     if (first >= data.size())
         return false;
@@ -572,18 +671,13 @@ bool parseMetrics(std::string_view data, FileId file, MetricsKeep keep, std::vec
     const std::string head = lowerAscii(data.substr(first, nl == std::string_view::npos ? std::string_view::npos : nl - first));
     if (data[first] != '{' && head.find(',') != std::string::npos && head.find("value") != std::string::npos
         && (head.find("time") != std::string::npos))
-        return parseCsv(data, file, keep, out, tally, issues);
-    // JSON and text: series first, then what is kept of them.
+        return parseCsv(data, file, want, out, tally, issues);
+    if (data[first] == '{')
+        return parsePromJson(data, file, want, out, tally, issues);
+    // Text: series first, then what is kept of them.
     const size_t before = out.size();
-    const bool ok = data[first] == '{' ? parsePromJson(data, file, out, issues) : parseText(data, file, out, issues);
-    for (size_t i = before; i < out.size(); ++i) {
-        for (const MetricSample& s : out[i].samples)
-            tally.add(s.timeNs);
-        if (keep != MetricsKeep::Samples)
-            out[i].samples = {};
-    }
-    if (keep == MetricsKeep::Nothing)
-        out.resize(before);
+    const bool ok = parseText(data, file, out, issues);
+    tallyAndKeep(out, before, want, tally);
     return ok;
 }
 

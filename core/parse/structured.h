@@ -6,6 +6,7 @@
 #include "model.h"
 
 #include <algorithm>
+#include <set>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -84,6 +85,14 @@ struct MetricsTally {
         firstNs = firstNs == kNoTime ? ns : std::min(firstNs, ns);
         lastNs = lastNs == kNoTime ? ns : std::max(lastNs, ns);
     }
+    void add(const MetricsTally& o)
+    {
+        samples += o.samples;
+        if (o.firstNs == kNoTime)
+            return;
+        firstNs = firstNs == kNoTime ? o.firstNs : std::min(firstNs, o.firstNs);
+        lastNs = lastNs == kNoTime ? o.lastNs : std::max(lastNs, o.lastNs);
+    }
 };
 
 // How much of a metrics file the caller keeps. Every row is checked either way
@@ -91,10 +100,13 @@ struct MetricsTally {
 // nothing, and a CSV of millions of rows is then read without building series.
 enum class MetricsKeep { Samples, SeriesOnly, Nothing };
 
+// Metric names whose series keep their samples whatever MetricsKeep says: those metric rules read.
+using MetricNames = std::set<std::string, std::less<>>;
+
 // Prometheus query_range / query JSON, OpenMetrics text, CSV "time,node,gpu,metric,value".
 [[nodiscard]] bool parseMetrics(std::string_view data, FileId file, std::vector<MetricSeries>& out,
                   std::vector<ParseIssue>& issues);
 [[nodiscard]] bool parseMetrics(std::string_view data, FileId file, MetricsKeep keep, std::vector<MetricSeries>& out,
-                                MetricsTally& tally, std::vector<ParseIssue>& issues);
+                                MetricsTally& tally, std::vector<ParseIssue>& issues, const MetricNames* judged = nullptr);
 
 } // namespace fl

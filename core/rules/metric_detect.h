@@ -11,10 +11,16 @@
 #include <map>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 
 namespace fl {
+
+// The series in which a machine names itself (node-exporter's uname collector: node_uname_info{nodename=...}),
+// read with the metric rules' series so a series named by its scrape address is put on its host
+// (engine/metric_nodes.h) and fetched with them (collect --prometheus).
+inline constexpr std::string_view kHostNameSeries = "node_uname_info";
 
 // One sample of a series: a finite value at a known time (the caller leaves out NaN, Inf and untimed
 // samples and says so in a note); `ref` is the caller's index of the sample.

@@ -46,6 +46,11 @@ print("# TYPE node_infiniband_link_downed_total counter")
 for host in ("gpu-node-01", "gpu-node-02"):
     for i in range(40):
         print(f'node_infiniband_link_downed_total{{instance="{host}:9100",job="node",device="mlx5_0",port="1"}} 0 {t0 + 15 * i}')
+print("# HELP node_uname_info Labeled system information as provided by the uname system call.")
+print("# TYPE node_uname_info gauge")
+for host in ("gpu-node-01", "gpu-node-02"):
+    for i in range(40):
+        print(f'node_uname_info{{instance="{host}:9100",job="node",nodename="{host}",release="6.1.0"}} 1 {t0 + 15 * i}')
 print("# HELP node_load1 1m load average.")
 print("# TYPE node_load1 gauge")
 for host in ("gpu-node-01", "gpu-node-02"):
@@ -90,8 +95,10 @@ for n in ("gpu-node-01", "gpu-node-02"):
     doc = json.load(open(os.path.join(out, "metrics", "prometheus-%s.json" % n)))
     series = doc["data"]["result"]
     names = sorted({s["metric"]["__name__"] for s in series})
-    # exactly the series the metric rules read (rules/metrics-*.jsonc): node_load1 is read by none
-    check(names == ["DCGM_FI_DEV_GPU_TEMP", "DCGM_FI_DEV_XID_ERRORS", "node_infiniband_link_downed_total"], "%s metrics %r" % (n, names))
+    # exactly the series the metric rules read (rules/metrics-*.jsonc) and node_uname_info, which names the
+    # host of a series known by its scrape address: node_load1 is read by none
+    check(names == ["DCGM_FI_DEV_GPU_TEMP", "DCGM_FI_DEV_XID_ERRORS", "node_infiniband_link_downed_total", "node_uname_info"],
+          "%s metrics %r" % (n, names))
     check(all(s["metric"]["node"] == n for s in series), "node label on every series of %s" % n)
     check(all(len(s["values"]) >= 40 for s in series), "every step of the window answered")
 check(src[("prometheus", "gpu-node-03")]["status"] == "empty", "gpu-node-03 has no series: empty")

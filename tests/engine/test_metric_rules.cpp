@@ -2,6 +2,7 @@
 // detectMetric() with numbers (counter resets, bits, peers, all idle); the engine part runs bundles
 // with the shipped rules and holds bad input to a note per file: non-monotonic timestamps, a counter
 // reset, NaN/Inf, a label set that changes, a 100 MB scrape.
+#include "engine/clock_offsets.h"
 #include "engine/engine.h"
 #include "rules/metric_detect.h"
 #include "rules/ruleset.h"
@@ -200,6 +201,106 @@ private slots:
         QCOMPARE(QString::fromStdString(dbe->fields.at("increase")), QStringLiteral("2"));
         QVERIFY(find(r, "gpu.metric.pcie_replay"));
         QVERIFY(find(r, "gpu.xid.48"));
+    }
+
+    // The same bad input in Prometheus JSON (read straight from its text, parse/prom_json_scan.cpp): samples
+    // out of time order, NaN, a counter reset, a sample that is no [time, value]; and the series no rule
+    // reads are counted in a note, not dropped unsaid.
+    void badPrometheusJsonIsNotedNotDropped()
+    {
+        QTemporaryDir dir;
+        auto series = [](const std::string& name, const std::string& values) {
+            return "{\"metric\":{\"__name__\":\"" + name + "\",\"gpu\":\"0\",\"Hostname\":\"n1\"},\"values\":[" + values + "]}";
+        };
+        auto v = [](int k, const std::string& x) { return "[" + std::to_string(kT0 + 15 * k) + ",\"" + x + "\"]"; };
+        const std::string json = "{\"status\":\"success\",\"data\":{\"resultType\":\"matrix\",\"result\":[\n" +
+            series("DCGM_FI_DEV_ECC_DBE_VOL_TOTAL", v(0, "4") + "," + v(1, "4") + "," + v(2, "0") + "," + v(3, "2")) + ",\n" +
+            series("DCGM_FI_DEV_PCIE_REPLAY_COUNTER", v(1, "3") + "," + v(0, "3") + "," + v(2, "9")) + ",\n" +
+            series("DCGM_FI_DEV_GPU_TEMP", v(0, "NaN") + "," + v(1, "60") + ",[1,2,3]") + ",\n" +
+            series("DCGM_FI_DEV_SM_CLOCK", v(0, "1980") + "," + v(1, "1980")) + "\n]}}\n";
+        writeFile(fs::path(dir.path().toStdString()) / "prometheus-dcgm.json", json);
+        Analysis a = analyze(dir.path().toStdString(), shippedOnly());
+        const Result& r = a.result;
+        QVERIFY(warned(r, "prometheus-dcgm.json:2", "counter reset"));
+        QVERIFY(warned(r, "prometheus-dcgm.json:3", "before an earlier time"));
+        QVERIFY(warned(r, "prometheus-dcgm.json:4", "NaN or Inf"));
+        QVERIFY(warned(r, "prometheus-dcgm.json:4", "not [time, \"value\"]"));
+        QVERIFY2(warned(r, "prometheus-dcgm.json", "2 of 11 metric samples are of metrics no metric rule reads"),
+                 "the SM clock's two samples counted, not judged");
+        const SymptomEvent* dbe = find(r, "gpu.metric.ecc_dbe");
+        QVERIFY(dbe);
+        QCOMPARE(QString::fromStdString(dbe->fields.at("increase")), QStringLiteral("2"));
+        QVERIFY(find(r, "gpu.metric.pcie_replay"));
+    }
+
+    // Metric samples are dated by the metrics server (Prometheus stamps a sample when it scrapes), not by the
+    // node whose GPU they describe: a node's log-clock offset does not move its metric events, which are as
+    // uncertain as any clock without an estimate.
+    void metricEventsAreOnTheMetricsServerClock()
+    {
+        QTemporaryDir dir;
+        std::string prom;
+        for (int k = 0; k < 8; ++k)
+            prom += dcgmLine("DCGM_FI_DEV_XID_ERRORS", "n2", 1, k >= 4 ? "79" : "0", kT0 + 15 * k);
+        writeFile(fs::path(dir.path().toStdString()) / "dcgm-metrics.prom", prom);
+        Analysis a = analyze(dir.path().toStdString(), shippedOnly());
+        const SymptomEvent* e = find(a.result, "gpu.xid.79");
+        QVERIFY(e);
+        QCOMPARE(QString::fromStdString(e->node), QStringLiteral("n2"));
+        QCOMPARE(QString::fromStdString(e->clockNode), QString::fromStdString(detail::kMetricsClock));
+        detail::ClockModel clocks;
+        clocks.unknownNs = 2'000'000'000;
+        ClockOffset n2;
+        n2.node = "n2";
+        n2.offsetNs = 30'000'000'000; // n2's logs run 30 s ahead
+        n2.residualNs = 1'000'000;
+        clocks.offsets.emplace("n2", n2);
+        const TimeInterval on = clocks.corrected(*e);
+        QCOMPARE(on.earliestNs, (kT0 + 45) * 1'000'000'000 - clocks.unknownNs);
+        QCOMPARE(on.latestNs, (kT0 + 60) * 1'000'000'000 + clocks.unknownNs);
+    }
+
+    // node-exporter names a machine only by the address Prometheus scraped (instance="10.1.0.4:9100"): its
+    // events go to the host that address is, by the machine's own node_uname_info, else by a hosts file.
+    void instanceAddressIsItsHost()
+    {
+        auto bundle = [](const std::string& dir, bool uname) {
+            std::string values;
+            for (int k = 0; k < 6; ++k)
+                values += std::string(k ? "," : "") + "[" + std::to_string(kT0 + 15 * k) + ",\"" + (k >= 3 ? "1" : "0") + "\"]";
+            std::string json = "{\"status\":\"success\",\"data\":{\"resultType\":\"matrix\",\"result\":[\n"
+                               "{\"metric\":{\"__name__\":\"node_infiniband_link_downed_total\",\"instance\":\"10.1.0.4:9100\","
+                               "\"job\":\"node\",\"device\":\"mlx5_0\",\"port\":\"1\"},\"values\":[" + values + "]}";
+            if (uname)
+                json += ",\n{\"metric\":{\"__name__\":\"node_uname_info\",\"instance\":\"10.1.0.4:9100\",\"job\":\"node\","
+                        "\"nodename\":\"gpu-b04.cluster.local\",\"release\":\"5.15.0\"},\"values\":[[" + std::to_string(kT0) + ",\"1\"]]}";
+            json += "\n]}}\n";
+            writeFile(fs::path(dir) / "prometheus-node-exporter.json", json);
+            if (!uname)
+                writeFile(fs::path(dir) / "hosts", "127.0.0.1 localhost\n10.1.0.4 gpu-b04.cluster.local gpu-b04\n");
+        };
+        for (const bool uname : {true, false}) {
+            QTemporaryDir dir;
+            bundle(dir.path().toStdString(), uname);
+            Analysis a = analyze(dir.path().toStdString(), shippedOnly());
+            const SymptomEvent* e = nullptr;
+            for (const auto& ev : a.result.events)
+                if (ev.clockNode == detail::kMetricsClock)
+                    e = &ev;
+            QVERIFY2(e, uname ? "uname" : "hosts");
+            QCOMPARE(QString::fromStdString(e->node), QStringLiteral("gpu-b04"));
+        }
+        // The machine and the hosts file disagree: the address stays, and the warning says why.
+        QTemporaryDir dir;
+        bundle(dir.path().toStdString(), true);
+        writeFile(fs::path(dir.path().toStdString()) / "hosts", "10.1.0.4 gpu-c07\n");
+        Analysis a = analyze(dir.path().toStdString(), shippedOnly());
+        for (const auto& ev : a.result.events)
+            if (ev.clockNode == detail::kMetricsClock)
+                QCOMPARE(QString::fromStdString(ev.node), QStringLiteral("10.1.0.4"));
+        QVERIFY(std::any_of(a.result.warnings.begin(), a.result.warnings.end(), [](const std::string& w) {
+            return w.find("address 10.1.0.4 is gpu-b04") != std::string::npos && w.find("gpu-c07") != std::string::npos;
+        }));
     }
 
     // A 100 MB scrape (1,250 nodes x 8 GPUs of a DCGM exporter, OpenMetrics text): read whole, judged,

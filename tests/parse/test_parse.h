@@ -62,6 +62,8 @@ private slots:
     void csvRowsAreTheTextLines();
     void csvSeriesInAnyOrder();
     void metricsKeepModesAgree();
+    void promJsonReadStraightAsTheLibraryReadsIt();
+    void metricsJudgedNamesKeepTheirSamples();
     void csvMetricsLargerThanABlock();
     void notThisFormat();
 };

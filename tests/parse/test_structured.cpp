@@ -568,6 +568,85 @@ void StructuredTest::metricsKeepModesAgree()
     }
 }
 
+// Prometheus JSON of the plain shape is read straight from its text (parse/prom_json_scan.cpp); the same
+// document with a member that text reader gives up on (an escaped string, placed after everything else so no
+// offset or line moves) is read by the JSON library. Both readings must be the same, bad samples included.
+void StructuredTest::promJsonReadStraightAsTheLibraryReadsIt()
+{
+    const std::string body = "{\"status\":\"success\",\"data\":{\"resultType\":\"matrix\",\"result\":[\n"
+                             " {\"metric\":{\"__name__\":\"DCGM_FI_DEV_XID_ERRORS\",\"gpu\":\"1\",\"Hostname\":\"n1\",\"n\":5},\n"
+                             "  \"values\":[[1700000000,\"0\"],\n   [1700000015.5, \"79\"] , [1700000030,13],[1,\"2\"],[1700000045,\"x\"],\n"
+                             "   [1700000060,\"1\",3],\"no\",[1700000075,\"NaN\"],[1700000090,\"+Inf\"],[1700000105,true]]},\n"
+                             " {\"metric\":{\"__name__\":\"DCGM_FI_DEV_GPU_UTIL\",\"gpu\":\"0\",\"instance\":\"10.0.0.1:9400\"},\"value\":[1700000000,\"97.5\"]},\n"
+                             " {\"metric\":{\"__name__\":\"DCGM_FI_DEV_GPU_UTIL\",\"gpu\":\"0\",\"instance\":\"10.0.0.1:9400\"},\"values\":[[1700000015,\"1e2\"]]},\n"
+                             " {\"metric\":{},\"values\":[]},\n"
+                             " {\"metric\":{\"__name__\":\"up\"},\"value\":[1700000000,-0.25e1]}\n"
+                             "]}";
+    const std::string plain = body + "}\n";
+    const std::string forced = body + ",\"warnings\":[\"\\u0041\"]}\n";
+    auto read = [](const std::string& data, std::vector<MetricSeries>& out, std::vector<ParseIssue>& issues, MetricsTally& tally) {
+        return parseMetrics(data, FileId(3), MetricsKeep::Samples, out, tally, issues);
+    };
+    std::vector<MetricSeries> a, b;
+    std::vector<ParseIssue> ia, ib;
+    MetricsTally ta, tb;
+    QVERIFY(read(plain, a, ia, ta));
+    QVERIFY(read(forced, b, ib, tb));
+    QCOMPARE(a.size(), size_t(4));
+    QCOMPARE(a.size(), b.size());
+    for (size_t i = 0; i < a.size(); ++i) {
+        QCOMPARE(QString::fromStdString(a[i].name), QString::fromStdString(b[i].name));
+        QCOMPARE(QString::fromStdString(a[i].node), QString::fromStdString(b[i].node));
+        QCOMPARE(a[i].gpu, b[i].gpu);
+        QVERIFY(a[i].labels == b[i].labels);
+        QCOMPARE(a[i].samples.size(), b[i].samples.size());
+        for (size_t k = 0; k < a[i].samples.size(); ++k) {
+            const MetricSample &x = a[i].samples[k], &y = b[i].samples[k];
+            QCOMPARE(x.timeNs, y.timeNs);
+            QVERIFY((x.value == y.value) || (std::isnan(x.value) && std::isnan(y.value)));
+            QCOMPARE(x.offset, y.offset);
+            QCOMPARE(x.line, y.line);
+        }
+    }
+    QCOMPARE(ia.size(), size_t(5)); // time 1, "x", three values, "no", true
+    QCOMPARE(ia.size(), ib.size());
+    for (size_t i = 0; i < ia.size(); ++i) {
+        QCOMPARE(ia[i].line, ib[i].line);
+        QCOMPARE(QString::fromStdString(ia[i].message), QString::fromStdString(ib[i].message));
+    }
+    QCOMPARE(ta.samples, tb.samples);
+    QCOMPARE(ta.firstNs, tb.firstNs);
+    QCOMPARE(ta.lastNs, tb.lastNs);
+    // The GPU_UTIL pair at 15 s: its series' one sample from "value", one from "values", merged.
+    const auto util = std::find_if(a.begin(), a.end(), [](const MetricSeries& s) { return s.name == "DCGM_FI_DEV_GPU_UTIL"; });
+    QVERIFY(util != a.end());
+    QCOMPARE(util->samples.size(), size_t(2));
+    QCOMPARE(util->samples[1].value, 100.0);
+    QCOMPARE(QString::fromStdString(util->node), QStringLiteral("10.0.0.1"));
+}
+
+// The series metric rules read keep their samples whatever the caller keeps; the others are counted only.
+void StructuredTest::metricsJudgedNamesKeepTheirSamples()
+{
+    const std::string json = "{\"data\":{\"result\":[{\"metric\":{\"__name__\":\"a\"},\"values\":[[1700000000,\"1\"],[1700000015,\"2\"]]},"
+                             "{\"metric\":{\"__name__\":\"b\"},\"values\":[[1700000000,\"3\"]]}]}}";
+    const std::string text = "a 1 1700000000000\na 2 1700000015000\nb 3 1700000000000\n";
+    const std::string csv = "time,node,gpu,metric,value\n1700000000,n,0,a,1\n1700000015,n,0,a,2\n1700000000,n,0,b,3\n";
+    const MetricNames judged{"a"};
+    for (const std::string* data : {&json, &text, &csv})
+        for (const MetricsKeep keep : {MetricsKeep::Samples, MetricsKeep::SeriesOnly, MetricsKeep::Nothing}) {
+            std::vector<MetricSeries> out;
+            std::vector<ParseIssue> issues;
+            MetricsTally tally;
+            QVERIFY(parseMetrics(*data, FileId(1), keep, out, tally, issues, &judged));
+            QVERIFY(issues.empty());
+            QCOMPARE(tally.samples, uint64_t(3));
+            QCOMPARE(out.size(), keep == MetricsKeep::Nothing ? size_t(1) : size_t(2));
+            for (const auto& s : out)
+                QCOMPARE(s.samples.size(), s.name == "a" ? size_t(2) : keep == MetricsKeep::Samples ? size_t(1) : size_t(0));
+        }
+}
+
 // A metrics CSV of more rows than the parser holds before handing samples to
 // their series (a block of 2^20): every sample still lands in its series, in
 // time order, with its own line.
