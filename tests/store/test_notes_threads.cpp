@@ -106,6 +106,13 @@ private slots:
         QCOMPARE(back.threads[1].parent, opening);
         QCOMPARE(back.threads[1].author, std::string("bob"));
         QCOMPARE(back.threads[2].target, std::string("ev-00028"));
+        // The report quotes each comment with its author and what it answers.
+        const present::Report report = present::buildReport(Result{}, back, "bundle");
+        const auto reply = std::find_if(report.notes.begin(), report.notes.end(), [](const present::ReportNoteLine& n) {
+            return n.text == "Not with second stamps; ask for dmesg -T";
+        });
+        QVERIFY(reply != report.notes.end());
+        QCOMPARE(reply->about, "evidence ev-00022 (syslog-node-01.log:4), #3 by bob replying to #" + std::to_string(opening));
         QVERIFY(!execOk(path, "DELETE FROM thread")); // kept as written
         QVERIFY(!execOk(path, "UPDATE thread SET text = 'rewritten'"));
 
