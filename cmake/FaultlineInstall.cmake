@@ -16,7 +16,8 @@ install(TARGETS ${FAULTLINE_INSTALLED_PROGRAMS} RUNTIME DESTINATION ${CMAKE_INST
 
 set(FAULTLINE_DATADIR ${CMAKE_INSTALL_DATADIR}/faultline)
 install(DIRECTORY ${PROJECT_SOURCE_DIR}/rules/ DESTINATION ${FAULTLINE_DATADIR}/rules FILES_MATCHING PATTERN "*.jsonc")
-install(FILES ${PROJECT_SOURCE_DIR}/resources/result.schema.json DESTINATION ${FAULTLINE_DATADIR})
+install(FILES ${PROJECT_SOURCE_DIR}/resources/result.schema.json ${PROJECT_SOURCE_DIR}/resources/exercises.json
+        DESTINATION ${FAULTLINE_DATADIR})
 
 # Bash completion scripts, written by each program from its own parser after it is built.
 foreach(program faultline-cli faultline)

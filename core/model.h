@@ -77,6 +77,15 @@ struct Timestamp {
     friend bool operator==(const Timestamp&, const Timestamp&) = default;
 };
 
+// One shared moment a node's offset rests on: what it was and how far this node's clock put it from the
+// nodes' median time of it.
+struct ClockMoment {
+    std::string key;           // "SeqNum 5210 ALLREDUCE" (a watchdog's collective), an NCCL commId, a launch
+    int64_t deviationNs = 0;   // this node's time of the moment minus the median of the nodes that recorded it
+    uint32_t nodes = 0;        // how many nodes recorded it
+    friend bool operator==(const ClockMoment&, const ClockMoment&) = default;
+};
+
 // A node's clock against the consensus of the nodes, estimated from moments
 // every node records together (the same collective's watchdog timeout ...).
 struct ClockOffset {
@@ -85,6 +94,7 @@ struct ClockOffset {
     int64_t residualNs = 0;    // how far the anchors stray from the estimate (widens this node's times)
     uint32_t anchors = 0;      // shared moments the estimate rests on
     std::string basis;         // what the anchors were ("nccl.watchdog_timeout SeqNum")
+    std::vector<ClockMoment> moments; // the anchors, by key: the offset is their deviations' median
 };
 
 // Exact location of raw evidence. `file` indexes Bundle::files. (The offset

@@ -1,7 +1,9 @@
 // `exercise`: answer keys for teaching (core/exercise): a fresh synthetic
 // exercise, a key for an existing bundle, and the score of a learner's marks.
 #include "commands.h"
+#include "exercise_list.h"
 
+#include "exercise/library.h"
 #include "exercise/make.h"
 #include "exercise/score.h"
 #include "synth/synth.h"
@@ -37,6 +39,7 @@ struct FromBundleArgs {
 struct ScoreArgs {
     std::string key;
     std::vector<std::string> marks;
+    std::string learner, notes, exercise;
 };
 
 std::string rootLines(const exercise::ExerciseKey& key)
@@ -87,7 +90,18 @@ int scoreCommand(const ScoreArgs& a)
     }
     try {
         const exercise::ExerciseKey key = exercise::readKey(a.key);
-        const std::string out = exercise::scoreToJson(exercise::scoreMarks(key, marks, a.key)).dump(2) + "\n";
+        const exercise::Score score = exercise::scoreMarks(key, marks, a.key);
+        if (!a.learner.empty()) {
+            const std::string notes = a.notes.empty() ? exercise::defaultScoresPath() : a.notes;
+            const std::string id = a.exercise.empty() ? exercise::exerciseIdOf(key.bundle) : a.exercise;
+            std::string error;
+            if (notes.empty())
+                return fail("score", "nowhere to record the score: give --notes FILE (no $XDG_DATA_HOME or $HOME)");
+            if (!recordScore(notes, a.learner, id, score, error))
+                return fail("score", error);
+            std::fprintf(stderr, "%s: recorded %s's score on %s\n", notes.c_str(), a.learner.c_str(), id.c_str());
+        }
+        const std::string out = exercise::scoreToJson(score).dump(2) + "\n";
         std::fwrite(out.data(), 1, out.size(), stdout);
     } catch (const std::exception& e) {
         return fail("score", e.what());
@@ -129,12 +143,34 @@ Command addExerciseCommand(CLI::App& cli)
     score->add_option("KEY", s->key, "the exercise's key file")->required();
     score->add_option("--mark", s->marks, "a line the learner takes for the initiating event (repeatable)")
         ->type_name("FILE:LINE")->required()->allow_extra_args(false);
+    score->add_option("--learner", s->learner, "record the score under this learner's name (the library's past scores)");
+    score->add_option("--notes", s->notes, "the notes file the score is recorded in (default "
+                                           "$XDG_DATA_HOME/faultline/exercises.faultline-notes.sqlite)")
+        ->type_name("FILE");
+    score->add_option("--exercise", s->exercise, "the library id to record it under (default: the key's bundle "
+                                                 "folder name)");
 
-    return {cmd, [make, from, score, n, f, s] {
+    auto l = std::make_shared<ListArgs>();
+    CLI::App* list = cmd->add_subcommand("list", "the exercise library: each shipped sample and real incident with "
+                                                 "its lesson, and the learners' past scores");
+    list->add_option("--library", l->library, "the library file (default: the shipped exercises.json)")
+        ->type_name("FILE");
+    list->add_option("--samples", l->samples, "the samples folder (default: the source tree's samples/)")
+        ->type_name("DIR");
+    list->add_option("--incidents", l->incidents, "the real-incident folder (caseNN/ folders)")->type_name("DIR");
+    list->add_option("--notes", l->notes, "the notes file holding the scores (default "
+                                          "$XDG_DATA_HOME/faultline/exercises.faultline-notes.sqlite)")
+        ->type_name("FILE");
+    list->add_option("--learner", l->learner, "only this learner's scores");
+    list->add_flag("--json", l->json, "as JSON");
+
+    return {cmd, [make, from, score, list, n, f, s, l] {
                 if (make->parsed())
                     return newCommand(*n);
                 if (from->parsed())
                     return fromBundleCommand(*f);
+                if (list->parsed())
+                    return listExercises(*l);
                 (void)score;
                 return scoreCommand(*s);
             }};

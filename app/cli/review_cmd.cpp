@@ -12,6 +12,7 @@
 #include <CLI/CLI.hpp>
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
 #include <cstdio>
 #include <filesystem>
 #include <memory>
@@ -21,7 +22,8 @@ namespace fl::cli {
 namespace {
 
 struct ReviewArgs {
-    std::string input, db, choose, reason, reviewer;
+    std::string input, db, choose, reason, reviewer, comment, text;
+    int64_t replyTo = 0;
     bool confirm = false, history = false, json = false, noUserRules = false;
     std::vector<std::string> ruleDirs;
 };
@@ -69,6 +71,29 @@ int printHistory(const std::string& db, bool json)
     return 0;
 }
 
+// A comment on an evidence item's thread (notes schema 4): the item must be in the result, and its file:line
+// is kept with the comment so the thread finds its line again after a rule change renumbers the ids.
+int addComment(const ReviewArgs& a, const std::string& db, const Result& result)
+{
+    const auto item = std::find_if(result.evidence.begin(), result.evidence.end(),
+                                   [&](const EvidenceItem& e) { return e.id == a.comment; });
+    if (item == result.evidence.end())
+        return fail(a.input + ": no evidence item " + a.comment);
+    present::ThreadComment c;
+    c.target = item->id;
+    c.file = item->file;
+    c.line = item->ref.line;
+    c.parent = a.replyTo;
+    c.author = a.reviewer.empty() ? store::loginName() : a.reviewer;
+    c.text = a.text;
+    store::NotesDb notes;
+    if (!notes.open(db, store::NotesDb::Mode::ReadWrite) || !notes.addComment(c))
+        return fail(notes.error());
+    std::printf("%s: comment #%lld on %s (%s:%u) by %s\n", db.c_str(), static_cast<long long>(c.id), c.target.c_str(),
+                c.file.c_str(), item->ref.line, c.author.c_str());
+    return 0;
+}
+
 int reviewCommand(const ReviewArgs& a)
 {
     std::string db = a.db;
@@ -80,6 +105,16 @@ int reviewCommand(const ReviewArgs& a)
     }
     if (a.history)
         return printHistory(db, a.json);
+    if (!a.comment.empty()) {
+        if (a.input.empty())
+            return fail("INPUT (the bundle or result the comment is about) is needed");
+        Result result;
+        bool fromBundle = false;
+        std::string error;
+        if (!loadResult({a.input, a.ruleDirs, a.noUserRules}, result, fromBundle, error))
+            return fail(error);
+        return addComment(a, db, result);
+    }
     if (a.confirm == !a.choose.empty())
         return fail("give one decision: --confirm or --choose EVIDENCE_ID (or --history)");
     if (a.input.empty())
@@ -126,6 +161,17 @@ Command addReviewCommand(CLI::App& cli)
                         ->excludes(confirm)
                         ->excludes(choose);
     cmd->add_flag("--json", a->json, "with --history: as JSON")->needs(history);
+    auto* comment = cmd->add_option("--comment", a->comment, "comment on this evidence item's thread instead of "
+                                                             "deciding (needs --text)")
+                        ->type_name("EVIDENCE_ID")
+                        ->excludes(confirm)
+                        ->excludes(choose)
+                        ->excludes(history);
+    auto* text = cmd->add_option("--text", a->text, "the comment")->type_name("TEXT")->needs(comment);
+    comment->needs(text);
+    cmd->add_option("--reply-to", a->replyTo, "with --comment: the #id of the comment it answers (same item)")
+        ->type_name("N")
+        ->needs(comment);
     addRulesOption(cmd, a->ruleDirs);
     cmd->add_flag("--no-user-rules", a->noUserRules, "skip $XDG_CONFIG_HOME/faultline/rules");
     cmd->footer("The decisions are kept, never replaced: 'report' states the current one first, beside the "

@@ -161,6 +161,7 @@ ClockModel estimateClockOffsets(const State& state, const std::vector<SymptomEve
         byKey[where.first][where.second].push_back(t);
     struct Dev {
         std::vector<int64_t> d;
+        std::vector<ClockMoment> moments;
         int64_t spread = 0; // how far the node's own ranks disagree on the moment
     };
     std::map<std::string, Dev> dev;
@@ -180,6 +181,7 @@ ClockModel estimateClockOffsets(const State& state, const std::vector<SymptomEve
         const int64_t ref = lowerMedian(all);
         for (const auto& [node, t] : nodeTime) {
             dev[node].d.push_back(t - ref);
+            dev[node].moments.push_back({key, t - ref, static_cast<uint32_t>(nodes.size())});
             firstKey.emplace(node, key);
         }
     }
@@ -196,6 +198,7 @@ ClockModel estimateClockOffsets(const State& state, const std::vector<SymptomEve
         c.anchors = static_cast<uint32_t>(d.d.size());
         c.basis = std::to_string(c.anchors) + " shared moment(s) (watchdog SeqNum, NCCL init commId ...), first " +
                   firstKey[node];
+        c.moments = d.moments;
         m.offsets.emplace(node, std::move(c));
     }
     widenUnknownFromEstimates(m);

@@ -280,9 +280,14 @@ json resultHead(const Result& r, bool withCandidates = true)
     }
     j["affected_nodes"] = r.affectedNodes;
     json clocks = json::array();
-    for (const auto& c : r.clockOffsets)
+    for (const auto& c : r.clockOffsets) {
+        json moments = json::array();
+        for (const auto& m : c.moments)
+            moments.push_back({{"key", m.key}, {"deviation_s", double(m.deviationNs) / 1e9}, {"nodes", m.nodes}});
         clocks.push_back({{"node", c.node}, {"offset_s", double(c.offsetNs) / 1e9},
-                          {"residual_s", double(c.residualNs) / 1e9}, {"anchors", c.anchors}, {"basis", c.basis}});
+                          {"residual_s", double(c.residualNs) / 1e9}, {"anchors", c.anchors}, {"basis", c.basis},
+                          {"moments", moments}});
+    }
     j["clock_offsets"] = clocks;
 
     j["evidence_omitted"] = r.evidenceOmitted;

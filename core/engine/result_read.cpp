@@ -467,9 +467,13 @@ Result resultFromJson(const json& doc)
         for (const auto& [symptom, n] : omitted.items())
             if (n.is_number_unsigned())
                 r.evidenceOmitted[symptom] = static_cast<uint32_t>(std::min<uint64_t>(n.get<uint64_t>(), UINT32_MAX));
-    for (const json& c : array(doc, "clock_offsets"))
-        r.clockOffsets.push_back({str(c, "node"), secondsToNs(member(c, "offset_s")), secondsToNs(member(c, "residual_s")),
-                                  count(c, "anchors"), str(c, "basis")});
+    for (const json& c : array(doc, "clock_offsets")) {
+        ClockOffset off{str(c, "node"), secondsToNs(member(c, "offset_s")), secondsToNs(member(c, "residual_s")),
+                        count(c, "anchors"), str(c, "basis"), {}};
+        for (const json& m : array(c, "moments"))
+            off.moments.push_back({str(m, "key"), secondsToNs(member(m, "deviation_s")), count(m, "nodes")});
+        r.clockOffsets.push_back(std::move(off));
+    }
     for (const json& f : array(doc, "rules_fired"))
         if (const auto phase = phaseFromString(str(f, "phase")))
             r.rulesFired.push_back({str(f, "rule"), *phase, str(f, "effect"), count(f, "count")});

@@ -1,6 +1,8 @@
 #include "present/exercise_text.h"
 
 #include <algorithm>
+#include <cstdio>
+#include <map>
 
 namespace fl::present {
 
@@ -91,6 +93,37 @@ std::string markOnRightNode(const std::string& node, const std::string& why, con
 std::string markElsewhere(const std::string& why, const std::vector<LineText>& roots, const std::string& noLine)
 {
     return "not the cause: " + whatLine(why) + answer(roots, noLine);
+}
+
+std::string scoreText(double score)
+{
+    char buf[32];
+    std::snprintf(buf, sizeof buf, "%g", score);
+    return buf;
+}
+
+std::string libraryEntryText(const std::string& id, const std::string& lesson, const std::string& root,
+                             const std::string& folder, bool found, const std::vector<PastScore>& scores)
+{
+    std::string s = id + " — " + lesson + "\n  ";
+    if (folder.empty())
+        s += "(" + root + " folder not given: --" + root + " DIR)";
+    else
+        s += found ? folder : folder + " (not found)";
+    s += "\n";
+    // Learners in name order, each one's attempts oldest first.
+    std::map<std::string, std::vector<const PastScore*>> byLearner;
+    for (const PastScore& p : scores)
+        byLearner[p.learner].push_back(&p);
+    for (const auto& [learner, list] : byLearner) {
+        s += "  " + learner + ":";
+        for (const PastScore* p : list)
+            s += " " + scoreText(p->score) + " (" + p->when + ")";
+        s += "\n";
+    }
+    if (scores.empty())
+        s += "  not tried yet\n";
+    return s;
 }
 
 } // namespace fl::present

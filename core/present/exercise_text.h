@@ -32,4 +32,17 @@ std::string markOnRightNode(const std::string& node, const std::string& why, con
                             const std::string& noLine);
 std::string markElsewhere(const std::string& why, const std::vector<LineText>& roots, const std::string& noLine);
 
+// One learner's scored attempt as the exercise library lists it.
+struct PastScore {
+    std::string learner;
+    double score = 0;
+    std::string when;
+};
+// An exercise of the library: "xid149-nccl — <lesson>", its folder (or why it cannot be opened: `root` not
+// given, the folder missing), then one line per learner with their scores, oldest first.
+std::string libraryEntryText(const std::string& id, const std::string& lesson, const std::string& root,
+                             const std::string& folder, bool found, const std::vector<PastScore>& scores);
+// "1", "0.5", "0": a score as the learner sees it.
+std::string scoreText(double score);
+
 } // namespace fl::present

@@ -183,6 +183,16 @@ Report buildReport(const Result& result, const ReviewNotes& review, const std::s
             about += " (" + lineRef(n.file, n.line) + ")";
         r.notes.push_back({about, n.text, n.when});
     }
+    // The evidence threads, each comment with its author and, for a reply, the comment it answers (#id).
+    for (const ThreadComment& c : review.threads) {
+        std::string about = "evidence " + c.target;
+        if (!c.file.empty())
+            about += " (" + lineRef(c.file, c.line) + ")";
+        about += ", #" + std::to_string(c.id) + " by " + c.author;
+        if (c.parent > 0)
+            about += " replying to #" + std::to_string(c.parent);
+        r.notes.push_back({about, c.text, c.when});
+    }
     for (const ReviewBookmark& b : review.bookmarks)
         r.notes.push_back({"bookmark " + lineRef(b.file, b.line), b.note, b.when});
 

@@ -48,8 +48,20 @@ struct ReviewDecision {
     std::string reason;       // required for choose
     std::string when;         // UTC, ISO 8601
 };
+// One comment in the discussion of an evidence item (notes schema 4): a comment opens a thread or answers one
+// on the same item; comments are kept as written, like the review history.
+struct ThreadComment {
+    int64_t id = 0;          // assigned when stored, in the order written
+    int64_t parent = 0;      // the comment it answers; 0 opens a thread
+    std::string target;      // evidence id ("ev-00012")
+    std::string file;        // the raw file the item points at
+    uint64_t line = 0;
+    std::string author, text;
+    std::string when;        // UTC, ISO 8601
+};
 struct ReviewNotes {
     std::vector<ReviewNote> notes;
+    std::vector<ThreadComment> threads;   // by target, then id (schema 4 on)
     std::vector<ReviewBookmark> bookmarks;
     std::optional<ReviewOverride> verdictOverride;
     std::vector<ReviewDecision> reviews;  // oldest first; the last is the current decision

@@ -1,4 +1,5 @@
 #include "store/notes_store.h"
+#include "store/sqlite_stmt.h"
 
 #include <sqlite3.h>
 
@@ -37,61 +38,32 @@ const std::vector<std::vector<const char*>>& notesMigrations()
             "CREATE TRIGGER IF NOT EXISTS review_keep_deletes BEFORE DELETE ON review"
             " BEGIN SELECT RAISE(ABORT, 'the review history is append-only'); END",
         },
+        {
+            // Threaded notes per evidence item: a comment opens a thread or answers one on the same item, and is
+            // kept as written (a discussion is history, like the review).
+            "CREATE TABLE IF NOT EXISTS thread (id INTEGER PRIMARY KEY AUTOINCREMENT, target TEXT NOT NULL,"
+            " file TEXT NOT NULL DEFAULT '', line INTEGER NOT NULL DEFAULT 0, parent INTEGER REFERENCES thread (id),"
+            " author TEXT NOT NULL CHECK (length(trim(author)) > 0), text TEXT NOT NULL CHECK (length(trim(text)) > 0),"
+            " created TEXT NOT NULL)",
+            "CREATE INDEX IF NOT EXISTS thread_by_target ON thread (target, id)",
+            "CREATE TRIGGER IF NOT EXISTS thread_reply_same_item BEFORE INSERT ON thread WHEN NEW.parent IS NOT NULL"
+            " AND NOT EXISTS (SELECT 1 FROM thread WHERE id = NEW.parent AND target = NEW.target)"
+            " BEGIN SELECT RAISE(ABORT, 'a reply answers a comment on the same evidence item'); END",
+            "CREATE TRIGGER IF NOT EXISTS thread_keep_updates BEFORE UPDATE ON thread"
+            " BEGIN SELECT RAISE(ABORT, 'comments are kept as written'); END",
+            "CREATE TRIGGER IF NOT EXISTS thread_keep_deletes BEFORE DELETE ON thread"
+            " BEGIN SELECT RAISE(ABORT, 'comments are kept as written'); END",
+            // A learner's scored attempts at exercises, for the library's past scores.
+            "CREATE TABLE IF NOT EXISTS exercise_score (seq INTEGER PRIMARY KEY AUTOINCREMENT,"
+            " learner TEXT NOT NULL CHECK (length(trim(learner)) > 0), exercise TEXT NOT NULL, score REAL NOT NULL,"
+            " mean REAL NOT NULL, marks TEXT NOT NULL, created TEXT NOT NULL)",
+        },
     };
-    static_assert(kNotesSchemaVersion == 3, "one migration step per schema version");
+    static_assert(kNotesSchemaVersion == 4, "one migration step per schema version");
     return steps;
 }
 
 namespace {
-
-// One prepared statement; values bound in order with bind().
-class Stmt
-{
-public:
-    Stmt(sqlite3* db, const char* sql) { m_ok = sqlite3_prepare_v2(db, sql, -1, &m_s, nullptr) == SQLITE_OK; }
-    ~Stmt() { sqlite3_finalize(m_s); }
-    Stmt(const Stmt&) = delete;
-    Stmt& operator=(const Stmt&) = delete;
-
-    Stmt& bind(const std::string& v)
-    {
-        m_ok = m_ok && sqlite3_bind_text(m_s, ++m_arg, v.data(), static_cast<int>(v.size()), SQLITE_TRANSIENT) == SQLITE_OK;
-        return *this;
-    }
-    Stmt& bind(uint64_t v)
-    {
-        m_ok = m_ok && sqlite3_bind_int64(m_s, ++m_arg, static_cast<sqlite3_int64>(v)) == SQLITE_OK;
-        return *this;
-    }
-    // Runs to the end, calling row(stmt) for each result row.
-    template <typename F>
-    bool each(F row)
-    {
-        if (!m_ok)
-            return false;
-        int rc;
-        while ((rc = sqlite3_step(m_s)) == SQLITE_ROW)
-            row(*this);
-        return rc == SQLITE_DONE;
-    }
-    bool run()
-    {
-        return each([](Stmt&) {});
-    }
-    std::string text(int i) const
-    {
-        const unsigned char* t = sqlite3_column_text(m_s, i);
-        return t ? reinterpret_cast<const char*>(t) : std::string();
-    }
-    uint64_t line(int i) const { return static_cast<uint64_t>(std::max<sqlite3_int64>(0, sqlite3_column_int64(m_s, i))); }
-    int integer(int i) const { return sqlite3_column_int(m_s, i); }
-    int64_t integer64(int i) const { return sqlite3_column_int64(m_s, i); }
-
-private:
-    sqlite3_stmt* m_s = nullptr;
-    int m_arg = 0;
-    bool m_ok = false;
-};
 
 bool hasTable(sqlite3* db, const std::string& name)
 {
@@ -225,8 +197,7 @@ bool NotesDb::open(const std::string& path, Mode mode, const std::string& bundle
     return true;
 }
 
-template <typename F>
-bool NotesDb::transaction(F&& body)
+bool NotesDb::transaction(const std::function<bool()>& body)
 {
     if (!m_db)
         return fail("no notes file open");
@@ -265,7 +236,9 @@ bool NotesDb::hasNotes() const
     if (!m_db)
         return false;
     bool any = false;
-    Stmt s(m_db, "SELECT (SELECT count(*) FROM bookmarks) + (SELECT count(*) FROM notes)");
+    Stmt s(m_db, schemaVersion() >= 4
+                     ? "SELECT (SELECT count(*) FROM bookmarks) + (SELECT count(*) FROM notes) + (SELECT count(*) FROM thread)"
+                     : "SELECT (SELECT count(*) FROM bookmarks) + (SELECT count(*) FROM notes)");
     s.each([&](Stmt& r) { any = r.integer(0) > 0; });
     return any || verdictOverride().has_value();
 }
@@ -367,6 +340,7 @@ bool NotesDb::read(present::ReviewNotes& out) const
     out.bookmarks = bookmarks();
     out.verdictOverride = verdictOverride();
     out.reviews = reviews();
+    out.threads = threads();
     return m_error.empty();
 }
 
@@ -409,6 +383,21 @@ bool NotesDb::writeAll(const present::ReviewNotes& all)
             if (!Stmt(m_db, "INSERT OR REPLACE INTO notes (kind, target, text, file, line, updated) VALUES (?, ?, ?, ?, ?, ?)")
                      .bind(n.kind).bind(n.target).bind(n.text).bind(n.file).bind(n.line).bind(n.when).run())
                 return false;
+        // Save as: the threads come along with their ids, so replies keep their parents (ordered by id, a
+        // parent is written before its replies).
+        std::vector<present::ThreadComment> threads = all.threads;
+        std::sort(threads.begin(), threads.end(), [](const auto& a, const auto& b) { return a.id < b.id; });
+        for (const present::ThreadComment& c : threads) {
+            Stmt s(m_db, c.parent > 0 ? "INSERT OR IGNORE INTO thread (id, target, file, line, parent, author, text,"
+                                        " created) VALUES (?, ?, ?, ?, ?, ?, ?, ?)"
+                                      : "INSERT OR IGNORE INTO thread (id, target, file, line, author, text, created)"
+                                        " VALUES (?, ?, ?, ?, ?, ?, ?)");
+            s.bind(static_cast<uint64_t>(c.id)).bind(c.target).bind(c.file).bind(c.line);
+            if (c.parent > 0)
+                s.bind(static_cast<uint64_t>(c.parent));
+            if (!s.bind(c.author).bind(c.text).bind(c.when).run())
+                return false;
+        }
         const auto& o = all.verdictOverride;
         return !o || Stmt(m_db, "INSERT OR REPLACE INTO verdict_override VALUES (1, ?, ?, ?, ?, ?, ?)")
                          .bind(o->status).bind(o->domain).bind(o->subDomain).bind(o->rootNode).bind(o->reason).bind(o->when)

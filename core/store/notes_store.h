@@ -7,6 +7,7 @@
 
 #include "present/report.h"
 
+#include <functional>
 #include <optional>
 #include <string>
 #include <vector>
@@ -15,9 +16,20 @@ struct sqlite3;
 
 namespace fl::store {
 
-inline constexpr int kNotesSchemaVersion = 3;
+inline constexpr int kNotesSchemaVersion = 4;
 // meta.application: tells a notes file from any other SQLite file.
 inline constexpr const char* kNotesApplication = "faultline-notes";
+
+// A learner's scored attempt at an exercise (schema 4 on), kept per learner name beside the notes so the
+// exercise library can show past scores.
+struct ExerciseAttempt {
+    std::string learner;
+    std::string exercise;    // the library id, or the bundle folder's name
+    double score = 0;        // the best mark's (1, 0.5 or 0)
+    double mean = 0;         // over every mark
+    std::string marks;       // "file:line, file:line" as scored
+    std::string when;        // UTC, ISO 8601
+};
 
 // Step i takes the schema from version i to i + 1. Every statement is idempotent,
 // so a step interrupted before its version was recorded can simply run again.
@@ -61,6 +73,15 @@ public:
     std::optional<present::ReviewOverride> verdictOverride() const;  // schema 2 on
     std::vector<present::ReviewDecision> reviews() const;            // schema 3 on, oldest first
 
+    // Appends a comment (its id and, when empty, its time are set). Refused: no author, empty text, a reply
+    // to a comment that is not on the same evidence item.
+    [[nodiscard]] bool addComment(present::ThreadComment& c);
+    std::vector<present::ThreadComment> threads(const std::string& target = {}) const;  // schema 4 on: by target, id
+
+    // Appends a scored attempt (its time set when empty). Refused without a learner name.
+    [[nodiscard]] bool addAttempt(ExerciseAttempt& a);
+    std::vector<ExerciseAttempt> attempts(const std::string& learner = {}) const;  // schema 4 on, oldest first
+
     // Everything at once: reading the whole file, or writing a whole set in one transaction (save as).
     [[nodiscard]] bool read(present::ReviewNotes& out) const;
     [[nodiscard]] bool writeAll(const present::ReviewNotes& all);
@@ -68,7 +89,7 @@ public:
 private:
     bool fail(const std::string& why) const;
     bool migrate(int from, int to, const std::string& bundlePath);
-    template <typename F> bool transaction(F&& body);
+    bool transaction(const std::function<bool()>& body);
 
     sqlite3* m_db = nullptr;
     std::string m_path;
@@ -77,12 +98,15 @@ private:
 
 // Reads a notes file of any schema 1..kNotesSchemaVersion, read-only: its notes
 // (sorted by kind, target), bookmarks (by file, line) and the verdict override
-// (schema 2 on) and the review decisions, oldest first (schema 3 on). False with `error` naming the file when it cannot be opened, is
+// (schema 2 on) and the review decisions, oldest first (schema 3 on), the evidence threads (schema 4 on). False with `error` naming the file when it cannot be opened, is
 // not a Faultline notes file, or has a newer schema than this build reads.
 [[nodiscard]] bool readNotes(const std::string& path, present::ReviewNotes& out, std::string& error);
 
 // Creates `path` (or upgrades it) to schema `version` (1..kNotesSchemaVersion) with
 // notesMigrations(): an old-schema file for tests and tools.
 [[nodiscard]] bool createNotes(const std::string& path, int version, std::string& error);
+
+// The current time as the notes file records it: UTC, ISO 8601, to the millisecond.
+std::string utcNow();
 
 } // namespace fl::store

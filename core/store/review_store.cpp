@@ -21,19 +21,19 @@ bool blank(const std::string& s)
     return s.find_first_not_of(" \t\r\n") == std::string::npos;
 }
 
-std::string utcNow()
-{
-    const auto ms = std::chrono::duration_cast<std::chrono::milliseconds>(
-        std::chrono::system_clock::now().time_since_epoch());
-    return formatTimeUtc(static_cast<int64_t>(ms.count()) * 1'000'000);
-}
-
 const char* choiceName(present::ReviewChoice c)
 {
     return c == present::ReviewChoice::Choose ? "choose" : "confirm";
 }
 
 } // namespace
+
+std::string utcNow()
+{
+    const auto ms = std::chrono::duration_cast<std::chrono::milliseconds>(
+        std::chrono::system_clock::now().time_since_epoch());
+    return formatTimeUtc(static_cast<int64_t>(ms.count()) * 1'000'000);
+}
 
 std::string loginName()
 {

@@ -93,6 +93,33 @@ private slots:
         QVERIFY(page.contains("<h3>Review history</h3>"));
     }
 
+    // Threaded notes per evidence item from the command line: a comment, a reply on the same item, a reply
+    // on another item refused, and the report quoting both with their authors.
+    void commentThreads()
+    {
+        QTemporaryDir dir;
+        const QString result = dir.filePath("result.json"), db = dir.filePath("notes.sqlite");
+        auto r = cli({"analyze", kSample, "-o", result});
+        QVERIFY2(r.code == 0 || r.code == 1, qPrintable(r.err));
+        const QJsonArray evidence = QJsonDocument::fromJson(readAll(result).toUtf8()).object()["evidence"].toArray();
+        QVERIFY(evidence.size() >= 2);
+        const QString first = evidence[0]["id"].toString(), second = evidence[1]["id"].toString();
+        r = cli({"review", result, "--db", db, "--comment", first, "--text", "first in its dmesg?", "--reviewer", "alice"});
+        QVERIFY2(r.code == 0 && r.out.contains("comment #1 on " + first), qPrintable(r.err + r.out));
+        r = cli({"review", result, "--db", db, "--comment", first, "--text", "not at 1 s resolution", "--reply-to", "1",
+                 "--reviewer", "bob"});
+        QVERIFY2(r.code == 0, qPrintable(r.err));
+        r = cli({"review", result, "--db", db, "--comment", second, "--text", "x", "--reply-to", "1", "--reviewer", "bob"});
+        QCOMPARE(r.code, 2);
+        QVERIFY2(r.err.contains(db) && r.err.contains("same evidence item"), qPrintable(r.err));
+        r = cli({"review", result, "--db", db, "--comment", "ev-not-there", "--text", "x"});
+        QCOMPARE(r.code, 2);
+        QVERIFY2(r.err.contains(result + ": no evidence item ev-not-there"), qPrintable(r.err));
+        r = cli({"report", result, "--notes", db});
+        QVERIFY2(r.code == 0, qPrintable(r.err));
+        QVERIFY2(r.out.contains("#1 by alice") && r.out.contains("#2 by bob replying to #1"), qPrintable(r.out));
+    }
+
     void help()
     {
         auto r = cli({"review", "--help"});
