@@ -1,7 +1,7 @@
 // A failed attempt against a healthy one of the same job (issue #46), and repeat offenders in the history.
 #include "testutil.h"
 
-#include "baseline/baseline_json.h"
+#include "engine/baseline_json.h"
 #include "baseline/compare.h"
 #include "baseline/line_template.h"
 #include "collect/upload.h"
