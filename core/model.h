@@ -459,6 +459,8 @@ enum class ResultStatus : uint8_t { Attributed, Ambiguous, Unattributed };
 std::string_view toString(ResultStatus);   // "attributed" | "ambiguous" | "unattributed"
 [[nodiscard]] std::optional<ResultStatus> resultStatusFromString(std::string_view);
 
+struct BaselineComparison; // baseline/comparison.h
+
 struct Result {
     static constexpr const char* kSchemaVersion = "2.0";
     ResultStatus status = ResultStatus::Unattributed;
@@ -489,6 +491,8 @@ struct Result {
     std::string rulesDigest;
     std::vector<std::string> rulesSources;  // rule files, in load order
     std::vector<std::string> warnings;      // bundle-level problems (truncated archive ...)
+    // analyze --baseline: what is new against a healthy attempt (core/baseline/compare.h); null without one.
+    std::shared_ptr<const BaselineComparison> baseline;
 };
 
 // ---------------------------------------------------------------- trace

@@ -2,7 +2,7 @@
 #include "rule_coverage.h"
 #include "text_report.h"
 
-#include "baseline/baseline_json.h"
+#include "engine/baseline_json.h"
 #include "baseline/compare.h"
 #include "bundle/bundle.h"
 #include "engine/engine.h"

@@ -1,5 +1,7 @@
 #include "commands.h"
 
+#include "result_input.h"
+
 #include "history/offenders.h"
 
 #include <CLI/CLI.hpp>
@@ -17,6 +19,7 @@ struct HistoryArgs {
     std::string level = "gpu";
     history::OffenderQuery query;
     bool json = false;
+    std::string result, ownId; // seen
 };
 
 int offendersCommand(const HistoryArgs& a)
@@ -65,6 +68,38 @@ int offendersCommand(const HistoryArgs& a)
     return 0;
 }
 
+// "Seen before?" for one result document (or a bundle, analysed here): the same cause at its GPU and node in the database's other rows.
+int seenCommand(const HistoryArgs& a)
+{
+    std::string error;
+    Result result;
+    bool fromBundle = false;
+    if (!loadResult(ResultInput{a.result, {}, false}, result, fromBundle, error)) {
+        std::fprintf(stderr, "faultline-cli history seen: %s\n", error.c_str());
+        return 2;
+    }
+    const history::CausePlace place = history::causePlace(result);
+    std::vector<history::SeenAt> seen;
+    if (!history::seenInHistoryDb(a.db, place, a.ownId, a.query.resultsPerOffender, seen, error)) {
+        std::fprintf(stderr, "faultline-cli history: %s\n", error.c_str());
+        return 2;
+    }
+    if (place.fingerprint.empty()) {
+        std::printf("%s has no root cause: nothing to look for\n", a.result.c_str());
+        return 0;
+    }
+    for (const auto& s : seen) {
+        std::string where = place.node;
+        if (s.level == history::OffenderLevel::Gpu)
+            where += (place.pciBus.empty() ? "" : " PCI " + place.pciBus) + (place.gpu >= 0 ? " GPU " + std::to_string(place.gpu) : "");
+        std::printf("%s  %s: %u other results in %u jobs%s\n", where.c_str(), place.fingerprint.c_str(), s.results,
+                    s.jobs, s.results ? (", " + s.first + " .. " + s.last).c_str() : "");
+        for (const auto& r : s.rows)
+            std::printf("    result %s  %s  %s\n", r.id.c_str(), r.workloadId.c_str(), r.at.c_str());
+    }
+    return 0;
+}
+
 } // namespace
 
 Command addHistoryCommand(CLI::App& cli)
@@ -82,7 +117,13 @@ Command addHistoryCommand(CLI::App& cli)
     off->add_option("--limit", a->query.limit, "offenders listed at most")->check(CLI::Range(1, 100000))
         ->capture_default_str();
     off->add_flag("--json", a->json, "as JSON");
-    return {cmd, [a] { return offendersCommand(*a); }};
+    CLI::App* seen = cmd->add_subcommand("seen", "seen before? the cause of one result document at its GPU and node "
+                                                 "in the database's other results");
+    seen->add_option("INPUT", a->result, "a result document (analyze --json, the service's result) or a bundle")->required();
+    seen->add_option("--exclude-id", a->ownId, "the database row of that result, left out")->type_name("ID");
+    seen->add_option("--limit", a->query.resultsPerOffender, "results listed per level")->check(CLI::Range(0, 100000))
+        ->capture_default_str();
+    return {cmd, [a, seen] { return seen->parsed() ? seenCommand(*a) : offendersCommand(*a); }};
 }
 
 } // namespace fl::cli

@@ -1,5 +1,8 @@
 #include "api.h"
 
+#include "history_json.h"
+#include "engine/result_json.h"
+
 #include "present/timefmt.h"
 #include "bundle/iso_time.h"
 
@@ -356,6 +359,18 @@ SessionId pathSession(const Request& req)
     return SessionId{req.matches[1].str()};
 }
 
+// ?baseline=SESSION: the healthy attempt to compare with (analyze --baseline).
+std::optional<SessionId> baselineParam(const Request& req)
+{
+    const std::string v = param(req, "baseline");
+    if (v.empty())
+        return std::nullopt;
+    static const RE2 id("s-[0-9a-f]{1,64}");
+    if (!RE2::FullMatch(v, id))
+        throw ApiError(400, "bad_request", "baseline: '" + v + "' is not a session id (s-...)");
+    return SessionId{v};
+}
+
 } // namespace
 
 Api::~Api() = default;
@@ -624,6 +639,8 @@ void Api::install(httplib::Server& server)
     server.Get(route("GET", sid + "/results"), wrap(&Api::results));
     server.Get(route("GET", sid + "/evidence/([A-Za-z0-9._-]{1,64})"), wrap(&Api::evidence));
     server.Get(route("GET", sid + "/trace"), wrap(&Api::trace));
+    server.Get(route("GET", sid + "/history"), wrap(&Api::seenBefore));
+    server.Get(route("GET", "/v2/history/offenders"), wrap(&Api::offenders));
     server.Post(route("POST", "/v2/bundles"), post(&Api::bundles));
     server.Post(route("POST", "/v1/attribution"), post(&Api::v1Attribution));
     // Last, what no route above serves: 405 or 404. A body sent along is read only to be dropped.
@@ -783,10 +800,13 @@ void Api::attribute(const Request& req, Response& res)
     sessions_.require(id);
     Deadline deadline(deadlines_, Clock::now() + std::chrono::milliseconds(timeoutMs(req, nullptr)));
     GateSlot slot(gate_, deadline.at);
-    const RunOutcome out = sessions_.attribute(id, "attribute", Progress{{}, &deadline.cancel});
+    const std::optional<SessionId> baseline = baselineParam(req);
+    const RunOutcome out = sessions_.attribute(id, "attribute", Progress{{}, &deadline.cancel}, baseline);
     if (out.cancelled)
         throwCancelled(id);
     json head = {{"session_id", id.value}, {"run", out.run.run}};
+    if (baseline)
+        head["baseline_session"] = baseline->value;
     res.status = 200;
     res.set_content(withResult(head, out.run.resultJson), "application/json");
 }
@@ -874,6 +894,9 @@ void Api::bundles(const Request& req, Response& res)
     const std::string reuse = param(req, "reuse");
     if (!reuse.empty() && reuse != "true" && reuse != "false")
         throw ApiError(400, "bad_request", "reuse: expected true or false");
+    const std::optional<SessionId> baseline = baselineParam(req);
+    if (baseline && reuse == "true")
+        throw ApiError(400, "bad_request", "reuse=true and baseline: a result against a baseline is not reused");
     const int deadlineMs = timeoutMs(req, nullptr);
     // Before an analysis slot: answering from the store must not wait behind (or be refused by) analyses.
     if (reuse == "true")
@@ -889,14 +912,57 @@ void Api::bundles(const Request& req, Response& res)
     Deadline deadline(deadlines_, Clock::now() + std::chrono::milliseconds(deadlineMs));
     GateSlot slot(gate_, deadline.at);
     // Hashed once admitted: at 4x overload the SHA-256 of every refused 1.6 MB upload took ~0.4 of a core.
-    const std::string digest = sessions_.bundleDigest(req.body);
-    auto [session, out] = sessions_.analyzeArchive(req.body, digest, Progress{{}, &deadline.cancel});
+    // Against a baseline the result depends on the baseline's files too: no digest, so never reused.
+    const std::string digest = baseline ? std::string() : sessions_.bundleDigest(req.body);
+    auto [session, out] = sessions_.analyzeArchive(req.body, digest, Progress{{}, &deadline.cancel}, baseline);
     if (out.cancelled)
         throwCancelled(session.id);
     res.set_header("Location", "/v2/sessions/" + session.id.value);
     res.status = 201;
-    res.set_content(withResult({{"session_id", session.id.value}, {"run", out.run.run}, {"reused", false}}, out.run.resultJson),
-                    "application/json");
+    json head = {{"session_id", session.id.value}, {"run", out.run.run}, {"reused", false}};
+    if (baseline)
+        head["baseline_session"] = baseline->value;
+    res.set_content(withResult(head, out.run.resultJson), "application/json");
+}
+
+// Repeat offenders: the same cause at the same GPU (or node) in several jobs (core/history/offenders.h).
+void Api::offenders(const Request& req, Response& res)
+{
+    history::OffenderQuery q;
+    const std::string level = param(req, "level");
+    if (!level.empty() && level != "gpu" && level != "node")
+        throw ApiError(400, "bad_request", "level: expected gpu or node");
+    q.level = level == "node" ? history::OffenderLevel::Node : history::OffenderLevel::Gpu;
+    q.minJobs = intParam(req, "min_jobs", 2, 1, 1'000'000);
+    q.limit = intParam(req, "limit", 100, 1, 1000);
+    q.resultsPerOffender = intParam(req, "rows", 20, 0, 1000);
+    const auto t0 = Clock::now();
+    const auto list = sessions_.store().offenders(q);
+    const double ms = std::chrono::duration<double, std::milli>(Clock::now() - t0).count();
+    sendJson(res, 200,
+             {{"level", q.level == history::OffenderLevel::Node ? "node" : "gpu"},
+              {"min_jobs", q.minJobs},
+              {"offenders", offendersJson(list)},
+              {"elapsed_ms", ms}});
+}
+
+// "Seen before?": other runs whose root cause is this run's, at its GPU and at its node.
+void Api::seenBefore(const Request& req, Response& res)
+{
+    const SessionId id = pathSession(req);
+    const SessionRecord s = sessions_.require(id);
+    const int run = intParam(req, "run", 0, 0, 1'000'000'000);
+    const int limit = intParam(req, "limit", 20, 0, 1000);
+    auto r = sessions_.store().run(id, run);
+    if (!r)
+        throw ApiError(404, "not_found", run ? "no run " + std::to_string(run) + " in session " + id.value
+                                             : "session " + id.value + " has no result yet: POST .../attribute");
+    const history::CausePlace place = history::causePlace(resultFromJson(json::parse(r->resultJson)));
+    const auto seen = sessions_.store().seen(place, historyId(id, r->run), limit);
+    json j = seenJson(place, seen);
+    j["session_id"] = id.value;
+    j["run"] = r->run;
+    sendJson(res, 200, j);
 }
 
 // NVIDIA Recovery's WorkloadAttributionRequest (docs/service.md has the mapping).

@@ -55,6 +55,8 @@ private:
     void evidence(const httplib::Request&, httplib::Response&);
     void trace(const httplib::Request&, httplib::Response&);
     void bundles(const httplib::Request&, httplib::Response&);
+    void offenders(const httplib::Request&, httplib::Response&);
+    void seenBefore(const httplib::Request&, httplib::Response&);
     void v1Attribution(const httplib::Request&, httplib::Response&);
 
     bool authorised(const httplib::Request& req) const;

@@ -2,6 +2,10 @@
 
 #include "archive_member.h"
 
+#include "engine/baseline_json.h"
+#include "baseline/compare.h"
+#include "present/timefmt.h"
+
 #include "bundle/iso_time.h"
 #include "bundle/mapped_file.h"
 #include "engine/engine.h"
@@ -521,28 +525,43 @@ IngestReport SessionService::ingestArchive(const SessionId& id, const std::strin
 
 RunOutcome SessionService::runEngine(const SessionRecord& s, const Bundle& bundle, const std::string& phase,
                                      const Progress& progress, double loadMs, const std::string& inputDigest,
-                                     const std::function<void()>& beforeRun)
+                                     const std::function<void()>& beforeRun, const Bundle* baseline)
 {
     const auto t0 = std::chrono::steady_clock::now();
-    Engine engine(rules_);
-    engine.setKeepMetricSamples(false); // the result document carries no samples
-    engine.setKeepMetricSeries(false);  // nor series
-    engine.setThreads(options_.threadsPerAnalysis);
-    engine.ingest(bundle, progress);
     RunOutcome out;
+    Analysis failed = analysisOf(bundle, progress);
     if (progress.cancelled()) {
         out.cancelled = true;
         return out;
     }
-    const Result result = engine.attributeOnce();
+    std::string resultJson;
+    if (baseline) {
+        // The healthy attempt with the same rules, then what is new (core/baseline/compare.h); the failed
+        // attempt's files are read again there for the lines no rule knows, so its folder is still here.
+        const Analysis healthy = analysisOf(*baseline, progress);
+        if (progress.cancelled()) {
+            out.cancelled = true;
+            return out;
+        }
+        resultJson = resultToStringWithBaseline(failed.result, baseline::compare(failed, healthy));
+    } else {
+        resultJson = resultToString(failed.result);
+    }
+    const Result& result = failed.result;
     out.run.createdNs = nowNs();
     out.run.phase = phase;
     out.run.status = std::string(toString(result.status));
     out.run.domain = result.domain;
     out.run.nodes = nodesOf(result);
     out.run.elapsedMs = loadMs + std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
-    out.run.resultJson = resultToString(result);
+    out.run.resultJson = std::move(resultJson);
     out.run.inputDigest = inputDigest;
+    const history::CausePlace cause = history::causePlace(result);
+    if (!cause.fingerprint.empty() && !cause.node.empty())
+        out.run.cause = RunCause{cause, !result.workloadId.empty() ? result.workloadId
+                                        : !s.workloadId.empty()     ? s.workloadId
+                                                                    : s.id.value,
+                                 formatTimeUtc(out.run.createdNs / 1'000'000'000 * 1'000'000'000)};
     if (beforeRun)
         beforeRun();
     try {
@@ -551,6 +570,27 @@ RunOutcome SessionService::runEngine(const SessionRecord& s, const Bundle& bundl
         rethrowIfGone(s.id, e);
     }
     return out;
+}
+
+Analysis SessionService::analysisOf(const Bundle& bundle, const Progress& progress) const
+{
+    Engine engine(rules_);
+    engine.setKeepMetricSamples(false); // the result document carries no samples
+    engine.setKeepMetricSeries(false);  // nor series
+    engine.setThreads(options_.threadsPerAnalysis);
+    engine.ingest(bundle, progress);
+    Analysis a;
+    if (progress.cancelled())
+        return a;
+    a.result = engine.attributeOnce();
+    // What a comparison with a baseline reads besides the result: the files as scanned (nodes, times, where the
+    // lines are) and the observations (which lines a rule covered).
+    a.bundle.manifest = bundle.manifest;
+    a.bundle.files = engine.files();
+    a.observations = engine.observations();
+    a.placement = engine.placement();
+    a.rules = rules_;
+    return a;
 }
 
 void SessionService::rethrowIfGone(const SessionId& id, const StoreError& e)
@@ -652,14 +692,32 @@ Bundle SessionService::materialise(const SessionRecord& s, const std::string& di
     return b;
 }
 
-RunOutcome SessionService::attribute(const SessionId& id, const std::string& phase, const Progress& progress)
+RunOutcome SessionService::attribute(const SessionId& id, const std::string& phase, const Progress& progress,
+                                     const std::optional<SessionId>& baseline)
 {
     const SessionRecord s = require(id);
     const auto t0 = std::chrono::steady_clock::now();
     TempDir dir(options_.tmpDir);
     const Bundle b = materialise(s, dir.path, progress);
+    std::optional<TempDir> baseDir;
+    std::optional<Bundle> base;
+    if (baseline) {
+        const SessionRecord h = requireBaseline(*baseline, id);
+        baseDir.emplace(options_.tmpDir);
+        base = materialise(h, baseDir->path, progress);
+    }
     const double loadMs = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
-    return runEngine(s, b, phase, progress, loadMs);
+    return runEngine(s, b, phase, progress, loadMs, {}, {}, base ? &*base : nullptr);
+}
+
+SessionRecord SessionService::requireBaseline(const SessionId& baseline, const SessionId& failed)
+{
+    if (baseline == failed)
+        throw ApiError(400, "bad_request", "baseline: a session cannot be its own baseline");
+    auto s = store_.session(baseline);
+    if (!s)
+        throw ApiError(404, "not_found", "baseline: no session '" + baseline.value + "'");
+    return *s;
 }
 
 std::optional<json> SessionService::trace(const SessionId& id, int runNo, const Progress& progress)
@@ -713,9 +771,18 @@ std::optional<std::pair<SessionRecord, RunRecord>> SessionService::earlierBundle
 }
 
 std::pair<SessionRecord, RunOutcome> SessionService::analyzeArchive(const std::string& bytes, const std::string& digest,
-                                                                    const Progress& progress)
+                                                                    const Progress& progress,
+                                                                    const std::optional<SessionId>& baseline)
 {
     const auto t0 = std::chrono::steady_clock::now();
+    // The baseline first: an unknown one is refused before anything is stored.
+    std::optional<TempDir> baseDir;
+    std::optional<Bundle> base;
+    if (baseline) {
+        const SessionRecord h = requireBaseline(*baseline, SessionId{});
+        baseDir.emplace(options_.tmpDir);
+        base = materialise(h, baseDir->path, progress);
+    }
     TempFile upload{writeTemp(bytes)};
     const Bundle b = loadUpload(upload.path, options_.load, progress);
     if (progress.cancelled())
@@ -741,7 +808,7 @@ std::pair<SessionRecord, RunOutcome> SessionService::analyzeArchive(const std::s
     });
     const double loadMs = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
     // If the engine throws, ~future waits for the store before the upload's temporary file goes.
-    RunOutcome run = runEngine(s, b, "bundle", progress, loadMs, digest, [&] { stored.get(); });
+    RunOutcome run = runEngine(s, b, "bundle", progress, loadMs, digest, [&] { stored.get(); }, base ? &*base : nullptr);
     if (stored.valid()) // cancelled: no run was stored, the session and its files are
         stored.get();
     return {s, std::move(run)};

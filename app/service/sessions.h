@@ -7,6 +7,7 @@
 #include "store.h"
 
 #include "bundle/bundle.h"
+#include "engine/engine.h"
 #include "progress.h"
 #include "rules/ruleset.h"
 
@@ -58,11 +59,17 @@ public:
     IngestReport ingestFiles(const SessionId& id, std::vector<FileRecord> files);
     IngestReport ingestArchive(const SessionId& id, const std::string& archiveBytes, const Progress& progress);
 
-    RunOutcome attribute(const SessionId& id, const std::string& phase, const Progress& progress);
+    // With `baseline`: the session analysed against that session, a healthy attempt of the same job; the result
+    // gains `baseline` (analyze --baseline, docs/result-schema.md).
+    RunOutcome attribute(const SessionId& id, const std::string& phase, const Progress& progress,
+                         const std::optional<SessionId>& baseline = std::nullopt);
     // POST /v2/bundles: a new session from one archive, analysed straight from its extraction; the run
     // records `digest` (bundleDigest of the archive).
+    // With `baseline` (a stored session) the result gains `baseline`; the caller passes no digest then (the
+    // result depends on the baseline's files too).
     std::pair<SessionRecord, RunOutcome> analyzeArchive(const std::string& archiveBytes, const std::string& digest,
-                                                        const Progress& progress);
+                                                        const Progress& progress,
+                                                        const std::optional<SessionId>& baseline = std::nullopt);
     // What determines a bundle's result: the archive's bytes, the rules, the engine, the archive limits.
     std::string bundleDigest(const std::string& archiveBytes) const;
     // The run an archive with this digest got before (on any replica sharing the store), if its session
@@ -84,9 +91,14 @@ public:
 
 private:
     // `beforeRun`, when given, is called before the run is stored: what the run needs in the store first.
+    // `baseline`: a healthy attempt's bundle to compare with.
     RunOutcome runEngine(const SessionRecord& s, const Bundle& bundle, const std::string& phase,
                          const Progress& progress, double loadMs, const std::string& inputDigest = {},
-                         const std::function<void()>& beforeRun = {});
+                         const std::function<void()>& beforeRun = {}, const Bundle* baseline = nullptr);
+    // The engine over one bundle, kept as an Analysis (what baseline::compare reads); empty when cancelled.
+    Analysis analysisOf(const Bundle& bundle, const Progress& progress) const;
+    // The baseline session (404 when there is none; 400 when it is `failed` itself).
+    SessionRecord requireBaseline(const SessionId& baseline, const SessionId& failed);
     std::string writeTemp(const std::string& bytes) const;
     // Stores an uploaded archive's files: the archive itself once when loading it again gives the same files
     // (Store::putArchive), else each member's bytes. `records` get the stored files (content cleared or not).

@@ -5,6 +5,8 @@
 // client that got a 2xx never loses that data to a crash.
 #pragma once
 
+#include "history/offenders.h"
+
 #include <cstdint>
 #include <functional>
 #include <memory>
@@ -47,6 +49,14 @@ struct FileRecord {
     int archive = 0;
 };
 
+// A run's cause in the history: its id there is "<session>/<run>", its job the result's workload id (the session
+// id when the result names none, so that every unnamed bundle is a job of its own).
+struct RunCause {
+    history::CausePlace place;
+    std::string workloadId;
+    std::string collectedAt;   // the run's creation, ISO 8601 UTC to the second
+};
+
 struct RunRecord {
     int run = 0;
     int64_t createdNs = 0;
@@ -58,7 +68,9 @@ struct RunRecord {
     std::string resultJson;    // the engine's result document, byte for byte
     // POST /v2/bundles: what made this result (archive bytes, rules, engine, limits; sessions.cpp), so the
     // same archive again can be answered with it. Empty for runs over a session's files.
-    std::string inputDigest;
+    std::string inputDigest;    // The root cause's fingerprint and place, kept beside the run (table run_causes) for the history's queries
+    // (repeat offenders, "seen before?"). Unset: no root cause, no row.
+    std::optional<RunCause> cause;
 };
 
 struct RunRef {
@@ -114,7 +126,16 @@ public:
     virtual size_t pruneIdleBefore(int64_t cutoffNs) = 0;
     // Deletes one session with its files and runs, in one transaction; nullopt when there is no such session.
     virtual std::optional<DeletedCounts> deleteSession(const SessionId& id) = 0;
+    // The history (core/history/offenders.h, the same SQL on both back ends) over the runs' causes.
+    virtual std::vector<history::Offender> offenders(const history::OffenderQuery& query) = 0;
+    // Other runs with `place`'s cause at its GPU (when it names one) and at its node; `ownId` ("<session>/<run>")
+    // is left out.
+    virtual std::vector<history::SeenAt> seen(const history::CausePlace& place, const std::string& ownId, int limit) = 0;
 };
+
+// The id of a run in the history's table, and back (nullopt for a text that is none).
+std::string historyId(const SessionId& session, int run);
+std::optional<RunRef> runOfHistoryId(const std::string& id);
 
 // "sqlite:///path/to.db", a plain path, or "postgresql://..." / "postgres://...".
 std::unique_ptr<Store> openStore(const std::string& url);

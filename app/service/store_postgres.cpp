@@ -288,6 +288,13 @@ public:
             if (!run.inputDigest.empty())
                 q(c, "INSERT INTO bundle_runs (input_digest, session_id, run) VALUES ($1,$2,$3) ON CONFLICT DO NOTHING",
                   Params().add(run.inputDigest).add(id.value).add(int64_t(run.run)));
+            if (run.cause) {
+                const history::CausePlace& pl = run.cause->place;
+                Params h;
+                h.add(id.value).add(int64_t(run.run)).add(historyId(id, run.run)).add(run.cause->workloadId);
+                h.add(pl.fingerprint).add(pl.node).add(pl.pciBus).add(int64_t(pl.gpu)).add(run.cause->collectedAt);
+                q(c, insertRunCause(), h);
+            }
             q(c, "COMMIT");
         } catch (...) {
             PQclear(PQexec(c.conn->pg, "ROLLBACK"));
@@ -371,6 +378,59 @@ public:
         return out;
     }
 
+    std::vector<history::Offender> offenders(const history::OffenderQuery& query) override
+    {
+        auto c = borrow();
+        const std::string rowsSql = history::offenderRowsSql("run_causes", query.level);
+        auto r = q(c, history::offendersSql("run_causes", query.level).c_str(),
+                   Params().add(int64_t(query.minJobs)).add(int64_t(query.limit)));
+        std::vector<history::Offender> out;
+        for (int i = 0; i < r->rows(); ++i) {
+            history::Offender o;
+            o.fingerprint = r->text(i, 0);
+            o.node = r->text(i, 1);
+            o.pciBus = r->text(i, 2);
+            o.gpu = static_cast<int>(r->i64(i, 3));
+            o.jobs = static_cast<uint32_t>(r->i64(i, 4));
+            o.results = static_cast<uint32_t>(r->i64(i, 5));
+            o.first = r->text(i, 6);
+            o.last = r->text(i, 7);
+            Params p;
+            p.add(o.fingerprint).add(o.node).add(o.pciBus).add(int64_t(o.gpu)).add(int64_t(query.resultsPerOffender));
+            o.rows = rowsOf(*q(c, rowsSql.c_str(), p));
+            out.push_back(std::move(o));
+        }
+        return out;
+    }
+
+    std::vector<history::SeenAt> seen(const history::CausePlace& place, const std::string& ownId, int limit) override
+    {
+        std::vector<history::SeenAt> out;
+        if (place.fingerprint.empty() || place.node.empty())
+            return out;
+        auto c = borrow();
+        std::vector<history::OffenderLevel> levels;
+        if (!place.pciBus.empty() || place.gpu >= 0)
+            levels.push_back(history::OffenderLevel::Gpu);
+        levels.push_back(history::OffenderLevel::Node);
+        for (const auto level : levels) {
+            const bool gpu = level == history::OffenderLevel::Gpu;
+            Params p;
+            p.add(place.fingerprint).add(place.node).add(gpu ? place.pciBus : "").add(int64_t(gpu ? place.gpu : -1));
+            p.add(ownId);
+            auto n = q(c, history::seenSql("run_causes", level).c_str(), p);
+            history::SeenAt s;
+            s.level = level;
+            s.jobs = static_cast<uint32_t>(n->i64(0, 0));
+            s.results = static_cast<uint32_t>(n->i64(0, 1));
+            s.first = n->text(0, 2);
+            s.last = n->text(0, 3);
+            s.rows = rowsOf(*q(c, history::seenRowsSql("run_causes", level).c_str(), p.add(int64_t(limit))));
+            out.push_back(std::move(s));
+        }
+        return out;
+    }
+
 private:
     struct Lease {
         PostgresStore* store;
@@ -396,6 +456,13 @@ private:
         return c.conn->run(sql, p, resultBinary);
     }
 
+    static std::vector<history::OffenderResult> rowsOf(const Result& r)
+    {
+        std::vector<history::OffenderResult> rows;
+        for (int i = 0; i < r.rows(); ++i)
+            rows.push_back({r.text(i, 0), r.text(i, 1), r.text(i, 2)});
+        return rows;
+    }
     static SessionRecord sessionFrom(const Result& r, int i)
     {
         SessionRecord s;

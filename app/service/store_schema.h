@@ -1,6 +1,8 @@
 // The tables both store back ends create; only the column types differ.
 #pragma once
 
+#include "history/offenders.h"
+
 #include <string>
 #include <vector>
 
@@ -34,7 +36,21 @@ inline std::string storeSchema(const std::string& bigint, const std::string& byt
            " content " + bytes + " NOT NULL, PRIMARY KEY (session_id, archive));"
            "CREATE TABLE IF NOT EXISTS archive_files ("
            " session_id TEXT NOT NULL REFERENCES sessions(id), path TEXT NOT NULL, archive INTEGER NOT NULL,"
-           " PRIMARY KEY (session_id, path));";
+           " PRIMARY KEY (session_id, path));"
+           // The history: one row per run with a root cause, the columns core/history/offenders.h queries (id is
+           // "<session>/<run>"). A new table: runs stored before it are not in the history.
+           "CREATE TABLE IF NOT EXISTS run_causes ("
+           " session_id TEXT NOT NULL REFERENCES sessions(id), run INTEGER NOT NULL, id TEXT NOT NULL,"
+           " workload_id TEXT NOT NULL, fingerprint TEXT NOT NULL, root_node TEXT NOT NULL, root_pci TEXT NOT NULL,"
+           " root_gpu INTEGER NOT NULL, collected_at TEXT NOT NULL, PRIMARY KEY (session_id, run));" +
+           history::offendersIndexSql("run_causes") + ";";
+}
+
+// A run's cause, with the run (both back ends bind the parameters in this order).
+inline const char* insertRunCause()
+{
+    return "INSERT INTO run_causes (session_id, run, id, workload_id, fingerprint, root_node, root_pci, root_gpu,"
+           " collected_at) VALUES ($1,$2,$3,$4,$5,$6,$7,$8,$9)";
 }
 
 // After files of a session were replaced ($1: its id): the archives none of its files refer to any more.
@@ -54,6 +70,7 @@ inline std::vector<std::string> pruneStatements()
         " AND NOT EXISTS (SELECT 1 FROM runs r WHERE r.session_id = s.id AND r.created_ns >= $1)"
         " AND NOT EXISTS (SELECT 1 FROM files f WHERE f.session_id = s.id AND f.added_ns >= $1)";
     return {"DELETE FROM bundle_runs WHERE session_id IN (" + stale + ")",
+            "DELETE FROM run_causes WHERE session_id IN (" + stale + ")",
             "DELETE FROM archive_files WHERE session_id IN (" + stale + ")",
             "DELETE FROM archives WHERE session_id IN (" + stale + ")",
             "DELETE FROM runs WHERE session_id IN (" + stale + ")",
@@ -65,7 +82,8 @@ inline std::vector<std::string> pruneStatements()
 // transaction. Callers count runs, files and sessions from the last three.
 inline std::vector<std::string> deleteSessionStatements()
 {
-    return {"DELETE FROM bundle_runs WHERE session_id = $1", "DELETE FROM archive_files WHERE session_id = $1",
+    return {"DELETE FROM bundle_runs WHERE session_id = $1", "DELETE FROM run_causes WHERE session_id = $1",
+            "DELETE FROM archive_files WHERE session_id = $1",
             "DELETE FROM archives WHERE session_id = $1", "DELETE FROM runs WHERE session_id = $1",
             "DELETE FROM files WHERE session_id = $1",
             "DELETE FROM sessions WHERE id = $1"};

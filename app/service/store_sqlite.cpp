@@ -322,6 +322,13 @@ public:
                 Stmt d(c.get(), "INSERT OR IGNORE INTO bundle_runs (input_digest, session_id, run) VALUES (?,?,?)");
                 d.bind(1, r.inputDigest).bind(2, id.value).bind(3, int64_t(r.run)).step();
             }
+            if (r.cause) {
+                const history::CausePlace& p = r.cause->place;
+                Stmt h(c.get(), insertRunCause());
+                h.bind(1, id.value).bind(2, int64_t(r.run)).bind(3, historyId(id, r.run)).bind(4, r.cause->workloadId);
+                h.bind(5, p.fingerprint).bind(6, p.node).bind(7, p.pciBus).bind(8, int64_t(p.gpu));
+                h.bind(9, r.cause->collectedAt).step();
+            }
             exec(c.get(), "COMMIT");
         } catch (...) {
             sqlite3_exec(c.get(), "ROLLBACK", nullptr, nullptr, nullptr);
@@ -410,6 +417,26 @@ public:
         return out;
     }
 
+    std::vector<history::Offender> offenders(const history::OffenderQuery& query) override
+    {
+        auto c = borrow();
+        std::vector<history::Offender> out;
+        std::string error;
+        if (!history::offendersOnSqlite(c.get(), "run_causes", query, out, error))
+            throw StoreError("sqlite: " + error);
+        return out;
+    }
+
+    std::vector<history::SeenAt> seen(const history::CausePlace& place, const std::string& ownId, int limit) override
+    {
+        auto c = borrow();
+        std::vector<history::SeenAt> out;
+        std::string error;
+        if (!history::seenOnSqlite(c.get(), "run_causes", place, ownId, limit, out, error))
+            throw StoreError("sqlite: " + error);
+        return out;
+    }
+
 private:
     static FileRecord fileFrom(const Stmt& s)
     {
@@ -492,6 +519,25 @@ private:
 };
 
 } // namespace
+
+std::string historyId(const SessionId& session, int run)
+{
+    return session.value + "/" + std::to_string(run);
+}
+
+std::optional<RunRef> runOfHistoryId(const std::string& id)
+{
+    const size_t slash = id.rfind('/');
+    if (slash == std::string::npos || slash == 0 || slash + 1 == id.size())
+        return std::nullopt;
+    int run = 0;
+    for (size_t i = slash + 1; i < id.size(); ++i) {
+        if (id[i] < '0' || id[i] > '9' || run > 100'000'000)
+            return std::nullopt;
+        run = run * 10 + (id[i] - '0');
+    }
+    return RunRef{SessionId{id.substr(0, slash)}, run};
+}
 
 std::unique_ptr<Store> openSqliteStore(const std::string& path)
 {

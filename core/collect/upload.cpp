@@ -171,10 +171,7 @@ bool appendHistory(const std::string& dbPath, const nlohmann::json& doc, const s
     text(rc.pciBus);
     integer(rc.rank);
     text(rc.time.known() ? formatTime(rc.time) : std::string());
-    // Same cause, whatever the job: what repeat-offender queries group by.
-    text(result.status == ResultStatus::Unattributed || !result.rootCause
-             ? ""
-             : result.domain + "/" + result.subDomain + "/" + rc.symptom);
+    text(history::causePlace(result).fingerprint);
     text(result.summary);
     text(bundleDir);
     text(doc.dump());

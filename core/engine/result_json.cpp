@@ -1,4 +1,6 @@
 #include "engine/result_json.h"
+#include "baseline/comparison.h"
+#include "engine/baseline_json.h"
 
 #include "present/timefmt.h"
 #include "present/verdict.h"
@@ -313,6 +315,8 @@ std::string familyId(FamilyId family)
 json resultToJson(const Result& r, const ResultJsonOptions& options)
 {
     json j = resultHead(r);
+    if (r.baseline)
+        j["baseline"] = baselineJson(*r.baseline, options.detail);
     json families = json::array();
     for (size_t i = 0; i < r.families.size(); ++i) {
         json f = familyJson(r.families[i], options.detail);
@@ -525,6 +529,8 @@ std::string resultToString(const Result& result, const ResultJsonOptions& option
     // bundle the DOM of the chain alone took hundreds of MB. The bytes are the
     // same as resultToJson(result).dump(2) (a test holds them equal).
     json head = resultHead(result, false); // candidates, chain and evidence are written one item at a time
+    if (result.baseline)
+        head["baseline"] = baselineJson(*result.baseline, options.detail);
     head["symptom_chain"] = nullptr;
     head["evidence"] = nullptr;
     head["connector_reports"] = nullptr;

@@ -2,8 +2,10 @@
 // workbench shows for a result it did not analyse itself, e.g. one kept by
 // faultline-service. Tolerant as the report is: a field of the wrong type
 // reads as absent; ids that point nowhere are dropped, never followed.
+#include "baseline/comparison.h"
 #include "bundle/iso_time.h"
 #include "engine/result_json.h"
+#include "present/baseline_text.h"
 #include "present/hostlist.h"
 
 #include <algorithm>
@@ -448,6 +450,83 @@ void readVerdict(const json& doc, Result& r)
     r.affectedNodes = strings(doc, "affected_nodes");
 }
 
+// The words present::toString gives these enums, back.
+template <typename Enum>
+Enum presentEnumOf(const std::string& text, Enum last, Enum fallback)
+{
+    for (int i = 0; i <= static_cast<int>(last); ++i)
+        if (present::toString(static_cast<Enum>(i)) == text)
+            return static_cast<Enum>(i);
+    return fallback;
+}
+
+BaselineMark markOf(const json& j)
+{
+    return {presentEnumOf(str(j, "status"), BaselineMatch::Gone, BaselineMatch::New), count(j, "baseline_count"),
+            presentEnumOf(str(j, "matched_by"), PlaceMatch::Elsewhere, PlaceMatch::None)};
+}
+
+BaselineSymptomMark symptomMarkOf(const json& j)
+{
+    return {str(j, "symptom"), markOf(j), count(j, "count"), boolean(j, "same_rate")};
+}
+
+// `baseline` (engine/baseline_json.cpp writes it). Families named by an id the chain does not have are dropped,
+// as everywhere here; event ids are kept as numbers (a compact document lists no chain nodes to check them by).
+std::shared_ptr<const BaselineComparison> baselineOf(const json& b, const std::map<std::string, FamilyId>& families)
+{
+    if (!b.is_object())
+        return nullptr;
+    auto c = std::make_shared<BaselineComparison>();
+    c->workloadId = str(member(b, "workload"), "id");
+    c->attempt = small(member(b, "workload"), "attempt");
+    c->failedSpanNs = secondsToNs(member(b, "failed_span_s"));
+    c->baselineSpanNs = secondsToNs(member(b, "baseline_span_s"));
+    c->nodesByName = count(member(b, "nodes_matched"), "by_name");
+    c->nodesByPosition = count(member(b, "nodes_matched"), "by_position");
+    auto event = [&](const json& j) -> std::optional<EventId> {
+        const int64_t id = integer(j, "event");
+        if (id < 0 || id > INT32_MAX)
+            return std::nullopt;
+        return EventId(static_cast<uint32_t>(id));
+    };
+    for (const json& e : array(b, "events"))
+        if (auto id = event(e))
+            c->events.push_back({*id, markOf(e)});
+    for (const json& f : array(b, "families"))
+        if (auto it = families.find(str(f, "family")); it != families.end())
+            c->families.push_back({it->second, symptomMarkOf(f), count(f, "new_events"), count(f, "matched_events")});
+    for (const json& m : array(b, "candidates"))
+        if (auto id = event(m))
+            c->candidates.push_back({*id, symptomMarkOf(m), boolean(m, "weighed_down")});
+    for (const json& g : array(b, "gone"))
+        c->gone.push_back({str(g, "symptom"), count(g, "baseline_count"), strings(g, "nodes")});
+    for (const json& u : array(b, "new_unrecognized_lines")) {
+        UnknownLineGroup g;
+        g.text = str(u, "template");
+        g.severity = enumOf(str(u, "severity"), Severity::Fatal, Severity::Warning);
+        g.match = presentEnumOf(str(u, "status"), BaselineMatch::Gone, BaselineMatch::New);
+        g.count = count(u, "count");
+        g.nodes = strings(u, "nodes");
+        g.nodeCount = count(u, "node_count");
+        g.firstNs = timeOf(str(u, "first"));
+        g.basis = g.firstNs == kNoTime ? TimeBasis::None : basisOf(u, "time_basis");
+        g.file = str(u, "file");
+        g.line = count(u, "line");
+        c->unknownNew.push_back(std::move(g));
+    }
+    const json& t = member(b, "unrecognized_templates");
+    c->unknownTemplates = count(t, "total");
+    c->unknownAlso = count(t, "also_in_baseline");
+    c->unknownNewTotal = count(t, "new");
+    const std::string change = str(b, "verdict_change");
+    c->change = change == "root_also_in_baseline"     ? BaselineVerdictChange::RootAlsoInBaseline
+                : change == "root_only_new_candidate" ? BaselineVerdictChange::RootOnlyNewCandidate
+                                                      : BaselineVerdictChange::None;
+    c->verdict = str(b, "verdict");
+    return c;
+}
+
 } // namespace
 
 Result resultFromJson(const json& doc)
@@ -480,6 +559,7 @@ Result resultFromJson(const json& doc)
     r.warnings = strings(doc, "warnings");
     r.engineVersion = str(member(doc, "engine"), "version");
     r.rulesDigest = str(member(doc, "engine"), "rules_digest");
+    r.baseline = baselineOf(member(doc, "baseline"), familyIndex);
     return r;
 }
 

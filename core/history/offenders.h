@@ -7,6 +7,12 @@
 #include <string>
 #include <vector>
 
+struct sqlite3;
+
+namespace fl {
+struct Result;
+}
+
 namespace fl::history {
 
 enum class OffenderLevel : uint8_t {
@@ -48,8 +54,44 @@ std::string offenderRowsSql(const std::string& table, OffenderLevel level);
 // The index both back ends create so that the grouping reads an index in order, not the table.
 std::string offendersIndexSql(const std::string& table);
 
+// One result's cause and place: what "seen before?" looks for. An empty fingerprint: no root cause (unattributed,
+// or a verdict without one), which is seen nowhere.
+struct CausePlace {
+    std::string fingerprint; // domain/sub_domain/symptom
+    std::string node;
+    std::string pciBus;
+    int gpu = -1;
+};
+[[nodiscard]] CausePlace causePlace(const Result& result);
+
+// Earlier (other) results with the same cause at one level of the same place.
+struct SeenAt {
+    OffenderLevel level = OffenderLevel::Gpu;
+    uint32_t jobs = 0;        // distinct workloads among them
+    uint32_t results = 0;
+    std::string first, last;  // collected_at
+    std::vector<OffenderResult> rows; // newest first, at most the query's limit
+};
+
+// $1 fingerprint, $2 node, $3 pci, $4 gpu (as offenderRowsSql), $5 the result's own id (left out).
+// Columns: jobs, results, first, last.
+std::string seenSql(const std::string& table, OffenderLevel level);
+// The same rows, newest first: $6 limit. Columns: id, workload_id, collected_at.
+std::string seenRowsSql(const std::string& table, OffenderLevel level);
+
+// The same queries on an open SQLite handle (collect's database, the service's SQLite store). False and
+// `error` (SQLite's message) when a statement fails.
+bool offendersOnSqlite(sqlite3* db, const std::string& table, const OffenderQuery& query, std::vector<Offender>& out,
+                       std::string& error);
+bool seenOnSqlite(sqlite3* db, const std::string& table, const CausePlace& place, const std::string& ownId, int limit,
+                  std::vector<SeenAt>& out, std::string& error);
+
 // Over a collect --history database. Returns false and `error` (naming the file) when it cannot be read.
 bool offendersInHistoryDb(const std::string& path, const OffenderQuery& query, std::vector<Offender>& out,
                           std::string& error);
+// "Seen before?" for `place` in a collect --history database: the GPU level (when the place names a GPU), then
+// the node level. `ownId`: the row of the result asked about, left out ('' for none).
+bool seenInHistoryDb(const std::string& path, const CausePlace& place, const std::string& ownId, int limit,
+                     std::vector<SeenAt>& out, std::string& error);
 
 } // namespace fl::history

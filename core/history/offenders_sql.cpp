@@ -1,8 +1,36 @@
 #include "history/offenders.h"
 
+#include "model.h"
+
 namespace fl::history {
 
-// A result without a root cause has no fingerprint (collect writes NULL; the service an empty text): it offends nowhere.
+namespace {
+
+// The rows of one cause at one place: $1 fingerprint, $2 node, $3 pci, $4 gpu. At Node level $3 and $4 are ''
+// and -1, still compared so that both levels take the same parameters.
+std::string atPlace(OffenderLevel level)
+{
+    return std::string(" WHERE fingerprint = $1 AND root_node = $2") +
+           (level == OffenderLevel::Gpu ? " AND COALESCE(root_pci, '') = $3 AND COALESCE(root_gpu, -1) = $4"
+                                        : " AND $3 = '' AND $4 = -1");
+}
+
+} // namespace
+
+CausePlace causePlace(const Result& result)
+{
+    CausePlace p;
+    if (result.status == ResultStatus::Unattributed || !result.rootCause)
+        return p;
+    // Same cause, whatever the job: what repeat-offender queries group by.
+    p.fingerprint = result.domain + "/" + result.subDomain + "/" + result.rootCause->symptom;
+    p.node = result.rootCause->node;
+    p.pciBus = result.rootCause->pciBus;
+    p.gpu = result.rootCause->gpuIndex;
+    return p;
+}
+
+// A result without a root cause has no fingerprint (collect writes NULL; the service writes no row): it offends nowhere.
 std::string offendersSql(const std::string& table, OffenderLevel level)
 {
     const bool gpu = level == OffenderLevel::Gpu;
@@ -17,12 +45,19 @@ std::string offendersSql(const std::string& table, OffenderLevel level)
 
 std::string offenderRowsSql(const std::string& table, OffenderLevel level)
 {
-    const bool gpu = level == OffenderLevel::Gpu;
-    return "SELECT id, workload_id, collected_at FROM " + table +
-           " WHERE fingerprint = $1 AND root_node = $2" +
-           (gpu ? " AND COALESCE(root_pci, '') = $3 AND COALESCE(root_gpu, -1) = $4"
-                : " AND $3 = '' AND $4 = -1") +
-           " ORDER BY collected_at, id LIMIT $5";
+    return "SELECT id, workload_id, collected_at FROM " + table + atPlace(level) + " ORDER BY collected_at, id LIMIT $5";
+}
+
+std::string seenSql(const std::string& table, OffenderLevel level)
+{
+    return "SELECT COUNT(DISTINCT workload_id), COUNT(*), COALESCE(MIN(collected_at), ''), "
+           "COALESCE(MAX(collected_at), '') FROM " + table + atPlace(level) + " AND id <> $5";
+}
+
+std::string seenRowsSql(const std::string& table, OffenderLevel level)
+{
+    return "SELECT id, workload_id, collected_at FROM " + table + atPlace(level) +
+           " AND id <> $5 ORDER BY collected_at DESC, id DESC LIMIT $6";
 }
 
 std::string offendersIndexSql(const std::string& table)

@@ -1,5 +1,8 @@
 #include "present/baseline_text.h"
 
+#include "present/family_label.h"
+#include "present/timefmt.h"
+
 #include <algorithm>
 
 namespace fl::present {
@@ -85,6 +88,57 @@ std::string baselineSummary(const Result&, const BaselineComparison& c)
     if (c.nodesByPosition)
         s += "; " + std::to_string(c.nodesByPosition) + " node(s) matched by position in the sorted node list";
     return s;
+}
+
+namespace {
+
+std::string lines(uint32_t n) { return counted(n, "line"); }
+
+std::string markDetail(const BaselineSymptomMark& m)
+{
+    if (m.mark.match == BaselineMatch::New)
+        return "new: " + lines(m.count);
+    return "also in the baseline: " + lines(m.mark.baselineCount) + " there, " + std::to_string(m.count) + " here" +
+           (m.sameRate ? " (same rate)" : " (more often here)");
+}
+
+} // namespace
+
+BaselineText baselineText(const Result& result, const BaselineComparison& c)
+{
+    BaselineText t;
+    t.summary = baselineSummary(result, c);
+    t.verdict = c.verdict;
+    for (const auto& m : c.candidates)
+        t.candidates.push_back({m.symptom.symptom, markDetail(m.symptom) + (m.weighedDown ? ", weighed down" : "")});
+    for (const auto& f : c.families) {
+        const std::string name = f.family.value < result.families.size() ? familyName(result.families[f.family.value])
+                                                                          : f.symptom.symptom;
+        (f.symptom.mark.match == BaselineMatch::New ? t.newFamilies : t.alsoFamilies)
+            .push_back({name, markDetail(f.symptom)});
+    }
+    for (const auto& g : c.gone) {
+        std::string nodes;
+        for (const auto& n : g.nodes)
+            nodes += (nodes.empty() ? "" : ",") + n;
+        t.gone.push_back({g.symptom, "only in the baseline: " + lines(g.baselineCount) + (nodes.empty() ? "" : " on " + nodes)});
+    }
+    if (!c.unknownNew.empty())
+        t.newLinesHeading = "New failure-indicating lines not in the catalogue (" + std::to_string(c.unknownNew.size()) +
+                            " of " + std::to_string(c.unknownNewTotal) + " templates, most lines first)";
+    for (const auto& u : c.unknownNew) {
+        std::string nodes;
+        for (const auto& n : u.nodes)
+            nodes += (nodes.empty() ? "" : ",") + n;
+        if (u.nodeCount > u.nodes.size())
+            nodes += ",… (" + std::to_string(u.nodeCount) + " nodes)";
+        const Timestamp first{u.firstNs, u.basis, {}};
+        t.newLines.push_back({u.text, std::string(toString(u.severity)) + ", " + lines(u.count) + " on " +
+                                          (nodes.empty() ? "?" : nodes) + ", from " +
+                                          (first.known() ? formatTime(first) : std::string("?")) + " (" + u.file + ":" +
+                                          std::to_string(u.line) + ")"});
+    }
+    return t;
 }
 
 } // namespace fl::present

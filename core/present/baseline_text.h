@@ -6,6 +6,7 @@
 
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace fl::present {
 
@@ -18,5 +19,23 @@ std::string baselineVerdict(const Result& result, const BaselineComparison& comp
 // "3 of 8 symptom families are new against the baseline (5 also in it, 1 gone); 4 of 9 unrecognised line
 // templates are new".
 std::string baselineSummary(const Result& result, const BaselineComparison& comparison);
+
+// The comparison in sentences, for the text report (analyze --text) and the Markdown/HTML report: one line per
+// symptom family (new, or also in the baseline with both counts), per symptom gone, per new unrecognised line.
+struct BaselineLine {
+    std::string label;   // the family, symptom or line template
+    std::string detail;  // "new: 3 lines", "also in the baseline: 12 lines there, 10 here (same rate)", ...
+};
+struct BaselineText {
+    std::string summary;                    // baselineSummary
+    std::string verdict;                    // what the baseline changed in the verdict; empty: nothing
+    std::vector<BaselineLine> candidates;   // in the comparison's order (weighed-down ones last)
+    std::vector<BaselineLine> newFamilies;
+    std::vector<BaselineLine> alsoFamilies;
+    std::vector<BaselineLine> gone;
+    std::string newLinesHeading;            // "New failure-indicating lines not in the catalogue (2 of 2, ...)"
+    std::vector<BaselineLine> newLines;     // template; "4 lines on node-01,node-02, from ... (file:line)"
+};
+BaselineText baselineText(const Result& result, const BaselineComparison& comparison);
 
 } // namespace fl::present

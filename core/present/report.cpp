@@ -1,4 +1,6 @@
 #include "present/report.h"
+
+#include "baseline/comparison.h"
 #include "present/report_chain.h"
 #include "present/timefmt.h"
 #include "present/verdict.h"
@@ -113,6 +115,8 @@ Report buildReport(const Result& result, const ReviewNotes& review, const std::s
     if (!result.subDomain.empty())
         r.headline += " / " + result.subDomain;
     r.summary = result.summary;
+    if (result.baseline)
+        r.baseline = baselineText(result, *result.baseline);
 
     addFact(r.facts, "Outcome", std::string(toString(result.outcome)));
     const std::string ws = formatTimeUtc(result.windowStartNs), we = formatTimeUtc(result.windowEndNs);

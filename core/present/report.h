@@ -7,6 +7,7 @@
 #pragma once
 
 #include "model.h"
+#include "present/baseline_text.h"
 
 #include <cstdint>
 #include <optional>
@@ -117,6 +118,8 @@ struct Report {
     size_t chainGroupsLeftOut = 0;
     std::vector<ReportCandidate> candidates;
     std::vector<ReportNoteLine> notes;
+    // analyze --baseline: what is new against the healthy attempt (Result::baseline); unset without one.
+    std::optional<BaselineText> baseline;
     std::vector<std::string> coverage;  // "12 files: 10 ok, 2 skipped", then problem files
     std::vector<std::string> warnings;
 };

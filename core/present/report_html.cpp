@@ -183,6 +183,31 @@ std::string reportHtml(const Report& r, const std::vector<ReportImage>& imgs)
         os << "<li>… and " << r.chainGroupsLeftOut << " more linked events</li>\n";
     os << "</ul>\n</section>\n";
 
+    if (r.baseline) {
+        const BaselineText& b = *r.baseline;
+        os << "<section>\n<h2>Against the baseline</h2>\n<p>" << e(b.summary) << "</p>\n";
+        if (!b.verdict.empty())
+            os << "<p><strong>" << e(b.verdict) << "</strong></p>\n";
+        auto table = [&os](const char* heading, const std::vector<BaselineLine>& rows, const char* cls) {
+            if (rows.empty())
+                return;
+            os << "<h3>" << heading << "</h3>\n<table>\n";
+            for (const BaselineLine& l : rows)
+                os << "<tr class=\"" << cls << "\"><td>" << e(l.label) << "</td><td>" << e(l.detail) << "</td></tr>\n";
+            os << "</table>\n";
+        };
+        table("Candidates", b.candidates, "baseline-candidate");
+        table("New symptom families", b.newFamilies, "baseline-new");
+        table("Also in the baseline", b.alsoFamilies, "baseline-also");
+        table("Gone (only in the baseline)", b.gone, "baseline-gone");
+        if (!b.newLines.empty()) {
+            os << "<h3>" << e(b.newLinesHeading) << "</h3>\n";
+            for (const BaselineLine& l : b.newLines)
+                os << "<pre>" << e(l.label) << "</pre>\n<div class=\"where\">" << e(l.detail) << "</div>\n";
+        }
+        os << "</section>\n";
+    }
+
     os << "<section>\n<h2>Timeline</h2>\n";
     images(os, imgs, "timeline");
     os << "</section>\n";

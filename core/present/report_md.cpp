@@ -129,6 +129,30 @@ std::string reportMarkdown(const Report& r, const std::vector<ReportImage>& imgs
         os << "- … and " << r.chainGroupsLeftOut << " more linked events\n";
     os << "\n";
 
+    if (r.baseline) {
+        const BaselineText& b = *r.baseline;
+        os << "## Against the baseline\n\n" << md(b.summary) << "\n\n";
+        if (!b.verdict.empty())
+            os << "**" << md(b.verdict) << "**\n\n";
+        auto table = [&os](const char* heading, const std::vector<BaselineLine>& rows) {
+            if (rows.empty())
+                return;
+            os << "### " << heading << "\n\n| | |\n|---|---|\n";
+            for (const BaselineLine& l : rows)
+                os << "| " << md(l.label) << " | " << md(l.detail) << " |\n";
+            os << "\n";
+        };
+        table("Candidates", b.candidates);
+        table("New symptom families", b.newFamilies);
+        table("Also in the baseline", b.alsoFamilies);
+        table("Gone (only in the baseline)", b.gone);
+        if (!b.newLines.empty()) {
+            os << "### " << md(b.newLinesHeading) << "\n\n";
+            for (const BaselineLine& l : b.newLines)
+                os << fenced(l.label) << md(l.detail) << "\n\n";
+        }
+    }
+
     bool timeline = false;
     for (const ReportImage& img : imgs)
         timeline = timeline || (img.section == "timeline" && !img.fileName.empty());

@@ -1,12 +1,14 @@
 // A failed attempt against a healthy one of the same job (issue #46), and repeat offenders in the history.
 #include "testutil.h"
 
-#include "baseline/baseline_json.h"
+#include "engine/baseline_json.h"
 #include "baseline/compare.h"
 #include "baseline/line_template.h"
 #include "collect/upload.h"
 #include "engine/engine.h"
 #include "history/offenders.h"
+#include "present/report.h"
+#include "present/timefmt.h"
 
 #include <QTemporaryDir>
 #include <QtTest>
@@ -162,6 +164,44 @@ private slots:
         QCOMPARE(c.unknownNew[0].line, 5u);
     }
 
+    // The issue's pair with an unknown line too: five benign error kinds in both attempts on other node names, the
+    // failed one adds its initiator and a line no rule knows. Only those two are new; the unknown line is listed
+    // with its node and first time, and the report says both.
+    void newUnknownLineAcrossRenamedNodes()
+    {
+        QTemporaryDir tmp;
+        const fs::path failedDir = fs::path(tmp.path().toStdString()) / "failed";
+        const fs::path healthyDir = fs::path(tmp.path().toStdString()) / "healthy";
+        writeAttempt(failedDir, {"node-01", "node-02"}, true, 10);
+        writeAttempt(healthyDir, {"gpu-a01", "gpu-a02"}, false, 8);
+        std::string extra = readFile(failedDir / "syslog-node-02.log");
+        extra += "Dec  7 10:04:58 node-02 kernel: [1198.000001] foo_drv 0000:91:00.0: firmware heartbeat lost, error -110\n";
+        writeFile(failedDir / "syslog-node-02.log", extra);
+        const Analysis failed = analyzeDir(failedDir), healthy = analyzeDir(healthyDir);
+        const BaselineComparison c = baseline::compare(failed, healthy);
+        QCOMPARE(c.nodesByName, 0u);
+        QCOMPARE(c.unknownAlso, 2u); // the persistenced warning and the sshd error, on renamed nodes
+        QCOMPARE(c.unknownNewTotal, 1u);
+        QCOMPARE(c.unknownNew.at(0).text, std::string("foo_drv <addr>: firmware heartbeat lost, error -<n>"));
+        QCOMPARE(c.unknownNew[0].nodes, std::vector<std::string>{"node-02"});
+        QVERIFY(c.unknownNew[0].firstNs != kNoTime);
+        QVERIFY(formatTime({c.unknownNew[0].firstNs, c.unknownNew[0].basis, {}}).find("T10:04:58") != std::string::npos);
+        size_t also = 0;
+        for (const auto& f : c.families)
+            also += f.symptom.mark.match == BaselineMatch::AlsoInBaseline;
+        QCOMPARE(also, size_t(4)); // the four benign kinds a rule knows
+        // Read back from the document, the report states what is new and what is also in the baseline.
+        const Result read = resultFromJson(nlohmann::json::parse(resultToStringWithBaseline(failed.result, c)));
+        const std::string md = present::reportMarkdown(present::buildReport(read, {}, "test"), {});
+        QVERIFY(md.find("## Against the baseline") != std::string::npos);
+        QVERIFY(md.find("New failure-indicating lines not in the catalogue") != std::string::npos);
+        QVERIFY(md.find("firmware heartbeat lost") != std::string::npos);
+        QVERIFY(md.find("### Also in the baseline") != std::string::npos);
+        const std::string html = present::reportHtml(present::buildReport(read, {}, "test"), {});
+        QVERIFY(html.find("class=\"baseline-new\"") != std::string::npos);
+        QVERIFY(html.find("class=\"baseline-also\"") != std::string::npos);
+    }
+
     // A cause the healthy run also shows at the same rate is weighed down and the verdict says so.
     void rootAlsoInBaselineIsSaid()
     {
@@ -196,6 +236,17 @@ private slots:
         }
         // The fault's own families are new, the benign noise is not.
         QCOMPARE(actual["verdict_change"].get<std::string>() == "root_also_in_baseline", false);
+
+        // The one typed reader keeps the comparison: read back and written again, the document is the same.
+        const BaselineComparison c = baseline::compare(failed, healthy);
+        for (const bool detail : {false, true}) {
+            const std::string doc = resultToStringWithBaseline(failed.result, c, ResultJsonOptions{detail});
+            const Result read = resultFromJson(nlohmann::json::parse(doc));
+            QVERIFY(read.baseline);
+            QCOMPARE(read.baseline->families.size(), c.families.size());
+            QCOMPARE(nlohmann::json::parse(resultToString(read, ResultJsonOptions{detail}))["baseline"],
+                     nlohmann::json::parse(doc)["baseline"]);
+        }
     }
 
     // Three jobs whose root cause is the same GPU (one PCI address on one node) make it a repeat offender.
@@ -243,6 +294,26 @@ private slots:
         QVERIFY(history::offendersInHistoryDb(db, q, byNode, error));
         QCOMPARE(byNode.size(), size_t(1));
         QVERIFY(byNode[0].pciBus.empty());
+
+        // Seen before? for slurm-3's cause: the two other jobs at that GPU, and at node level the same two.
+        history::CausePlace place{"gpu/gpu_lost/gpu.xid.79", "node-07", "0000:91:00", 3};
+        std::vector<history::SeenAt> seen;
+        QVERIFY2(history::seenInHistoryDb(db, place, "3", 20, seen, error), error.c_str());
+        QCOMPARE(seen.size(), size_t(2));
+        QVERIFY(seen[0].level == history::OffenderLevel::Gpu);
+        QCOMPARE(seen[0].jobs, 2u);
+        QCOMPARE(seen[0].rows.size(), size_t(2));
+        for (const auto& r : seen[0].rows)
+            QVERIFY(r.workloadId == "slurm-1" || r.workloadId == "slurm-2");
+        QCOMPARE(seen[1].jobs, 2u);
+        // A cause seen nowhere else, and a result without a root cause.
+        std::vector<history::SeenAt> once;
+        QVERIFY(history::seenInHistoryDb(db, {"gpu/gpu_lost/gpu.xid.48", "node-07", "0000:91:00", 3}, "5", 20, once, error));
+        QCOMPARE(once.size(), size_t(2));
+        QCOMPARE(once[0].results, 0u);
+        std::vector<history::SeenAt> none;
+        QVERIFY(history::seenInHistoryDb(db, {}, "", 20, none, error));
+        QVERIFY(none.empty());
     }
 };
 

@@ -143,6 +143,17 @@ def tar_gz(folder):
     return buf.getvalue()
 
 
+def tar_gz_files(files):
+    """{name: bytes} as a .tar.gz in memory, sorted by name."""
+    buf = io.BytesIO()
+    with tarfile.open(fileobj=buf, mode="w:gz") as t:
+        for name, data in sorted(files.items()):
+            info = tarfile.TarInfo(name)
+            info.size = len(data)
+            t.addfile(info, io.BytesIO(data))
+    return buf.getvalue()
+
+
 def multipart(fields, files):
     """fields: {name: value}; files: [(field, filename, bytes)] -> (body, content type)."""
     boundary = "----faultline-test-boundary"

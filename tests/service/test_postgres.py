@@ -13,20 +13,10 @@ import time
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from service_harness import Service, check, finish  # noqa: E402
-import io, tarfile  # noqa: E402
-
-
-def tar_gz_files(files):
-    buf = io.BytesIO()
-    with tarfile.open(fileobj=buf, mode="w:gz") as t:
-        for name, data in sorted(files.items()):
-            info = tarfile.TarInfo(name)
-            info.size = len(data)
-            t.addfile(info, io.BytesIO(data))
-    return buf.getvalue()
+from service_harness import Service, check, finish, tar_gz_files  # noqa: E402
 import test_restart  # noqa: E402
 import test_archive  # noqa: E402
+import test_history  # noqa: E402
 
 SERVICE, CLI, SRC, WORK = sys.argv[1:5]
 bins = sorted(glob.glob("/usr/lib/postgresql/*/bin/initdb"))
@@ -141,6 +131,8 @@ try:
         check(st == 201, "and the replica stores again (%d)" % st)
     finally:
         d.stop()
+    # Before the tests below leave results of their own in the shared database.
+    test_history.run(SERVICE, CLI, SRC, os.path.join(WORK, "history"), url)
     test_restart.run(SERVICE, CLI, SRC, os.path.join(WORK, "restart"), url)
     test_archive.run(SERVICE, CLI, SRC, os.path.join(WORK, "archive"), url)
     test_archive.odd_names(SERVICE, SRC, os.path.join(WORK, "archive"), url)

@@ -1,6 +1,5 @@
-// The result document with the comparison against a healthy attempt (analyze --baseline): the usual document
-// (docs/result-schema.md) plus its `baseline` object. Without --baseline nothing here is used, so a result
-// without one stays byte for byte what it was.
+// The result document's `baseline` object (analyze --baseline, docs/result-schema.md): written by resultToJson
+// for a Result that has one, read back by resultFromJson. A result without one stays byte for byte what it was.
 #pragma once
 
 #include "baseline/comparison.h"

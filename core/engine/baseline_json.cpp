@@ -1,4 +1,4 @@
-#include "baseline/baseline_json.h"
+#include "engine/baseline_json.h"
 
 #include "engine/result_json.h"
 #include "present/baseline_text.h"
