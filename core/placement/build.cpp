@@ -360,18 +360,20 @@ std::shared_ptr<const AppLogFacts> readAppLogFacts(const SourceFile& f, std::str
     return facts;
 }
 
-Placement buildPlacement(const std::vector<SourceFile>& files, const std::vector<Observation>& observations,
-                         const std::optional<Manifest>& manifest,
-                         const std::vector<std::shared_ptr<const AppLogFacts>>& appLogs)
+namespace {
+
+using StreamRef = std::pair<const StreamKey*, const StreamFacts*>;
+
+// Every app-log stream with its facts, in key order. The streams of the files
+// the scan read (appLogs) are visited where they are, not copied into one map
+// (10,000 ranks: ~10 MB more at the scan's peak); the others are read here into
+// `readHere`. Keys carry the file, so no two sources share a key, and the walk
+// is in key order as one map's would be.
+std::vector<StreamRef> gatherStreams(const std::vector<SourceFile>& files,
+                                     const std::vector<std::shared_ptr<const AppLogFacts>>& appLogs,
+                                     std::map<StreamKey, StreamFacts>& readHere, int& worldFromPg)
 {
-    Placement pl;
-    // The streams of the files the scan read (appLogs) are visited where they
-    // are, not copied into one map (10,000 ranks: ~10 MB more at the scan's
-    // peak); the others are read here. Keys carry the file, so no two sources
-    // share a key, and the walk below is in key order as one map's would be.
-    std::map<StreamKey, StreamFacts> readHere;
-    std::vector<std::pair<const StreamKey*, const StreamFacts*>> streams;
-    int worldFromPg = -1;
+    std::vector<StreamRef> streams;
     for (const auto& f : files) {
         if (f.kind != SourceKind::AppLog || f.status != FileStatus::Ok)
             continue;
@@ -391,8 +393,12 @@ Placement buildPlacement(const std::vector<SourceFile>& files, const std::vector
     for (const auto& [k, s] : readHere)
         streams.emplace_back(&k, &s);
     std::sort(streams.begin(), streams.end(), [](const auto& a, const auto& b) { return *a.first < *b.first; });
+    return streams;
+}
 
-    // World size: the widest NCCL communicator, else PyTorch's default group size, else the manifest.
+// World size: the widest NCCL communicator, else PyTorch's default group size, else the manifest.
+int worldSizeOf(const std::vector<StreamRef>& streams, int worldFromPg, const std::optional<Manifest>& manifest)
+{
     int world = -1;
     for (const auto& [k, s] : streams)
         for (const auto& [c, n] : s->ncclRanks)
@@ -401,118 +407,122 @@ Placement buildPlacement(const std::vector<SourceFile>& files, const std::vector
         world = worldFromPg;
     if (world < 0 && manifest && !manifest->ranks.empty())
         world = manifest->ranks.rbegin()->first + 1;
-    pl.worldSize = world;
+    return world;
+}
 
-    // Each stream: its global rank (conflicting claims are reported), node, device, bus, pids.
-    std::map<int, PlacementEntry> byGlobal;
-    std::vector<PlacementEntry> unranked;
-    for (const auto& [keyAt, facts] : streams) {
-        const StreamKey& key = *keyAt;
-        const StreamFacts& s = *facts;
-        std::vector<Claim> claims = s.global;
-        const SourceFile& f = files[key.file.value];
-        if (f.rank >= 0 && key.task < 0) // a per-rank file: every stream in it is that rank
-            claims.insert(claims.begin(), Claim{f.rank, {f.index, 0, PlacementFact::GlobalRank, PlacementHow::FileRank, f.rank, -1, {}}});
-        for (const auto& [c, n] : s.ncclRanks)
-            if (n == world)
-                claims.push_back(c);
-        PlacementEntry e;
-        e.localRank = key.local;
-        for (const auto& c : claims) {
-            if (e.globalRank < 0) {
-                e.globalRank = c.value;
-                addEvidence(e, c.src);
-            } else if (c.value == e.globalRank) {
-                addEvidence(e, c.src);
-            } else {
-                pl.conflicts.push_back({"one stream of " + f.path + " claims global ranks " + std::to_string(e.globalRank)
-                                            + " and " + std::to_string(c.value) + "; the first is used",
-                                        {e.evidence.front(), c.src}});
-            }
-        }
-        // Node: the NCCL host prefix says which host wrote the line; a file's node comes from its name.
-        if (s.hosts.size() == 1) {
-            e.node = s.hosts.begin()->first;
-            addEvidence(e, s.hosts.begin()->second);
-        } else if (s.hosts.size() > 1) {
-            std::vector<PlacementSource> ev;
-            for (const auto& [h, src] : s.hosts)
-                ev.push_back(src);
-            pl.conflicts.push_back({"one stream of " + f.path + " names several hosts; node left to the file", ev});
-        }
-        if (e.node.empty() && !s.fileNode.empty()) {
-            e.node = s.fileNode;
-            addEvidence(e, {f.index, 0, PlacementFact::Node, PlacementHow::FileNode, -1, -1, s.fileNode});
-        }
-        if (s.device) {
-            e.gpu = s.device->value;
-            addEvidence(e, s.device->src);
-        }
-        if (s.pci) {
-            e.pci = s.pci->first;
-            addEvidence(e, s.pci->second);
-        }
-        e.pids.assign(s.pids.begin(), s.pids.end());
-        if (s.pidSource)
-            addEvidence(e, *s.pidSource);
-        pl.streams.push_back({key.file, key.task, key.local, e.globalRank, e.node, s.lines});
+// One stream's entry: its global rank (conflicting claims are reported), node, device, bus, pids.
+// The stream itself is listed in pl.streams.
+PlacementEntry placeStream(const StreamKey& key, const StreamFacts& s, const std::vector<SourceFile>& files, int world,
+                           Placement& pl)
+{
+    std::vector<Claim> claims = s.global;
+    const SourceFile& f = files[key.file.value];
+    if (f.rank >= 0 && key.task < 0) // a per-rank file: every stream in it is that rank
+        claims.insert(claims.begin(), Claim{f.rank, {f.index, 0, PlacementFact::GlobalRank, PlacementHow::FileRank, f.rank, -1, {}}});
+    for (const auto& [c, n] : s.ncclRanks)
+        if (n == world)
+            claims.push_back(c);
+    PlacementEntry e;
+    e.localRank = key.local;
+    for (const auto& c : claims) {
         if (e.globalRank < 0) {
-            if (!e.node.empty() && (e.localRank >= 0 || e.gpu >= 0 || !e.pci.empty() || !e.pids.empty()))
-                unranked.push_back(std::move(e));
-            continue;
+            e.globalRank = c.value;
+            addEvidence(e, c.src);
+        } else if (c.value == e.globalRank) {
+            addEvidence(e, c.src);
+        } else {
+            pl.conflicts.push_back({"one stream of " + f.path + " claims global ranks " + std::to_string(e.globalRank)
+                                        + " and " + std::to_string(c.value) + "; the first is used",
+                                    {e.evidence.front(), c.src}});
         }
-        auto it = byGlobal.find(e.globalRank);
-        if (it == byGlobal.end()) {
-            byGlobal.emplace(e.globalRank, std::move(e));
-            continue;
-        }
+    }
+    // Node: the NCCL host prefix says which host wrote the line; a file's node comes from its name.
+    if (s.hosts.size() == 1) {
+        e.node = s.hosts.begin()->first;
+        addEvidence(e, s.hosts.begin()->second);
+    } else if (s.hosts.size() > 1) {
+        std::vector<PlacementSource> ev;
+        for (const auto& [h, src] : s.hosts)
+            ev.push_back(src);
+        pl.conflicts.push_back({"one stream of " + f.path + " names several hosts; node left to the file", ev});
+    }
+    if (e.node.empty() && !s.fileNode.empty()) {
+        e.node = s.fileNode;
+        addEvidence(e, {f.index, 0, PlacementFact::Node, PlacementHow::FileNode, -1, -1, s.fileNode});
+    }
+    if (s.device) {
+        e.gpu = s.device->value;
+        addEvidence(e, s.device->src);
+    }
+    if (s.pci) {
+        e.pci = s.pci->first;
+        addEvidence(e, s.pci->second);
+    }
+    e.pids.assign(s.pids.begin(), s.pids.end());
+    if (s.pidSource)
+        addEvidence(e, *s.pidSource);
+    pl.streams.push_back({key.file, key.task, key.local, e.globalRank, e.node, s.lines});
+    return e;
+}
+
+// A stream's entry joined to the entry of its global rank (differences reported); an unranked one is
+// kept when something besides its node says where it ran.
+void mergeByRank(PlacementEntry e, std::map<int, PlacementEntry>& byGlobal, std::vector<PlacementEntry>& unranked,
+                 Placement& pl)
+{
+    if (e.globalRank < 0) {
+        if (!e.node.empty() && (e.localRank >= 0 || e.gpu >= 0 || !e.pci.empty() || !e.pids.empty()))
+            unranked.push_back(std::move(e));
+        return;
+    }
+    auto it = byGlobal.find(e.globalRank);
+    if (it == byGlobal.end()) {
+        byGlobal.emplace(e.globalRank, std::move(e));
+        return;
+    }
+    PlacementEntry& m = it->second;
+    const PlacementSource src = e.evidence.empty() ? PlacementSource{} : e.evidence.front();
+    mergeField(m.node, e.node, std::string(), src, m, "node (" + m.node + " vs " + e.node + ")", pl.conflicts);
+    mergeField(m.localRank, e.localRank, -1, src, m, "local rank", pl.conflicts);
+    mergeField(m.gpu, e.gpu, -1, src, m, "GPU (" + std::to_string(m.gpu) + " vs " + std::to_string(e.gpu) + ")", pl.conflicts);
+    mergeField(m.pci, e.pci, std::string(), src, m, "PCI (" + m.pci + " vs " + e.pci + ")", pl.conflicts);
+    for (int p : e.pids)
+        if (std::find(m.pids.begin(), m.pids.end(), p) == m.pids.end())
+            m.pids.push_back(p);
+    for (const auto& ev : e.evidence)
+        addEvidence(m, ev);
+}
+
+// The manifest is one more source.
+void mergeManifest(const Manifest& manifest, std::map<int, PlacementEntry>& byGlobal, Placement& pl)
+{
+    for (const auto& [rank, place] : manifest.ranks) {
+        PlacementSource src{PlacementSource::kManifest, 0, PlacementFact::ManifestRank, PlacementHow::Manifest, rank, -1, {}};
+        auto [it, fresh] = byGlobal.try_emplace(rank);
         PlacementEntry& m = it->second;
-        const PlacementSource src = e.evidence.empty() ? PlacementSource{} : e.evidence.front();
-        mergeField(m.node, e.node, std::string(), src, m, "node (" + m.node + " vs " + e.node + ")", pl.conflicts);
-        mergeField(m.localRank, e.localRank, -1, src, m, "local rank", pl.conflicts);
-        mergeField(m.gpu, e.gpu, -1, src, m, "GPU (" + std::to_string(m.gpu) + " vs " + std::to_string(e.gpu) + ")", pl.conflicts);
-        mergeField(m.pci, e.pci, std::string(), src, m, "PCI (" + m.pci + " vs " + e.pci + ")", pl.conflicts);
-        for (int p : e.pids)
-            if (std::find(m.pids.begin(), m.pids.end(), p) == m.pids.end())
-                m.pids.push_back(p);
-        for (const auto& ev : e.evidence)
-            addEvidence(m, ev);
-    }
-
-    // The manifest is one more source.
-    if (manifest) {
-        for (const auto& [rank, place] : manifest->ranks) {
-            PlacementSource src{PlacementSource::kManifest, 0, PlacementFact::ManifestRank, PlacementHow::Manifest, rank, -1, {}};
-            auto [it, fresh] = byGlobal.try_emplace(rank);
-            PlacementEntry& m = it->second;
-            if (fresh)
-                m.globalRank = rank;
-            mergeField(m.node, place.node, std::string(), src, m,
-                       "node (" + m.node + " in the logs vs " + place.node + " in the manifest)", pl.conflicts);
-            if (m.node == place.node || m.node.empty()) {
-                mergeField(m.gpu, place.gpu, -1, src, m,
-                           "GPU (" + std::to_string(m.gpu) + " in the logs vs " + std::to_string(place.gpu) + " in the manifest)",
-                           pl.conflicts);
-                const std::string pci = normalizePciAddress(place.pci);
-                mergeField(m.pci, pci, std::string(), src, m, "PCI (" + m.pci + " in the logs vs " + pci + " in the manifest)",
-                           pl.conflicts);
-            }
+        if (fresh)
+            m.globalRank = rank;
+        mergeField(m.node, place.node, std::string(), src, m,
+                   "node (" + m.node + " in the logs vs " + place.node + " in the manifest)", pl.conflicts);
+        if (m.node == place.node || m.node.empty()) {
+            mergeField(m.gpu, place.gpu, -1, src, m,
+                       "GPU (" + std::to_string(m.gpu) + " in the logs vs " + std::to_string(place.gpu) + " in the manifest)",
+                       pl.conflicts);
+            const std::string pci = normalizePciAddress(place.pci);
+            mergeField(m.pci, pci, std::string(), src, m, "PCI (" + m.pci + " in the logs vs " + pci + " in the manifest)",
+                       pl.conflicts);
         }
     }
+}
 
-    for (auto& [g, e] : byGlobal)
-        pl.entries.push_back(std::move(e));
-    for (auto& e : unranked)
-        pl.entries.push_back(std::move(e));
-
-    reconcileNodes(pl, files, observations);
-
-    // Kernel lines that name both a GPU's bus and a pid ("Xid (PCI:0000:41:00): 45, pid=41002")
-    // tie that bus to the rank whose NCCL lines came from the same pid on the same node.
-    // Indexed once: each such line walked every node's aliases (canonicalNode)
-    // and every entry, which at 10,000 ranks is most of this loop. Entries of a
-    // node are kept in their order, so the merges happen as before; the loop
-    // changes no entry's node, so the views stay valid.
+// Kernel lines that name both a GPU's bus and a pid ("Xid (PCI:0000:41:00): 45, pid=41002")
+// tie that bus to the rank whose NCCL lines came from the same pid on the same node.
+// Indexed once: each such line walked every node's aliases (canonicalNode)
+// and every entry, which at 10,000 ranks is most of this loop. Entries of a
+// node are kept in their order, so the merges happen as before; the loop
+// changes no entry's node, so the views stay valid.
+void tieBusesToPids(Placement& pl, const std::vector<Observation>& observations)
+{
     std::unordered_map<std::string_view, std::string_view> canonicalOf;
     for (const auto& n : pl.nodes)
         for (const auto& a : n.aliases)
@@ -545,11 +555,14 @@ Placement buildPlacement(const std::vector<SourceFile>& files, const std::vector
             mergeField(e.pci, pci, std::string(), src, e, "PCI (" + e.pci + " vs " + pci + ")", pl.conflicts);
         }
     }
+}
 
+// Entries and streams in their order; two ranks on one node claiming one GPU are reported.
+void sortAndCheckShared(Placement& pl)
+{
     std::sort(pl.entries.begin(), pl.entries.end(), [](const PlacementEntry& a, const PlacementEntry& b) {
         return std::tie(a.node, a.globalRank, a.localRank, a.gpu) < std::tie(b.node, b.globalRank, b.localRank, b.gpu);
     });
-    // Two ranks on one node claiming one GPU, or one rank on two nodes, are reported.
     std::map<std::pair<std::string, std::string>, const PlacementEntry*> byPci;
     for (const auto& e : pl.entries) {
         if (e.pci.empty() || e.globalRank < 0)
@@ -563,6 +576,34 @@ Placement buildPlacement(const std::vector<SourceFile>& files, const std::vector
     std::sort(pl.streams.begin(), pl.streams.end(), [](const PlacementStream& a, const PlacementStream& b) {
         return std::tie(a.file, a.task, a.localRank) < std::tie(b.file, b.task, b.localRank);
     });
+}
+
+} // namespace
+
+Placement buildPlacement(const std::vector<SourceFile>& files, const std::vector<Observation>& observations,
+                         const std::optional<Manifest>& manifest,
+                         const std::vector<std::shared_ptr<const AppLogFacts>>& appLogs)
+{
+    Placement pl;
+    std::map<StreamKey, StreamFacts> readHere; // the streams of files the scan did not read; `streams` points in
+    int worldFromPg = -1;
+    const std::vector<StreamRef> streams = gatherStreams(files, appLogs, readHere, worldFromPg);
+    pl.worldSize = worldSizeOf(streams, worldFromPg, manifest);
+
+    std::map<int, PlacementEntry> byGlobal;
+    std::vector<PlacementEntry> unranked;
+    for (const auto& [key, facts] : streams)
+        mergeByRank(placeStream(*key, *facts, files, pl.worldSize, pl), byGlobal, unranked, pl);
+    if (manifest)
+        mergeManifest(*manifest, byGlobal, pl);
+    for (auto& [g, e] : byGlobal)
+        pl.entries.push_back(std::move(e));
+    for (auto& e : unranked)
+        pl.entries.push_back(std::move(e));
+
+    reconcileNodes(pl, files, observations);
+    tieBusesToPids(pl, observations);
+    sortAndCheckShared(pl);
     // The entries live as long as the analysis; their evidence grew by
     // doubling (about 9 sources in room for 16 at 10,000 ranks: 5 MB).
     for (auto& e : pl.entries)

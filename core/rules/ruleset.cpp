@@ -562,9 +562,9 @@ Relation parseRelation(const Ctx& ctx, const json& j)
     return r;
 }
 
-Rule parseRule(std::string_view text, const std::string& file, const json& j)
+// The head every rule has: id, where it is, description and phase.
+Rule parseRuleHead(Ctx& ctx, std::string_view text, const std::string& file, const json& j)
 {
-    Ctx ctx{text, file, {}};
     if (!j.is_object())
         ctx.fail("each rule must be an object");
     if (auto it = j.find("id"); it != j.end() && it->is_string())
@@ -583,131 +583,127 @@ Rule parseRule(std::string_view text, const std::string& file, const json& j)
         ctx.fail("unknown phase '" + phase +
                  "' (extract, filter.early, filter, filter.late, refine.early, refine, refine.final, post_outcome, report)");
     r.phase = *p;
+    return r;
+}
 
-    if (r.phase == Phase::Extract) {
-        checkKeys(ctx, j,
-                  {"id", "description", "phase", "sources", "pattern", "literal", "exclude", "ignore_case", "emit",
-                   "samples", "benign", "source", "series", "continued", "metric"},
-                  "extract rule");
-        if (auto m = j.find("metric"); m != j.end()) {
-            parseMetricRule(ctx, j, *m, r);
-            json refs = j; // its samples are series values, read above; "source" as any rule's
-            refs.erase("samples");
-            refs.erase("benign");
-            try {
-                parseRuleSamples(refs, r);
-            } catch (const std::invalid_argument& e) {
-                ctx.fail(e.what());
-            }
-            for (const char* other : {"pattern", "literal", "exclude", "ignore_case", "series"})
-                if (j.contains(other))
-                    ctx.fail(std::string("a metric rule reads a series, not lines: it takes no '") + other + "'");
-        } else {
-            try {
-                parseRuleSamples(j, r);
-            } catch (const std::invalid_argument& e) {
-                ctx.fail(e.what());
-            }
+// What an extract rule reads: a metric series, or lines (sources, pattern, literals, exclude, case).
+void parseExtractInput(const Ctx& ctx, const json& j, Rule& r)
+{
+    if (auto m = j.find("metric"); m != j.end()) {
+        parseMetricRule(ctx, j, *m, r);
+        json refs = j; // its samples are series values, read above; "source" as any rule's
+        refs.erase("samples");
+        refs.erase("benign");
+        try {
+            parseRuleSamples(refs, r);
+        } catch (const std::invalid_argument& e) {
+            ctx.fail(e.what());
         }
-        for (const auto& s : strList(ctx, j, "sources")) {
-            auto k = sourceKindFromString(s);
-            if (!k)
-                ctx.fail("unknown source '" + s + "' (applog, syslog, fabricmanager, scheduler, metrics, gpu_snapshot, hostmap)");
-            r.sources.push_back(*k);
+        for (const char* other : {"pattern", "literal", "exclude", "ignore_case", "series"})
+            if (j.contains(other))
+                ctx.fail(std::string("a metric rule reads a series, not lines: it takes no '") + other + "'");
+    } else {
+        try {
+            parseRuleSamples(j, r);
+        } catch (const std::invalid_argument& e) {
+            ctx.fail(e.what());
         }
-        if (r.metric) {
-            if (r.sources.size() != 1 || r.sources[0] != SourceKind::Metrics)
-                ctx.fail("a metric rule's 'sources' must be [\"metrics\"]");
-        } else
-            r.pattern = str(ctx, j, "pattern", true);
-        if (r.pattern.find("(?i") != std::string::npos)
-            ctx.fail("use \"ignore_case\": true instead of (?i) so the literal pre-filter ignores case too");
-        r.literals = strList(ctx, j, "literal");
-        for (const auto& l : r.literals)
-            if (l.empty())
-                ctx.fail("'literal' must not be empty");
-        for (const char* open : {"(?P<_", "(?<_"})
-            if (r.pattern.find(open) != std::string::npos)
-                ctx.fail("a capture name in 'pattern' starts with '_': names starting with '_' are reserved for the engine");
-        r.exclude = str(ctx, j, "exclude");
-        if (auto it = j.find("ignore_case"); it != j.end())
-            r.ignoreCase = it->is_boolean() && it->get<bool>();
-        if (auto se = j.find("series"); se != j.end()) {
-            if (!se->is_object())
-                ctx.fail("'series' must be an object {name, value, unit, step, rank}");
-            checkKeys(ctx, *se, {"name", "value", "unit", "step", "rank"}, "series");
-            SeriesCapture c;
-            c.name = str(ctx, *se, "name", true);
-            c.value = str(ctx, *se, "value", true);
-            c.unit = str(ctx, *se, "unit");
-            c.step = str(ctx, *se, "step");
-            c.rank = str(ctx, *se, "rank");
-            r.series = c;
-            if (j.find("emit") == j.end())
-                return r; // a point of a series only: no event
-        }
-        if (auto c = j.find("continued"); c != j.end())
-            r.continued = parseContinued(ctx, *c);
-        auto emit = j.find("emit");
-        if (emit == j.end() || !emit->is_object())
-            ctx.fail("an extract rule needs an 'emit' object with at least a 'symptom' (or a 'series')");
-        checkKeys(ctx, *emit, {"symptom", "kind", "node", "rank", "gpu", "pci", "fields", "read", "waited"}, "emit");
-        r.emitSymptom = str(ctx, *emit, "symptom", true);
-        if (auto k = str(ctx, *emit, "kind"); !k.empty())
-            r.emitKind = parseKind(ctx, k);
-        for (const char* special : {"node", "rank", "gpu", "pci"})
-            if (auto v = str(ctx, *emit, special); !v.empty())
-                r.emitFields[std::string("@") + special] = v;
-        for (auto& [k, v] : strMap(ctx, *emit, "fields")) {
-            checkFieldName(ctx, k, "emit 'fields'");
-            if (k == "read")
-                ctx.fail("a field 'read' in emit 'fields' no longer asks the engine to read a record: use emit's "
-                         "\"read\": \"" + std::string(toString(RecordReader::TorchrunRootCause)) + "\"");
-            r.emitFields[k] = v;
-        }
-        if (auto read = str(ctx, *emit, "read"); !read.empty()) {
-            if (read != toString(RecordReader::TorchrunRootCause))
-                ctx.fail("unknown 'read' in emit: '" + read + "' (" +
-                         std::string(toString(RecordReader::TorchrunRootCause)) + ")");
-            r.emitRead = RecordReader::TorchrunRootCause;
-        }
-        if (auto w = emit->find("waited"); w != emit->end())
-            r.waited = parseWaited(ctx, *w, r);
-        return r;
     }
+    for (const auto& s : strList(ctx, j, "sources")) {
+        auto k = sourceKindFromString(s);
+        if (!k)
+            ctx.fail("unknown source '" + s + "' (applog, syslog, fabricmanager, scheduler, metrics, gpu_snapshot, hostmap)");
+        r.sources.push_back(*k);
+    }
+    if (r.metric) {
+        if (r.sources.size() != 1 || r.sources[0] != SourceKind::Metrics)
+            ctx.fail("a metric rule's 'sources' must be [\"metrics\"]");
+    } else
+        r.pattern = str(ctx, j, "pattern", true);
+    if (r.pattern.find("(?i") != std::string::npos)
+        ctx.fail("use \"ignore_case\": true instead of (?i) so the literal pre-filter ignores case too");
+    r.literals = strList(ctx, j, "literal");
+    for (const auto& l : r.literals)
+        if (l.empty())
+            ctx.fail("'literal' must not be empty");
+    for (const char* open : {"(?P<_", "(?<_"})
+        if (r.pattern.find(open) != std::string::npos)
+            ctx.fail("a capture name in 'pattern' starts with '_': names starting with '_' are reserved for the engine");
+    r.exclude = str(ctx, j, "exclude");
+    if (auto it = j.find("ignore_case"); it != j.end())
+        r.ignoreCase = it->is_boolean() && it->get<bool>();
+}
 
+// "series": the rule captures a point of a series. True when that is all it does (no "emit").
+bool parseSeriesCapture(const Ctx& ctx, const json& j, Rule& r)
+{
+    if (auto se = j.find("series"); se != j.end()) {
+        if (!se->is_object())
+            ctx.fail("'series' must be an object {name, value, unit, step, rank}");
+        checkKeys(ctx, *se, {"name", "value", "unit", "step", "rank"}, "series");
+        SeriesCapture c;
+        c.name = str(ctx, *se, "name", true);
+        c.value = str(ctx, *se, "value", true);
+        c.unit = str(ctx, *se, "unit");
+        c.step = str(ctx, *se, "step");
+        c.rank = str(ctx, *se, "rank");
+        r.series = c;
+        if (j.find("emit") == j.end())
+            return true; // a point of a series only: no event
+    }
+    return false;
+}
+
+// "continued" and "emit": the event an extract rule makes of its match.
+void parseEmit(const Ctx& ctx, const json& j, Rule& r)
+{
+    if (auto c = j.find("continued"); c != j.end())
+        r.continued = parseContinued(ctx, *c);
+    auto emit = j.find("emit");
+    if (emit == j.end() || !emit->is_object())
+        ctx.fail("an extract rule needs an 'emit' object with at least a 'symptom' (or a 'series')");
+    checkKeys(ctx, *emit, {"symptom", "kind", "node", "rank", "gpu", "pci", "fields", "read", "waited"}, "emit");
+    r.emitSymptom = str(ctx, *emit, "symptom", true);
+    if (auto k = str(ctx, *emit, "kind"); !k.empty())
+        r.emitKind = parseKind(ctx, k);
+    for (const char* special : {"node", "rank", "gpu", "pci"})
+        if (auto v = str(ctx, *emit, special); !v.empty())
+            r.emitFields[std::string("@") + special] = v;
+    for (auto& [k, v] : strMap(ctx, *emit, "fields")) {
+        checkFieldName(ctx, k, "emit 'fields'");
+        if (k == "read")
+            ctx.fail("a field 'read' in emit 'fields' no longer asks the engine to read a record: use emit's "
+                     "\"read\": \"" + std::string(toString(RecordReader::TorchrunRootCause)) + "\"");
+        r.emitFields[k] = v;
+    }
+    if (auto read = str(ctx, *emit, "read"); !read.empty()) {
+        if (read != toString(RecordReader::TorchrunRootCause))
+            ctx.fail("unknown 'read' in emit: '" + read + "' (" +
+                     std::string(toString(RecordReader::TorchrunRootCause)) + ")");
+        r.emitRead = RecordReader::TorchrunRootCause;
+    }
+    if (auto w = emit->find("waited"); w != emit->end())
+        r.waited = parseWaited(ctx, *w, r);
+}
+
+Rule parseExtractRule(const Ctx& ctx, const json& j, Rule r)
+{
     checkKeys(ctx, j,
-              {"id", "description", "phase", "match", "if", "unless", "suppress", "set_symptom", "set_role", "set_kind",
-               "set_fields", "decode", "link_from", "label", "merge_into", "move_to", "copy_fields", "absent_ranks",
-               "evidence_role", "max_evidence", "source", "infer", "trend"},
-              "rule");
-    try {
-        parseRuleSamples(j, r);
-    } catch (const std::invalid_argument& e) {
-        ctx.fail(e.what());
-    }
-    if (auto t = j.find("trend"); t != j.end()) {
-        parseTrend(ctx, j, *t, r);
+              {"id", "description", "phase", "sources", "pattern", "literal", "exclude", "ignore_case", "emit",
+               "samples", "benign", "source", "series", "continued", "metric"},
+              "extract rule");
+    parseExtractInput(ctx, j, r);
+    if (parseSeriesCapture(ctx, j, r))
         return r;
-    }
-    auto m = j.find("match");
-    if (m == j.end())
-        ctx.fail("missing 'match' (a selector of the events this rule acts on)");
-    r.match = parseSelector(ctx, *m);
-    auto relations = [&](const char* key, std::vector<Relation>& out) {
-        auto it = j.find(key);
-        if (it == j.end())
-            return;
-        if (it->is_object())
-            out.push_back(parseRelation(ctx, *it));
-        else if (it->is_array())
-            for (const auto& x : *it)
-                out.push_back(parseRelation(ctx, x));
-        else
-            ctx.fail(std::string("'") + key + "' must be a relation or a list of relations");
-    };
-    relations("if", r.ifExists);
-    relations("unless", r.ifNotExists);
+    parseEmit(ctx, j, r);
+    return r;
+}
+
+// Each parse*Action(s) below reads some of the actions a non-extract rule may take and returns how many it found.
+
+// suppress, set_symptom, infer, set_role, set_kind, set_fields: the event itself edited.
+int parseEditActions(const Ctx& ctx, const json& j, Rule& r)
+{
     int actions = 0;
     if (j.contains("suppress")) {
         r.suppress = str(ctx, j, "suppress");
@@ -746,6 +742,12 @@ Rule parseRule(std::string_view text, const std::string& file, const json& j)
     r.setFields = strMap(ctx, j, "set_fields");
     checkFieldNames(ctx, r.setFields, "set_fields");
     actions += r.setFields.empty() ? 0 : 1;
+    return actions;
+}
+
+int parseDecodeAction(const Ctx& ctx, const json& j, Rule& r)
+{
+    int actions = 0;
     if (auto it = j.find("decode"); it != j.end()) {
         if (!it->is_object())
             ctx.fail("'decode' must be an object {field, shift, mask, into, map}");
@@ -778,6 +780,13 @@ Rule parseRule(std::string_view text, const std::string& file, const json& j)
         r.decode = dcd;
         ++actions;
     }
+    return actions;
+}
+
+// link_from, merge_into, move_to, copy_fields: the event tied to others.
+int parseRelationActions(const Ctx& ctx, const json& j, Rule& r)
+{
+    int actions = 0;
     if (auto it = j.find("link_from"); it != j.end()) {
         r.linkFrom = parseRelation(ctx, *it);
         r.linkLabel = str(ctx, j, "label");
@@ -814,6 +823,12 @@ Rule parseRule(std::string_view text, const std::string& file, const json& j)
         r.copyFields = cf;
         ++actions;
     }
+    return actions;
+}
+
+int parseAbsentRanksAction(const Ctx& ctx, const json& j, Rule& r)
+{
+    int actions = 0;
     if (auto it = j.find("absent_ranks"); it != j.end()) {
         if (!it->is_object())
             ctx.fail("'absent_ranks' must be an object {group_by, min_share, symptom, fields, require_logs}");
@@ -838,6 +853,13 @@ Rule parseRule(std::string_view text, const std::string& file, const json& j)
         r.absentRanks = ar;
         ++actions;
     }
+    return actions;
+}
+
+// evidence_role, max_evidence: what the report shows of the event.
+int parseReportActions(const Ctx& ctx, const json& j, Rule& r)
+{
+    int actions = 0;
     if (auto v = str(ctx, j, "evidence_role"); !v.empty()) {
         static const std::map<std::string, EvidenceRole> roles{{"root", EvidenceRole::Root},
                                                                {"symptom", EvidenceRole::Symptom},
@@ -855,6 +877,12 @@ Rule parseRule(std::string_view text, const std::string& file, const json& j)
         r.maxEvidence = it->get<int>();
         ++actions;
     }
+    return actions;
+}
+
+// At least one action, and each in a phase that can take it.
+void checkActions(const Ctx& ctx, const Rule& r, int actions)
+{
     if (actions == 0)
         ctx.fail("the rule does nothing: give one of suppress, set_symptom, set_role, set_kind, set_fields, decode, "
                  "link_from, merge_into, move_to, copy_fields, absent_ranks, infer, evidence_role, max_evidence");
@@ -868,7 +896,62 @@ Rule parseRule(std::string_view text, const std::string& file, const json& j)
         ctx.fail("link_from / merge_into / move_to need a filter or refine phase");
     if ((r.evidenceRole || r.maxEvidence >= 0) && r.phase != Phase::Report)
         ctx.fail("evidence_role and max_evidence belong to the report phase");
+}
+
+void parseRelations(const Ctx& ctx, const json& j, const char* key, std::vector<Relation>& out)
+{
+    auto it = j.find(key);
+    if (it == j.end())
+        return;
+    if (it->is_object())
+        out.push_back(parseRelation(ctx, *it));
+    else if (it->is_array())
+        for (const auto& x : *it)
+            out.push_back(parseRelation(ctx, x));
+    else
+        ctx.fail(std::string("'") + key + "' must be a relation or a list of relations");
+}
+
+// A filter, refine, post_outcome or report rule: a trend, or a selector, its conditions and its actions.
+Rule parseActionRule(const Ctx& ctx, const json& j, Rule r)
+{
+    checkKeys(ctx, j,
+              {"id", "description", "phase", "match", "if", "unless", "suppress", "set_symptom", "set_role", "set_kind",
+               "set_fields", "decode", "link_from", "label", "merge_into", "move_to", "copy_fields", "absent_ranks",
+               "evidence_role", "max_evidence", "source", "infer", "trend"},
+              "rule");
+    try {
+        parseRuleSamples(j, r);
+    } catch (const std::invalid_argument& e) {
+        ctx.fail(e.what());
+    }
+    if (auto t = j.find("trend"); t != j.end()) {
+        parseTrend(ctx, j, *t, r);
+        return r;
+    }
+    auto m = j.find("match");
+    if (m == j.end())
+        ctx.fail("missing 'match' (a selector of the events this rule acts on)");
+    r.match = parseSelector(ctx, *m);
+    parseRelations(ctx, j, "if", r.ifExists);
+    parseRelations(ctx, j, "unless", r.ifNotExists);
+    int actions = parseEditActions(ctx, j, r);
+    actions += parseDecodeAction(ctx, j, r);
+    actions += parseRelationActions(ctx, j, r);
+    actions += parseAbsentRanksAction(ctx, j, r);
+    actions += parseReportActions(ctx, j, r);
+    checkActions(ctx, r, actions);
     return r;
+}
+
+// One rule, in named steps: the head, then an extract rule's input and emit, or another rule's selector and actions.
+Rule parseRule(std::string_view text, const std::string& file, const json& j)
+{
+    Ctx ctx{text, file, {}};
+    Rule r = parseRuleHead(ctx, text, file, j);
+    if (r.phase == Phase::Extract)
+        return parseExtractRule(ctx, j, std::move(r));
+    return parseActionRule(ctx, j, std::move(r));
 }
 
 SymptomDef parseSymptom(std::string_view text, const std::string& file, const json& j)

@@ -2,9 +2,11 @@
 #include "test_parse.h"
 
 #include "bundle/bundle.h"
+#include "bundle/iso_time.h"
 #include "bundle/sniff.h"
 #include "bundle/wrappers.h"
 #include "parse/lineparse.h"
+#include "parse/prefix_shapes.h"
 #include "text_find.h"
 
 #include <QTest>
@@ -308,6 +310,34 @@ void LineParseTest::prefixes()
     QVERIFY(li.messageStart <= sv.size());
     const QByteArray rest = line.mid(qsizetype(li.messageStart));
     QVERIFY2(rest.startsWith(message), rest.left(80).constData());
+}
+
+// Every row of parseLine's prefix-shape table (core/parse/lineparse.cpp) reads its own sample lines and gives
+// the instant and message start written beside each: the table's rows cannot drift from what they claim.
+void LineParseTest::shapeSamples()
+{
+    const auto shapes = prefixShapes();
+    QVERIFY(shapes.size() >= 19);
+    TimeContext ctx;
+    ctx.defaultYear = 2024;
+    for (size_t i = 0; i < shapes.size(); ++i) {
+        const auto& shape = shapes[i];
+        const QByteArray name = QByteArray(shape.name.data(), qsizetype(shape.name.size()));
+        QVERIFY2(!shape.samples.empty(), name + ": no sample line");
+        for (const auto& sample : shape.samples) {
+            const QByteArray where = name + ": '" + QByteArray(sample.line.data(), qsizetype(sample.line.size())) + "'";
+            const LineInfo li = parseLine(sample.line, SourceKind::Unknown, ctx);
+            QVERIFY2(shapesReading(sample.line, ctx) & (1u << i), where + " is not read by its shape");
+            const std::optional<int64_t> want =
+                sample.instant.empty() ? std::optional<int64_t>(kNoTime) : parseIso8601Ns(sample.instant);
+            QVERIFY2(want, where + ": the sample's instant is not ISO 8601");
+            QVERIFY2(li.timeNs == *want, where + ": instant " + QByteArray::number(qint64(li.timeNs)) + ", expected "
+                                            + QByteArray(sample.instant.data(), qsizetype(sample.instant.size())));
+            const std::string_view message = sample.line.substr(std::min(li.messageStart, sample.line.size()));
+            QVERIFY2(message.starts_with(sample.message),
+                     where + ": message starts '" + QByteArray(message.data(), qsizetype(message.size())) + "'");
+        }
+    }
 }
 
 void LineParseTest::impossibleDates_data()

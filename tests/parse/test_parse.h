@@ -24,6 +24,7 @@ class LineParseTest : public QObject {
 private slots:
     void prefixes_data();
     void prefixes();
+    void shapeSamples();
     void impossibleDates_data();
     void impossibleDates();
     void hostileBytes();
