@@ -19,32 +19,25 @@ namespace fl {
 WorkbenchView::WorkbenchView(QWidget* parent)
     : QWidget(parent)
     , m_focus(new FocusState(this))
-    , m_verdict(new VerdictPanel(m_focus))
-    , m_explanation(new ExplanationPanel(m_focus))
-    , m_timeline(new TimelinePanel(m_focus))
-    , m_chain(new ChainGraphView(m_focus))
-    , m_metrics(new MetricsPanel(m_focus))
-    , m_evidence(new EvidencePanel(m_focus))
-    , m_raw(new RawFilePanel)
-    , m_stepper(new PhaseStepperPanel(m_focus))
     , m_notes(std::make_unique<NotesStore>())
     , m_centre(new QTabWidget)
     , m_side(new QTabWidget)
     , m_jobs(new ViewJobs(this))
 {
-    // Left: what was decided and why. Centre: when and where. Bottom: the proof.
-    m_side->addTab(m_verdict, tr("Verdict"));
-    m_side->addTab(m_explanation, tr("Explanation"));
-    m_side->addTab(m_stepper, tr("Teach"));
-    m_centre->addTab(m_timeline, tr("Timeline"));
-    m_centre->addTab(m_chain, tr("Symptom chain"));
-    m_centre->addTab(m_metrics, tr("Metrics"));
-
+    // Left: what was decided and why. Centre: when and where. Bottom: the proof, side by side.
     auto* bottom = new QSplitter(Qt::Horizontal);
-    bottom->addWidget(m_evidence);
-    bottom->addWidget(m_raw);
-    bottom->setStretchFactor(0, 1);
-    bottom->setStretchFactor(1, 1);
+    for (const PanelSpec& spec : workbenchPanels()) {
+        QWidget* w = spec.create(m_focus);
+        m_panels.push_back(w);
+        switch (spec.area) {
+        case PanelArea::Side: m_side->addTab(w, spec.title); break;
+        case PanelArea::Centre: m_centre->addTab(w, spec.title); break;
+        case PanelArea::Bottom:
+            bottom->addWidget(w);
+            bottom->setStretchFactor(bottom->count() - 1, 1);
+            break;
+        }
+    }
     auto* right = new QSplitter(Qt::Vertical);
     right->addWidget(m_centre);
     right->addWidget(bottom);
@@ -61,40 +54,28 @@ WorkbenchView::WorkbenchView(QWidget* parent)
     layout->setContentsMargins(0, 0, 0, 0);
     layout->addWidget(main);
 
-    connect(m_focus, &FocusState::evidenceSelected, this, &WorkbenchView::openEvidence);
-    connect(m_focus, &FocusState::laneSelected, m_timeline->view(), &TimelineView::scrollToLane);
-
-    // The stepper highlights only while its tab is shown: elsewhere the
-    // dimmed graph would puzzle a reader who never asked for it.
-    m_stepper->setHighlighting(false);
-    connect(m_side, &QTabWidget::currentChanged, this, [this] { m_stepper->setHighlighting(m_side->currentWidget() == m_stepper); });
-
-    // Notes: the views ask, this class writes and refreshes.
-    connect(m_evidence, &EvidencePanel::noteRequested, this, &WorkbenchView::editEvidenceNote);
-    connect(m_evidence, &EvidencePanel::noteRemoveRequested, this, [this](const QString& id) {
-        static_cast<void>(setEvidenceNote(id, {}));  // a failure reaches the user through notesError
-    });
-    connect(m_evidence, &EvidencePanel::bookmarkToggleRequested, this, [this](const QString& id) {
-        if (const EvidenceItem* e = evidenceById(id))
-            static_cast<void>(toggleBookmark(style::q(e->file), e->ref.line));  // failure: notesError
-    });
-    connect(m_timeline->view(), &TimelineView::laneNoteRequested, this, &WorkbenchView::editLaneNote);
-    connect(m_raw->view(), &RawFileView::bookmarkToggleRequested, this,
-            [this](quint64 line) {
-                static_cast<void>(toggleBookmark(m_raw->view()->displayName(), line));  // failure: notesError
-            });
-    connect(m_raw->view(), &RawFileView::lineNoteRequested, this, &WorkbenchView::editLineNote);
-    connect(m_raw->view(), &RawFileView::fileOpened, this, [this] { refreshNotes(); });
-    connect(m_verdict, &VerdictPanel::overrideRequested, this, &WorkbenchView::editVerdictOverride);
-    connect(m_verdict, &VerdictPanel::overrideClearRequested, this, &WorkbenchView::clearVerdictOverride);
+    // Once every panel exists: each connects its requests (notes, bookmarks, opening evidence) to this class.
+    const auto& specs = workbenchPanels();
+    for (size_t i = 0; i < specs.size(); ++i)
+        if (specs[i].attach)
+            specs[i].attach(m_panels[i], *this);
     connect(m_jobs, &ViewJobs::allFinished, this, &WorkbenchView::onViewsReady);
+}
+
+QWidget* WorkbenchView::panel(const QString& id) const
+{
+    const auto& specs = workbenchPanels();
+    for (size_t i = 0; i < specs.size(); ++i)
+        if (specs[i].id == id)
+            return m_panels[i];
+    return nullptr;
 }
 
 WorkbenchView::~WorkbenchView() = default;
 
 const EvidenceItem* WorkbenchView::evidenceById(const QString& id) const
 {
-    return m_analysis ? m_evidence->model()->itemById(id) : nullptr;
+    return m_analysis ? evidence()->model()->itemById(id) : nullptr;
 }
 
 QString WorkbenchView::openNotes(const QString& bundlePath)
@@ -157,14 +138,14 @@ bool WorkbenchView::clearVerdictOverride()
     return checked(m_notes->clearVerdictOverride());
 }
 
-void WorkbenchView::refreshNotes()
+PanelNotes WorkbenchView::panelNotes() const
 {
-    QHash<QString, QString> evidence, lanes;
+    PanelNotes out;
     for (const ItemNote& n : m_notes->notes()) {
         if (n.kind == NotesStore::kEvidence)
-            evidence.insert(n.target, n.text);
+            out.evidence.insert(n.target, n.text);
         else if (n.kind == NotesStore::kLane)
-            lanes.insert(n.target, n.text);
+            out.lanes.insert(n.target, n.text);
     }
     // An evidence id can change when the rules change; the note follows the
     // line it was written on.
@@ -173,23 +154,24 @@ void WorkbenchView::refreshNotes()
             if (evidenceById(n.target) || n.file.isEmpty())
                 continue;
             for (const EvidenceItem& e : m_analysis->result.evidence)
-                if (style::q(e.file) == n.file && e.ref.line == n.line && !evidence.contains(style::q(e.id)))
-                    evidence.insert(style::q(e.id), n.text);
+                if (style::q(e.file) == n.file && e.ref.line == n.line && !out.evidence.contains(style::q(e.id)))
+                    out.evidence.insert(style::q(e.id), n.text);
         }
     }
-    QSet<QString> marked;
-    std::map<uint64_t, QString> rawMarks;
-    const QString rawFile = m_raw->view()->displayName();
-    for (const LineBookmark& b : m_notes->bookmarks()) {
-        marked.insert(EvidenceModel::lineKey(b.file, b.line));
-        if (b.file == rawFile)
-            rawMarks[b.line] = b.note;
-    }
-    m_evidence->model()->setNotes(evidence, marked);
-    m_evidence->fitNoteColumn();
-    m_timeline->view()->setLaneNotes(lanes);
-    m_raw->view()->setBookmarks(std::move(rawMarks));
-    m_verdict->setOverride(m_notes->verdictOverride());
+    out.bookmarks = m_notes->bookmarks();
+    for (const LineBookmark& b : out.bookmarks)
+        out.markedLines.insert(EvidenceModel::lineKey(b.file, b.line));
+    out.verdictOverride = m_notes->verdictOverride();
+    return out;
+}
+
+void WorkbenchView::refreshNotes()
+{
+    const PanelNotes notes = panelNotes();
+    const auto& specs = workbenchPanels();
+    for (size_t i = 0; i < specs.size(); ++i)
+        if (specs[i].showNotes)
+            specs[i].showNotes(m_panels[i], notes);
 }
 
 bool WorkbenchView::openRawLine(const QString& file, quint64 line)
@@ -199,9 +181,9 @@ bool WorkbenchView::openRawLine(const QString& file, quint64 line)
     for (const SourceFile& f : m_analysis->bundle.files) {
         if (style::q(f.path) != file)
             continue;
-        if (!m_raw->view()->open(style::q(f.diskPath), style::q(f.path)))
+        if (!raw()->view()->open(style::q(f.diskPath), style::q(f.path)))
             return false;
-        m_raw->view()->goToLine(line);
+        raw()->view()->goToLine(line);
         return true;
     }
     return false;
@@ -227,8 +209,8 @@ void WorkbenchView::editLaneNote(const QString& laneKey)
 
 void WorkbenchView::editLineNote(quint64 line)
 {
-    const QString file = m_raw->view()->displayName();
-    const auto& marks = m_raw->view()->bookmarks();
+    const QString file = raw()->view()->displayName();
+    const auto& marks = raw()->view()->bookmarks();
     const auto it = marks.find(line);
     bool ok = false;
     const QString text = QInputDialog::getMultiLineText(this, tr("Note on %1:%2").arg(file).arg(line), tr("Note:"),
@@ -268,44 +250,32 @@ void WorkbenchView::setAnalysis(std::shared_ptr<const Analysis> analysis, ViewJo
     m_jobs->restart(mode);
     m_analysis = std::move(analysis);
     const std::shared_ptr<const Analysis> a = m_analysis;
-    m_raw->view()->close();
-    m_focus->reset();
-    // Stage 1, at once: what was decided. The coverage rows follow.
+    // From here every id the views put in the focus is this analysis's.
+    m_focus->reset(a ? AnalysisId::next() : AnalysisId{});
+    const auto& specs = workbenchPanels();
+    // Stage 1, at once: what was decided.
     QElapsedTimer t;
     t.start();
-    m_verdict->setVerdict(a);
+    for (size_t i = 0; i < specs.size(); ++i)
+        if (specs[i].showNow)
+            specs[i].showNow(m_panels[i], a);
     m_verdictMs = static_cast<double>(t.nsecsElapsed()) / 1e6;
     if (mode == ViewJobs::Mode::Background) {
         // Nothing of the previous analysis stays on show while the jobs run.
-        m_timeline->view()->setPrepared(nullptr, {});
-        m_chain->show({});
-        m_metrics->setPrepared(nullptr, {});
-        m_evidence->setAnalysis(nullptr);
-        m_explanation->setAnalysis(nullptr);
-        m_stepper->setAnalysis(nullptr);
+        for (size_t i = 0; i < specs.size(); ++i)
+            if (specs[i].clear)
+                specs[i].clear(m_panels[i]);
         // Painted before the jobs start: on two cores, two running jobs left the GUI thread a third of a core,
         // and painting the verdict behind them took ~90 ms instead of a few.
-        if (m_verdict->isVisible())
-            m_verdict->repaint();
+        if (verdict()->isVisible())
+            verdict()->repaint();
         emit verdictShown();
     }
     // Stage 2: what is built from the whole result, off this thread where it
     // can be; each view fills in as its job lands.
-    m_jobs->run(QStringLiteral("coverage rows"), [a](const std::atomic<bool>&) { return a ? a->result.connectors : std::vector<ConnectorReport>(); },
-                [this](std::vector<ConnectorReport> rows) { m_verdict->setCoverage(std::move(rows)); });
-    m_jobs->run(QStringLiteral("timeline lanes"), [a](const std::atomic<bool>&) { return TimelineView::prepare(a.get()); },
-                [this, a](TimelineView::Prepared p) { m_timeline->view()->setPrepared(a, std::move(p)); });
-    m_jobs->run(QStringLiteral("chain layout"), [a, font = m_chain->font()](const std::atomic<bool>&) { return ChainGraphView::plan(a, font); },
-                [this](ChainGraphView::Plan p) { m_chain->show(std::move(p)); });
-    m_jobs->run(QStringLiteral("metric series"), [a](const std::atomic<bool>&) { return MetricsPanel::prepare(a.get()); },
-                [this, a](MetricsPanel::Prepared p) { m_metrics->setPrepared(a, std::move(p)); });
-    // Widgets that read the result directly: built on this thread, one per
-    // turn of the event loop, so the verdict is painted first.
-    auto onGui = [](const std::atomic<bool>&) { return true; };
-    m_jobs->run(QStringLiteral("evidence table"), onGui, [this, a](bool) { m_evidence->setAnalysis(a); });
-    m_jobs->run(QStringLiteral("candidates + trace rows"), [a](const std::atomic<bool>&) { return ExplanationPanel::prepare(a.get()); },
-                [this, a](ExplanationPanel::Prepared p) { m_explanation->setPrepared(a.get(), std::move(p)); });
-    m_jobs->run(QStringLiteral("phase stepper"), onGui, [this, a](bool) { m_stepper->setAnalysis(a); });
+    for (size_t i = 0; i < specs.size(); ++i)
+        if (specs[i].load)
+            specs[i].load(m_panels[i], a, *m_jobs);
     if (mode == ViewJobs::Mode::Inline)
         onViewsReady();
 }
@@ -320,7 +290,7 @@ void WorkbenchView::fitTimelineShare()
     if (sizes.size() != 2 || sizes[0] <= 0 || !isVisible())
         return;
     const int total = sizes[0] + sizes[1];
-    const TimelineView* view = m_timeline->view();
+    const TimelineView* view = timeline()->view();
     const int chrome = m_centre->height() - view->height();  // tab bar and the timeline's tool bar
     const int want = chrome + TimelineView::kAxisHeight + view->lanes().rowCount() * TimelineView::kMaxRowHeight + 4;
     const int centre = std::clamp(want, total * 35 / 100, total * 3 / 5);
@@ -334,21 +304,23 @@ void WorkbenchView::onViewsReady()
     // Start on the incident: that is the question the reader opened this
     // for. A reader who already moved while the views were built keeps
     // where they went.
-    if (m_analysis && m_focus->current() == FocusSnapshot{} && !m_focus->canGoBack()) {
-        const TimelineLanes& lanes = m_timeline->view()->lanes();
-        FocusSnapshot s;
+    FocusSnapshot untouched;
+    untouched.analysis = m_focus->analysis();
+    if (m_analysis && m_focus->current() == untouched && !m_focus->canGoBack()) {
+        const TimelineLanes& lanes = timeline()->view()->lanes();
+        FocusSnapshot s = untouched;
         s.startNs = lanes.incidentStart();
         s.endNs = lanes.incidentEnd();
         // The root cause's first evidence (else the first root-role item, as in
         // an ambiguous result) is selected and opened, without a history step.
         const Result& r = m_analysis->result;
         if (r.rootCause && !r.rootCause->evidence.empty()) {
-            s.evidence = style::q(r.rootCause->evidence.front());
+            s.evidence = ViewEvidenceId{style::q(r.rootCause->evidence.front())};
             s.event = r.rootCause->event;
         } else {
             for (const EvidenceItem& e : r.evidence) {
                 if (e.role == EvidenceRole::Root) {
-                    s.evidence = style::q(e.id);
+                    s.evidence = ViewEvidenceId{style::q(e.id)};
                     s.event = e.event;
                     break;
                 }
@@ -359,26 +331,26 @@ void WorkbenchView::onViewsReady()
                 if (e.time.known() && (!earliest || e.time.ns < earliest->time.ns))
                     earliest = &e;
             if (s.evidence.isEmpty() && earliest) {
-                s.evidence = style::q(earliest->id);
+                s.evidence = ViewEvidenceId{style::q(earliest->id)};
                 s.event = earliest->event;
             }
         }
         m_focus->reset(s);
     }
-    m_stepper->setHighlighting(m_side->currentWidget() == m_stepper);  // reset() cleared it
+    stepper()->setHighlighting(m_side->currentWidget() == stepper());  // reset() cleared it
     emit viewsReady();
 }
 
-void WorkbenchView::openEvidence(const QString& id)
+void WorkbenchView::openEvidence(const ViewEvidenceId& evidence)
 {
-    if (!m_analysis || id.isEmpty())
+    if (!m_analysis || evidence.isEmpty())
         return;
-    const EvidenceItem* e = evidenceById(id);
+    const EvidenceItem* e = evidenceById(evidence.value);
     if (!e || e->ref.file.value >= m_analysis->bundle.files.size())
         return;
     const SourceFile& f = m_analysis->bundle.files[e->ref.file.value];
-    if (m_raw->view()->open(style::q(f.diskPath), style::q(f.path)))
-        m_raw->view()->showRef(e->ref);
+    if (raw()->view()->open(style::q(f.diskPath), style::q(f.path)))
+        raw()->view()->showRef(e->ref);
 }
 
 } // namespace fl

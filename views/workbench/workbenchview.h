@@ -1,6 +1,9 @@
 // SPDX-License-Identifier: MIT
 // Every view of one analysis, laid out and wired to one FocusState. The
-// application's main window holds one of these; the tests build it directly.
+// panels come from workbenchPanels() (panelregistry.h): this class lays them
+// out by area, hands each the analysis and the notes, and keeps the notes
+// store. The application's main window holds one of these; the tests build it
+// directly.
 #pragma once
 
 #include "views/chain/chaingraphview.h"
@@ -14,6 +17,7 @@
 #include "views/timeline/timelinepanel.h"
 #include "views/verdict/verdictpanel.h"
 #include "views/common/viewjobs.h"
+#include "views/workbench/panelregistry.h"
 
 #include <QWidget>
 
@@ -41,14 +45,18 @@ public:
     std::shared_ptr<const Analysis> analysis() const { return m_analysis; }
 
     FocusState* focus() const { return m_focus; }
-    VerdictPanel* verdict() const { return m_verdict; }
-    ExplanationPanel* explanation() const { return m_explanation; }
-    TimelinePanel* timeline() const { return m_timeline; }
-    ChainGraphView* chain() const { return m_chain; }
-    MetricsPanel* metrics() const { return m_metrics; }
-    EvidencePanel* evidence() const { return m_evidence; }
-    RawFilePanel* raw() const { return m_raw; }
-    PhaseStepperPanel* stepper() const { return m_stepper; }
+    // A panel by its PanelSpec::id; null when there is none (or not of type W).
+    QWidget* panel(const QString& id) const;
+    template <typename W>
+    W* panelAs(const QString& id) const { return dynamic_cast<W*>(panel(id)); }
+    VerdictPanel* verdict() const { return panelAs<VerdictPanel>(QStringLiteral("verdict")); }
+    ExplanationPanel* explanation() const { return panelAs<ExplanationPanel>(QStringLiteral("explanation")); }
+    TimelinePanel* timeline() const { return panelAs<TimelinePanel>(QStringLiteral("timeline")); }
+    ChainGraphView* chain() const { return panelAs<ChainGraphView>(QStringLiteral("chain")); }
+    MetricsPanel* metrics() const { return panelAs<MetricsPanel>(QStringLiteral("metrics")); }
+    EvidencePanel* evidence() const { return panelAs<EvidencePanel>(QStringLiteral("evidence")); }
+    RawFilePanel* raw() const { return panelAs<RawFilePanel>(QStringLiteral("raw")); }
+    PhaseStepperPanel* stepper() const { return panelAs<PhaseStepperPanel>(QStringLiteral("teach")); }
     NotesStore* notes() const { return m_notes.get(); }
     QTabWidget* centreTabs() const { return m_centre; }
     QTabWidget* sideTabs() const { return m_side; }
@@ -68,6 +76,7 @@ public:
     [[nodiscard]] bool clearVerdictOverride();
     // Opens a bundle file (by bundle path) in the raw viewer at `line`.
     [[nodiscard]] bool openRawLine(const QString& file, quint64 line);
+    const EvidenceItem* evidenceById(const QString& id) const;
 
 public slots:
     // Interactive editors (dialogs) behind the context menus.
@@ -75,6 +84,10 @@ public slots:
     void editLaneNote(const QString& laneKey);
     void editLineNote(quint64 line);
     void editVerdictOverride();
+    // Shows the notes in every panel again (after a write, or when the raw viewer opened another file).
+    void refreshNotes();
+    // Opens the evidence's raw lines in the raw viewer.
+    void openEvidence(const fl::ViewEvidenceId& evidence);
 
 signals:
     void verdictShown();
@@ -85,21 +98,12 @@ signals:
 private:
     void onViewsReady();
     void fitTimelineShare();
-    void openEvidence(const QString& id);
-    void refreshNotes();
     bool checked(bool ok);
-    const EvidenceItem* evidenceById(const QString& id) const;
+    PanelNotes panelNotes() const;
 
     std::shared_ptr<const Analysis> m_analysis;
     FocusState* m_focus;
-    VerdictPanel* m_verdict;
-    ExplanationPanel* m_explanation;
-    TimelinePanel* m_timeline;
-    ChainGraphView* m_chain;
-    MetricsPanel* m_metrics;
-    EvidencePanel* m_evidence;
-    RawFilePanel* m_raw;
-    PhaseStepperPanel* m_stepper;
+    std::vector<QWidget*> m_panels;  // one per workbenchPanels() entry, same order
     std::unique_ptr<NotesStore> m_notes;
     QTabWidget* m_centre;
     QTabWidget* m_side;
