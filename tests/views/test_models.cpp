@@ -6,6 +6,8 @@
 #include "views/models/coveragemodel.h"
 #include "views/models/evidencemodel.h"
 #include "views/models/explanationmodel.h"
+#include "views/models/phasestepmodel.h"
+#include "views/models/timelinelanemodel.h"
 
 #include <QAbstractItemModelTester>
 #include <QTemporaryDir>
@@ -25,6 +27,59 @@ private slots:
     {
         QVERIFY(m_dir.isValid());
         m_analysis = test::makeIncident(m_dir.path());
+    }
+
+    // The timeline's lanes as a tree: node lanes at the top, rank lanes under them, found by key in O(1).
+    void timelineLaneModel()
+    {
+        TimelineLaneModel model;
+        QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
+        auto lanes = std::make_shared<TimelineLanes>();
+        lanes->build(m_analysis->result);
+        model.setLanes(lanes);
+        QCOMPARE(model.rowCount(), test::kNodes);
+        int ranks = 0;
+        for (int r = 0; r < model.rowCount(); ++r)
+            ranks += model.rowCount(model.index(r, 0));
+        QCOMPARE(ranks, test::kRanks);
+        for (int i = 0; i < lanes->laneCount(); ++i) {
+            const QModelIndex idx = model.indexOfKey(lanes->lane(i).key);
+            QVERIFY(idx.isValid());
+            QCOMPARE(idx.data(TimelineLaneModel::LaneIndexRole).toInt(), i);
+            QCOMPARE(idx.data(TimelineLaneModel::LaneKeyRole).toString(), lanes->lane(i).key);
+            QCOMPARE(idx.parent().isValid(), lanes->lane(i).parent >= 0);
+        }
+        QVERIFY(!model.indexOfKey(QStringLiteral("no-such-node")).isValid());
+        // The root cause's lane is marked, and its worst mark is the root's.
+        const QModelIndex root = model.indexOfKey(lanes->lane(lanes->rootLane()).key);
+        QVERIFY(root.data(TimelineLaneModel::RootRole).toBool());
+        QCOMPARE(root.data(TimelineLaneModel::WorstLevelRole).toInt(), int(style::Root));
+        model.setLanes(nullptr);
+        QCOMPARE(model.rowCount(), 0);
+    }
+
+    // The Teach tab's steps: one row a phase in engine order, counts per kind of change, found by name.
+    void phaseStepModel()
+    {
+        PhaseStepModel model;
+        QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
+        PhaseSteps steps;
+        steps.build(*m_analysis);
+        model.setSteps(steps);
+        QCOMPARE(model.rowCount(), steps.count());
+        QVERIFY(model.rowCount() > 0);
+        QCOMPARE(model.columnCount(), int(PhaseStepModel::FirstChangeColumn) + int(PhaseSteps::ChangeCount));
+        for (int i = 0; i < steps.count(); ++i) {
+            const PhaseSteps::Step& s = steps.step(i);
+            QCOMPARE(model.rowOfPhase(s.phase), i);
+            QCOMPARE(model.index(i, PhaseStepModel::PhaseColumn).data().toString(), s.phase);
+            for (int c = 0; c < PhaseSteps::ChangeCount; ++c)
+                QCOMPARE(model.index(i, PhaseStepModel::FirstChangeColumn + c).data().toInt(),
+                         int(s.events[size_t(c)].size()));
+        }
+        QCOMPARE(model.rowOfPhase(QStringLiteral("no-such-phase")), -1);
+        model.setSteps(PhaseSteps{});
+        QCOMPARE(model.rowCount(), 0);
     }
 
     void evidenceModel()
