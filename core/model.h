@@ -118,6 +118,9 @@ struct SourceFile {
     uint64_t size = 0;
     SourceKind kind = SourceKind::Unknown;
     std::string kindReason;    // why it was taken for that kind ("name token 'syslog'", "content: NVRM lines")
+    // Text whose name and content settle no kind (a pasted console of a few lines): each line is matched as
+    // the kind its own shape gives it (lineKindOfText), so no line of evidence goes unread.
+    bool linesByShape = false;
     std::string node;          // empty if unknown
     std::string nodeReason;
     int rank = -1;
@@ -149,7 +152,8 @@ struct Observation {
     std::string node;
     std::string pciBus;        // normalised "0000:91:00"
     // The message without timestamp/host/rank prefixes (capped), kept for
-    // kernel and syslog lines only: placement reads their PCI bus and pid.
+    // kernel and syslog lines only: placement reads their PCI bus and pid. A metric
+    // sample's observation (engine/metric_rules.cpp) keeps its series here: name{labels}.
     // Other lines are read at `ref` (report excerpts, the views' raw line):
     // a 10,000-rank job's 72,000 app-log lines held 14 MB of copies here.
     std::string text;
@@ -336,6 +340,7 @@ struct EvidenceItem {
     SourceKind source = SourceKind::Unknown;
     std::string file;          // bundle path
     RawRef ref;
+    std::string series;        // a metric item's series as Prometheus writes it: name{label="value",...}
     std::string node;
     int rank = -1;
     int gpuIndex = -1;
@@ -382,6 +387,26 @@ struct RootCause {
     std::optional<Inference> inferred; // named by symptoms (its evidence), not observed itself
 };
 
+// What would order two tied candidates of an ambiguous result (issue #45; engine/would_decide.cpp, text in
+// present/would_decide.cpp, docs/result-schema.md "would_decide"): which sources, of which nodes, for which UTC
+// window, at what stamp resolution or clock accuracy. Derived from the pair's intervals, their lines' printed
+// resolution and the nodes' clock offsets; nothing is guessed about the true times.
+struct WouldDecide {
+    EventId first, second;              // the tied pair (Candidate::event), first < second
+    std::vector<std::string> nodes;     // their nodes, sorted, distinct
+    std::vector<SourceKind> sources;    // the kinds of file their lines are in, sorted, distinct
+    std::vector<std::string> files;     // those files (bundle paths), sorted, distinct
+    TimeInterval window;                // consensus clock (UTC): both corrected intervals, widened to whole seconds
+    int64_t resolutionNs = 0;           // the coarser printed resolution of their stamps: finer stamps would order them
+    int64_t clockNs = 0;                // how well the two nodes' clocks are known now (the larger residual, or the
+                                        // bound for a node without an estimate), each side
+    // With the stamps as printed, clocks known to better than ±this each would order them (their printed
+    // intervals, offsets applied, are this far apart twice over); kNoTime: the printed stamps overlap, so no
+    // clock accuracy alone can.
+    int64_t clockNeededNs = kNoTime;
+    friend bool operator==(const WouldDecide&, const WouldDecide&) = default;
+};
+
 // When the hang began, from the symptoms that say how long they waited (Wait): on the consensus clock.
 struct HangOnset {
     TimeInterval began;          // the waits' onsets: the first one's earliest .. the last one's latest
@@ -408,6 +433,7 @@ struct Result {
     std::vector<std::string> missing;      // for unattributed: what evidence would help
     std::optional<HangOnset> onset;        // when the waiting symptoms say the hang began
     std::vector<Candidate> candidates;
+    std::vector<WouldDecide> wouldDecide;  // ambiguous: per tied pair, the evidence that would order it
     std::vector<std::string> affectedNodes;
     std::vector<SymptomEvent> events;      // symptom_chain nodes
     std::vector<ChainEdge> edges;          // symptom_chain edges

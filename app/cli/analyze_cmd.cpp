@@ -2,6 +2,8 @@
 #include "rule_coverage.h"
 #include "text_report.h"
 
+#include "baseline/baseline_json.h"
+#include "baseline/compare.h"
 #include "bundle/bundle.h"
 #include "engine/engine.h"
 #include "engine/result_json.h"
@@ -14,6 +16,7 @@
 #include <cstdio>
 #include <filesystem>
 #include <memory>
+#include <optional>
 #include <unistd.h>
 #include <fstream>
 #include <iostream>
@@ -36,7 +39,7 @@ bool isatty_stderr()
 }
 
 struct AnalyzeArgs {
-    std::string bundle, output;
+    std::string bundle, output, baseline;
     bool json = false, text = false, explain = false, timing = false, noUserRules = false, detail = false;
     std::vector<std::string> ruleDirs;
 };
@@ -88,6 +91,19 @@ int analyzeCommand(const AnalyzeArgs& a)
     } catch (const std::exception& e) {
         return fail(bundle + ": " + e.what());
     }
+    std::optional<BaselineComparison> comparison;
+    if (!a.baseline.empty()) {
+        try {
+            AnalyzeOptions healthyOptions = options;
+            healthyOptions.keepTrace = false;
+            const Analysis healthy = analyze(a.baseline, healthyOptions);
+            comparison = baseline::compare(analysis, healthy);
+        } catch (const BundleError& e) {
+            return fail(std::string("--baseline: ") + e.what());
+        } catch (const std::exception& e) {
+            return fail("--baseline " + a.baseline + ": " + e.what());
+        }
+    }
 
     if (timing) {
         double total = 0;
@@ -108,9 +124,12 @@ int analyzeCommand(const AnalyzeArgs& a)
             analysis = Analysis{};
             analysis.result = std::move(result);
         }
-        text = resultToString(analysis.result, ResultJsonOptions{a.detail});
+        text = comparison ? resultToStringWithBaseline(analysis.result, *comparison, ResultJsonOptions{a.detail})
+                          : resultToString(analysis.result, ResultJsonOptions{a.detail});
     } else {
         text = formatDiagnosis(analysis, a.detail);
+        if (comparison)
+            text += formatBaseline(analysis.result, *comparison);
     }
     if (explain)
         text += (json ? "" : "\n") + formatExplanation(analysis);
@@ -154,7 +173,7 @@ int validateRulesCommand(const ValidateRulesArgs& a)
                 rules.loadDirectory(dir);
             rules.compile();
             for (const auto& r : rules.rules()) {
-                if (r.phase != Phase::Extract)
+                if (r.phase != Phase::Extract || r.metric)
                     continue;
                 std::string p = r.pattern;
                 for (size_t at; (at = p.find("(?P<")) != std::string::npos;) {
@@ -186,7 +205,7 @@ int validateRulesCommand(const ValidateRulesArgs& a)
                 if (r.phase != Phase::Extract)
                     continue;
                 ++extract;
-                if (prefilterLiterals(r).empty()) {
+                if (!r.metric && prefilterLiterals(r).empty()) {
                     ++noLiteral;
                     std::printf("%s:%d: rule '%s': warning: no literal the pre-filter can use; it will run on every "
                                 "line (add \"literal\")\n",
@@ -196,7 +215,8 @@ int validateRulesCommand(const ValidateRulesArgs& a)
             std::fputs(ruleSampleWarnings(rules).c_str(), stdout);
             size_t samples = 0;
             for (const auto& r : rules.rules())
-                samples += r.samples.size() + r.benign.size();
+                samples += r.samples.size() + r.benign.size() +
+                           (r.metric ? r.metric->samples.size() + r.metric->benign.size() : 0);
             std::printf("%s: ok: %zu rules (%zu extract, %zu without a literal), %zu symptoms, %zu sample lines checked, "
                         "digest %s\n",
                         dir.c_str(), rules.rules().size(), extract, noLiteral, rules.symptoms().size(), samples,
@@ -232,6 +252,10 @@ Command addAnalyzeCommand(CLI::App& cli)
     cmd->add_flag("--detail", a->detail,
                   "keep the per-event chain: every symptom event and edge (JSON symptom_chain.nodes/edges, "
                   "family members), not only one node per symptom family");
+    cmd->add_option("--baseline", a->baseline,
+                    "compare with a healthy attempt of the same job: mark what is new, also in it, or gone "
+                    "(result `baseline`)")
+        ->type_name("HEALTHY");
     addRulesOption(cmd, a->ruleDirs);
     cmd->add_flag("--no-user-rules", a->noUserRules, "skip $XDG_CONFIG_HOME/faultline/rules");
     cmd->add_option("-o,--output", a->output, "write to FILE instead of standard output")->type_name("FILE");

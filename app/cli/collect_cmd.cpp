@@ -5,8 +5,10 @@
 #include "collect/collect.h"
 #include "collect/process.h"
 #include "collect/upload.h"
+#include "present/hostlist.h"
 #include "engine/engine.h"
 #include "engine/result_json.h"
+#include "rules/ruleset.h"
 
 #include <CLI/CLI.hpp>
 
@@ -78,6 +80,14 @@ int collectCommand(CollectArgs& a)
     analyzeOptions.keepMetricSeries = false;
     analyzeOptions.ruleDirs = a.ruleDirs;
     analyzeOptions.userConfigRules = !a.noUserRules;
+    // Prometheus is asked for exactly the series the metric rules read (the rules the analysis will load).
+    if (!options.prometheusUrl.empty() && options.metrics.empty()) {
+        try {
+            options.metrics = collect::metricsReadBy(*loadRulesFor(analyzeOptions));
+        } catch (const RuleError& e) {
+            return fail(e.what());
+        }
+    }
     std::chrono::milliseconds serviceTimeout{600000};
     for (const std::string& v : a.timeouts) {
         const size_t eq = v.find('=');
@@ -126,7 +136,7 @@ int collectCommand(CollectArgs& a)
             if (*to < *from)
                 return fail("--to is before --from");
             std::string error;
-            auto nodes = collect::expandHostlist(nodesText, error);
+            auto nodes = present::expandHostList(nodesText, error);
             if (!nodes || nodes->empty())
                 return fail("--nodes: " + (error.empty() ? "no node" : error));
             scope.scheduler = "manual";
@@ -190,6 +200,16 @@ int collectCommand(CollectArgs& a)
         if (doc.is_discarded() || !doc.is_object() || !doc.contains("result") || !doc["result"].is_object())
             return fail(serviceUrl + ": the answer has no result document (the bundle is in " + options.outDir + ")");
         auto& res = doc["result"];
+        // The service's verdict is read the one way every result document is read.
+        Result answered;
+        try {
+            answered = resultFromJson(res);
+        } catch (const std::invalid_argument& e) {
+            return fail(serviceUrl + ": the answer's result document: " + e.what() + " (the bundle is in "
+                        + options.outDir + ")");
+        }
+        collect::addSourceReports(answered, collected.reports);
+        // The document goes on as the service wrote it, with the collect reports appended as resultToJson writes them.
         for (const auto& c : reportsJson["connector_reports"])
             res["connector_reports"].push_back(c);
         for (const auto& m : reportsJson["missing"])
@@ -198,12 +218,11 @@ int collectCommand(CollectArgs& a)
         if (json) {
             text = doc.dump(2) + "\n";
         } else {
-            text = "session " + doc.value("session_id", std::string("?")) + " at " + serviceUrl + "\n"
-                + "status " + res.value("status", std::string("?")) + ", domain " + res.value("domain", std::string("?"))
-                + "\n" + res.value("summary", std::string()) + "\n";
-            for (const auto& m : res["missing"])
-                if (m.is_string())
-                    text += "  missing: " + m.get<std::string>() + "\n";
+            text = "session " + doc.value("session_id", std::string("?")) + " at " + serviceUrl + "\n" + "status "
+                + std::string(toString(answered.status)) + ", domain " + answered.domain + "\n" + answered.summary
+                + "\n";
+            for (const auto& m : answered.missing)
+                text += "  missing: " + m + "\n";
         }
     } else {
         Analysis analysis;

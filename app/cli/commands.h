@@ -6,6 +6,9 @@
 namespace CLI {
 class App;
 }
+namespace fl::synth {
+struct Options;
+}
 
 namespace fl::cli {
 
@@ -23,6 +26,12 @@ Command addSynthCommand(CLI::App& cli);
 Command addEvalCommand(CLI::App& cli);
 Command addCollectCommand(CLI::App& cli);
 Command addReportCommand(CLI::App& cli);
+Command addReviewCommand(CLI::App& cli);
+Command addExerciseCommand(CLI::App& cli);
+
+// synth's options (--fault, --nodes, --seed ...), bound to `o`: `synth` and `exercise new` take the same.
+void addSynthOptions(CLI::App* cmd, synth::Options& o);
+Command addHistoryCommand(CLI::App& cli);
 
 // --rules DIR, repeatable: the rule folders loaded after the shipped and the user's rules.
 void addRulesOption(CLI::App* cmd, std::vector<std::string>& dirs);

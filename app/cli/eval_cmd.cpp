@@ -28,7 +28,7 @@ int evalCommand(const EvalArgs& a)
         return 2;
     }
     EvalReport report = evaluate(bundles, options);
-    std::string text = a.json ? evalReportJson(report) : formatEvalReport(report);
+    std::string text = a.json ? evalReportJson(report) : present::formatEvalReport(report);
     std::fwrite(text.data(), 1, text.size(), stdout);
     return 0;
 }

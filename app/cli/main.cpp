@@ -34,7 +34,8 @@ int main(int argc, char** argv)
     const std::vector<Command> commands = {
         addAnalyzeCommand(app), addInspectCommand(app), addValidateRulesCommand(app),
         addSynthCommand(app),   addEvalCommand(app),         addCollectCommand(app),
-        addReportCommand(app),
+        addReportCommand(app),  addReviewCommand(app),       addExerciseCommand(app),
+        addHistoryCommand(app),
     };
 
     // `faultline-cli help [COMMAND]` is `faultline-cli [COMMAND] --help`.

@@ -3,9 +3,8 @@
 // here: reading the input, the reviewer's notes (the workbench's SQLite notes file, read by core/store/notes_store),
 // and laying out the chain graph with Graphviz.
 #include "commands.h"
+#include "result_input.h"
 
-#include "engine/engine.h"
-#include "engine/result_json.h"
 #include "present/report.h"
 #include "store/notes_store.h"
 
@@ -32,48 +31,6 @@ int fail(const std::string& message)
 {
     std::fprintf(stderr, "faultline-cli report: %s\n", message.c_str());
     return 2;
-}
-
-std::optional<std::string> readFile(const std::string& path)
-{
-    std::ifstream in(path, std::ios::binary);
-    if (!in)
-        return std::nullopt;
-    std::ostringstream os;
-    os << in.rdbuf();
-    return os.str();
-}
-
-// A result document, when `path` is one: a .json file whose top level has "schema_version" and "status".
-std::optional<nlohmann::json> resultDocument(const std::string& path, std::string& error)
-{
-    std::error_code ec;
-    if (!std::filesystem::is_regular_file(path, ec) || std::filesystem::path(path).extension() != ".json")
-        return std::nullopt;
-    const auto text = readFile(path);
-    if (!text) {
-        error = path + ": cannot read";
-        return std::nullopt;
-    }
-    nlohmann::json j = nlohmann::json::parse(*text, nullptr, false);
-    if (j.is_discarded()) {
-        error = path + ": not valid JSON";
-        return std::nullopt;
-    }
-    if (!j.is_object() || !j.contains("schema_version") || !j.contains("status")) {
-        error = path + ": not a Faultline result document (no \"schema_version\" or \"status\")";
-        return std::nullopt;
-    }
-    return j;
-}
-
-// `<bundle>.faultline-notes.sqlite` beside the bundle, as the workbench keeps it (NotesStore::besidePath).
-std::string notesBeside(const std::string& bundle)
-{
-    std::string abs = std::filesystem::absolute(bundle).lexically_normal().string();
-    while (abs.size() > 1 && abs.back() == '/')
-        abs.pop_back();
-    return abs + ".faultline-notes.sqlite";
 }
 
 // Graphviz's dot layout as SVG; empty (with a warning) when Graphviz cannot.
@@ -118,28 +75,11 @@ int reportCommand(const ReportArgs& a)
         format = ext == ".html" || ext == ".htm" ? "html" : "md";
     }
 
-    // A result document is read back into a Result by the one reader (resultFromJson), so it is
-    // reported by the same code, and gives the same report, as the fresh analysis of its bundle.
     std::string error;
-    std::optional<nlohmann::json> document = resultDocument(a.input, error);
-    if (!error.empty())
-        return fail(error);
-    const bool fromBundle = !document;
     Result result;
-    try {
-        if (fromBundle) {
-            AnalyzeOptions options;
-            options.keepMetricSamples = false;
-            options.keepMetricSeries = false;
-            options.userConfigRules = !a.noUserRules;
-            options.ruleDirs = a.ruleDirs;
-            result = analyze(a.input, options).result;
-        } else {
-            result = resultFromJson(*document);
-        }
-    } catch (const std::exception& e) {
-        return fail(fromBundle ? std::string(e.what()) : a.input + ": " + e.what());
-    }
+    bool fromBundle = false;
+    if (!loadResult({a.input, a.ruleDirs, a.noUserRules}, result, fromBundle, error))
+        return fail(error);
 
     present::ReviewNotes notes;
     std::string notesPath = a.notes;

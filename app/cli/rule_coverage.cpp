@@ -67,9 +67,9 @@ std::string ruleSampleWarnings(const RuleSet& rules)
         if (r.phase != Phase::Extract)
             continue;
         std::vector<std::string> missing;
-        if (r.samples.empty())
+        if (r.samples.empty() && !(r.metric && !r.metric->samples.empty()))
             missing.push_back("\"samples\"");
-        if (r.benign.empty())
+        if (r.benign.empty() && !(r.metric && !r.metric->benign.empty()))
             missing.push_back("\"benign\"");
         if (r.sourceRefs.empty())
             missing.push_back("\"source\"");
@@ -98,8 +98,8 @@ std::string ruleCoverage(const RuleSet& rules)
             origins.insert("(no source)");
         auto add = [&](Count& c) {
             ++c.rules;
-            c.samples += r.samples.size();
-            c.benign += r.benign.size();
+            c.samples += r.samples.size() + (r.metric ? r.metric->samples.size() : 0);
+            c.benign += r.benign.size() + (r.metric ? r.metric->benign.size() : 0);
             c.symptoms.insert(r.emitSymptom);
         };
         for (const auto& o : origins)

@@ -1,7 +1,9 @@
 #include "text_report.h"
 
+#include "present/family_label.h"
 #include "present/timefmt.h"
 #include "present/verdict.h"
+#include "present/would_decide.h"
 #include "engine/families.h"
 
 #include <nlohmann/json.hpp>
@@ -13,6 +15,9 @@
 #include <sstream>
 
 namespace fl::cli {
+
+using present::counted;
+using present::familyLine;
 
 namespace {
 
@@ -45,55 +50,6 @@ std::string shortTime(const Timestamp& time)
 {
     std::string t = formatTime(time);
     return t.empty() ? "(no time)" : t;
-}
-
-// "1,249"
-std::string thousands(uint64_t n)
-{
-    std::string s = std::to_string(n);
-    for (int i = static_cast<int>(s.size()) - 3; i > 0; i -= 3)
-        s.insert(static_cast<size_t>(i), ",");
-    return s;
-}
-
-std::string counted(uint64_t n, const std::string& word, const std::string& plural = {})
-{
-    return thousands(n) + " " + (n == 1 ? word : plural.empty() ? word + "s" : plural);
-}
-
-// "NCCL collective timed out (watchdog) · ALLREDUCE seq 179 · 1,249 nodes · 9,992 ranks · 29,976 events · first … · last …"
-std::string familyLine(const SymptomFamily& f)
-{
-    std::string s = f.title.empty() ? f.symptom : f.title + " [" + f.symptom + "]";
-    if (!f.collective.empty()) {
-        std::string c;
-        for (const char* k : {"op", "pg", "seq"})
-            if (auto it = f.collective.find(k); it != f.collective.end())
-                c += (c.empty() ? "" : " ") + (std::string(k) == "op" ? it->second : std::string(k) + " " + it->second);
-        s += " · " + c;
-    }
-    // A short node list is worth reading; a long one is a count.
-    if (f.nodes.size() == 1)
-        s += " · " + f.nodes.front();
-    else if (!f.nodes.empty())
-        s += " · " + counted(f.nodes.size(), "node") + (f.nodeRanges.size() <= 40 ? " (" + f.nodeRanges + ")" : "");
-    if (f.rankCount == 1)
-        s += " · rank " + present::formatRanges(f.ranks);
-    else if (f.rankCount > 1) {
-        const std::string ranges = present::formatRanges(f.ranks);
-        s += " · " + counted(f.rankCount, "rank") + (ranges.size() <= 24 ? " (" + ranges + ")" : "");
-    }
-    if (f.count > 1)
-        s += " · " + counted(f.count, "event");
-    if (!f.first.known())
-        s += " · no time";
-    else if (f.last.ns == f.first.ns)
-        s += " · " + formatTime(f.first);
-    else
-        s += " · first " + formatTime(f.first) + " · last " + formatTime(f.last);
-    if (!f.suppressedBy.empty())
-        s += " · suppressed by " + f.suppressedBy;
-    return s;
 }
 
 // The chain as families: each source family, then what the rules linked to it;
@@ -216,7 +172,7 @@ std::string formatDiagnosis(const Analysis& a, bool detail)
     }
 
     if (!r.missing.empty()) {
-        os << "\n" << (r.status == ResultStatus::Unattributed ? "Missing evidence" : "Would strengthen the verdict") << "\n";
+        os << "\n" << present::missingHeading(r) << "\n";
         for (const auto& m : r.missing)
             os << "  - " << m << "\n";
     }

@@ -2,7 +2,9 @@
 // faultline [BUNDLE]                      open the workbench (on BUNDLE)
 // faultline --service URL [--token-file FILE] [--session ID]
 //                                         open the service browser on URL (and session ID's latest result)
-// faultline --screenshot FILE [--notes] [--timings] [--tab timeline|chain|metrics] BUNDLE | --service URL ...
+// faultline --quiz BUNDLE [--key KEY]     open BUNDLE as an exercise: its verdict hidden until Reveal
+// faultline --screenshot FILE [--notes] [--timings] [--tab verdict|explanation|teach|timeline|chain|metrics]
+//           [--step N] [--quiz [--key KEY]] [--select EVIDENCE_ID] [--window FROM..TO] BUNDLE | --service URL ...
 //                                         analyse, build every view, render the window to FILE, exit; with
 //                                         --notes, fail (exit 1) when the bundle's notes cannot be stored or
 //                                         shown; with --timings (or FAULTLINE_TIMINGS=1), print where the time went
@@ -11,6 +13,7 @@
 
 #include "../common/cli_conventions.h"
 #include "../common/huge_pages.h"
+#include "bundle/iso_time.h"
 
 #include <QApplication>
 #include <QDir>
@@ -22,6 +25,8 @@
 #include <cstdio>
 #include <ctime>
 #include <fstream>
+#include <map>
+#include <optional>
 #include <sstream>
 #include <string>
 #include <unistd.h>
@@ -67,8 +72,9 @@ int main(int argc, char** argv)
     CLI::App cli{"Faultline workbench: root cause of failed distributed GPU jobs, from their logs.", "faultline"};
     fl::cli::applyConventions(cli);
     cli.set_version_flag("--version", std::string("faultline ") + FAULTLINE_VERSION);
-    std::string bundleArg, shotArg, tabArg = "timeline", serviceArg, tokenArg, sessionArg;
-    bool notesWanted = false, timings = false;
+    std::string bundleArg, shotArg, tabArg = "timeline", serviceArg, tokenArg, sessionArg, keyArg, selectArg, windowArg;
+    bool notesWanted = false, timings = false, quiz = false;
+    int stepArg = 0;
     auto* bundleOption = cli.add_option("BUNDLE", bundleArg, "bundle folder or archive to open");
     auto* serviceOption = cli.add_option("--service", serviceArg,
                                          "open the service browser (File > Connect to service) on a faultline-service "
@@ -94,8 +100,28 @@ int main(int argc, char** argv)
     cli.add_flag("--timings", timings,
                  "print the time of each stage (engine, verdict, each view's job, grab) on standard error; "
                  "FAULTLINE_TIMINGS=1 does the same for an interactive open");
-    cli.add_option("--tab", tabArg, "with --screenshot: the centre tab to show")
-        ->check(CLI::IsMember({"timeline", "chain", "metrics"}))
+    auto* quizOption = cli.add_flag("--quiz", quiz,
+                                    "open BUNDLE as an exercise: verdict, explanation, chain, roles, lane tint and the "
+                                    "automatic selection hidden until Reveal (marks: right-click a line)")
+                           ->needs(bundleOption);
+    cli.add_option("--key", keyArg, "with --quiz: the exercise's key (faultline-cli exercise new / from-bundle); "
+                                    "without it the engine's own verdict is the answer")
+        ->type_name("KEY")
+        ->needs(quizOption);
+    cli.add_option("--tab", tabArg, "with --screenshot: the tab to show (side: verdict, explanation, teach; centre: "
+                                    "timeline, chain, metrics)")
+        ->check(CLI::IsMember({"verdict", "explanation", "teach", "timeline", "chain", "metrics"}))
+        ->needs(shotOption);
+    cli.add_option("--step", stepArg, "with --screenshot: the Teach tab at step N (1 is the first)")
+        ->type_name("N")
+        ->check(CLI::PositiveNumber)
+        ->needs(shotOption);
+    cli.add_option("--select", selectArg, "with --screenshot: select evidence item ID (ev-00019) and open its line")
+        ->type_name("EVIDENCE_ID")
+        ->needs(shotOption);
+    cli.add_option("--window", windowArg, "with --screenshot: the time window FROM..TO (ISO 8601, UTC unless a "
+                                          "zone is given)")
+        ->type_name("FROM..TO")
         ->needs(shotOption);
     cli.footer("Qt's own settings come from the environment (QT_QPA_PLATFORM=offscreen, QT_SCALE_FACTOR, ...).");
     if (const int code = fl::cli::parseCommandLine(cli, argc, argv); code >= 0)
@@ -104,6 +130,18 @@ int main(int argc, char** argv)
     if (shotOption->count() > 0 && bundleArg.empty() && serviceOption->count() == 0) {
         std::fputs("faultline: --screenshot needs a BUNDLE or --service URL to show\n", stderr);
         return 2;
+    }
+    std::optional<std::pair<int64_t, int64_t>> shotWindow;
+    if (!windowArg.empty()) {
+        const size_t dots = windowArg.find("..");
+        const auto from = dots == std::string::npos ? std::nullopt : fl::parseIso8601Ns(windowArg.substr(0, dots));
+        const auto to = dots == std::string::npos ? std::nullopt : fl::parseIso8601Ns(windowArg.substr(dots + 2));
+        if (!from || !to || *to <= *from) {
+            std::fprintf(stderr, "faultline: --window %s: expected FROM..TO, two ISO 8601 times, FROM first\n",
+                         windowArg.c_str());
+            return 2;
+        }
+        shotWindow = std::make_pair(*from, *to);
     }
 
     // Qt gets the program name only: every argument was ours and is parsed.
@@ -131,7 +169,9 @@ int main(int argc, char** argv)
             // Failures stay on the browser's status line, as when connecting from the menu.
             service->browser()->show();
             service->start();
-        } else if (!bundle.isEmpty())
+        } else if (quiz)
+            window.openQuiz(bundle, QString::fromLocal8Bit(keyArg.c_str()));
+        else if (!bundle.isEmpty())
             window.openPath(bundle);
         return QApplication::exec();
     }
@@ -140,11 +180,23 @@ int main(int argc, char** argv)
     const QString out = QString::fromLocal8Bit(shotArg.c_str());
     window.setProperty("headless", true);
     window.show();
-    auto save = [&window, out, notesWanted, tabArg, timings](bool ok) {
+    auto save = [&window, out, notesWanted, tabArg, timings, stepArg, selectArg, timeWindow = shotWindow](bool ok) {
         fl::WorkbenchView* w = window.workbench();
-        w->centreTabs()->setCurrentWidget(tabArg == "chain"     ? static_cast<QWidget*>(w->chain())
-                                          : tabArg == "metrics" ? static_cast<QWidget*>(w->metrics())
-                                                                : static_cast<QWidget*>(w->timeline()));
+        const std::map<std::string, QWidget*> tabs = {
+            {"verdict", w->verdict()}, {"explanation", w->explanation()}, {"teach", w->stepper()},
+            {"timeline", w->timeline()}, {"chain", w->chain()}, {"metrics", w->metrics()}};
+        QWidget* tab = tabs.at(tabArg);
+        for (QTabWidget* t : {w->centreTabs(), w->sideTabs()})
+            if (t->indexOf(tab) >= 0)
+                t->setCurrentWidget(tab);
+        if (stepArg > 0) {
+            w->sideTabs()->setCurrentWidget(w->stepper());
+            w->stepper()->setStep(stepArg - 1);
+        }
+        if (timeWindow)
+            w->focus()->setTimeWindow(timeWindow->first, timeWindow->second);
+        if (!selectArg.empty())
+            w->focus()->selectEvidence(fl::ViewEvidenceId{QString::fromStdString(selectArg)});
         // Let queued layout and replots settle before grabbing.
         QTimer::singleShot(200, &window, [&window, out, ok, notesWanted, timings] {
             QDir().mkpath(QFileInfo(out).absolutePath());
@@ -194,6 +246,9 @@ int main(int argc, char** argv)
         return QApplication::exec();
     }
     QObject::connect(&window, &fl::MainWindow::analysisFinished, &window, save);
-    window.openPath(bundle);
+    if (quiz)
+        window.openQuiz(bundle, QString::fromLocal8Bit(keyArg.c_str()));
+    else
+        window.openPath(bundle);
     return QApplication::exec();
 }

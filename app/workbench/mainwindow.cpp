@@ -7,6 +7,7 @@
 #include "views/service/servicebrowser.h"
 #include "views/service/servicereview.h"
 #include "views/common/viewstyle.h"
+#include "exercise/score.h"
 
 #include <QAction>
 #include <QApplication>
@@ -227,12 +228,23 @@ void MainWindow::openDialog(bool folder)
         openPath(path);
 }
 
+void MainWindow::openQuiz(const QString& path, const QString& keyPath)
+{
+    openPath(path);
+    m_workbench->endQuiz();
+    m_quiz = true;  // after openPath, which starts an ordinary open
+    m_quizKeyPath = keyPath;
+    rebuildRecentMenu();
+}
+
 void MainWindow::openPath(const QString& path)
 {
     if (m_watcher.isRunning()) {
         cancelAnalysis();
         m_watcher.waitForFinished();
     }
+    m_quiz = false;
+    m_quizKeyPath.clear();
     m_path = path;
     m_lastError.clear();
     m_awaitingViews = false;
@@ -258,6 +270,8 @@ void MainWindow::showAnalysis(std::shared_ptr<const Analysis> analysis, const QS
     m_path = title;  // the report's source; never a path the notes store writes beside
     m_lastError.clear();
     m_workbench->notes()->close();
+    m_quiz = false;
+    m_workbench->endQuiz();
     m_workbench->setAnalysis(analysis);
     m_notesProblem->hide();
     setWindowTitle(tr("%1 — Faultline").arg(title));
@@ -313,7 +327,25 @@ void MainWindow::onFinished()
     m_timings.push_back({tr("analysis done (since open)"), elapsedMs()});
     // The verdict first; the other views land as their jobs finish (onViewsReady).
     m_awaitingViews = true;
-    m_workbench->setAnalysis(analysis, ViewJobs::Mode::Background); // paints the verdict before its jobs start
+    if (m_quiz) {
+        std::optional<exercise::ExerciseKey> key;
+        if (!m_quizKeyPath.isEmpty()) {
+            try {
+                key = exercise::readKey(m_quizKeyPath.toStdString());
+            } catch (const std::exception& e) {
+                m_lastError = QString::fromStdString(e.what());
+                statusBar()->showMessage(m_lastError);
+                if (!property("headless").toBool())
+                    QMessageBox::critical(this, tr("Cannot open the exercise key"), m_lastError);
+                emit analysisFinished(false);
+                return;
+            }
+        }
+        m_workbench->setQuiz(analysis, std::move(key), ViewJobs::Mode::Background);
+    } else {
+        m_workbench->endQuiz();
+        m_workbench->setAnalysis(analysis, ViewJobs::Mode::Background); // paints the verdict before its jobs start
+    }
     m_viewsStartMs = elapsedMs() - m_workbench->jobs()->elapsedMs();
     m_timings.push_back({tr("verdict panel (GUI thread)"), m_workbench->verdictMs()});
     m_timings.push_back({tr("verdict shown (since open)"), elapsedMs()});
@@ -369,6 +401,8 @@ QString MainWindow::verdictSummary() const
         return {};
     if (a->cancelled)
         return tr("cancelled");
+    if (m_workbench->quizHidesVerdict())
+        return tr("exercise");
     QString v = style::q(toString(a->result.status));
     if (a->result.domain != "unknown" || !a->result.subDomain.empty())
         v += QStringLiteral(" · ") + style::q(a->result.domain)
@@ -416,9 +450,11 @@ void MainWindow::rebuildRecentMenu()
     }
     const auto recent = m_history->recent(kMaxRecent);
     for (const Investigation& inv : recent) {
-        // "path — verdict — when ✎" : what it was, and whether notes wait there.
+        // "path — verdict — when ✎" : what it was, and whether notes wait there. An exercise on screen hides
+        // every verdict: the same bundle opened before would give its answer away.
+        const QString verdict = m_quiz && !m_workbench->quizRevealed() ? tr("verdict hidden") : inv.verdict;
         const QString label = QStringLiteral("%1 — %2 — %3%4")
-                                  .arg(inv.path, inv.verdict.isEmpty() ? tr("not analysed") : inv.verdict,
+                                  .arg(inv.path, verdict.isEmpty() ? tr("not analysed") : verdict,
                                        inv.opened.toLocalTime().toString(QStringLiteral("yyyy-MM-dd HH:mm")),
                                        inv.hasNotes ? tr(" · notes") : QString());
         const QString p = inv.path;

@@ -49,6 +49,9 @@ public:
 
 public slots:
     void openPath(const QString& path);
+    // Quiz mode (an exercise): the bundle's verdict is hidden until the learner reveals it; `keyPath` (may be
+    // empty: the engine's own verdict is the answer) is an exercise key (faultline-cli exercise).
+    void openQuiz(const QString& path, const QString& keyPath);
     // A result that was analysed elsewhere (a faultline-service session): shown in
     // the same views; its raw lines and notes come with views/servicereview.h.
     void showAnalysis(std::shared_ptr<const fl::Analysis> analysis, const QString& title);
@@ -69,6 +72,8 @@ protected:
 private:
     void buildActions();
     void onFinished();
+    bool m_quiz = false;       // the open in flight (or shown) is an exercise
+    QString m_quizKeyPath;
     void onViewsReady();
     double elapsedMs() const;
     void addRecent(const QString& path);

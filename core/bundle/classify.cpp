@@ -303,6 +303,16 @@ KindGuess kindFromContent(std::string_view head, LineWrapper wrapper)
     return {shape.kind, "content: " + shape.reason};
 }
 
+// Programs and their settings name failures in strings and comments without any having happened.
+bool programOrConfig(std::string_view base)
+{
+    static constexpr std::string_view kExtensions[] = {"py", "sh", "bash", "c", "cc", "cpp", "cu", "h", "hpp", "js",
+                                                       "ts", "go", "rs", "java", "yaml", "yml", "toml", "ini", "cfg",
+                                                       "conf", "json", "xml", "html", "ipynb", "csv", "tsv"};
+    const std::string ext = extensionOf(base);
+    return std::find(std::begin(kExtensions), std::end(kExtensions), ext) != std::end(kExtensions);
+}
+
 // Kinds whose files hold lines of text the scan matches one by one. Content does not overrule a name that
 // says metrics, a GPU snapshot or a host map: those are read by their own parsers, and their text (a
 // metrics CSV with an "NCCL" column) may well mention a training job.
@@ -340,6 +350,7 @@ void classifyFile(SourceFile& file, std::string_view head)
 
     file.kind = SourceKind::Unknown;
     file.kindReason.clear();
+    file.linesByShape = false;
     file.node.clear();
     file.nodeReason.clear();
     file.rank = -1;
@@ -410,6 +421,17 @@ void classifyFile(SourceFile& file, std::string_view head)
         }
     }
 
+    if (file.kind == SourceKind::Unknown && file.status == FileStatus::Ok && !head.empty()) {
+        if (programOrConfig(base)) {
+            file.status = FileStatus::Unrecognized;
+            file.statusReason = "source code or configuration (name extension '" + extensionOf(base) + "'), not a log";
+        } else {
+            // Any text is evidence, whatever its name: a pasted console of three lines has no shape to sniff.
+            file.kind = SourceKind::AppLog;
+            file.linesByShape = true;
+            file.kindReason = "content: text of no file-wide shape; each line read as its own shape gives it";
+        }
+    }
     if (file.kind == SourceKind::Unknown && file.status == FileStatus::Ok) {
         file.status = FileStatus::Unrecognized;
         file.statusReason = "no known file-name token or content shape";

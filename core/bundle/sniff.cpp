@@ -468,6 +468,33 @@ SourceKind otherShapeKind(SourceKind fileKind)
     return fileKind == SourceKind::SysLog ? SourceKind::AppLog : SourceKind::SysLog;
 }
 
+namespace {
+// A Slurm or kubelet tag where a program name stands: at the start, or after a syslog host (" slurmd[12]: ").
+bool schedulerShape(std::string_view line)
+{
+    static constexpr std::string_view kTags[] = {"slurmstepd", "slurmd", "slurmctld", "srun", "sbatch", "salloc", "kubelet"};
+    for (std::string_view tag : kTags) {
+        for (size_t at = line.find(tag); at != std::string_view::npos; at = line.find(tag, at + 1)) {
+            const bool starts = at == 0 || line[at - 1] == ' ' || line[at - 1] == '\t';
+            const size_t end = at + tag.size();
+            const bool ends = end < line.size() && (line[end] == ':' || line[end] == '[');
+            if (starts && ends)
+                return true;
+        }
+    }
+    return false;
+}
+} // namespace
+
+SourceKind lineKindOfText(std::string_view line)
+{
+    if (kernelShape(line))
+        return SourceKind::SysLog;
+    if (schedulerShape(line))
+        return SourceKind::Scheduler;
+    return SourceKind::AppLog;
+}
+
 ContentHost hostFromContent(std::string_view head, LineWrapper wrapper, size_t maxLines)
 {
     std::map<std::string, size_t, std::less<>> hosts;

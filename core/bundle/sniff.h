@@ -58,4 +58,11 @@ SourceKind lineKindByShape(std::string_view line, SourceKind fileKind);
 // The other kind lineKindByShape can give a line of a mixed file of `fileKind`.
 SourceKind otherShapeKind(SourceKind fileKind);
 
+// The kind of one (unwrapped) line of a file with no kind of its own (SourceFile::linesByShape): a kernel
+// line is a system log's, a Slurm daemon's or client's line (slurmstepd, slurmd, slurmctld, srun, sbatch,
+// salloc) and a kubelet's are a scheduler's, the rest an application's.
+SourceKind lineKindOfText(std::string_view line);
+// The kinds lineKindOfText gives, for the scan's candidate search.
+inline constexpr SourceKind kTextLineKinds[] = {SourceKind::AppLog, SourceKind::SysLog, SourceKind::Scheduler};
+
 } // namespace fl

@@ -1,8 +1,8 @@
 #include "bundle/truth.h"
 
 #include "bundle/bundle.h"
+#include "bundle/json_file.h"
 
-#include <fstream>
 #include <optional>
 
 namespace fl {
@@ -22,18 +22,8 @@ nlohmann::ordered_json truthToJson(const Truth& t)
     return j;
 }
 
-Truth readTruth(const std::string& path)
+Truth truthFromJson(const nlohmann::json& j, const std::string& path)
 {
-    using nlohmann::json;
-    std::ifstream in(path, std::ios::binary);
-    if (!in)
-        throw BundleError(path, "cannot read");
-    json j;
-    try {
-        j = json::parse(in);
-    } catch (const json::exception& e) {
-        throw BundleError(path, std::string("not valid JSON: ") + e.what());
-    }
     auto s = [&](const char* k) { return j.contains(k) && j[k].is_string() ? j[k].get<std::string>() : std::string(); };
     auto i = [&](const char* k) { return j.contains(k) && j[k].is_number_integer() ? j[k].get<int>() : -1; };
     Truth t;
@@ -54,6 +44,11 @@ Truth readTruth(const std::string& path)
                 t.alsoAcceptableNodes.push_back(n.get<std::string>());
     t.notes = s("notes");
     return t;
+}
+
+Truth readTruth(const std::string& path)
+{
+    return truthFromJson(readJsonFile(path), path);
 }
 
 } // namespace fl

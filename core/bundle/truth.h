@@ -30,5 +30,7 @@ nlohmann::ordered_json truthToJson(const Truth& t);
 // Reads truth.json; throws BundleError naming the file on a bad document or a
 // status that is not one of the three.
 [[nodiscard]] Truth readTruth(const std::string& path);
+// The same from a parsed document; `path` names it in errors.
+[[nodiscard]] Truth truthFromJson(const nlohmann::json& doc, const std::string& path);
 
 } // namespace fl

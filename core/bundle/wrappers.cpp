@@ -214,6 +214,58 @@ bool readAzureMl(std::string_view s, Unwrapped& out)
     return true;
 }
 
+// A syslog record after its RFC 3339 time: "<host> <tag>[<pid>]: " (rsyslog's file format, RFC 5424 relays).
+bool syslogHostTag(std::string_view s)
+{
+    size_t p = nameEnd(s, 0);
+    if (p == 0 || !lit(s, p, " "))
+        return false;
+    const size_t tb = p;
+    while (p < s.size() && p - tb < 64 && (isNameChar(s[p]) || s[p] == '/'))
+        ++p;
+    int pid = 0;
+    if (p == tb || (lit(s, p, "[") && (!number(s, p, 10, pid) || !lit(s, p, "]"))))
+        return false;
+    return lit(s, p, ":") && (p == s.size() || s[p] == ' ');
+}
+
+// kubectl logs --timestamps: "<RFC 3339 time> <line>" (the kubelet's CRI time, "2024-03-14T09:57:40.123456789Z",
+// Go's RFC3339Nano: trailing zeros of the fraction dropped, a zone offset where the node is not in UTC). A CRI
+// file's own "<time> stdout F " is not it (that is the file, read by parseLine), nor a syslog file whose
+// records start with an RFC 3339 time and go on with "<host> <tag>: ".
+bool readKubectlTimestamps(std::string_view s, Unwrapped& out)
+{
+    size_t p = 0;
+    int v = 0;
+    if (!number(s, p, 4, v) || p != 4 || !lit(s, p, "-") || !number(s, p, 2, v) || !lit(s, p, "-") || !number(s, p, 2, v)
+        || !lit(s, p, "T") || !number(s, p, 2, v) || !lit(s, p, ":") || !number(s, p, 2, v) || !lit(s, p, ":")
+        || !number(s, p, 2, v))
+        return false;
+    if (lit(s, p, ".")) {
+        const size_t fb = p;
+        while (p < s.size() && p - fb < 9 && isDigit(s[p]))
+            ++p;
+        if (p == fb)
+            return false;
+    }
+    if (!lit(s, p, "Z")) {
+        if (p >= s.size() || (s[p] != '+' && s[p] != '-'))
+            return false;
+        ++p;
+        if (!number(s, p, 2, v) || !lit(s, p, ":") || !number(s, p, 2, v))
+            return false;
+    }
+    const size_t stampEnd = p;
+    if (!lit(s, p, " "))
+        return false;
+    const std::string_view rest = s.substr(p);
+    if (rest.starts_with("stdout ") || rest.starts_with("stderr ") || syslogHostTag(rest))
+        return false;
+    out.stamp = s.substr(0, stampEnd);
+    out.inner = p;
+    return true;
+}
+
 constexpr std::array<std::string_view, 3> kPdshSamples{{
     "node-02: Mar 14 09:57:40 node-02 kernel: NVRM: Xid (PCI:0000:5c:00): 79, pid=41002",
     "gpu7.cluster: [rank3]:[E314 10:10:40.1 ProcessGroupNCCL.cpp:1556] Watchdog caught collective operation timeout",
@@ -241,12 +293,17 @@ constexpr std::array<std::string_view, 2> kMpiSamples{{
     "[1,3]<stderr>:node-02:41002:41002 [2] NCCL WARN NET/IB : Got completion with error 12",
     "[7,0]<stdout>:Mar 14 09:57:40 node-01 kernel: NVRM: Xid (PCI:0000:5c:00): 79",
 }};
+constexpr std::array<std::string_view, 3> kKubectlTimestampSamples{{
+    "2024-03-14T09:57:40.123456789Z [rank3]:[E314 09:57:40.1 ProcessGroupNCCL.cpp:1556] Watchdog caught collective operation timeout",
+    "2024-03-14T09:57:40.1Z Mar 14 09:57:40 node-02 kernel: NVRM: Xid (PCI:0000:5c:00): 79, pid=41002",
+    "2024-03-14T10:57:40+01:00 node-02:41002:41002 [2] NCCL WARN NET/IB : Got completion from peer 10.0.0.5<3410> with status=12",
+}};
 constexpr std::array<std::string_view, 2> kAzureSamples{{
     "[worker-0, 10.0.0.4] RuntimeError: NCCL communicator was aborted",
     "[rank_3, 10.1.2.3] Traceback (most recent call last):",
 }};
 
-const std::array<WrapperShape, 7> kShapes{{
+const std::array<WrapperShape, 8> kShapes{{
     {LineWrapper::MpiTag, "mpirun --tag-output", kMpiSamples, readMpiTag},
     {LineWrapper::KubectlPrefix, "kubectl logs --prefix", kKubectlPrefixSamples, readKubectlPrefix},
     {LineWrapper::Metaflow, "Metaflow", kMetaflowSamples, readMetaflow},
@@ -254,6 +311,7 @@ const std::array<WrapperShape, 7> kShapes{{
     {LineWrapper::Ray, "Ray", kRaySamples, readRay},
     {LineWrapper::Compose, "docker compose", kComposeSamples, readCompose},
     {LineWrapper::Pdsh, "pdsh/clush", kPdshSamples, readPdsh},
+    {LineWrapper::KubectlTimestamps, "kubectl logs --timestamps", kKubectlTimestampSamples, readKubectlTimestamps},
 }};
 
 void ensureChecked()

@@ -4,8 +4,10 @@
 // is stripped with that one shape's reader, a few compares. The wrapped line is read as if it stood alone;
 // what the wrapper names (host, pod, rank, pid) is kept.
 //
-// Stamps that only prepend a time (kubectl logs --timestamps, CRI files, RFC 5424 syslog) are no wrappers
-// here: parseLine reads them as prefixes and keeps their time.
+// kubectl logs --timestamps puts the time the runtime received each line before the line's own stamp: a
+// wrapper, so that the line's own time decides and its own prefixes are read from its start; the receive
+// time stands in for a line that has none. CRI files ("<time> stdout F ") and RFC 5424 syslog are no
+// wrappers: parseLine reads them as prefixes and keeps their time.
 #pragma once
 
 #include "model.h"
@@ -28,6 +30,7 @@ enum class LineWrapper : uint8_t {
     Ray,           // "(raylet) ", "(raylet, ip=10.0.0.5) ", "(RayTrainWorker pid=12, ip=10.0.0.5) "
     MpiTag,        // mpirun --tag-output: "[1,0]<stderr>:<line>"
     AzureMl,       // "[worker-0, 10.0.0.4] <line>"
+    KubectlTimestamps, // kubectl logs --timestamps: "2024-03-14T09:57:40.123456789Z <line>" (RFC 3339, nanoseconds)
 };
 
 struct Unwrapped {
@@ -37,6 +40,7 @@ struct Unwrapped {
     std::string_view pod;      // kubectl pod, compose container, Azure ML process name, Metaflow task
     int rank = -1;             // MPI rank
     int pid = -1;              // Metaflow / Ray pid
+    std::string_view stamp;    // kubectl logs --timestamps: the receive time (RFC 3339), for a line without its own
 };
 
 struct WrapperShape {

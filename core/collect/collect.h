@@ -12,6 +12,10 @@
 #include <string>
 #include <vector>
 
+namespace fl {
+class RuleSet;
+}
+
 namespace fl::collect {
 
 enum class SourceStatus : uint8_t { Ok, Empty, Error };
@@ -34,7 +38,7 @@ struct CollectOptions {
     std::vector<std::string> fileTemplates;   // {node} {rank} {job}, shell globs
     bool journal = true;
     std::string prometheusUrl;
-    std::vector<std::string> metrics;          // empty: defaultMetrics()
+    std::vector<std::string> metrics;          // the series to query: metricsReadBy(rules), or --metrics
     std::vector<std::string> hostLabels{"Hostname", "instance"};
     std::string lokiUrl;
     std::string lokiSelector = "{host=\"{node}\"}";
@@ -52,9 +56,9 @@ struct CollectOptions {
     int64_t rotatedSlackNs = 3600'000'000'000;  // rotated copies older than from - slack are skipped
 };
 
-// dcgm-exporter's default counters (NVIDIA/dcgm-exporter etc/default-counters.csv)
-// that bear on failures, and node-exporter's load, memory and network errors.
-const std::vector<std::string>& defaultMetrics();
+// The metric names the metric rules of `rules` read (docs/rules.md, "Metric rules"), sorted: what
+// `collect --prometheus` queries unless --metrics names others. A series no rule reads is not fetched.
+std::vector<std::string> metricsReadBy(const RuleSet& rules);
 
 struct CollectResult {
     std::vector<SourceReport> reports;   // sorted by source, node

@@ -4,6 +4,7 @@
 #include "bundle/text_lines.h"
 #include "collect/process.h"
 #include "parse/structured_util.h"
+#include "present/hostlist.h"
 
 #include <nlohmann/json.hpp>
 
@@ -21,7 +22,6 @@ using structured::stringList;
 
 namespace {
 
-constexpr size_t kMaxHosts = 100000;
 
 // A string, a list of strings, or an object with "current": Slurm changed the
 // shape of state fields between 22.05 and 23.x.
@@ -97,7 +97,7 @@ std::vector<std::string> stepNodes(const json& step, std::string& error)
     }
     if (text.empty() || text == "None assigned")
         return {};
-    return expandHostlist(text, error).value_or(std::vector<std::string>{});
+    return present::expandHostList(text, error).value_or(std::vector<std::string>{});
 }
 
 std::string stepIdText(const json& step, std::string_view jobId)
@@ -135,95 +135,6 @@ bool safeNodeName(std::string_view node)
         return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '.' || c == '-'
             || c == '_';
     });
-}
-
-std::optional<std::vector<std::string>> expandHostlist(std::string_view list, std::string& error)
-{
-    std::vector<std::string> out;
-    size_t i = 0;
-    while (i < list.size()) {
-        // One item: prefix[ranges]suffix... up to a comma outside brackets.
-        size_t end = i;
-        int depth = 0;
-        for (; end < list.size(); ++end) {
-            if (list[end] == '[')
-                ++depth;
-            else if (list[end] == ']')
-                --depth;
-            else if (list[end] == ',' && depth == 0)
-                break;
-            if (depth < 0 || depth > 1) {
-                error = "unbalanced '[' in host list '" + std::string(list.substr(0, 200)) + "'";
-                return std::nullopt;
-            }
-        }
-        if (depth != 0) {
-            error = "unbalanced '[' in host list '" + std::string(list.substr(0, 200)) + "'";
-            return std::nullopt;
-        }
-        std::vector<std::string> items{""};
-        std::string_view item = list.substr(i, end - i);
-        size_t p = 0;
-        while (p < item.size()) {
-            const size_t open = item.find('[', p);
-            const std::string_view literal = item.substr(p, open == std::string_view::npos ? item.npos : open - p);
-            for (auto& s : items)
-                s += literal;
-            if (open == std::string_view::npos)
-                break;
-            const size_t close = item.find(']', open);
-            std::vector<std::string> parts;
-            std::string_view ranges = item.substr(open + 1, close - open - 1);
-            size_t q = 0;
-            while (q <= ranges.size()) {
-                size_t comma = ranges.find(',', q);
-                if (comma == std::string_view::npos)
-                    comma = ranges.size();
-                const std::string_view r = ranges.substr(q, comma - q);
-                const size_t dash = r.find('-');
-                const std::string_view lo = r.substr(0, dash);
-                const std::string_view hi = dash == std::string_view::npos ? lo : r.substr(dash + 1);
-                auto digits = [](std::string_view d) {
-                    return !d.empty() && d.size() <= 9 && d.find_first_not_of("0123456789") == std::string_view::npos;
-                };
-                if (!digits(lo) || !digits(hi)) {
-                    error = "bad range '" + std::string(r) + "' in host list";
-                    return std::nullopt;
-                }
-                const long a = std::stol(std::string(lo)), b = std::stol(std::string(hi));
-                if (b < a || static_cast<size_t>(b - a) >= kMaxHosts) {
-                    error = "bad range '" + std::string(r) + "' in host list";
-                    return std::nullopt;
-                }
-                for (long n = a; n <= b; ++n) {
-                    std::string num = std::to_string(n);
-                    if (num.size() < lo.size()) // zero padding as written: [01-10]
-                        num.insert(0, lo.size() - num.size(), '0');
-                    parts.push_back(std::move(num));
-                }
-                q = comma + 1;
-            }
-            std::vector<std::string> next;
-            if (items.size() * parts.size() > kMaxHosts) {
-                error = "host list expands to more than 100000 hosts";
-                return std::nullopt;
-            }
-            for (const auto& s : items)
-                for (const auto& part : parts)
-                    next.push_back(s + part);
-            items = std::move(next);
-            p = close + 1;
-        }
-        for (auto& s : items)
-            if (!s.empty())
-                out.push_back(std::move(s));
-        if (out.size() > kMaxHosts) {
-            error = "host list expands to more than 100000 hosts";
-            return std::nullopt;
-        }
-        i = end + 1;
-    }
-    return out;
 }
 
 std::optional<Scope> scopeFromSacctJson(std::string_view text, std::string_view jobId, std::string& error)
@@ -268,7 +179,7 @@ std::optional<Scope> scopeFromSacctJson(std::string_view text, std::string_view 
         s.reason.clear();
     const std::string nodes = stringList(member(job, "nodes"));
     if (!nodes.empty() && nodes != "None assigned") {
-        auto list = expandHostlist(nodes, error);
+        auto list = present::expandHostList(nodes, error);
         if (!list)
             return std::nullopt;
         s.nodes = std::move(*list);
@@ -371,7 +282,7 @@ std::optional<Scope> scopeFromScontrol(std::string_view text, int utcOffsetSec, 
         allocationNote = "NodeList is empty while the job is " + s.state + ": nodes from its allocation (" + nodes + ")";
     }
     if (!nodes.empty() && nodes != "(null)") {
-        auto list = expandHostlist(nodes, error);
+        auto list = present::expandHostList(nodes, error);
         if (!list)
             return std::nullopt;
         s.nodes = std::move(*list);

@@ -48,10 +48,6 @@ struct Scope {
     std::map<std::string, std::string> records;
 };
 
-// "node[01-03,07],gpu-a1" -> node01 node02 node03 node07 gpu-a1. nullopt (and
-// error) on an unbalanced bracket or a range over 100000 hosts.
-[[nodiscard]] std::optional<std::vector<std::string>> expandHostlist(std::string_view list, std::string& error);
-
 // A node name we will put in a path, a remote command or a query: letters,
 // digits, '.', '-', '_' and not starting with '-' or '.'.
 bool safeNodeName(std::string_view node);

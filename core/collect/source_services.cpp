@@ -2,8 +2,11 @@
 #include "collect/http.h"
 #include "collect/process.h"
 #include "collect/sources.h"
+#include "rules/rule.h"
+#include "rules/ruleset.h"
 
 #include <algorithm>
+#include <set>
 #include <nlohmann/json.hpp>
 
 namespace fl::collect {
@@ -47,24 +50,13 @@ bool metricNameOk(std::string_view m)
 
 } // namespace
 
-const std::vector<std::string>& defaultMetrics()
+std::vector<std::string> metricsReadBy(const RuleSet& rules)
 {
-    static const std::vector<std::string> m = {
-        "DCGM_FI_DEV_XID_ERRORS",
-        "DCGM_FI_DEV_GPU_TEMP",
-        "DCGM_FI_DEV_MEMORY_TEMP",
-        "DCGM_FI_DEV_POWER_USAGE",
-        "DCGM_FI_DEV_GPU_UTIL",
-        "DCGM_FI_DEV_FB_USED",
-        "DCGM_FI_DEV_PCIE_REPLAY_COUNTER",
-        "DCGM_FI_DEV_UNCORRECTABLE_REMAPPED_ROWS",
-        "DCGM_FI_DEV_ROW_REMAP_FAILURE",
-        "node_load1",
-        "node_memory_MemAvailable_bytes",
-        "node_network_receive_errs_total",
-        "node_network_transmit_errs_total",
-    };
-    return m;
+    std::set<std::string> names;
+    for (const Rule& r : rules.rules())
+        if (r.metric)
+            names.insert(r.metric->series);
+    return {names.begin(), names.end()};
 }
 
 SourceReport collectJournal(const SourceContext& ctx, const std::string& node)
@@ -120,13 +112,15 @@ SourceReport collectJournal(const SourceContext& ctx, const std::string& node)
 std::vector<SourceReport> collectPrometheus(const SourceContext& ctx)
 {
     const auto& nodes = ctx.scope.nodes;
-    std::vector<std::string> metrics = ctx.options.metrics.empty() ? defaultMetrics() : ctx.options.metrics;
+    const std::vector<std::string>& metrics = ctx.options.metrics;
     std::vector<SourceReport> reports;
     auto all = [&](SourceStatus st, const std::string& why) {
         for (const auto& n : nodes)
             reports.push_back({"prometheus", n, st, why, {}, 0, 0});
         return reports;
     };
+    if (metrics.empty())
+        return all(SourceStatus::Empty, "no metric rule reads a series (and no --metrics): nothing to query");
     std::string names;
     for (const auto& m : metrics) {
         if (!metricNameOk(m))

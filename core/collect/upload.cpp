@@ -1,6 +1,7 @@
 #include "collect/upload.h"
 
 #include "collect/http.h"
+#include "history/offenders.h"
 #include "engine/result_json.h"
 #include "present/timefmt.h"
 
@@ -111,7 +112,7 @@ bool appendHistory(const std::string& dbPath, const nlohmann::json& doc, const s
         return false;
     }
     sqlite3_busy_timeout(d.db, 5000);
-    const char* schema = "PRAGMA journal_mode=WAL;"
+    const std::string schema = std::string("PRAGMA journal_mode=WAL;"
                          "CREATE TABLE IF NOT EXISTS results ("
                          " id INTEGER PRIMARY KEY,"
                          " collected_at TEXT NOT NULL,"
@@ -120,9 +121,10 @@ bool appendHistory(const std::string& dbPath, const nlohmann::json& doc, const s
                          " root_symptom TEXT, root_node TEXT, root_gpu INTEGER, root_pci TEXT, root_rank INTEGER,"
                          " root_time TEXT, fingerprint TEXT, summary TEXT, bundle TEXT, result_json TEXT NOT NULL);"
                          "CREATE INDEX IF NOT EXISTS results_workload ON results(workload_id, attempt);"
-                         "CREATE INDEX IF NOT EXISTS results_fingerprint ON results(fingerprint, root_node);";
+                         "CREATE INDEX IF NOT EXISTS results_fingerprint ON results(fingerprint, root_node);") +
+                         history::offendersIndexSql("results") + ";";
     char* msg = nullptr;
-    if (sqlite3_exec(d.db, schema, nullptr, nullptr, &msg) != SQLITE_OK) {
+    if (sqlite3_exec(d.db, schema.c_str(), nullptr, nullptr, &msg) != SQLITE_OK) {
         error = dbPath + ": " + (msg ? msg : "schema");
         sqlite3_free(msg);
         return false;

@@ -209,6 +209,7 @@ Analysis analyze(const std::string& bundlePath, const AnalyzeOptions& options, c
     a.observations = std::move(st.observations);
     a.metrics = std::move(st.metrics);
     a.placement = std::move(st.placement);
+    a.rules = std::move(rules);
     a.bundle.files = std::move(st.files); // with scan results (lines, status, times)
     return a;
 }

@@ -24,6 +24,7 @@ struct Analysis {
     Result result;
     std::vector<TraceStep> trace;
     Placement placement;                     // node <-> GPU <-> PCI <-> rank map with its evidence
+    std::shared_ptr<const RuleSet> rules;    // what decided: the catalogue's roles say why an event is no cause
     bool cancelled = false;
     // Wall milliseconds of load (the rules compile beside it), rules (what is
     // left of their compile once the bundle is loaded), scan and attribute.

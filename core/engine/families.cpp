@@ -1,5 +1,6 @@
 #include "engine/families.h"
 #include "engine/internal.h"
+#include "present/hostlist.h"
 #include "present/role.h"
 
 #include <algorithm>
@@ -7,92 +8,6 @@
 #include <optional>
 #include <set>
 #include <tuple>
-
-namespace fl {
-
-std::vector<IndexRange> toRanges(std::vector<int> values)
-{
-    std::sort(values.begin(), values.end());
-    values.erase(std::unique(values.begin(), values.end()), values.end());
-    std::vector<IndexRange> out;
-    for (int v : values) {
-        if (!out.empty() && out.back().last + 1 == v)
-            out.back().last = v;
-        else
-            out.push_back({v, v});
-    }
-    return out;
-}
-
-namespace {
-
-std::string padded(long long v, size_t width)
-{
-    std::string s = std::to_string(v);
-    if (s.size() < width)
-        s.insert(0, width - s.size(), '0');
-    return s;
-}
-
-} // namespace
-
-std::string compressHostList(const std::vector<std::string>& hosts)
-{
-    // (prefix, width) -> numbers; width 0 = printed without padding.
-    std::map<std::pair<std::string, size_t>, std::vector<long long>> groups;
-    std::vector<std::pair<std::string, std::string>> entries; // sort key, text
-    auto digitsAt = [](const std::string& h) {
-        size_t pos = h.size();
-        while (pos > 0 && h[pos - 1] >= '0' && h[pos - 1] <= '9')
-            --pos;
-        return pos;
-    };
-    // Zero-padded widths in use per prefix: "node-1000" belongs with "node-0999".
-    std::set<std::pair<std::string, size_t>> paddedWidths;
-    for (const auto& h : hosts) {
-        const size_t pos = digitsAt(h);
-        if (h.size() - pos > 1 && h[pos] == '0')
-            paddedWidths.insert({h.substr(0, pos), h.size() - pos});
-    }
-    for (const auto& h : hosts) {
-        const size_t pos = digitsAt(h);
-        const size_t digits = h.size() - pos;
-        if (digits == 0 || digits > 18) {
-            entries.push_back({h, h});
-            continue;
-        }
-        std::string prefix = h.substr(0, pos);
-        const size_t width = paddedWidths.count({prefix, digits}) ? digits : 0;
-        groups[{std::move(prefix), width}].push_back(std::stoll(h.substr(pos)));
-    }
-    for (auto& [key, nums] : groups) {
-        const auto& [prefix, width] = key;
-        std::sort(nums.begin(), nums.end());
-        nums.erase(std::unique(nums.begin(), nums.end()), nums.end());
-        if (nums.size() == 1) {
-            entries.push_back({prefix + padded(nums.front(), width), prefix + padded(nums.front(), width)});
-            continue;
-        }
-        std::string runs;
-        for (size_t i = 0; i < nums.size();) {
-            size_t j = i;
-            while (j + 1 < nums.size() && nums[j + 1] == nums[j] + 1)
-                ++j;
-            runs += (runs.empty() ? "" : ",") + padded(nums[i], width);
-            if (j > i)
-                runs += "-" + padded(nums[j], width);
-            i = j + 1;
-        }
-        entries.push_back({prefix + padded(nums.front(), width), prefix + "[" + runs + "]"});
-    }
-    std::sort(entries.begin(), entries.end());
-    std::string out;
-    for (const auto& [k, text] : entries)
-        out += (out.empty() ? "" : ",") + text;
-    return out;
-}
-
-} // namespace fl
 
 namespace fl::detail {
 
@@ -245,9 +160,9 @@ void buildFamilies(const std::vector<SymptomEvent>& events, const std::vector<Ch
         }
         std::sort(nodes.begin(), nodes.end());
         nodes.erase(std::unique(nodes.begin(), nodes.end()), nodes.end());
-        f.nodeRanges = compressHostList(nodes);
+        f.nodeRanges = present::compressHostList(nodes);
         f.nodes = std::move(nodes);
-        f.ranks = toRanges(std::move(ranks));
+        f.ranks = present::toRanges(std::move(ranks));
         for (const auto& r : f.ranks)
             f.rankCount += static_cast<uint32_t>(r.last - r.first + 1);
         chooseRepresentatives(events, f);

@@ -11,12 +11,6 @@
 
 namespace fl {
 
-// Runs of a sorted or unsorted list of integers: {0,1,2,5} -> {0-2, 5-5}.
-std::vector<IndexRange> toRanges(std::vector<int> values);
-// Host names compressed the Slurm way: "node-[0001-0004,0006-1250],login1".
-// Names ending in digits group by prefix and zero-padded width; the order is
-// by prefix, then number; names without a trailing number are listed as they are.
-std::string compressHostList(const std::vector<std::string>& hosts);
 
 } // namespace fl
 

@@ -3,6 +3,7 @@
 #pragma once
 
 #include "engine/engine.h"
+#include "engine/metric_rules.h"
 #include "engine/trends.h"
 #include "placement/placement.h"
 #include "rules/rule.h"
@@ -47,6 +48,8 @@ struct State {
     unsigned threads = 0;                     // scan threads (0: one per core)
     ClockModel clocks;                        // estimated after each scan, from `extracted`
     SeriesStore series;                       // numbers of step lines (extract rules' `series`), for trend rules
+    std::vector<MetricTrackData> metricTracks; // series of peers / all_below metric rules, from every file so far
+    size_t metricAcrossEvents = 0;            // the last events of `extracted`: those rules' findings (judged again per ingest)
     std::vector<std::shared_ptr<const AppLogFacts>> appLogs; // by file index: what each app log said to placement
 };
 

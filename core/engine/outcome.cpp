@@ -13,6 +13,7 @@
 #include "engine/internal.h"
 #include "engine/onset.h"
 #include "engine/ordering.h"
+#include "engine/would_decide.h"
 #include "present/timefmt.h"
 #include "present/verdict.h"
 
@@ -311,6 +312,8 @@ void computeOutcome(const State& state, const std::vector<SymptomEvent>& events,
     });
 
     decide(rules, first, clocks, settings, result, trace);
+    if (result.status == ResultStatus::Ambiguous)
+        result.wouldDecide = wouldDecideOf(state, events, result);
     result.outcome = workloadOutcome(state, events, result);
 }
 

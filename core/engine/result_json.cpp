@@ -2,6 +2,7 @@
 
 #include "present/timefmt.h"
 #include "present/verdict.h"
+#include "present/would_decide.h"
 #include "engine/families.h"
 
 #include <algorithm>
@@ -105,6 +106,23 @@ json onsetJson(const std::optional<HangOnset>& o)
             {"events", o->events}};
 }
 
+// What would order a tied pair (model.h, WouldDecide), with its sentence.
+json wouldDecideJson(const WouldDecide& w)
+{
+    json kinds = json::array();
+    for (SourceKind k : w.sources)
+        kinds.push_back(std::string(toString(k)));
+    return {{"candidates", {w.first, w.second}},
+            {"nodes", w.nodes},
+            {"sources", kinds},
+            {"files", w.files},
+            {"window", intervalJson(w.window)},
+            {"resolution_s", double(w.resolutionNs) / 1e9},
+            {"clock_s", double(w.clockNs) / 1e9},
+            {"clock_needed_s", w.clockNeededNs == kNoTime ? json() : json(double(w.clockNeededNs) / 1e9)},
+            {"text", present::wouldDecideText(w)}};
+}
+
 // A wait's bounds in seconds; max null when the line gives only a lower bound.
 json waitedJson(const Wait& w)
 {
@@ -194,7 +212,11 @@ json evidenceJson(const EvidenceItem& e)
             {"gpu", optInt(e.gpuIndex)},
             {"time", timeJson(e.time)},
             {"time_basis", std::string(toString(e.time.basis))},
-            {"raw", rawRef(e.ref, e.file)},
+            {"raw", e.series.empty() ? rawRef(e.ref, e.file) : [&] {
+                 json r = rawRef(e.ref, e.file);
+                 r["series"] = e.series;
+                 return r;
+             }()},
             {"excerpt", e.excerpt},
             {"role", std::string(toString(e.role))},
             {"symptom", e.symptom},
@@ -244,6 +266,9 @@ json resultHead(const Result& r, bool withCandidates = true)
     }
     j["missing"] = r.missing;
     j["onset"] = onsetJson(r.onset);
+    j["would_decide"] = json::array();
+    for (const WouldDecide& w : r.wouldDecide)
+        j["would_decide"].push_back(wouldDecideJson(w));
     if (withCandidates) {
         json cands = json::array();
         const present::CandidateIndex index(r);
@@ -453,13 +478,15 @@ void writeEvidence(std::string& out, const EvidenceItem& e, int depth)
     else
         o.null("family");
     o.optInt("gpu", e.gpuIndex).str("id", e.id).str("kind", e.kind).optStr("node", e.node).optInt("rank", e.rank);
-    o.nested("raw")
-        .str("file", e.file)
+    FlatObject raw = o.nested("raw");
+    raw.str("file", e.file)
         .num("length", e.ref.length)
         .num("line", e.ref.line)
         .num("line_count", e.ref.lineCount)
-        .num("offset", e.ref.offset)
-        .close();
+        .num("offset", e.ref.offset);
+    if (!e.series.empty()) // metric items only: other results keep their bytes
+        raw.str("series", e.series);
+    raw.close();
     o.str("role", toString(e.role))
         .str("source", toString(e.source))
         .str("symptom", e.symptom)

@@ -4,6 +4,7 @@
 // reads as absent; ids that point nowhere are dropped, never followed.
 #include "bundle/iso_time.h"
 #include "engine/result_json.h"
+#include "present/hostlist.h"
 
 #include <algorithm>
 #include <cmath>
@@ -131,6 +132,34 @@ std::vector<std::string> strings(const json& j, const char* key)
     return out;
 }
 
+int64_t nsOfSeconds(const json& j)
+{
+    return j.is_number() ? static_cast<int64_t>(std::llround(j.get<double>() * 1e9)) : kNoTime;
+}
+
+WouldDecide wouldDecideOf(const json& j)
+{
+    WouldDecide w;
+    const json& pair = member(j, "candidates");
+    auto idAt = [&](size_t i) {
+        return pair.is_array() && pair.size() > i && pair[i].is_number_unsigned() && pair[i].get<uint64_t>() <= UINT32_MAX
+                   ? EventId(static_cast<uint32_t>(pair[i].get<uint64_t>()))
+                   : EventId();
+    };
+    w.first = idAt(0);
+    w.second = idAt(1);
+    w.nodes = strings(j, "nodes");
+    for (const std::string& k : strings(j, "sources"))
+        if (auto kind = sourceKindFromString(k))
+            w.sources.push_back(*kind);
+    w.files = strings(j, "files");
+    w.window = intervalOf(member(j, "window"));
+    w.resolutionNs = std::max<int64_t>(0, nsOfSeconds(member(j, "resolution_s")));
+    w.clockNs = std::max<int64_t>(0, nsOfSeconds(member(j, "clock_s")));
+    w.clockNeededNs = nsOfSeconds(member(j, "clock_needed_s"));
+    return w;
+}
+
 std::vector<EventId> ids(const json& j, const char* key)
 {
     std::vector<EventId> out;
@@ -158,54 +187,6 @@ std::vector<IndexRange> rangesOf(const std::string& text)
         } catch (const std::exception&) {
         }
     }
-    return out;
-}
-
-// The inverse of compressHostList: "node-[0001-0003,0007],login1" -> the names.
-std::vector<std::string> expandHostList(const std::string& text)
-{
-    std::vector<std::string> out;
-    size_t at = 0;
-    while (at < text.size() && out.size() < kMaxExpandedHosts) {
-        const size_t open = text.find('[', at), comma = text.find(',', at);
-        if (open == std::string::npos || (comma != std::string::npos && comma < open)) {
-            const size_t end = std::min(comma, text.size());
-            out.push_back(text.substr(at, end - at));
-            at = end + 1;
-            continue;
-        }
-        const size_t close = text.find(']', open);
-        if (close == std::string::npos) {
-            out.push_back(text.substr(at));
-            break;
-        }
-        const std::string prefix = text.substr(at, open - at);
-        const std::string body = text.substr(open + 1, close - open - 1);
-        size_t p = 0;
-        while (p < body.size() && out.size() < kMaxExpandedHosts) {
-            const size_t end = std::min(body.find(',', p), body.size());
-            const std::string part = body.substr(p, end - p);
-            p = end + 1;
-            const size_t dash = part.find('-');
-            const std::string a = part.substr(0, dash), b = dash == std::string::npos ? a : part.substr(dash + 1);
-            try {
-                const long first = std::stol(a), last = std::stol(b);
-                for (long n = first; n <= last && out.size() < kMaxExpandedHosts; ++n) {
-                    std::string digits = std::to_string(n);
-                    if (digits.size() < a.size())
-                        digits.insert(0, a.size() - digits.size(), '0');
-                    out.push_back(prefix + digits);
-                }
-            } catch (const std::exception&) {
-                out.push_back(prefix + part);
-            }
-        }
-        at = close + 1;
-        if (at < text.size() && text[at] == ',')
-            ++at;
-    }
-    std::sort(out.begin(), out.end());
-    out.erase(std::unique(out.begin(), out.end()), out.end());
     return out;
 }
 
@@ -261,7 +242,10 @@ SymptomFamily familyOf(const json& f, const std::map<std::string, FamilyId>& ind
             if (v.is_string())
                 out.collective[k] = v.get<std::string>();
     out.nodeRanges = str(f, "nodes");
-    out.nodes = expandHostList(out.nodeRanges);
+    std::string error; // a list that does not read is absent, as any field of the wrong shape
+    out.nodes = present::expandHostList(out.nodeRanges, error, kMaxExpandedHosts).value_or(std::vector<std::string>{});
+    std::sort(out.nodes.begin(), out.nodes.end());
+    out.nodes.erase(std::unique(out.nodes.begin(), out.nodes.end()), out.nodes.end());
     out.ranks = rangesOf(str(f, "ranks"));
     out.rankCount = count(f, "rank_count");
     out.count = count(f, "count");
@@ -375,6 +359,7 @@ EvidenceItem evidenceOf(const json& e, const std::map<std::string, uint32_t>& fi
     out.ref.length = count(raw, "length");
     out.ref.line = count(raw, "line");
     out.ref.lineCount = std::max<uint32_t>(1, count(raw, "line_count"));
+    out.series = str(raw, "series");
     out.node = str(e, "node");
     out.rank = small(e, "rank");
     out.gpuIndex = small(e, "gpu");
@@ -451,6 +436,8 @@ void readVerdict(const json& doc, Result& r)
                 h.events.push_back(EventId(static_cast<uint32_t>(id.get<uint64_t>())));
         r.onset = std::move(h);
     }
+    for (const json& w : array(doc, "would_decide"))
+        r.wouldDecide.push_back(wouldDecideOf(w));
     for (const json& c : array(doc, "candidates"))
         r.candidates.push_back(candidateOf(c));
     // A document from before candidates carried their outcome says why in words

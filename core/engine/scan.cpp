@@ -7,6 +7,7 @@
 #include "calendar.h"
 #include "engine/clock_offsets.h"
 #include "engine/failure_summary.h"
+#include "engine/metric_rules.h"
 #include "engine/internal.h"
 #include "parse/extent.h"
 #include "parse/lineparse.h"
@@ -24,6 +25,7 @@
 #include <cstring>
 #include <deque>
 #include <mutex>
+#include <set>
 
 #include <sys/stat.h>
 
@@ -44,6 +46,7 @@ struct FileOutput {
     std::vector<Observation> observations;       // ids are local indices
     std::vector<SymptomEvent> events;            // observations[] are local indices
     std::vector<MetricSeries> metrics;
+    std::vector<MetricTrackData> acrossTracks;   // series peers / all_below rules judge once every file is read
     std::vector<std::string> warnings;
     std::vector<std::pair<const SeriesCapture*, SeriesPoint>> points; // observation: local index
     std::shared_ptr<const AppLogFacts> appLog;   // what an app log says to placement, read in the same pass
@@ -131,10 +134,10 @@ bool keepsText(SourceKind kind) { return kind == SourceKind::SysLog; }
 std::optional<Wait> waitOf(const std::vector<WaitedField>& spec, const FieldMap& fields)
 {
     for (const WaitedField& f : spec) {
-        auto it = fields.find(f.field);
-        if (it == fields.end())
+        auto it = f.field.empty() ? fields.end() : fields.find(f.field);
+        if (f.value.empty() && it == fields.end())
             continue;
-        const std::string& v = it->second;
+        const std::string& v = f.value.empty() ? it->second : f.value;
         const size_t dot = v.find('.');
         const std::string whole = v.substr(0, dot), frac = dot == std::string::npos ? "" : v.substr(dot + 1);
         auto digits = [](const std::string& t) {
@@ -156,6 +159,9 @@ struct Scanner {
     const State& state;
     const Progress& progress;
     YearHint years;
+    std::set<std::string> metricNames;   // series the metric rules read (engine/metric_rules.h)
+    std::set<std::string> acrossNames;   // of them, those of peers / all_below rules
+    std::set<std::string> counterNames;  // of them, those of increase rules (a fall is a reset)
 
     // A number of a step line: a point of its series (engine/trends.cpp). A
     // value that is not a number is counted as a parse error of the file.
@@ -457,6 +463,47 @@ struct Scanner {
         return mine != statements.end() && mine->begin != it->second;
     }
 
+    // A matched rule's `continued` (rules/rule.h, Continuation) read into its groups: from the matched line,
+    // else from up to `lines` following lines printed by the same host, up to the rule's next report. Returns
+    // the end of the furthest line read from (the report's record then reaches it), or `lineEnd`.
+    size_t readContinued(std::string_view data, size_t lineEnd, std::string_view text, const SourceFile& f,
+                         const TimeContext& ctx, std::vector<ExtractMatch>& matches) const
+    {
+        const CompiledRules& rules = state.rules->compiled();
+        size_t reached = lineEnd;
+        std::string host;
+        bool hostRead = false;
+        for (ExtractMatch& m : matches) {
+            if (!m.rule->continued || rules.readContinuation(*m.rule, innerLine(ctx.wrapper, text), m.groups))
+                continue;
+            if (!hostRead) {
+                host = std::string(parseLine(text, f.kind, ctx).host);
+                hostRead = true;
+            }
+            size_t pos = lineEnd + 1;
+            for (int n = 0; n < m.rule->continued->lines && pos < data.size(); ++n) {
+                size_t eol = data.find('\n', pos);
+                if (eol == std::string_view::npos)
+                    eol = data.size();
+                std::string_view l = data.substr(pos, eol - pos);
+                if (!l.empty() && l.back() == '\r')
+                    l.remove_suffix(1);
+                const std::string_view inner = innerLine(ctx.wrapper, l);
+                const std::string_view by = host.empty() ? std::string_view() : parseLine(l, f.kind, ctx).host;
+                if (by.empty() || by == host) {
+                    if (rules.startsRecord(*m.rule, inner))
+                        break;
+                    if (rules.readContinuation(*m.rule, inner, m.groups)) {
+                        reached = std::max(reached, pos + l.size());
+                        break;
+                    }
+                }
+                pos = eol + 1;
+            }
+        }
+        return reached;
+    }
+
     void scanText(FileOutput& out, std::string_view data) const
     {
         std::map<size_t, size_t> tracebacks; // unit start -> its deciding statement (outerStatement)
@@ -475,16 +522,29 @@ struct Scanner {
         size_t lastProgress = 0;
         // A mixed file (bundle/sniff.h) is searched for the candidates of both kinds its lines may have; the
         // later of the two searches is kept and only run again once passed.
-        const bool mixed = (f.kind == SourceKind::AppLog || f.kind == SourceKind::SysLog) &&
+        // A file of no kind of its own (linesByShape) is searched for the candidates of every kind a line
+        // can have.
+        const bool mixed = !f.linesByShape && (f.kind == SourceKind::AppLog || f.kind == SourceKind::SysLog) &&
                            mixedShapes(data.substr(0, std::min(data.size(), kHeadBytes)), ctx.wrapper);
-        const SourceKind other = mixed ? otherShapeKind(f.kind) : f.kind;
-        size_t otherCand = other != f.kind ? rules.nextCandidate(data, 0, other) : std::string_view::npos;
+        struct KindSearch {
+            SourceKind kind;
+            size_t cand;
+        };
+        std::vector<KindSearch> others;
+        if (mixed)
+            others.push_back({otherShapeKind(f.kind), 0});
+        else if (f.linesByShape)
+            for (SourceKind k : kTextLineKinds)
+                if (k != f.kind)
+                    others.push_back({k, 0});
+        for (KindSearch& o : others)
+            o.cand = rules.nextCandidate(data, 0, o.kind);
         while (true) {
             size_t cand = rules.nextCandidate(data, pos, f.kind);
-            if (other != f.kind) {
-                if (otherCand != std::string_view::npos && otherCand < pos)
-                    otherCand = rules.nextCandidate(data, pos, other);
-                cand = std::min(cand, otherCand);
+            for (KindSearch& o : others) {
+                if (o.cand != std::string_view::npos && o.cand < pos)
+                    o.cand = rules.nextCandidate(data, pos, o.kind);
+                cand = std::min(cand, o.cand);
             }
             if (cand == std::string_view::npos)
                 break;
@@ -503,7 +563,7 @@ struct Scanner {
                 text.remove_suffix(1);
             // A relayed line is matched from where it starts: a wrapper must not decide whether it is known.
             const std::string_view inner = innerLine(ctx.wrapper, text);
-            const SourceKind kind = mixed ? lineKindByShape(inner, f.kind) : f.kind;
+            const SourceKind kind = f.linesByShape ? lineKindOfText(inner) : mixed ? lineKindByShape(inner, f.kind) : f.kind;
             if (series) {
                 if (int rule = rules.seriesCandidate(inner, f.kind); rule >= 0) {
                     // Each relaying prefix ("node-02: ") and launcher label is a stream of its own.
@@ -527,7 +587,12 @@ struct Scanner {
                 if (out.observations.size() >= kMaxObservationsPerFile) {
                     ++f.parseErrors;
                 } else {
+                    const size_t reached = readContinued(data, cand + text.size(), text, f, ctx, matches);
                     Extent ex = recordExtent(data, cand, cand + text.size());
+                    if (reached > ex.end) {
+                        ex.linesAfter += uint32_t(countNewlines(data, ex.end, reached));
+                        ex.end = reached;
+                    }
                     // A second matching line inside the same multi-line record
                     // (fallen-off-the-bus block, traceback) backs the same observation.
                     if (!out.observations.empty() && out.observations.back().ref.offset == ex.begin &&
@@ -628,6 +693,23 @@ struct Scanner {
         }
     }
 
+    // The single-series metric rules over this file's series; the series of peers / all_below rules are
+    // kept for when every file is read.
+    void judgeMetrics(FileOutput& out, std::string_view data) const
+    {
+        std::vector<MetricTrackData> tracks =
+            metricTracks(out.metrics, metricNames, counterNames, out.file.index, data, out.file.path, out.warnings);
+        std::vector<const MetricTrackData*> all;
+        for (const auto& t : tracks)
+            all.push_back(&t);
+        runMetricRules(*state.rules, false, all, 0, out.observations, 0, out.events); // local ids: rebased by commit
+        for (auto& e : out.events)
+            e.file = out.file.index;
+        for (auto& t : tracks)
+            if (acrossNames.count(t.name))
+                out.acrossTracks.push_back(std::move(t));
+    }
+
     void scanData(FileOutput& out, std::string_view data) const
     {
         SourceFile& f = out.file;
@@ -640,9 +722,18 @@ struct Scanner {
             const MetricsKeep keep = state.keepMetricSamples ? MetricsKeep::Samples
                 : state.keepMetricSeries                     ? MetricsKeep::SeriesOnly
                                                              : MetricsKeep::Nothing;
-            if (!parseMetrics(data, f.index, keep, out.metrics, tally, issues)) {
+            // Metric rules read samples: they are kept until the rules have run over them.
+            const bool judged = !metricNames.empty();
+            if (!parseMetrics(data, f.index, judged ? MetricsKeep::Samples : keep, out.metrics, tally, issues)) {
                 f.status = FileStatus::Unrecognized;
                 f.statusReason = "named like metrics, but not Prometheus JSON, OpenMetrics text or metrics CSV";
+            } else if (judged) {
+                judgeMetrics(out, data);
+                if (keep != MetricsKeep::Samples)
+                    for (auto& m : out.metrics)
+                        m.samples = {};
+                if (keep == MetricsKeep::Nothing)
+                    out.metrics.clear();
             }
             f.lines = countNewlines(data, 0, data.size());
             f.parseErrors += issues.size();
@@ -737,6 +828,10 @@ void scanBundle(State& state, const Bundle& bundle, const Progress& progress)
         state.warnings.push_back("no manifest window and no dated line give the year: times printed without one "
                                  "(syslog \"Mon DD HH:MM:SS\") take it from their file's modification time");
 
+    // The peers / all_below events of the last ingest are judged again over every file so far (they are
+    // the last events: nothing else appends between ingests).
+    state.extracted.resize(state.extracted.size() - state.metricAcrossEvents);
+    state.metricAcrossEvents = 0;
     const uint32_t fileBase = static_cast<uint32_t>(state.files.size());
     const size_t firstEvent = state.extracted.size();
     std::vector<FileOutput> outputs(bundle.files.size());
@@ -779,6 +874,8 @@ void scanBundle(State& state, const Bundle& bundle, const Progress& progress)
             m.file = out.file.index;
             state.metrics.push_back(std::move(m));
         }
+        for (auto& t : out.acrossTracks)
+            state.metricTracks.push_back(std::move(t));
         if (out.appLog) {
             if (state.appLogs.size() <= out.file.index.value)
                 state.appLogs.resize(out.file.index.value + 1);
@@ -791,7 +888,10 @@ void scanBundle(State& state, const Bundle& bundle, const Progress& progress)
         out = FileOutput{};
     };
 
-    Scanner scanner{state, progress, years};
+    Scanner scanner{state, progress, years, metricRuleSeries(*state.rules, false), metricRuleSeries(*state.rules, true), {}};
+    for (const Rule& r : state.rules->rules())
+        if (r.metric && r.metric->kind == MetricKind::Increase)
+            scanner.counterNames.insert(r.metric->series);
     std::atomic<size_t> next{0};
     std::vector<char> scanned(outputs.size(), 0);
     // Progress from the scan threads one call at a time, `done` only growing (core/progress.h).
@@ -819,6 +919,15 @@ void scanBundle(State& state, const Bundle& bundle, const Progress& progress)
     std::sort(state.metrics.begin(), state.metrics.end(), [](const MetricSeries& a, const MetricSeries& b) {
         return std::tie(a.name, a.node, a.gpu, a.file) < std::tie(b.name, b.node, b.gpu, b.file);
     });
+
+    if (!state.metricTracks.empty()) {
+        std::vector<const MetricTrackData*> tracks;
+        for (const auto& t : state.metricTracks)
+            tracks.push_back(&t);
+        const size_t before = state.extracted.size();
+        runMetricRules(*state.rules, true, tracks, 0, state.observations, 0, state.extracted);
+        state.metricAcrossEvents = state.extracted.size() - before;
+    }
 
     // Fields that sit on several lines of one record (engine/failure_summary.cpp).
     readFailureSummaries(state, firstEvent);

@@ -1060,6 +1060,12 @@ LineInfo parseLine(std::string_view line, SourceKind kind, const TimeContext& ct
         p = skipSpaces(s, p);
         prefixes(false);
     }
+    // kubectl logs --timestamps: the receive time stands in for a line that printed none of its own
+    if (info.basis == TimeBasis::None && !wrapped.stamp.empty()) {
+        size_t q = 0;
+        if (Clock c; parseIso(wrapped.stamp, q, c))
+            setClock(info, c, ctx);
+    }
 
     // logfmt (containerd, kubelet, Go services): "level=error msg=..." keeps its text, gives the level
     if (!info.severity && p == first && startsWith(s.substr(p), "level=")) {

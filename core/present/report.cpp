@@ -2,6 +2,7 @@
 #include "present/report_chain.h"
 #include "present/timefmt.h"
 #include "present/verdict.h"
+#include "present/would_decide.h"
 
 #include <algorithm>
 #include <climits>
@@ -16,6 +17,8 @@ namespace {
 constexpr size_t kChainGroups = 24;      // "from" events shown in the summarised chain
 constexpr size_t kLeadsTo = 24;          // symptoms listed under each of them
 constexpr size_t kProblemFiles = 40;     // coverage lines beyond the totals
+constexpr size_t kQuotedCandidates = 26; // ambiguous: candidates whose raw lines are quoted (A-Z)
+constexpr size_t kQuotedLines = 4;       // raw lines quoted per candidate
 
 std::string upper(std::string s)
 {
@@ -152,14 +155,27 @@ Report buildReport(const Result& result, const ReviewNotes& review, const std::s
     }
 
     r.missing = result.missing;
-    r.missingHeading = result.status == ResultStatus::Unattributed ? "Missing evidence" : "Would strengthen the verdict";
+    r.missingHeading = missingHeading(result);
 
     r.chain = chainGroups(result, r.chainGroupsLeftOut);
 
     const CandidateIndex index(result);
     for (const Candidate& c : result.candidates)
         r.candidates.push_back({c.chosen, c.title.empty() ? c.symptom : c.title, place(c.node, c.gpuIndex, c.pciBus, c.rank),
-                                timeText(c.time), candidateVerdict(c, index)});
+                                timeText(c.time), candidateVerdict(c, index), {}, {}});
+    // Ambiguous: a reviewer weighs the candidates by their own lines, so each is quoted (issue #45).
+    if (result.status == ResultStatus::Ambiguous)
+        for (size_t i = 0; i < r.candidates.size() && i < kQuotedCandidates; ++i) {
+            ReportCandidate& rc = r.candidates[i];
+            rc.label = std::string(1, char('A' + i));
+            for (const std::string& id : result.candidates[i].evidence) {
+                if (rc.lines.size() == kQuotedLines)
+                    break;
+                auto it = evidence.find(id);
+                if (it != evidence.end())
+                    rc.lines.push_back({lineRef(it->second->file, it->second->ref.line), it->second->excerpt});
+            }
+        }
 
     for (const ReviewNote& n : review.notes) {
         std::string about = n.kind == "lane" ? "lane " + n.target : n.kind + " " + n.target;
@@ -170,6 +186,7 @@ Report buildReport(const Result& result, const ReviewNotes& review, const std::s
     for (const ReviewBookmark& b : review.bookmarks)
         r.notes.push_back({"bookmark " + lineRef(b.file, b.line), b.note, b.when});
 
+    addReviewToReport(r, result, review);
     r.coverage = coverageLines(result);
     r.warnings = result.warnings;
     return r;

@@ -33,10 +33,26 @@ struct ReviewBookmark {
 struct ReviewOverride {
     std::string status, domain, subDomain, rootNode, reason, when;
 };
+// One reviewer's decision on a diagnosis (core/store/review_store.h keeps them, append-only).
+enum class ReviewChoice { Confirm, Choose };
+struct ReviewDecision {
+    std::string reviewer;
+    ReviewChoice choice = ReviewChoice::Confirm;
+    // What the decision names, copied from the result when it was made, so the record reads
+    // the same after a rule change: the engine's root (confirm) or the chosen candidate (choose).
+    std::string status;       // attributed | ambiguous | unattributed
+    std::string domain, subDomain, symptom, place;
+    std::string evidenceId;   // choose: the candidate's evidence item the reviewer named
+    int64_t event = -1;       // choose: the candidate's event id in that result
+    std::string engineStatus; // the engine's verdict beside it
+    std::string reason;       // required for choose
+    std::string when;         // UTC, ISO 8601
+};
 struct ReviewNotes {
     std::vector<ReviewNote> notes;
     std::vector<ReviewBookmark> bookmarks;
     std::optional<ReviewOverride> verdictOverride;
+    std::vector<ReviewDecision> reviews;  // oldest first; the last is the current decision
 };
 
 // A picture for the report: SVG or PNG bytes.
@@ -62,6 +78,8 @@ struct ReportChainGroup {
 struct ReportCandidate {
     bool chosen = false;
     std::string title, place, time, verdict;
+    std::string label;                  // ambiguous: "A", "B", … as the raw lines below name it
+    std::vector<ReportRawLine> lines;   // ambiguous: its raw lines (file:line and text), quoted
 };
 struct ReportNoteLine {
     std::string about;  // "evidence ev-00019 (syslog-node-02.log:17)", "lane node-03", "bookmark syslog:12"
@@ -70,6 +88,8 @@ struct ReportNoteLine {
 };
 
 struct Report {
+    std::string reviewLine;           // "Reviewed: ATTRIBUTED gpu / … by alice (engine: AMBIGUOUS)"; empty unreviewed
+    std::vector<ReportNoteLine> reviewHistory;  // every decision, oldest first
     std::string title;                // "Faultline report: workload gpt-8b, attempt 1"
     std::string status;               // attributed | ambiguous | unattributed (CSS class, badge)
     std::string headline;             // "ATTRIBUTED: nvlink / nvlink_error"
@@ -90,6 +110,12 @@ struct Report {
 };
 
 Report buildReport(const Result& result, const ReviewNotes& notes, const std::string& source);
+
+// One decision in words: "ATTRIBUTED gpu / xid_fatal: gpu.xid_fatal @ node-01 GPU 0 (ev-00012)" or
+// "confirmed AMBIGUOUS gpu"; the CLI's history and the report say it the same way.
+std::string reviewDecisionText(const ReviewDecision& d);
+// Report::reviewLine and reviewHistory from the review decisions (buildReport calls it).
+void addReviewToReport(Report& r, const Result& result, const ReviewNotes& review);
 
 // Markdown; each image is linked by its fileName (the caller writes the files beside the report).
 std::string reportMarkdown(const Report& report, const std::vector<ReportImage>& images);

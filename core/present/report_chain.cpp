@@ -3,6 +3,7 @@
 // writes by default and the service keeps, gives the whole chain), or, for a
 // result without families, its per-event chain merged by symptom.
 #include "present/report_chain.h"
+#include "present/family_label.h"
 #include "present/timefmt.h"
 #include "present/verdict.h"
 
@@ -27,7 +28,7 @@ ChainNode focusNode(const Cause& c, bool root)
 
 ChainNode familyNode(const SymptomFamily& f)
 {
-    return {false, false, f.symptom, placeOfMany(f.nodeRanges, formatRanges(f.ranks)), timeText(f.first),
+    return {false, false, f.symptom, familyPlace(f), timeText(f.first),
             f.count, f.nodes.size()};
 }
 

@@ -29,6 +29,7 @@ pre { background: #1d2330; color: #e8eaef; padding: 8px 10px; border-radius: 4px
       white-space: pre-wrap; word-break: break-all; font: 12px/1.4 "DejaVu Sans Mono", monospace; margin: 4px 0 10px; }
 .where { font: 12px "DejaVu Sans Mono", monospace; color: #5f6673; }
 .override { border-left: 4px solid #b26a00; background: #fff8ec; padding: 6px 12px; margin-top: 16px; }
+.reviewed { font-weight: bold; border-left: 4px solid #1d2330; padding: 6px 12px; margin: 0 0 12px; background: #eef0f4; }
 figure { margin: 8px 0; }
 figure img { max-width: 100%; border: 1px solid #d8dce3; }
 figcaption { color: #5f6673; font-size: 12px; }
@@ -46,6 +47,24 @@ void facts(std::ostringstream& os, const std::vector<ReportFact>& rows)
     for (const ReportFact& f : rows)
         os << "<tr><th>" << e(f.label) << "</th><td>" << e(f.value) << "</td></tr>\n";
     os << "</table>\n";
+}
+
+// At the top of the page, so a ticket shows the decision first; the engine's verdict stays beside it.
+void review(std::ostringstream& os, const Report& r)
+{
+    if (!r.reviewLine.empty())
+        os << "<p class=\"reviewed\">" << e(r.reviewLine) << "</p>\n";
+}
+
+void reviewHistory(std::ostringstream& os, const Report& r)
+{
+    if (r.reviewHistory.empty())
+        return;
+    os << "<div class=\"override\">\n<h3>Review history</h3>\n<table>\n"
+          "<tr><th>Who</th><th>Decision</th><th>When (UTC)</th></tr>\n";
+    for (const ReportNoteLine& n : r.reviewHistory)
+        os << "<tr><td>" << e(n.about) << "</td><td>" << e(n.text) << "</td><td>" << e(n.when) << "</td></tr>\n";
+    os << "</table>\n</div>\n";
 }
 
 void images(std::ostringstream& os, const std::vector<ReportImage>& all, const std::string& section)
@@ -115,6 +134,7 @@ std::string reportHtml(const Report& r, const std::vector<ReportImage>& imgs)
           "<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; img-src data:; "
           "style-src 'unsafe-inline'\">\n"
        << "<title>" << e(r.title) << "</title>\n<style>" << kStyle << "</style>\n</head>\n<body>\n<main>\n";
+    review(os, r);
     os << "<header class=\"" << e(r.status) << "\">\n<h1>" << e(r.title) << "</h1>\n<span class=\"badge\">"
        << e(r.headline) << "</span>\n<p class=\"summary\">" << e(r.summary) << "</p>\n</header>\n";
 
@@ -125,6 +145,7 @@ std::string reportHtml(const Report& r, const std::vector<ReportImage>& imgs)
         facts(os, *r.verdictOverride);
         os << "</div>\n";
     }
+    reviewHistory(os, r);
     os << "</section>\n";
 
     os << "<section>\n<h2>Root cause</h2>\n";
@@ -172,10 +193,17 @@ std::string reportHtml(const Report& r, const std::vector<ReportImage>& imgs)
     } else {
         os << "<table>\n<tr><th></th><th>Candidate</th><th>Where</th><th>When</th><th>Why it won or lost</th></tr>\n";
         for (const ReportCandidate& c : r.candidates)
-            os << "<tr" << (c.chosen ? " class=\"chosen\"" : "") << "><td>" << (c.chosen ? "&#9733;" : "") << "</td><td>"
-               << e(c.title) << "</td><td>" << e(c.place) << "</td><td>" << e(c.time) << "</td><td>" << e(c.verdict)
-               << "</td></tr>\n";
+            os << "<tr" << (c.chosen ? " class=\"chosen\"" : "") << "><td>" << (c.chosen ? "&#9733;" : e(c.label))
+               << "</td><td>" << e(c.title) << "</td><td>" << e(c.place) << "</td><td>" << e(c.time) << "</td><td>"
+               << e(c.verdict) << "</td></tr>\n";
         os << "</table>\n";
+        for (const ReportCandidate& c : r.candidates) {
+            if (c.lines.empty())
+                continue;
+            os << "<h3>" << e(c.label) << ": " << e(c.title) << " on " << e(c.place) << "</h3>\n";
+            for (const ReportRawLine& l : c.lines)
+                os << "<div class=\"where\">" << e(l.where) << "</div>\n<pre>" << e(l.text) << "</pre>\n";
+        }
     }
     os << "</section>\n";
 

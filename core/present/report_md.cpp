@@ -57,6 +57,24 @@ void facts(std::ostringstream& os, const std::vector<ReportFact>& rows)
     os << "\n";
 }
 
+// First, so a ticket shows the decision before anything else; the engine's verdict stays beside it.
+void review(std::ostringstream& os, const Report& r)
+{
+    if (r.reviewLine.empty())
+        return;
+    os << "**" << md(r.reviewLine) << "**\n\n";
+}
+
+void reviewHistory(std::ostringstream& os, const Report& r)
+{
+    if (r.reviewHistory.empty())
+        return;
+    os << "### Review history\n\n| Who | Decision | When (UTC) |\n|---|---|---|\n";
+    for (const ReportNoteLine& n : r.reviewHistory)
+        os << "| " << md(n.about) << " | " << md(n.text) << " | " << md(n.when) << " |\n";
+    os << "\n";
+}
+
 void images(std::ostringstream& os, const std::vector<ReportImage>& all, const std::string& section)
 {
     for (const ReportImage& img : all)
@@ -69,6 +87,7 @@ void images(std::ostringstream& os, const std::vector<ReportImage>& all, const s
 std::string reportMarkdown(const Report& r, const std::vector<ReportImage>& imgs)
 {
     std::ostringstream os;
+    review(os, r);
     os << "# " << md(r.title) << "\n\n**" << md(r.headline) << "**\n\n" << md(r.summary) << "\n\n";
     os << "## Verdict\n\n";
     facts(os, r.facts);
@@ -76,6 +95,7 @@ std::string reportMarkdown(const Report& r, const std::vector<ReportImage>& imgs
         os << "### Reviewer's override\n\n";
         facts(os, *r.verdictOverride);
     }
+    reviewHistory(os, r);
 
     os << "## Root cause\n\n";
     if (r.rootTitle.empty()) {
@@ -123,9 +143,16 @@ std::string reportMarkdown(const Report& r, const std::vector<ReportImage>& imgs
     } else {
         os << "| | Candidate | Where | When | Why it won or lost |\n|---|---|---|---|---|\n";
         for (const ReportCandidate& c : r.candidates)
-            os << "| " << (c.chosen ? "★" : "") << " | " << md(c.title) << " | " << md(c.place) << " | " << md(c.time)
-               << " | " << md(c.verdict) << " |\n";
+            os << "| " << (c.chosen ? "★" : md(c.label)) << " | " << md(c.title) << " | " << md(c.place) << " | "
+               << md(c.time) << " | " << md(c.verdict) << " |\n";
         os << "\n";
+        for (const ReportCandidate& c : r.candidates) {
+            if (c.lines.empty())
+                continue;
+            os << "### " << md(c.label) << ": " << md(c.title) << " on " << md(c.place) << "\n\n";
+            for (const ReportRawLine& l : c.lines)
+                os << md(l.where) << "\n\n" << fenced(l.text) << "\n";
+        }
     }
 
     if (!r.notes.empty()) {

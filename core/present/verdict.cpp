@@ -34,19 +34,6 @@ std::string place(const std::string& node, int gpu, const std::string& pciBus, i
     return s;
 }
 
-std::string formatRanges(const std::vector<IndexRange>& ranges)
-{
-    std::string s;
-    for (const auto& r : ranges) {
-        if (!s.empty())
-            s += ',';
-        s += std::to_string(r.first);
-        if (r.last != r.first)
-            s += '-' + std::to_string(r.last);
-    }
-    return s;
-}
-
 std::string placeOfMany(const std::string& nodeRanges, const std::string& rankRanges)
 {
     std::string s = nodeRanges.empty() ? std::string("unknown nodes") : nodeRanges;

@@ -4,6 +4,7 @@
 #pragma once
 
 #include "model.h"
+#include "present/hostlist.h" // formatRanges: the rank runs every place text uses
 
 #include <string>
 #include <unordered_map>
@@ -27,8 +28,6 @@ std::string nodeName(const std::string& node);
 // when only the bus was read; empty when neither is known.
 std::string gpuField(int gpu, const std::string& pciBus);
 
-// Runs of ranks as the result document writes them: "0-2,5"; empty for none.
-std::string formatRanges(const std::vector<IndexRange>& ranges);
 
 // A family's place: "node-[01,03-04] ranks 0-1,3-7", its nodes compressed the
 // Slurm way and its ranks as runs, both as the result writes them; either may be empty.

@@ -130,6 +130,7 @@ struct CompiledRule {
     std::vector<std::string> leads; // every match of `re` starts with one of them (leadingLiterals); {}: unknown
     std::unique_ptr<LazyGap> gap; // `re` in two pieces, when it has leads and a top-level ".*?"
     std::unique_ptr<RE2> atStart; // "^(?:re)", when it has leads and no gap (rules/lazy_gap.h: matchAnchoredAt)
+    std::unique_ptr<RE2> continued; // Rule::continued's pattern
 };
 
 // Every match of `re` starts with one of `leads`: RE2 run anchored at each place one occurs, in order, finds the
@@ -155,6 +156,7 @@ bool matchFromLead(const CompiledRule& c, std::string_view line, re2::StringPiec
 
 struct CompiledRules::Impl {
     std::vector<CompiledRule> rules;
+    std::unordered_map<const Rule*, size_t> byRule;    // rules with a `continued` -> their index
     std::array<std::vector<size_t>, kKinds> byKind;    // indices into rules
     std::array<std::unique_ptr<RE2>, kKinds> prefilter;
     std::array<bool, kKinds> everyLine{};              // some rule has no literal
@@ -201,7 +203,7 @@ void CompiledRules::build(const std::vector<Rule>& rules, Purpose purpose)
 {
     auto fresh = std::make_unique<Impl>();
     for (const Rule& rule : rules) {
-        if (rule.phase != Phase::Extract)
+        if (rule.phase != Phase::Extract || rule.metric) // a metric rule reads series (engine/metric_rules.cpp)
             continue;
         CompiledRule c;
         c.rule = &rule;
@@ -223,6 +225,13 @@ void CompiledRules::build(const std::vector<Rule>& rules, Purpose purpose)
         for (const auto& [name, index] : c.re->NamedCapturingGroups())
             c.groups.emplace_back(index, name);
         std::sort(c.groups.begin(), c.groups.end());
+        if (rule.continued) {
+            c.continued = std::make_unique<RE2>(rule.continued->pattern, patternOptions(rule.ignoreCase));
+            if (!c.continued->ok())
+                throw RuleError(rule.file, rule.line, 0, rule.id,
+                                "'continued' pattern does not compile: " + c.continued->error());
+            fresh->byRule[&rule] = fresh->rules.size();
+        }
         fresh->rules.push_back(std::move(c));
     }
 #ifdef FAULTLINE_HAVE_HYPERSCAN
@@ -535,6 +544,36 @@ std::vector<std::string> CompiledRules::patterns(SourceKind kind) const
     for (size_t index : d->byKind[static_cast<int>(kind)])
         out.push_back(d->rules[index].rule->pattern);
     return out;
+}
+
+bool CompiledRules::readContinuation(const Rule& rule, std::string_view line,
+                                     std::vector<std::pair<std::string, std::string>>& groups) const
+{
+    auto it = d->byRule.find(&rule);
+    if (it == d->byRule.end())
+        return false;
+    const RE2& re = *d->rules[it->second].continued;
+    line = line.substr(0, std::min(line.size(), kMaxMatchedLineBytes));
+    const int n = re.NumberOfCapturingGroups() + 1;
+    std::vector<re2::StringPiece> subs(static_cast<size_t>(n));
+    if (!re.Match(re2::StringPiece(line.data(), line.size()), 0, line.size(), RE2::UNANCHORED, subs.data(), n))
+        return false;
+    for (const auto& [name, index] : re.NamedCapturingGroups()) {
+        const auto& sp = subs[static_cast<size_t>(index)];
+        const bool have = std::any_of(groups.begin(), groups.end(), [&](const auto& g) { return g.first == name; });
+        if (sp.data() && !have)
+            groups.emplace_back(name, std::string(sp.data(), sp.size()));
+    }
+    return true;
+}
+
+bool CompiledRules::startsRecord(const Rule& rule, std::string_view line) const
+{
+    auto it = d->byRule.find(&rule);
+    if (it == d->byRule.end())
+        return false;
+    line = line.substr(0, std::min(line.size(), kMaxMatchedLineBytes));
+    return RE2::PartialMatch(re2::StringPiece(line.data(), line.size()), *d->rules[it->second].re);
 }
 
 bool CompiledRules::fieldMatches(const std::string& pattern, std::string_view value) const

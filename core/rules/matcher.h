@@ -62,6 +62,13 @@ public:
     std::vector<std::string> literals(SourceKind kind) const;
     std::vector<std::string> patterns(SourceKind kind) const;
 
+    // A rule's `continued` (rule.h, Continuation) on `line`: true when its pattern matches, its named groups
+    // added to `groups` unless a group of that name is there already.
+    bool readContinuation(const Rule& rule, std::string_view line,
+                          std::vector<std::pair<std::string, std::string>>& groups) const;
+    // Whether a rule with a `continued` matches `line` itself: the next report, where looking stops.
+    bool startsRecord(const Rule& rule, std::string_view line) const;
+
     // A field pattern used by selectors (cached, full-match semantics).
     bool fieldMatches(const std::string& pattern, std::string_view value) const;
 

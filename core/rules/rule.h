@@ -134,7 +134,8 @@ std::string_view toString(RecordReader);
 // (emit.waited; docs/rules.md, "Waiting symptoms"). The first of a rule's alternatives whose field holds a
 // number is read: the watchdog's "ran for" (exact to its unit), else its Timeout(ms) (a lower bound).
 struct WaitedField {
-    std::string field;                     // a captured or emitted field: "ran_for_ms", "seconds"
+    std::string field;                     // a captured or emitted field: "ran_for_ms", "seconds"; "" = `value`
+    std::string value;                     // a constant figure instead of a field ("0": at least 0 s)
     std::string unit;                      // as written: ns, us, ms, s, min
     int64_t unitNs = 0;                    // the unit in nanoseconds
     bool atLeast = false;                  // the figure is a lower bound ("more than 120 seconds")
@@ -172,6 +173,47 @@ struct Trend {
     std::map<std::string, std::string> fields; // extra field templates
 };
 
+// A metric rule: an extract rule that reads a metric series (DCGM, node-exporter, InfiniBand counters) instead
+// of lines and emits an ordinary event per finding (engine/metric_rules.cpp). Docs: docs/rules.md, "Metric rules".
+enum class MetricKind : uint8_t {
+    Increase, // a counter went up by >= threshold between two samples (a reset counts from zero)
+    Above,    // a gauge crossed to >= threshold
+    Below,    // a gauge crossed to <= threshold
+    Change,   // the value changed (to a non-zero value when `nonzero`): "the last Xid" fields
+    Bits,     // a bit of `mask` became set in a bitmask field (clock-throttle reasons)
+    Peers,    // a series departs from the same series of its peers over a window (robust z-score)
+    AllBelow, // every series of the name fell to <= threshold and stayed there: one event for the job
+};
+std::string_view toString(MetricKind);
+
+// One sample check of a metric rule: series values 15 s apart (null: a missing scrape); `peers`
+// kinds give several series, the first the one that must fire.
+struct MetricRuleSample {
+    std::vector<std::vector<double>> series;
+    std::map<std::string, std::string> labels; // of the first series (the others: Hostname node-<i>)
+    std::string symptom;                   // expected symptom ("" = not checked)
+    std::map<std::string, std::string> fields;
+};
+
+struct MetricRule {
+    std::string series;                    // the metric name: "DCGM_FI_DEV_XID_ERRORS"
+    std::map<std::string, std::string> labels; // only series with these label values (node_md_disks{state="failed"})
+    MetricKind kind = MetricKind::Increase;
+    double threshold = 1;                  // increase: minimum increase; above/below/all_below: the level
+    bool nonzero = false;                  // change: only a change to a non-zero value
+    uint64_t mask = 0;                     // bits: the bits that count
+    std::map<uint64_t, std::string> bitNames; // bits: name of each bit ("hw_slowdown")
+    double z = 3.5;                        // peers: robust z-score (median, 1.4826 x MAD) to depart
+    std::string direction = "high";        // peers: high | low | both
+    int minPeers = 4;                      // peers: other series compared at a scrape; all_below: series needed
+    double minSpread = 0;                  // peers: a spread below this is taken as this (identical peers)
+    int minPoints = 4;                     // peers: compared scrapes in a row it departs at
+    double maxShare = 0.25;                // peers: more series departing than this share: the job, not one
+    std::vector<MetricRuleSample> samples; // checked at load like a log rule's sample lines
+    std::vector<MetricRuleSample> benign;  // must yield no event
+    bool acrossSeries() const { return kind == MetricKind::Peers || kind == MetricKind::AllBelow; }
+};
+
 struct Decode {
     std::string field;                     // hex or decimal text
     int shift = 0;
@@ -186,6 +228,17 @@ struct RuleSample {
     std::string line;
     std::string symptom;                   // expected emitted symptom ("" = not checked)
     std::map<std::string, std::string> fields; // expected captured/emitted fields
+};
+
+// Fields an extract rule reads from a line that continues its report (rule key "continued"; docs/rules.md,
+// "Continued reports"): the kernel prints an RCU stall's duration ("t=60002 jiffies") on a line after the
+// "detected stalls" header, and older kernels on the header itself. The matched line is tried first, then up
+// to `lines` following lines of the same host, stopping at the next line the rule's own pattern matches (the
+// next report). Groups add to the event's fields; a field the matched line already has is kept.
+struct Continuation {
+    std::string pattern;                   // RE2 with named groups
+    int lines = 0;                         // following lines searched
+    std::vector<RuleSample> samples;       // lines it must match, with the fields they yield (checked at load)
 };
 
 struct Rule {
@@ -210,10 +263,12 @@ struct Rule {
     std::map<std::string, std::string> emitFields; // field -> template; node/rank/gpu/pci are special
     RecordReader emitRead = RecordReader::None;    // emit.read: what else of the record the engine reads
     std::vector<WaitedField> waited;       // emit.waited: how long the symptom waited, first that parses
+    std::optional<Continuation> continued; // fields read from a following line of the same report
     std::vector<RuleSample> samples;       // lines it must match (checked at load)
     std::vector<std::string> benign;       // lines of the same source it must not match
     std::vector<std::string> sourceRefs;   // where the message comes from: repo@tag:path or a doc page
     std::optional<SeriesCapture> series;   // the line is a point of a series (emit optional then)
+    std::optional<MetricRule> metric;      // reads a metric series, not lines (no pattern then)
 
     // filter / refine / post_outcome / report
     Selector match;

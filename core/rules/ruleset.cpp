@@ -8,6 +8,7 @@
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
+#include <limits>
 #include <filesystem>
 #include <fstream>
 #include <set>
@@ -193,12 +194,41 @@ EventKind parseKind(const Ctx& ctx, const std::string& s)
     ctx.fail("kind must be 'bad_node' or 'interesting_node', not '" + s + "'");
 }
 
+// "continued": {pattern, lines, samples}: fields read from a line after the matched one (rule.h, Continuation).
+Continuation parseContinued(const Ctx& ctx, const json& c)
+{
+    if (!c.is_object())
+        ctx.fail("'continued' must be an object {pattern, lines, samples}");
+    checkKeys(ctx, c, {"pattern", "lines", "samples"}, "continued");
+    Continuation out;
+    out.pattern = str(ctx, c, "pattern", true);
+    if (out.pattern.find("(?P<") == std::string::npos)
+        ctx.fail("'continued' pattern reads no field: it needs a named group");
+    auto lines = c.find("lines");
+    if (lines == c.end() || !lines->is_number_unsigned() || lines->get<unsigned long long>() > 1000)
+        ctx.fail("'continued' needs 'lines', a whole number up to 1000 (how many following lines may hold it)");
+    out.lines = int(lines->get<unsigned long long>());
+    Rule probe;
+    try {
+        parseRuleSamples(json{{"samples", c.value("samples", json::array())}}, probe);
+    } catch (const std::invalid_argument& e) {
+        ctx.fail(std::string("'continued' ") + e.what());
+    }
+    if (probe.samples.empty())
+        ctx.fail("'continued' needs 'samples': the lines it must match, with their fields");
+    out.samples = std::move(probe.samples);
+    return out;
+}
+
 // emit.waited: one {field, unit, at_least} or a list of them, tried in order. The field must be one the rule
 // gives its events (a named group of the pattern or an emit field): a misspelt one would never read a wait.
 std::vector<WaitedField> parseWaited(const Ctx& ctx, const json& w, const Rule& r)
 {
+    // A jiffy lasts 1/HZ s, and the kernel's HZ is not in its log: Kconfig offers 100, 250, 300 and 1000, so a
+    // count of jiffies is read as at least that many ms (HZ=1000, the shortest jiffy). docs/rules.md.
     static const std::pair<std::string_view, int64_t> kUnits[] = {
-        {"ns", 1}, {"us", 1'000}, {"ms", 1'000'000}, {"s", 1'000'000'000}, {"min", 60'000'000'000}};
+        {"ns", 1}, {"us", 1'000}, {"ms", 1'000'000}, {"s", 1'000'000'000}, {"min", 60'000'000'000},
+        {"jiffies", 1'000'000}};
     std::vector<WaitedField> out;
     const json list = w.is_array() ? w : json::array({w});
     if (list.empty())
@@ -206,22 +236,36 @@ std::vector<WaitedField> parseWaited(const Ctx& ctx, const json& w, const Rule& 
     for (const json& one : list) {
         if (!one.is_object())
             ctx.fail("emit 'waited' must be an object {field, unit, at_least} or a list of them");
-        checkKeys(ctx, one, {"field", "unit", "at_least"}, "emit 'waited'");
+        checkKeys(ctx, one, {"field", "value", "unit", "at_least"}, "emit 'waited'");
         WaitedField f;
-        f.field = str(ctx, one, "field", true);
+        f.field = str(ctx, one, "field");
+        if (auto v = one.find("value"); v != one.end()) {
+            if (!v->is_number_unsigned())
+                ctx.fail("emit 'waited' 'value' must be a whole number (0: waited at least 0 since the line)");
+            f.value = std::to_string(v->get<unsigned long long>());
+        }
+        if (f.field.empty() == f.value.empty())
+            ctx.fail("emit 'waited' needs either a 'field' or a constant 'value'");
         f.unit = str(ctx, one, "unit", true);
         for (const auto& [name, ns] : kUnits)
             if (f.unit == name)
                 f.unitNs = ns;
         if (!f.unitNs)
-            ctx.fail("emit 'waited' unit '" + f.unit + "' is none of ns, us, ms, s, min");
+            ctx.fail("emit 'waited' unit '" + f.unit + "' is none of ns, us, ms, s, min, jiffies");
         if (auto a = one.find("at_least"); a != one.end()) {
             if (!a->is_boolean())
                 ctx.fail("emit 'waited' 'at_least' must be true or false");
             f.atLeast = a->get<bool>();
         }
-        if (r.pattern.find("(?P<" + f.field + ">") == std::string::npos && !r.emitFields.count(f.field))
-            ctx.fail("emit 'waited' field '" + f.field + "' is neither a named group of the pattern nor an emit field");
+        if (f.unit == "jiffies" && !f.atLeast)
+            ctx.fail("emit 'waited' in jiffies needs \"at_least\": true (HZ is not in the log: a jiffy is at least 1 ms)");
+        const auto named = [&](const std::string& pattern) {
+            return pattern.find("(?P<" + f.field + ">") != std::string::npos;
+        };
+        if (!f.field.empty() && !named(r.pattern) && !r.emitFields.count(f.field) &&
+            !(r.continued && named(r.continued->pattern)))
+            ctx.fail("emit 'waited' field '" + f.field +
+                     "' is neither a named group of the pattern or of 'continued' nor an emit field");
         out.push_back(std::move(f));
     }
     return out;
@@ -283,6 +327,163 @@ void parseTrend(const Ctx& ctx, const json& rule, const json& t, Rule& r)
     tr.fields = strMap(ctx, t, "fields");
     checkFieldNames(ctx, tr.fields, "trend 'fields'");
     r.trend = tr;
+}
+
+// "metric": an extract rule over a metric series (engine/metric_rules.cpp). Its samples are series values,
+// not lines: {"values": [..], "labels": {..}, "symptom", "fields"} or {"peers": [[..], ..]}.
+MetricRuleSample parseMetricSample(const Ctx& ctx, const json& s, bool across)
+{
+    if (!s.is_object())
+        ctx.fail("a metric rule's sample must be an object {\"values\": [...]} or {\"peers\": [[...], ...]}");
+    checkKeys(ctx, s, {"values", "peers", "labels", "symptom", "fields"}, "metric sample");
+    MetricRuleSample out;
+    auto values = [&](const json& list) {
+        if (!list.is_array() || list.empty())
+            ctx.fail("metric sample values must be a non-empty list of numbers (null: a missing scrape)");
+        std::vector<double> v;
+        for (const json& x : list) {
+            if (x.is_null())
+                v.push_back(std::numeric_limits<double>::quiet_NaN());
+            else if (x.is_number())
+                v.push_back(x.get<double>());
+            else
+                ctx.fail("metric sample values must be numbers or null");
+        }
+        return v;
+    };
+    if (auto v = s.find("values"); v != s.end())
+        out.series.push_back(values(*v));
+    if (auto p = s.find("peers"); p != s.end()) {
+        if (!p->is_array())
+            ctx.fail("metric sample 'peers' must be a list of value lists");
+        for (const json& one : *p)
+            out.series.push_back(values(one));
+    }
+    if (out.series.empty() || (s.contains("values") && s.contains("peers")))
+        ctx.fail("a metric sample gives either 'values' (one series) or 'peers' (several)");
+    if (across != s.contains("peers"))
+        ctx.fail(across ? "a peers / all_below rule's samples give 'peers' (several series)"
+                        : "this metric rule judges one series: its samples give 'values'");
+    out.labels = strMap(ctx, s, "labels");
+    out.symptom = str(ctx, s, "symptom");
+    out.fields = strMap(ctx, s, "fields");
+    return out;
+}
+
+void parseMetricRule(const Ctx& ctx, const json& j, const json& m, Rule& r)
+{
+    if (!m.is_object())
+        ctx.fail("'metric' must be an object {series, kind, ...}");
+    checkKeys(ctx, m, {"series", "labels", "kind", "threshold", "min_increase", "nonzero", "mask", "bits", "z", "direction",
+                       "min_peers", "min_spread", "min_points", "max_share", "min_series"},
+              "metric");
+    MetricRule mr;
+    mr.series = str(ctx, m, "series", true);
+    mr.labels = strMap(ctx, m, "labels");
+    const std::string kind = str(ctx, m, "kind", true);
+    static const std::pair<std::string_view, MetricKind> kKinds[] = {
+        {"increase", MetricKind::Increase}, {"above", MetricKind::Above}, {"below", MetricKind::Below},
+        {"change", MetricKind::Change},     {"bits", MetricKind::Bits},   {"peers", MetricKind::Peers},
+        {"all_below", MetricKind::AllBelow}};
+    bool known = false;
+    for (const auto& [name, k] : kKinds)
+        if (kind == name) {
+            mr.kind = k;
+            known = true;
+        }
+    if (!known)
+        ctx.fail("metric 'kind' must be increase, above, below, change, bits, peers or all_below, not '" + kind + "'");
+    auto number = [&](const char* key, double& out, double lo, double hi) {
+        if (auto it = m.find(key); it != m.end()) {
+            if (!it->is_number() || it->get<double>() < lo || it->get<double>() > hi)
+                ctx.fail(std::string("metric '") + key + "' must be a number in [" + std::to_string(lo) + ", " +
+                         std::to_string(hi) + "]");
+            out = it->get<double>();
+        }
+    };
+    auto integer = [&](const char* key, int& out, int lo) {
+        if (auto it = m.find(key); it != m.end()) {
+            if (!it->is_number_integer() || it->get<int>() < lo || it->get<int>() > 100000)
+                ctx.fail(std::string("metric '") + key + "' must be an integer >= " + std::to_string(lo));
+            out = it->get<int>();
+        }
+    };
+    auto only = [&](std::initializer_list<const char*> keys, std::initializer_list<MetricKind> kinds) {
+        for (const char* k : keys)
+            if (m.contains(k) && std::find(kinds.begin(), kinds.end(), mr.kind) == kinds.end())
+                ctx.fail(std::string("metric '") + k + "' does not apply to kind '" + kind + "'");
+    };
+    only({"threshold"}, {MetricKind::Above, MetricKind::Below, MetricKind::AllBelow});
+    only({"min_increase"}, {MetricKind::Increase});
+    only({"nonzero"}, {MetricKind::Change});
+    only({"mask", "bits"}, {MetricKind::Bits});
+    only({"z", "direction", "min_spread", "min_points", "max_share", "min_peers"}, {MetricKind::Peers});
+    only({"min_series"}, {MetricKind::AllBelow});
+    if (mr.kind == MetricKind::Above || mr.kind == MetricKind::Below || mr.kind == MetricKind::AllBelow) {
+        if (!m.contains("threshold"))
+            ctx.fail("metric kind '" + kind + "' needs a 'threshold'");
+        number("threshold", mr.threshold, -1e300, 1e300);
+    }
+    number("min_increase", mr.threshold, 0, 1e300);
+    if (auto it = m.find("nonzero"); it != m.end()) {
+        if (!it->is_boolean())
+            ctx.fail("metric 'nonzero' must be true or false");
+        mr.nonzero = it->get<bool>();
+    }
+    auto hex = [&](const std::string& text, const char* what) {
+        try {
+            size_t used = 0;
+            const uint64_t v = std::stoull(text, &used, 0);
+            if (used == text.size())
+                return v;
+        } catch (const std::exception&) {
+        }
+        ctx.fail(std::string("metric ") + what + " '" + text + "' is not a number (0x.. or decimal)");
+        return uint64_t(0);
+    };
+    if (mr.kind == MetricKind::Bits) {
+        auto bits = m.find("bits");
+        if (bits == m.end() || !bits->is_object() || bits->empty())
+            ctx.fail("metric kind 'bits' needs 'bits': {\"0x8\": \"hw_slowdown\", ...}");
+        for (auto it = bits->begin(); it != bits->end(); ++it) {
+            const uint64_t bit = hex(it.key(), "bit");
+            if (bit == 0 || (bit & (bit - 1)) != 0)
+                ctx.fail("metric bit '" + it.key() + "' must be a single bit");
+            if (!it.value().is_string())
+                ctx.fail("metric bit '" + it.key() + "' must name the bit");
+            mr.bitNames[bit] = it.value().get<std::string>();
+            mr.mask |= bit;
+        }
+        if (auto mk = m.find("mask"); mk != m.end()) {
+            if (!mk->is_string())
+                ctx.fail("metric 'mask' must be a string (\"0x68\")");
+            mr.mask = hex(mk->get<std::string>(), "mask");
+        }
+    }
+    number("z", mr.z, 0.5, 1e6);
+    if (auto d = str(ctx, m, "direction"); !d.empty()) {
+        if (d != "high" && d != "low" && d != "both")
+            ctx.fail("metric 'direction' must be high, low or both");
+        mr.direction = d;
+    }
+    integer("min_peers", mr.minPeers, 2);
+    integer("min_series", mr.minPeers, 2);
+    if (mr.kind == MetricKind::AllBelow && !m.contains("min_series"))
+        mr.minPeers = 2;
+    number("min_spread", mr.minSpread, 0, 1e300);
+    integer("min_points", mr.minPoints, 1);
+    number("max_share", mr.maxShare, 0, 1);
+
+    for (const char* key : {"samples", "benign"}) {
+        auto it = j.find(key);
+        if (it == j.end())
+            continue;
+        if (!it->is_array())
+            ctx.fail(std::string("'") + key + "' must be a list");
+        for (const json& s : *it)
+            (std::string_view(key) == "samples" ? mr.samples : mr.benign).push_back(parseMetricSample(ctx, s, mr.acrossSeries()));
+    }
+    r.metric = std::move(mr);
 }
 
 Selector parseSelector(const Ctx& ctx, const json& j)
@@ -398,12 +599,27 @@ Rule parseRule(std::string_view text, const std::string& file, const json& j)
     if (r.phase == Phase::Extract) {
         checkKeys(ctx, j,
                   {"id", "description", "phase", "sources", "pattern", "literal", "exclude", "ignore_case", "emit",
-                   "samples", "benign", "source", "series"},
+                   "samples", "benign", "source", "series", "continued", "metric"},
                   "extract rule");
-        try {
-            parseRuleSamples(j, r);
-        } catch (const std::invalid_argument& e) {
-            ctx.fail(e.what());
+        if (auto m = j.find("metric"); m != j.end()) {
+            parseMetricRule(ctx, j, *m, r);
+            json refs = j; // its samples are series values, read above; "source" as any rule's
+            refs.erase("samples");
+            refs.erase("benign");
+            try {
+                parseRuleSamples(refs, r);
+            } catch (const std::invalid_argument& e) {
+                ctx.fail(e.what());
+            }
+            for (const char* other : {"pattern", "literal", "exclude", "ignore_case", "series"})
+                if (j.contains(other))
+                    ctx.fail(std::string("a metric rule reads a series, not lines: it takes no '") + other + "'");
+        } else {
+            try {
+                parseRuleSamples(j, r);
+            } catch (const std::invalid_argument& e) {
+                ctx.fail(e.what());
+            }
         }
         for (const auto& s : strList(ctx, j, "sources")) {
             auto k = sourceKindFromString(s);
@@ -411,7 +627,11 @@ Rule parseRule(std::string_view text, const std::string& file, const json& j)
                 ctx.fail("unknown source '" + s + "' (applog, syslog, fabricmanager, scheduler, metrics, gpu_snapshot, hostmap)");
             r.sources.push_back(*k);
         }
-        r.pattern = str(ctx, j, "pattern", true);
+        if (r.metric) {
+            if (r.sources.size() != 1 || r.sources[0] != SourceKind::Metrics)
+                ctx.fail("a metric rule's 'sources' must be [\"metrics\"]");
+        } else
+            r.pattern = str(ctx, j, "pattern", true);
         if (r.pattern.find("(?i") != std::string::npos)
             ctx.fail("use \"ignore_case\": true instead of (?i) so the literal pre-filter ignores case too");
         r.literals = strList(ctx, j, "literal");
@@ -438,6 +658,8 @@ Rule parseRule(std::string_view text, const std::string& file, const json& j)
             if (j.find("emit") == j.end())
                 return r; // a point of a series only: no event
         }
+        if (auto c = j.find("continued"); c != j.end())
+            r.continued = parseContinued(ctx, *c);
         auto emit = j.find("emit");
         if (emit == j.end() || !emit->is_object())
             ctx.fail("an extract rule needs an 'emit' object with at least a 'symptom' (or a 'series')");
@@ -698,6 +920,20 @@ std::string_view toString(Phase p)
     for (const auto& [v, n] : kPhases)
         if (v == p)
             return n;
+    return "?";
+}
+
+std::string_view toString(MetricKind k)
+{
+    switch (k) {
+    case MetricKind::Increase: return "increase";
+    case MetricKind::Above: return "above";
+    case MetricKind::Below: return "below";
+    case MetricKind::Change: return "change";
+    case MetricKind::Bits: return "bits";
+    case MetricKind::Peers: return "peers";
+    case MetricKind::AllBelow: return "all_below";
+    }
     return "?";
 }
 
@@ -979,9 +1215,11 @@ std::string RuleSet::computeDigest() const
         if (!r.waited.empty()) {
             json w = json::array();
             for (const WaitedField& f : r.waited)
-                w.push_back({f.field, f.unit, f.atLeast});
+                w.push_back(f.value.empty() ? json{f.field, f.unit, f.atLeast} : json{f.field, f.unit, f.atLeast, f.value});
             j.push_back(json{"waited", w});
         }
+        if (r.continued)
+            j.push_back(json{"continued", r.continued->pattern, r.continued->lines});
         j.push_back(r.match.symptoms);
         j.push_back(r.match.notSymptoms);
         j.push_back(r.match.role ? std::string(toString(*r.match.role)) : "");
@@ -1045,6 +1283,18 @@ std::string RuleSet::computeDigest() const
             j.push_back(json{"infer", r.infer->symptom, r.infer->beforeS});
         if (r.series) // likewise
             j.push_back(json{"series", r.series->name, r.series->value, r.series->unit, r.series->step, r.series->rank});
+        if (r.metric) {
+            auto samples = [](const std::vector<MetricRuleSample>& list) {
+                json out = json::array();
+                for (const auto& s : list)
+                    out.push_back(json{s.series, s.labels, s.symptom, s.fields});
+                return out;
+            };
+            const MetricRule& m = *r.metric;
+            j.push_back(json{"metric", m.series, m.labels, static_cast<int>(m.kind), m.threshold, m.nonzero, m.mask, m.bitNames,
+                             m.z, m.direction, m.minPeers, m.minSpread, m.minPoints, m.maxShare,
+                             samples(m.samples), samples(m.benign)});
+        }
         if (r.trend)
             j.push_back(json{"trend", r.trend->series, static_cast<int>(r.trend->kind), r.trend->by, r.trend->last,
                              r.trend->minPoints, r.trend->factor, r.trend->share, r.trend->minGrowth, r.trend->recovery,

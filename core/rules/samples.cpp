@@ -2,11 +2,14 @@
 
 #include "bundle/text_lines.h"
 #include "rules/matcher.h"
+#include "rules/metric_detect.h"
 #include "rules/rule.h"
 #include "rules/template.h"
 
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
+#include <cmath>
 #include <map>
 #include <optional>
 #include <stdexcept>
@@ -77,6 +80,59 @@ std::string shown(const std::string& s)
     return json(s.size() > 120 ? s.substr(0, 117) + "..." : s).dump();
 }
 
+// A metric rule's sample values as the engine would judge them: 15 s apart, null a missing scrape. The
+// first series must yield the expected symptom and fields; a benign sample must yield nothing.
+void checkMetricSamples(const Rule& rule, std::string_view fileText, std::vector<SampleFailure>& failures)
+{
+    const MetricRule& m = *rule.metric;
+    auto run = [&](const MetricRuleSample& s) {
+        std::vector<MetricTrack> tracks;
+        for (const auto& values : s.series) {
+            MetricTrack t;
+            for (size_t i = 0; i < values.size(); ++i)
+                if (std::isfinite(values[i]))
+                    t.points.push_back({1'700'000'000'000'000'000LL + int64_t(i) * 15'000'000'000LL, values[i], uint32_t(i)});
+            tracks.push_back(std::move(t));
+        }
+        return detectMetric(m, tracks);
+    };
+    auto shownValues = [](const MetricRuleSample& s) {
+        std::string t;
+        for (const auto& values : s.series) {
+            t += t.empty() ? "[" : " [";
+            for (size_t i = 0; i < values.size(); ++i)
+                t += (i ? "," : "") + formatMetricValue(values[i]);
+            t += "]";
+        }
+        return t;
+    };
+    const int at = locate(fileText, rule.line, "metric");
+    auto fail = [&](std::string message) { failures.push_back({&rule, at, std::move(message)}); };
+    for (const auto& s : m.samples) {
+        const auto found = run(s);
+        auto it = std::find_if(found.begin(), found.end(), [&](const MetricFinding& f) {
+            return f.track == 0 || m.kind == MetricKind::AllBelow;
+        });
+        if (it == found.end()) {
+            fail("metric sample yields no event: " + shownValues(s));
+            continue;
+        }
+        std::string symptom;
+        const FieldMap fields = metricEventFields(rule, *it, s.labels, symptom);
+        if (!s.symptom.empty() && symptom != s.symptom)
+            fail("metric sample yields symptom '" + symptom + "', expected '" + s.symptom + "': " + shownValues(s));
+        for (const auto& [k, want] : s.fields) {
+            auto got = fields.find(k);
+            if (got == fields.end() || got->second != want)
+                fail("metric sample yields " + k + "=" + (got == fields.end() ? "(none)" : got->second) + ", expected " +
+                     want + ": " + shownValues(s));
+        }
+    }
+    for (const auto& s : m.benign)
+        if (!run(s).empty())
+            fail("benign metric sample yields an event: " + shownValues(s));
+}
+
 } // namespace
 
 void parseRuleSamples(const json& j, Rule& rule)
@@ -133,6 +189,10 @@ std::vector<SampleFailure> checkRuleSamples(const std::vector<Rule>& rules, cons
     for (const Rule& rule : rules) {
         if (rule.phase != Phase::Extract)
             continue;
+        if (rule.metric) {
+            checkMetricSamples(rule, fileText, failures);
+            continue;
+        }
         const SourceKind kind = rule.sources.empty() ? SourceKind::AppLog : rule.sources.front();
         auto find = [&](const std::string& line) -> const ExtractMatch* {
             matches.clear();
@@ -154,8 +214,11 @@ std::vector<SampleFailure> checkRuleSamples(const std::vector<Rule>& rules, cons
                 fail(sample.line, "sample does not match: " + shown(sample.line));
                 continue;
             }
+            ExtractMatch read = *m;
+            if (rule.continued) // the scan reads it from the matched line first (rule.h, Continuation)
+                compiled.readContinuation(rule, sample.line, read.groups);
             std::string symptom;
-            auto fields = emitted(rule, *m, symptom);
+            auto fields = emitted(rule, read, symptom);
             if (!sample.symptom.empty() && symptom != sample.symptom)
                 fail(sample.line, "sample yields symptom '" + symptom + "', expected '" + sample.symptom + "': " +
                                       shown(sample.line));
@@ -169,6 +232,21 @@ std::vector<SampleFailure> checkRuleSamples(const std::vector<Rule>& rules, cons
         for (const auto& line : rule.benign)
             if (find(line))
                 fail(line, "benign line matches: " + shown(line));
+        if (rule.continued)
+            for (const auto& sample : rule.continued->samples) {
+                std::vector<std::pair<std::string, std::string>> groups;
+                if (!compiled.readContinuation(rule, sample.line, groups)) {
+                    fail(sample.line, "'continued' sample does not match: " + shown(sample.line));
+                    continue;
+                }
+                for (const auto& [k, want] : sample.fields) {
+                    auto got = std::find_if(groups.begin(), groups.end(), [&](const auto& g) { return g.first == k; });
+                    if (got == groups.end() || got->second != want)
+                        fail(sample.line, "'continued' sample yields " + k + "=" +
+                                              (got == groups.end() ? "(none)" : shown(got->second)) + ", expected " +
+                                              shown(want) + ": " + shown(sample.line));
+                }
+            }
     }
     return failures;
 }

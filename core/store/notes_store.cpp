@@ -24,8 +24,21 @@ const std::vector<std::vector<const char*>>& notesMigrations()
             " domain TEXT NOT NULL, sub_domain TEXT NOT NULL, root_node TEXT NOT NULL, reason TEXT NOT NULL,"
             " created TEXT NOT NULL)",
         },
+        {
+            // The review history: one row per decision, never changed or removed (the triggers), so
+            // who decided what, and when, stays on record; the current decision is the last row.
+            "CREATE TABLE IF NOT EXISTS review (seq INTEGER PRIMARY KEY AUTOINCREMENT, reviewer TEXT NOT NULL,"
+            " choice TEXT NOT NULL CHECK (choice IN ('confirm', 'choose')), status TEXT NOT NULL,"
+            " domain TEXT NOT NULL, sub_domain TEXT NOT NULL, symptom TEXT NOT NULL, place TEXT NOT NULL,"
+            " evidence_id TEXT NOT NULL, event INTEGER NOT NULL, engine_status TEXT NOT NULL, reason TEXT NOT NULL,"
+            " created TEXT NOT NULL, CHECK (choice = 'confirm' OR length(trim(reason)) > 0))",
+            "CREATE TRIGGER IF NOT EXISTS review_keep_updates BEFORE UPDATE ON review"
+            " BEGIN SELECT RAISE(ABORT, 'the review history is append-only'); END",
+            "CREATE TRIGGER IF NOT EXISTS review_keep_deletes BEFORE DELETE ON review"
+            " BEGIN SELECT RAISE(ABORT, 'the review history is append-only'); END",
+        },
     };
-    static_assert(kNotesSchemaVersion == 2, "one migration step per schema version");
+    static_assert(kNotesSchemaVersion == 3, "one migration step per schema version");
     return steps;
 }
 
@@ -72,6 +85,7 @@ public:
     }
     uint64_t line(int i) const { return static_cast<uint64_t>(std::max<sqlite3_int64>(0, sqlite3_column_int64(m_s, i))); }
     int integer(int i) const { return sqlite3_column_int(m_s, i); }
+    int64_t integer64(int i) const { return sqlite3_column_int64(m_s, i); }
 
 private:
     sqlite3_stmt* m_s = nullptr;
@@ -352,7 +366,36 @@ bool NotesDb::read(present::ReviewNotes& out) const
     out.notes = notes();
     out.bookmarks = bookmarks();
     out.verdictOverride = verdictOverride();
+    out.reviews = reviews();
     return m_error.empty();
+}
+
+std::vector<present::ReviewDecision> NotesDb::reviews() const
+{
+    std::vector<present::ReviewDecision> out;
+    if (!m_db || schemaVersion() < 3)
+        return out;
+    Stmt s(m_db, "SELECT reviewer, choice, status, domain, sub_domain, symptom, place, evidence_id, event,"
+                 " engine_status, reason, created FROM review ORDER BY seq");
+    const bool ok = s.each([&](Stmt& r) {
+        present::ReviewDecision d;
+        d.reviewer = r.text(0);
+        d.choice = r.text(1) == "choose" ? present::ReviewChoice::Choose : present::ReviewChoice::Confirm;
+        d.status = r.text(2);
+        d.domain = r.text(3);
+        d.subDomain = r.text(4);
+        d.symptom = r.text(5);
+        d.place = r.text(6);
+        d.evidenceId = r.text(7);
+        d.event = r.integer64(8);
+        d.engineStatus = r.text(9);
+        d.reason = r.text(10);
+        d.when = r.text(11);
+        out.push_back(std::move(d));
+    });
+    if (!ok)
+        fail(std::string("cannot read the review history: ") + sqlite3_errmsg(m_db));
+    return out;
 }
 
 bool NotesDb::writeAll(const present::ReviewNotes& all)

@@ -15,7 +15,7 @@ struct sqlite3;
 
 namespace fl::store {
 
-inline constexpr int kNotesSchemaVersion = 2;
+inline constexpr int kNotesSchemaVersion = 3;
 // meta.application: tells a notes file from any other SQLite file.
 inline constexpr const char* kNotesApplication = "faultline-notes";
 
@@ -59,6 +59,7 @@ public:
     [[nodiscard]] bool setVerdictOverride(const present::ReviewOverride& o);
     [[nodiscard]] bool clearVerdictOverride();
     std::optional<present::ReviewOverride> verdictOverride() const;  // schema 2 on
+    std::vector<present::ReviewDecision> reviews() const;            // schema 3 on, oldest first
 
     // Everything at once: reading the whole file, or writing a whole set in one transaction (save as).
     [[nodiscard]] bool read(present::ReviewNotes& out) const;
@@ -76,7 +77,7 @@ private:
 
 // Reads a notes file of any schema 1..kNotesSchemaVersion, read-only: its notes
 // (sorted by kind, target), bookmarks (by file, line) and the verdict override
-// (schema 2 on). False with `error` naming the file when it cannot be opened, is
+// (schema 2 on) and the review decisions, oldest first (schema 3 on). False with `error` naming the file when it cannot be opened, is
 // not a Faultline notes file, or has a newer schema than this build reads.
 [[nodiscard]] bool readNotes(const std::string& path, present::ReviewNotes& out, std::string& error);
 

@@ -61,7 +61,7 @@ void formatLine(std::string& out, const World& w, int n, int r, const Line& l)
         out.push_back(' ');
         break;
     case Pfx::Kernel:
-        appendSyslogTime(out, t);
+        w.opt.preciseSyslog ? appendRfc3339Micro(out, t) : appendSyslogTime(out, t);
         out.push_back(' ');
         out += nd.name;
         out += " kernel: ";
@@ -69,7 +69,7 @@ void formatLine(std::string& out, const World& w, int n, int r, const Line& l)
         out.push_back(' ');
         break;
     case Pfx::Daemon:
-        appendSyslogTime(out, t);
+        w.opt.preciseSyslog ? appendRfc3339Micro(out, t) : appendSyslogTime(out, t);
         out.push_back(' ');
         out += nd.name;
         out.push_back(' ');
@@ -594,7 +594,8 @@ std::string hostList(const World& w)
 {
     if (w.nodes == 1)
         return w.node[0].name;
-    return "node-[" + w.node.front().name.substr(5) + "-" + w.node.back().name.substr(5) + "]";
+    const size_t prefix = w.opt.nodePrefix.size();
+    return w.opt.nodePrefix + "[" + w.node.front().name.substr(prefix) + "-" + w.node.back().name.substr(prefix) + "]";
 }
 
 namespace {

@@ -682,6 +682,7 @@ struct Scene {
     Truth ambiguous();
     Truth ambiguousDomains();
     Truth noInitiator();
+    Truth healthy();
     Truth lateSecondFault();
     Truth lateFaultOnly();
 
@@ -1400,6 +1401,29 @@ Truth Scene::noInitiator()
     return truth;
 }
 
+// synth --baseline's healthy attempt: the job runs its logged iterations and every rank exits 0. Nothing stops,
+// nothing times out; the benign noise is what the failed attempt of the same seed prints too.
+Truth Scene::healthy()
+{
+    const int64_t end = tF;
+    for (int i = 0; i < w.ranks; ++i) {
+        p.rs[size_t(i)].end = end;
+        p.rs[size_t(i)].exitCode = 0;
+    }
+    for (int n = 0; n < w.nodes; ++n) {
+        p.taskExit[size_t(n)] = end + 1 * kSec;
+        p.taskCode[size_t(n)] = 0;
+    }
+    p.jobState = "COMPLETED";
+    p.jobExit = "0:0";
+    p.stepState = "COMPLETED";
+    p.jobEnd = end + 2 * kSec;
+    p.detectedAt = p.jobEnd;
+    Truth truth = truthFor(w, -1, -1, -1, "a healthy attempt: no fault, every rank exits 0");
+    truth.status = ResultStatus::Unattributed;
+    return truth;
+}
+
 Truth Scene::lateSecondFault()
 {
     s.xid79Lines(c, g, tF);
@@ -1466,6 +1490,7 @@ const ScenarioKind kScenarios[] = {
     {"ambiguous", &Scene::ambiguous, false},
     {"ambiguous_domains", &Scene::ambiguousDomains, false},
     {"none", &Scene::noInitiator, true},
+    {"healthy", &Scene::healthy, true},
     {"late_second_fault", &Scene::lateSecondFault, false},
     {"late_fault_only", &Scene::lateFaultOnly, true},
 };

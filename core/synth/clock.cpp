@@ -163,6 +163,16 @@ void appendSyslogTime(std::string& out, int64_t us)
     appendClock(out, c);
 }
 
+void appendRfc3339Micro(std::string& out, int64_t us)
+{
+    const Civil c = toCivil(us);
+    appendDate(out, c, 'T');
+    appendClock(out, c);
+    out.push_back('.');
+    appendPadded(out, c.micro, 6);
+    out += "+00:00";
+}
+
 void appendFmTime(std::string& out, int64_t us)
 {
     const Civil c = toCivil(us);

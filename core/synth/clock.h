@@ -29,6 +29,7 @@ void appendHex(std::string& out, uint64_t v, int width);  // lower case, zero pa
 void appendIso(std::string& out, int64_t us);          // 2026-03-14T10:00:00Z
 void appendIsoLocal(std::string& out, int64_t us);     // 2026-03-14T10:00:00 (Slurm)
 void appendSyslogTime(std::string& out, int64_t us);   // Mar 14 10:00:00
+void appendRfc3339Micro(std::string& out, int64_t us); // 2026-03-14T10:00:00.123456+00:00 (rsyslog precise)
 void appendFmTime(std::string& out, int64_t us);       // Mar 14 2026 10:00:00
 void appendPyDate(std::string& out, int64_t us);       // 2026-03-14 10:00:00
 void appendGlog(std::string& out, char level, int64_t us, int nanoExtra); // c10: E314 10:55:12.345678nnn, python (nanoExtra<0): E0314 10:55:12.345678

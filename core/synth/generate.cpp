@@ -48,11 +48,14 @@ std::string manifestJson(const World& w, const Plan& p)
     nlohmann::ordered_json codes = nlohmann::ordered_json::object();
     for (const auto& [k, v] : p.exitCodes)
         codes[k] = v;
-    m["failure"] = {{"detected_at", iso(p.detectedAt)}, {"detection_signal", "job_exit"}, {"exit_codes", codes}};
+    if (p.jobState != "COMPLETED") // a healthy attempt (synth --baseline) did not fail
+        m["failure"] = {{"detected_at", iso(p.detectedAt)}, {"detection_signal", "job_exit"}, {"exit_codes", codes}};
     return m.dump(2) + "\n";
 }
 
-std::string truthJson(const Options& opt, const Truth& t)
+} // namespace
+
+nlohmann::ordered_json truthDocument(const Options& opt, const Truth& t)
 {
     nlohmann::ordered_json j = truthToJson(t);
     j["generator"] = {{"seed", opt.seed},
@@ -62,6 +65,7 @@ std::string truthJson(const Options& opt, const Truth& t)
                       {"culprit_ahead_sec", opt.culpritAheadSec},
                       {"peer_reports", opt.peerReports},
                       {"rotated_syslog", opt.rotatedSyslog},
+                      {"precise_syslog", opt.preciseSyslog},
                       {"iterations_on_last_rank", opt.iterationsOnLastRank},
                       {"app_logs_only", opt.appLogsOnly},
                       {"missing_sources", opt.missingSources},
@@ -69,8 +73,10 @@ std::string truthJson(const Options& opt, const Truth& t)
                       {"noise_level", opt.noiseLevel},
                       {"start", opt.startIso},
                       {"layout", opt.layout}};
-    return j.dump(2) + "\n";
+    return j;
 }
+
+namespace {
 
 // The scenario's truth is what happened; the bundle may not carry the evidence
 // to tell it. When the only source that names the cause (kernel log,
@@ -276,7 +282,7 @@ std::optional<Truth> generate(const Options& opt, const std::string& dir, std::s
     auto failed = [] { return std::optional<Truth>(); };
 
     if (!writeText(dir + "/workload.json", manifestJson(w, p), error)
-        || !writeText(dir + "/truth.json", truthJson(opt, truth), error))
+        || (opt.writeTruthFile && !writeText(dir + "/truth.json", truthDocument(opt, truth).dump(2) + "\n", error)))
         return failed();
     if (want("applog") && !writeAppLogs(w, p, dir, error))
         return failed();

@@ -5,6 +5,8 @@
 
 #include "bundle/truth.h"
 
+#include <nlohmann/json.hpp>
+
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -31,6 +33,10 @@ struct Options {
     // not in the bundle). The driver is R590+, whose teardown Xid 45 says
     // "caused by previous Xid N", so the later lines still name the fault.
     bool rotatedSyslog = false;
+    // Syslog and kernel lines stamped as rsyslog's RSYSLOG_FileFormat writes them (RFC 3339 with microseconds,
+    // "2026-03-14T10:00:41.123456+00:00 node-03 kernel: ..."), not the classic "Mar 14 10:00:41": the
+    // sub-second kernel stamps that order two faults printed in the same second (issue #45).
+    bool preciseSyslog = false;
     // Iteration lines only on the last rank, as Megatron's training_log prints
     // them (print_rank_last, megatron/training/training.py): the other ranks'
     // untimed NCCL lines then lie between their start-up lines and the failure.
@@ -45,7 +51,19 @@ struct Options {
     // prefixed "[default<local rank>]:"; "srun" one slurm-<job>.out, lines prefixed
     // "<task id>: " (srun --label, one task per GPU).
     std::string layout = "per-rank";
+    // dir/truth.json: off for an exercise, whose answer key must not sit in the folder the learner reads.
+    bool writeTruthFile = true;
+    // Node names are this prefix and a 4-digit number: another attempt of the job may run on other nodes
+    // (synth --baseline names the healthy attempt's nodes "gpu-0001" ...).
+    std::string nodePrefix = "node-";
 };
+
+// Options::fault of synth --baseline's healthy attempt (not in faultKinds(): nothing to attribute).
+inline constexpr const char* kHealthyAttempt = "healthy";
+
+// synth --baseline: the healthy attempt of the same job as `failed` (same seed, so the same benign noise on the
+// same places; no fault), started a day earlier on nodes named by `nodePrefix`.
+[[nodiscard]] Options healthyAttempt(const Options& failed, const std::string& nodePrefix);
 
 // Layouts accepted in Options::layout.
 const std::vector<std::string>& layoutNames();
@@ -57,7 +75,11 @@ const std::vector<FaultKind>& faultKinds();
 
 using Truth = fl::Truth; // core/bundle/truth.h: the one struct for truth.json
 
-// Writes the bundle into `dir` (created). Returns the truth that was also written to dir/truth.json.
+// truth.json's document: the truth and the options that made it (under "generator").
+nlohmann::ordered_json truthDocument(const Options& options, const Truth& truth);
+
+// Writes the bundle into `dir` (created). Returns the truth that was also written to dir/truth.json
+// (unless Options::writeTruthFile is off).
 // On failure returns nothing and sets *error (if given).
 [[nodiscard]] std::optional<Truth> generate(const Options&, const std::string& dir, std::string* error);
 

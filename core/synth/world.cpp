@@ -74,6 +74,7 @@ std::string optionsError(const Options& opt)
     bool known = false;
     for (const auto& k : faultKinds())
         known = known || k.id == opt.fault;
+    known = known || opt.fault == kHealthyAttempt; // not a fault kind: the matrix does not score it
     if (!known)
         return "unknown fault kind '" + opt.fault + "'";
     for (const auto& m : opt.missingSources)
@@ -97,7 +98,7 @@ void layOutTimeline(const Options& opt, World& w)
     w.seqBase = jr.range(8, 40);
     w.totalIters = std::max(10000, (opt.iterations * 5 + 999) / 1000 * 1000);
     w.saveInterval = opt.iterations >= 400 ? 200 : std::max(10, opt.iterations / 2);
-    w.masterAddr = "node-0001";
+    w.masterAddr = opt.nodePrefix + "0001";
 
     const int nIter = opt.iterations + 64;
     w.iterEnd.assign(size_t(nIter) + 1, 0);
@@ -122,7 +123,7 @@ void layOutNodes(const Options& opt, World& w)
         Node& nd = w.node[size_t(n)];
         Rng nr = w.rng.fork(1000 + uint64_t(n));
         std::string num = std::to_string(n + 1);
-        nd.name = "node-" + std::string(4 - std::min<size_t>(4, num.size()), '0') + num;
+        nd.name = opt.nodePrefix + std::string(4 - std::min<size_t>(4, num.size()), '0') + num;
         nd.ip = "10.64." + std::to_string(n / 250) + "." + std::to_string(n % 250 + 1);
         nd.skew = skewUs > 0 ? nr.range(-skewUs, skewUs) : 0;
         nd.boot = w.tStart - nr.range(3 * 86400 * kSec, 60 * 86400 * kSec);

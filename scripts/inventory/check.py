@@ -30,6 +30,10 @@ import tempfile
 HERE = os.path.dirname(os.path.abspath(__file__))
 TOP = os.path.dirname(os.path.dirname(HERE))
 DOMAINS = {"gpu", "nvlink", "network", "host", "storage", "scheduler", "workload"}
+# Rules that read a message by where it comes from (the source file or plugin
+# that printed it), not by what it says: their events are weight-0 context. A
+# site they alone recognise is covered but not "specific".
+FALLBACK_RULES = {"ncclw.extract.warn-file-table", "ncclw.extract.ofi-warn", "ncclw.extract.ofi-warn-gpu"}
 
 
 def fail(msg):
@@ -229,7 +233,7 @@ def analyze(cli, rules_dirs, settings_dir, bundle_dir):
 
 
 def events_by_line(result, defs):
-    """(file, line) -> list of (domain, effective role, kind, symptom). Evidence
+    """(file, line) -> list of (domain, effective role, kind, symptom, rule). Evidence
     items give each observation's place; every event of an observation (two rules
     can read one line) is counted there, listed in the evidence or not."""
     events = {e["id"]: e for e in result.get("symptom_chain", {}).get("nodes", [])}
@@ -254,7 +258,7 @@ def events_by_line(result, defs):
                 continue
             fname, first, count = place[obs]
             for ln in range(first, first + count):
-                out.setdefault((fname, ln), []).append((domain, role, e["kind"], e["symptom"]))
+                out.setdefault((fname, ln), []).append((domain, role, e["kind"], e["symptom"], e.get("extracted_by", "")))
     return out
 
 
@@ -263,6 +267,7 @@ def check_family(doc, decisions, cli, rules_dirs, settings_dir, keep, defs):
     sites = doc["sites"]
     ev_bundle, noise_bundle = Bundle(doc), Bundle(doc)
     decided = evidence = 0
+    older = {}  # "<site id>@<tag>" -> site id
     for s in sites:
         d = decisions.get(s["id"])
         if not d:
@@ -274,6 +279,12 @@ def check_family(doc, decisions, cli, rules_dirs, settings_dir, keep, defs):
             if d.get("domain") not in DOMAINS:
                 fail(f"inventory/{fam}.decisions.json: {s['id']}: domain '{d.get('domain')}' is not one of {sorted(DOMAINS)}")
             ev_bundle.add(s, msg)
+            # an older release's wording of the same site, in the same shape
+            for v in s.get("versions", []):
+                old = dict(s, format=v["format"], id=f"{s['id']}@{v['tag']}")
+                old.update({k: v[k] for k in ("src_file", "path") if k in v})
+                older[old["id"]] = s["id"]
+                ev_bundle.add(old, render_format(v["format"], v.get("syntax", s.get("syntax", "literal")), d.get("values")))
         elif d.get("decision") == "not_evidence":
             noise_bundle.add(s, msg)
         else:
@@ -287,26 +298,50 @@ def check_family(doc, decisions, cli, rules_dirs, settings_dir, keep, defs):
         b.write(where)
         found[name] = events_by_line(analyze(cli, rules_dirs, settings_dir, where), defs) if b.files else {}
     # evidence: per site and shape, did any of its lines give an event of its domain?
-    hit = {}
+    hit, spec, readers = {}, {}, {}
     for (fname, ln), (sid, key) in ev_bundle.owner.items():
-        dom = decisions[sid]["domain"]
-        ok = any(d == dom and r not in ("unknown",) for d, r, _, _ in found["evidence"].get((fname, ln), []))
+        dom = decisions[older.get(sid, sid)]["domain"]
+        on_line = found["evidence"].get((fname, ln), [])
+        readers.setdefault(sid, set()).update((e[4], e[0]) for e in on_line if e[1] != "unknown")
+        evs = [e for e in on_line if e[0] == dom and e[1] != "unknown"]
         hit.setdefault(sid, {}).setdefault(key, False)
-        hit[sid][key] = hit[sid][key] or ok
-    covered = [sid for sid, shapes in hit.items() if all(shapes.values())]
-    uncovered = sorted(set(hit) - set(covered))
+        hit[sid][key] = hit[sid][key] or bool(evs)
+        spec.setdefault(sid, {}).setdefault(key, False)
+        spec[sid][key] = spec[sid][key] or any(e[4] not in FALLBACK_RULES for e in evs)
+    covered_all = [sid for sid, shapes in hit.items() if all(shapes.values())]
+    covered = [sid for sid in covered_all if sid not in older]
+    specific = [sid for sid in covered if all(spec[sid].values())]
+    older_ok = [sid for sid in covered_all if sid in older]
+    uncovered = sorted(set(hit) - set(covered_all))
     noisy = set()
     for (fname, ln), (sid, key) in noise_bundle.owner.items():
-        for d, r, kind, sym in found["noise"].get((fname, ln), []):
+        for d, r, kind, sym, _ in found["noise"].get((fname, ln), []):
             if kind == "bad_node" and r in ("initiator", "symptom"):
                 noisy.add((sid, sym))
     benign_total = len({sid for sid, _ in noise_bundle.owner.values()})
     if not keep:
         shutil.rmtree(root, ignore_errors=True)
     return {"family": fam, "sites": len(sites), "decided": decided, "evidence": evidence,
-            "covered": len(covered), "uncovered": uncovered, "benign": benign_total,
+            "covered": len(covered), "uncovered": uncovered, "specific": len(specific),
+            "fallback_only": sorted(set(covered) - set(specific)),
+            "readers": {sid: sorted(r) for sid, r in readers.items() if sid not in older},
+            "older": len(older), "older_covered": len(older_ok), "benign": benign_total,
             "benign_kept": benign_total - len({s for s, _ in noisy}), "noisy": sorted(noisy),
             "undecided": [s["id"] for s in sites if s["id"] not in decisions]}
+
+
+def write_rules(path, decisions, r):
+    """The decision's `rule` field says which rule recognises the site: the
+    specific rule of its domain that read it (first by id), else the fallback."""
+    for sid, readers in r["readers"].items():
+        dom = decisions[sid]["domain"]
+        rules = sorted(rule for rule, d in readers if d == dom)
+        specific = [x for x in rules if x not in FALLBACK_RULES]
+        if specific or rules:
+            decisions[sid]["rule"] = (specific or rules)[0]
+    with open(path, "w", encoding="utf-8") as f:
+        json.dump(decisions, f, indent=1)
+        f.write("\n")
 
 
 def main():
@@ -318,6 +353,8 @@ def main():
     ap.add_argument("--gate", action="store_true", help="fail below inventory/gates.json")
     ap.add_argument("--keep", help="write the bundles under DIR/<family> and keep them")
     ap.add_argument("--list", action="store_true", help="list uncovered, noisy and undecided sites")
+    ap.add_argument("--write-rules", action="store_true",
+                    help="record in each evidence decision the rule that reads it (a specific one where there is one)")
     a = ap.parse_args()
     if not os.access(a.cli, os.X_OK):
         fail(f"{a.cli}: not an executable (build faultline-cli or pass --cli)")
@@ -334,7 +371,7 @@ def main():
     with open(os.path.join(settings_dir, "zz-inventory.jsonc"), "w") as f:
         f.write('{"settings": {"max_evidence_per_symptom": 1000000}}\n')
     below = []
-    print(f"{'family':<16}{'sites':>7}{'decided':>9}{'%':>6}{'evidence':>10}{'covered':>9}{'benign':>8}{'kept':>6}")
+    print(f"{'family':<16}{'sites':>7}{'decided':>9}{'%':>6}{'evidence':>10}{'covered':>9}{'specific':>10}{'benign':>8}{'kept':>6}{'older':>7}{'recog':>7}")
     for fam in fams:
         p = os.path.join(a.inventory, fam + ".json")
         if not os.path.exists(p):
@@ -346,21 +383,29 @@ def main():
                          os.path.join(a.keep, fam) if a.keep else None, defs)
         pct = 100.0 * r["decided"] / r["sites"] if r["sites"] else 100.0
         print(f"{fam:<16}{r['sites']:>7}{r['decided']:>9}{pct:>6.1f}{r['evidence']:>10}{r['covered']:>9}"
-              f"{r['benign']:>8}{r['benign_kept']:>6}")
+              f"{r['specific']:>10}{r['benign']:>8}{r['benign_kept']:>6}{r['older']:>7}{r['older_covered']:>7}")
         if a.list:
             for sid in r["uncovered"]:
                 print(f"  uncovered: {sid}")
+            for sid in r["fallback_only"]:
+                other = [f"{rule} ({dom})" for rule, dom in r["readers"].get(sid, []) if rule not in FALLBACK_RULES]
+                print(f"  covered by a fallback rule only: {sid}" + (f"; also read as {', '.join(other)}" if other else ""))
             for sid, sym in r["noisy"]:
                 print(f"  benign site read as failure: {sid} -> {sym}")
             for sid in r["undecided"]:
                 print(f"  undecided: {sid}")
+        if a.write_rules:
+            write_rules(dp, decisions, r)
         g = gates.get(fam)
         if a.gate and g is None:
             below.append(f"{fam}: no gate in inventory/gates.json (a family that is not gated can lose coverage unseen)")
         if a.gate and g:
-            if pct < g.get("decided_pct", 0) or r["covered"] < g.get("covered", 0) or r["benign_kept"] < g.get("benign_kept", 0):
+            if (pct < g.get("decided_pct", 0) or r["covered"] < g.get("covered", 0) or r["benign_kept"] < g.get("benign_kept", 0)
+                    or r["specific"] < g.get("specific", 0) or r["older_covered"] < g.get("older_covered", 0)):
                 below.append(f"{fam}: decided {pct:.1f}% (gate {g.get('decided_pct', 0)}), covered {r['covered']} "
-                             f"(gate {g.get('covered', 0)}), benign kept {r['benign_kept']} (gate {g.get('benign_kept', 0)})")
+                             f"(gate {g.get('covered', 0)}), benign kept {r['benign_kept']} (gate {g.get('benign_kept', 0)}), "
+                             f"specific {r['specific']} (gate {g.get('specific', 0)}), older wordings recognised "
+                             f"{r['older_covered']} (gate {g.get('older_covered', 0)})")
     shutil.rmtree(settings_dir, ignore_errors=True)
     for b in below:
         print(f"below gate: {b}", file=sys.stderr)

@@ -2,10 +2,19 @@
 """NCCL: every WARN( site of src/ (core, transports, the in-tree net plugins:
 IB, socket, the plugin shims) and the ncclGetErrorString texts.
   python3 scripts/inventory/extract_nccl.py [GITDIR [COMMIT]]
+
+Older releases (OLD_TAGS, read with `git show TAG:path` from the same
+repository) print some of these messages in other words: a WARN of an old
+release whose format is not one of the pinned commit's is attached to the
+current site it is the ancestor of (same message, most words in common, the
+same source file preferred) as `versions: [{"tag", "format", "src_file"}]`.
 """
+import difflib
+import json
 import os
 import re
 import sys
+import tempfile
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import inventory_lib as lib  # noqa: E402
@@ -26,11 +35,74 @@ for m in re.finditer(r'case\s+(nccl\w+)\s*:\s*return\s*"([^"]*)"', body):
     sites.append({"path": "src/init.cc", "line": init.count("\n", 0, init.find(m.group(0))) + 1, "level": "result",
                   "format": m.group(2), "syntax": "literal", "slug": "result-" + m.group(1), "shape": "result"})
 lib.assign_ids("nccl", sites)
+
+OLD_TAGS = ["v2.21.5-1", "v2.18.3-1", "v2.14.3-1", "v2.12.12-1", "v2.10.3-1", "v2.7.8-1"]
+PATTERNS = ["src/*.cc", "src/*.h", "src/*.cu", "src/*.cuh", "src/*.cpp", "src/*.in"]
+
+
+def words(fmt):
+    return re.sub(r"%[-+ #0-9.*]*(?:hh|h|ll|l|L|z|j|t)?[a-zA-Z]", "%", fmt).split()
+
+
+def ancestor(old_fmt, old_file, candidates):
+    """The current WARN site an old wording was changed into, or None: the most
+    similar format by words, same first word and same file name preferred.
+    Kept: word ratio >= 0.75, or >= 0.6 with the same first word in the same file."""
+    ow = words(old_fmt)
+    best, best_key = None, None
+    for site in candidates:
+        cw = words(site["format"])
+        r = difflib.SequenceMatcher(None, ow, cw, autojunk=False).ratio()
+        first = bool(ow and cw and ow[0] == cw[0])
+        same_file = os.path.basename(site["src_file"]) == os.path.basename(old_file)
+        if r < 0.75 and not (r >= 0.6 and first and same_file):
+            continue
+        key = (first, r, same_file)
+        if best_key is None or key > best_key:
+            best, best_key = site, key
+    return best
+
+
+warn_sites = [x for x in sites if x["level"] == "WARN"]
+current = {x["format"] for x in warn_sites}
+unmatched = {}
+def old_sites(tag):
+    """(path, format) of every WARN of a release; cached under the temp dir by
+    the tag's commit (reading ~300 files through git show takes a minute)."""
+    old = lib.Snapshot(snap.where, tag)
+    cache = os.path.join(tempfile.gettempdir(), f"inventory-nccl-{old.commit}.json")
+    if os.path.exists(cache):
+        return json.load(open(cache))
+    out = [(path, fmt) for path in old.files(PATTERNS) for _, fmt in lib.c_sites(old.read(path), "WARN")]
+    json.dump(out, open(cache, "w"))
+    return out
+
+
+for tag in OLD_TAGS:
+    seen = set()
+    for path, fmt in old_sites(tag):
+        if fmt in current or fmt in seen:
+            continue
+        seen.add(fmt)
+        site = ancestor(fmt, path, warn_sites)
+        if site is None:
+            unmatched.setdefault(fmt, (tag, path))
+            continue
+        vs = site.setdefault("versions", [])
+        if all(v["format"] != fmt for v in vs):
+            # the newest release that still printed it (OLD_TAGS run newest first)
+            vs.append({"tag": tag, "format": fmt, "src_file": path[len("src/"):]})
+n_versions = sum(len(x.get("versions", [])) for x in sites)
+print(f"nccl: {n_versions} older wordings on {sum(1 for x in sites if x.get('versions'))} sites; "
+      f"{len(unmatched)} old WARN formats with no current counterpart (dropped or rewritten)", file=sys.stderr)
 tag = snap.tag()
 lib.write_inventory({
     "family": "nccl", "title": "NCCL WARN sites and ncclGetErrorString",
-    "sources": [{"repo": "NVIDIA/nccl", "commit": snap.commit, "tag": tag, "paths": ["src/**"]}],
+    "sources": [{"repo": "NVIDIA/nccl", "commit": snap.commit, "tag": tag, "paths": ["src/**"],
+                 "older_tags": OLD_TAGS}],
     "extractor": "scripts/inventory/extract_nccl.py",
+    # old WARN wordings with no current site they became (the message was dropped or rewritten beyond recognition)
+    "older_unmatched": [{"tag": t, "src_file": p[len("src/"):], "format": f} for f, (t, p) in sorted(unmatched.items())],
     "line_shapes": {
         "default": "gpu-07:4242:4300 [3] {src_file}:{line} NCCL WARN {msg}",
         "result": "torch.distributed.DistBackendError: NCCL error in: /opt/pytorch/torch/csrc/distributed/c10d/NCCLUtils.hpp:317, {msg}, NCCL version 2.21.5"},

@@ -6,6 +6,8 @@ taken from src/common/sdk/nvidia/inc/nverror.h; the driver prints them as
 `NVRM: Xid (PCI:<bus>): <n>, pid=<pid>, name=<comm>, <message>`.
 NVRM sites: every nv_printf(NV_DBG_ERRORS, ...) and NV_DEV_PRINTF(NV_DBG_ERRORS, nv, ...) in kernel-open/nvidia
 (the messages the Linux kernel interface layer prints into the kernel log).
+RM sites: every NV_PRINTF(LEVEL_ERROR | LEVEL_WARNING, ...) in src/ (the resource manager and GSP client); the
+driver prints them as `NVRM: <function>: <message>` (NV_PRINTF_PREFIX, the function name of the call site).
 
     scripts/inventory/extract_nvidia.py --git /work/.mirror/NVIDIA+open-gpu-kernel-modules/repo --commit <sha>
 """
@@ -73,17 +75,41 @@ def main():
                     fmt += " (0x%x)"
             sites.append({"id": f"nvidia:{path}:{csource.slug(fmt, used)}", "path": path, "line": csource.line_of(text, off),
                           "level": "error", "format": fmt.replace("\n", " "), "syntax": "printf", "shape": shape})
+    func_head = re.compile(r"^[A-Za-z_][\w \t\*]*?\b([A-Za-z_]\w*)\s*\([^;{]*\)\s*\{", re.M)
+    for path in csource.git_ls(a.git, a.commit, "src/"):
+        if not path.endswith((".c", ".h")):
+            continue
+        raw = csource.git_show(a.git, a.commit, path)
+        if "LEVEL_ERROR" not in raw and "LEVEL_WARNING" not in raw:
+            continue
+        text = csource.strip_comments(raw)
+        heads = [(m.start(), m.group(1)) for m in func_head.finditer(text)]
+        used = set()
+        for off, name, args in csource.find_calls(text, ["NV_PRINTF"]):
+            level = args[0].strip() if args else ""
+            if level not in ("LEVEL_ERROR", "LEVEL_WARNING"):
+                continue
+            got = csource.first_format(args, MACROS, skip=1)
+            if got is None:
+                continue
+            fmt = got[1].rstrip("\n").replace("\n", " ")
+            func = next((f for o, f in reversed(heads) if o < off), "rmFunction")
+            sites.append({"id": f"nvidia:{path}:rm-{csource.slug(fmt, used)}", "path": path,
+                          "line": csource.line_of(text, off), "level": "error" if level == "LEVEL_ERROR" else "warning",
+                          "format": fmt, "syntax": "printf", "function": func, "shape": "rm"})
     inv = {
         "family": "nvidia",
-        "title": "NVIDIA open-gpu-kernel-modules: Xid sites (NV_ERROR_LOG / nvErrorLog_va) and kernel-open NVRM error sites",
+        "title": "NVIDIA open-gpu-kernel-modules: Xid sites (NV_ERROR_LOG / nvErrorLog_va), kernel-open NVRM error sites and RM NV_PRINTF error/warning sites",
         "sources": [{"repo": "NVIDIA/open-gpu-kernel-modules", "commit": a.commit, "tag": "595.45.04",
                      "paths": ["src/**/*.c (NV_ERROR_LOG, nvErrorLog_va)", "src/common/sdk/nvidia/inc/nverror.h",
-                               "kernel-open/nvidia/*.c (nv_printf / NV_DEV_PRINTF at NV_DBG_ERRORS)"]}],
+                               "kernel-open/nvidia/*.c (nv_printf / NV_DEV_PRINTF at NV_DBG_ERRORS)",
+                               "src/**/*.[ch] (NV_PRINTF at LEVEL_ERROR / LEVEL_WARNING)"]}],
         "extractor": "scripts/inventory/extract_nvidia.py",
         "line_shapes": {
             "xid": {"line": HEAD + "{msg}",
                     "file": "syslog-01-node-07.log", "benign": []},
             "nvrm": {"line": HEAD + "{msg}", "file": "syslog-02-node-07.log", "benign": BENIGN},
+            "rm": {"line": HEAD + "NVRM: {function}: {msg}", "file": "syslog-04-node-07.log", "benign": BENIGN},
             "nvrm_dev": {"line": HEAD + "NVRM: GPU 0000:5c:00.0: {msg}", "file": "syslog-03-node-07.log",
                          "benign": ["RmInitAdapter succeeded"]},
         },

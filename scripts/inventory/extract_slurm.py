@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
-"""Slurm: error()/fatal() sites of slurmstepd, slurmd and slurmctld (and the task/cgroup memory plugin that
-runs inside slurmstepd), job states (job_state_string) and job state reasons (job_state_reason.c).
+"""Slurm: error()/fatal() sites of slurmstepd, slurmd and slurmctld, of srun, and of the plugins that run in
+slurmstepd/slurmd on the compute node (task, cgroup, proctrack, prep = prolog/epilog, mpi, gres, gpu,
+namespace, jobacct_gather), job states (job_state_string) and job state reasons (job_state_reason.c).
 
     scripts/inventory/extract_slurm.py --git /work/.mirror/SchedMD+slurm/repo --commit <sha> [--out inventory/slurm.json]
 """
@@ -13,7 +14,10 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import csource  # noqa: E402
 
 DAEMON_DIRS = {"src/slurmd/slurmstepd/": "stepd", "src/slurmd/slurmd/": "daemon", "src/slurmctld/": "daemon",
-               "src/plugins/task/cgroup/task_cgroup_memory.c": "stepd"}
+               "src/plugins/task/cgroup/task_cgroup_memory.c": "stepd", "src/srun/": "srun",
+               "src/plugins/task/": "stepd", "src/plugins/cgroup/": "stepd", "src/plugins/proctrack/": "stepd",
+               "src/plugins/mpi/": "stepd", "src/plugins/gres/": "stepd", "src/plugins/gpu/": "stepd",
+               "src/plugins/namespace/": "stepd", "src/plugins/jobacct_gather/": "stepd", "src/plugins/prep/": "daemon"}
 CALLS = {"error": "error", "fatal": "fatal", "fatal_abort": "fatal"}
 
 
@@ -59,6 +63,9 @@ def main():
         "line_shapes": {
             "stepd_error": {"line": "slurmstepd: error: {msg}", "file": "slurm-4412871.out",
                             "benign": ["task/cgroup: _memcg_initialize: job: alloc=512000MB mem.limit=512000MB"]},
+            "srun_error": {"line": "srun: error: {msg}", "file": "slurm-4412873.out",
+                           "benign": ["srun: job 4412873 queued and waiting for resources"]},
+            "srun_fatal": {"line": "srun: fatal: {msg}", "file": "slurm-4412874.out", "benign": []},
             "stepd_fatal": {"line": "slurmstepd: fatal: {msg}", "file": "slurm-4412872.out", "benign": []},
             "daemon_error": {"line": "[2025-11-30T12:14:10.004] error: {msg}", "file": "slurmctld.log",
                              "benign": ["_job_complete: JobId=4412860 WEXITSTATUS 0"]},

@@ -4,7 +4,8 @@ names (`<file>:<line> NCCL WARN`, the path relative to src/ as NCCL prints it)
 to the domain most of that file's WARN sites are evidence of
 (inventory/nccl.decisions.json). Its events are context (interesting_node, role
 symptom): they say which part of the stack complained when no rule of its own
-reads the message; the message-core rules (nccl.jsonc, nccl-warn.jsonc) decide
+reads the message; the message-core rules (nccl.jsonc, nccl-warn.jsonc,
+nccl-warn-messages.jsonc, nccl-warn-kinds.jsonc) decide
 causes. Files renamed upstream keep their old name as well (net_ib.cc before
 the transport/net_ib/ split).
 """
@@ -28,6 +29,9 @@ LEGACY = {"transport/net_ib.cc": "network", "misc/shmutils.cc": "host", "include
           "transport/net_socket.cc": "network", "misc/ibvwrap.cc": "network"}
 for f, d in LEGACY.items():
     table.setdefault(f, d)
+# Files whose current sites are mostly API checks but whose WARNs in the logs
+# people paste (older releases) are the socket ring and /dev/shm failing.
+table.update({"bootstrap.cc": "network", "transport/shm.cc": "host"})
 symptoms = [{"id": f"ncclwarn.{f}", "title": f"NCCL WARN from {f}", "domain": d, "sub_domain": "nccl_warn",
              "role": "symptom", "weight": 0} for f, d in sorted(table.items())]
 symptoms.append({"id": "ncclwarn.*", "title": "NCCL WARN from {file} (not in the table)", "domain": "unknown",

@@ -323,3 +323,19 @@ def write_inventory(doc):
     for i in sorted(orphans):
         print(f"  decision without a site: {i}", file=sys.stderr)
     return path
+
+
+def load_decisions(family):
+    """inventory/<family>.decisions.json as a dict (empty when there is none yet), and its path."""
+    path = os.path.join(INVENTORY_DIR, family + ".decisions.json")
+    if not os.path.exists(path):
+        return {}, path
+    with open(path, encoding="utf-8") as f:
+        return json.load(f), path
+
+
+def save_drafted_decisions(path, decisions, added):
+    with open(path, "w", encoding="utf-8") as f:
+        json.dump(decisions, f, indent=1)
+        f.write("\n")
+    print(f"{added} decisions drafted, {len(decisions)} in all")

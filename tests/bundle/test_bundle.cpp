@@ -103,22 +103,22 @@ const IncidentRow kIncidentRows[] = {
     {"case05/applog-rank-default3.log", "applog", "", -1},
     {"case06/applog-rank-default7-throughput.log", "applog", "", -1},
     {"case07/pyspy-stuck-process.txt", "applog", "", -1}, // py-spy stacks full of torch frames
-    {"case07/pyspy-summary-all-nodes.txt", "unknown", "", -1},
+    {"case07/pyspy-summary-all-nodes.txt", "applog", "", -1},
     {"case08/applog-node-2-rank0.log", "applog", "node-2", 0},
     {"case09/applog-r11i6n2-rank1.log", "applog", "r11i6n2", 1},
     {"case09/applog-rank-any.log", "applog", "", -1},
     {"case09/nslookup.txt", "hostmap", "", -1},
     {"case15/applog-rank-last.log", "applog", "", -1},
-    {"case16/observation.txt", "unknown", "", -1},
+    {"case16/observation.txt", "applog", "", -1},
     {"case16/xid-alert-ip-26-0-146-100.log", "syslog", "ip-26-0-146-100", -1},
-    {"case17/observation.txt", "unknown", "", -1},
+    {"case17/observation.txt", "applog", "", -1},
     {"case17/xid-alert-ip-26-0-147-135.log", "syslog", "ip-26-0-147-135", -1},
     {"case18/applog-main_log-tail.log", "applog", "", -1},
     {"case18/dmesg-jean-zay-iam06.log", "syslog", "jean-zay-iam06", -1},
     {"case18/nvidia-smi-jean-zay-iam06.csv", "gpu_snapshot", "jean-zay-iam06", -1},
-    {"case18/ps-jean-zay-iam06.txt", "unknown", "jean-zay-iam06", -1},
-    {"case18/pyspy-barrier-counts-per-node.txt", "unknown", "", -1}, // one grep for "torch" is not an app log
-    {"case18/strace-jean-zay-iam06-pid280058.txt", "unknown", "jean-zay-iam06", -1},
+    {"case18/ps-jean-zay-iam06.txt", "applog", "jean-zay-iam06", -1},
+    {"case18/pyspy-barrier-counts-per-node.txt", "applog", "", -1}, // no file-wide shape: read line by line (linesByShape)
+    {"case18/strace-jean-zay-iam06-pid280058.txt", "applog", "jean-zay-iam06", -1},
     {"case19/applog-rank0.log", "applog", "", 0},
     {"case19/slurm-srun-stderr.log", "scheduler", "", -1},
     {"case27/dmesg-node.log", "syslog", "", -1},
@@ -1123,7 +1123,7 @@ private slots:
         QTest::newRow("slurm out") << "slurm-123456.out" << "" << "applog" << "";
         QTest::newRow("fqdn") << "syslog-n01.cluster.local.log" << "" << "syslog" << "n01.cluster.local";
         QTest::newRow("rotated") << "kern.log.1" << "" << "syslog" << "";
-        QTest::newRow("torch once") << "notes.txt" << "we use torch\n" << "unknown" << "";
+        QTest::newRow("torch once") << "notes.txt" << "we use torch\n" << "applog" << "";
         QTest::newRow("traceback") << "notes.txt" << "Traceback (most recent call last):\n" << "applog" << "";
         // Megatron-LM training_log() lines (megatron/training/training.py) in a file named only for its node.
         QTest::newRow("megatron iterations") << "node-7.log"
@@ -1134,7 +1134,8 @@ private slots:
                "iteration (ms): 18904.2 | learning rate: 3.000000E-07 | global batch size:   128 | lm loss: 1.097712E+01 |"
                " loss scale: 4294967296.0 | number of skipped iterations:   0 | number of nan iterations:   0 |\n"
             << "applog" << "node-7";
-        QTest::newRow("iteration in prose") << "notes.txt" << "the next iteration of the plan\n" << "unknown" << "";
+        QTest::newRow("iteration in prose") << "notes.txt" << "the next iteration of the plan\n" << "applog" << "";
+        QTest::newRow("program text") << "snippet.py" << "raise RuntimeError(\"CUDA error: out of memory\")\n" << "unknown" << "";
     }
 
     void classifyByContent()

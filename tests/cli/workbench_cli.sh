@@ -32,6 +32,15 @@ out=$("$prog" --service http://127.0.0.1:1 "$work" 2>&1); rc=$?
 out=$(QT_QPA_PLATFORM=offscreen "$prog" --screenshot "$work/empty.png" 2>&1); rc=$?
 { [ $rc -ne 0 ] && grep -q "needs a BUNDLE or --service" <<<"$out" && [ ! -e "$work/empty.png" ]; } ||
   fail "--screenshot without a bundle: exit $rc, $(ls "$work"): $out"
+for o in --quiz --key --tab --step --select --window; do
+  grep -q -- "$o" <<<"$out" || "$prog" --help | grep -q -- "$o" || fail "--help lacks $o"
+done
+out=$("$prog" --key k.json "$work" 2>&1); rc=$?
+[ $rc -eq 2 ] || fail "--key without --quiz: exit $rc"
+out=$("$prog" --screenshot "$work/w.png" --window 2026-03-14T10:00:00Z..2026-03-14T09:00:00Z "$work" 2>&1); rc=$?
+{ [ $rc -eq 2 ] && grep -q -- "--window" <<<"$out" && [ ! -e "$work/w.png" ]; } || fail "--window backwards: exit $rc: $out"
+out=$("$prog" --screenshot "$work/t.png" --tab nowhere "$work" 2>&1); rc=$?
+[ $rc -eq 2 ] || fail "--tab nowhere: exit $rc"
 script=$("$prog" --bash-completion) && bash -n <<<"$script" && grep -q "complete -o filenames -F _faultline faultline" <<<"$script" ||
   fail "--bash-completion"
 

@@ -41,6 +41,11 @@ print("# TYPE DCGM_FI_DEV_GPU_TEMP gauge")
 for host in ("gpu-node-01", "gpu-node-02"):
     for i in range(40):
         print(f'DCGM_FI_DEV_GPU_TEMP{{gpu="0",Hostname="{host}"}} {60 + i % 5} {t0 + 15 * i}')
+print("# HELP node_infiniband_link_downed_total Number of times the link failed to recover from an error state and went down")
+print("# TYPE node_infiniband_link_downed_total counter")
+for host in ("gpu-node-01", "gpu-node-02"):
+    for i in range(40):
+        print(f'node_infiniband_link_downed_total{{instance="{host}:9100",job="node",device="mlx5_0",port="1"}} 0 {t0 + 15 * i}')
 print("# HELP node_load1 1m load average.")
 print("# TYPE node_load1 gauge")
 for host in ("gpu-node-01", "gpu-node-02"):
@@ -85,7 +90,8 @@ for n in ("gpu-node-01", "gpu-node-02"):
     doc = json.load(open(os.path.join(out, "metrics", "prometheus-%s.json" % n)))
     series = doc["data"]["result"]
     names = sorted({s["metric"]["__name__"] for s in series})
-    check(names == ["DCGM_FI_DEV_GPU_TEMP", "DCGM_FI_DEV_XID_ERRORS", "node_load1"], "%s metrics %r" % (n, names))
+    # exactly the series the metric rules read (rules/metrics-*.jsonc): node_load1 is read by none
+    check(names == ["DCGM_FI_DEV_GPU_TEMP", "DCGM_FI_DEV_XID_ERRORS", "node_infiniband_link_downed_total"], "%s metrics %r" % (n, names))
     check(all(s["metric"]["node"] == n for s in series), "node label on every series of %s" % n)
     check(all(len(s["values"]) >= 40 for s in series), "every step of the window answered")
 check(src[("prometheus", "gpu-node-03")]["status"] == "empty", "gpu-node-03 has no series: empty")
@@ -98,6 +104,9 @@ check(reports["metrics/prometheus-gpu-node-02.json"]["kind"] == "metrics", "load
 check(reports["metrics/prometheus-gpu-node-02.json"]["node"] == "gpu-node-02", "loader places it on its node")
 check(reports["collect:loki/gpu-node-01"]["status"] == "error", "Loki failure in the result's coverage")
 check(any("loki of gpu-node-01" in m for m in result["missing"]), "missing names the Loki failure")
+rc = result["root_cause"] or {}
+check(rc.get("symptom") == "gpu.xid.79" and rc.get("node") == "gpu-node-02" and rc.get("gpu") == 1,
+      "the metric rule reads the Xid from the scrape: %r" % rc)
 print("ok: status", result["status"])
 PY
 printf 'timings: backfill+start %.1f s, collect+analyse %.2f s\n' "$(echo "$up - $start" | bc)" "$(echo "$done_at - $up" | bc)"

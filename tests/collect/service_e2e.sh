@@ -27,9 +27,13 @@ args=(--nodes 'node-0[1-4]' --from 2026-03-14T09:55:00Z --to 2026-03-14T10:15:00
       --files "$T/logs/{node}/*.log" --no-journal --no-user-rules --quiet --json --history "$T/history.db")
 "$CLI" collect "${args[@]}" --out "$T/local" > "$T/local.json"
 "$CLI" collect "${args[@]}" --out "$T/remote" --service "$URL" > "$T/remote.json"
-python3 - "$T/local.json" "$T/remote.json" "$T/history.db" <<'PY'
+# Text: the service's verdict as the typed result reader reads it.
+textArgs=(); for a in "${args[@]}"; do [ "$a" = --json ] || textArgs+=("$a"); done
+"$CLI" collect "${textArgs[@]}" --out "$T/remote-text" --service "$URL" > "$T/remote.txt"
+python3 - "$T/local.json" "$T/remote.json" "$T/history.db" "$T/remote.txt" <<'PY'
 import json, sys, sqlite3
 local, remote = json.load(open(sys.argv[1])), json.load(open(sys.argv[2]))
+text = open(sys.argv[4]).read().splitlines()
 def check(cond, what):
     if not cond:
         print("FAIL:", what); sys.exit(1)
@@ -38,8 +42,10 @@ r = remote["result"]
 for key in ("status", "domain", "sub_domain", "summary"):
     check(r[key] == local[key], "%s: service %r, local %r" % (key, r[key], local[key]))
 check(any(c["file"] == "collect:files/node-02" for c in r["connector_reports"]), "collect reports added to the service's result")
+check(text[0].startswith("session ") and text[1] == "status %s, domain %s" % (local["status"], local["domain"])
+      and text[2] == local["summary"], "text answer %r" % text[:3])
 rows = sqlite3.connect(sys.argv[3]).execute("select workload_id, status, fingerprint from results").fetchall()
-check(len(rows) == 2 and rows[0] == rows[1] and rows[0][0] == "svc-e2e", "history rows %r" % rows)
+check(len(rows) == 3 and rows[0] == rows[1] == rows[2] and rows[0][0] == "svc-e2e", "history rows %r" % rows)
 print("ok:", r["status"], r["domain"], "| session", remote["session_id"])
 PY
 echo PASS

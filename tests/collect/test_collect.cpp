@@ -8,6 +8,7 @@
 #include "collect/scope.h"
 #include "collect/upload.h"
 #include "engine/result_json.h"
+#include "present/hostlist.h"
 #include "testutil.h"
 
 #include <httplib.h>
@@ -95,19 +96,19 @@ private slots:
 void CollectTest::hostlists()
 {
     std::string error;
-    auto l = expandHostlist("node[01-03,07],gpu-a1", error);
+    auto l = present::expandHostList("node[01-03,07],gpu-a1", error);
     QVERIFY(l);
     QCOMPARE(*l, (std::vector<std::string>{"node01", "node02", "node03", "node07", "gpu-a1"}));
-    l = expandHostlist("r[1-2]n[8-9]", error);
+    l = present::expandHostList("r[1-2]n[8-9]", error);
     QVERIFY(l);
     QCOMPARE(*l, (std::vector<std::string>{"r1n8", "r1n9", "r2n8", "r2n9"}));
-    l = expandHostlist("jean-zay-iam[17-19]", error);
+    l = present::expandHostList("jean-zay-iam[17-19]", error);
     QCOMPARE(l->size(), size_t(3));
-    QVERIFY(!expandHostlist("node[1-", error));
+    QVERIFY(!present::expandHostList("node[1-", error));
     QVERIFY(error.find("unbalanced") != std::string::npos);
-    QVERIFY(!expandHostlist("node[5-3]", error));
-    QVERIFY(!expandHostlist("n[0-999999]", error));
-    QVERIFY(!expandHostlist("n[a-b]", error));
+    QVERIFY(!present::expandHostList("node[5-3]", error));
+    QVERIFY(!present::expandHostList("n[0-999999]", error));
+    QVERIFY(!present::expandHostList("n[a-b]", error));
     QVERIFY(safeNodeName("gpu-node-01.cluster_a"));
     QVERIFY(!safeNodeName("-oProxyCommand=x"));
     QVERIFY(!safeNodeName("a'b"));

@@ -77,12 +77,14 @@ const SymptomEvent* eventOf(const Result& r, const std::string& symptom)
     return nullptr;
 }
 
-bool linkedFrom(const Result& r, const std::string& symptom)
+// The symptoms `symptom` is drawn as the cause of ("" when none), for the failure message.
+std::string linkedFrom(const Result& r, const std::string& symptom)
 {
+    std::string to;
     for (const auto& e : r.edges)
         if (r.events[e.from.value].symptom == symptom)
-            return true;
-    return false;
+            to += r.events[e.to.value].symptom.str() + "@" + std::string(r.events[e.to.value].node) + " ";
+    return to;
 }
 
 std::string ruleError(const std::string& text)
@@ -109,6 +111,10 @@ private slots:
     void aLowerBoundLeavesTheOnsetOpenBefore();
     void theOnsetSurvivesTheResultDocument();
     void waitedIsCheckedWhenRulesLoad();
+    void anRcuStallReadsItsWaitFromALaterLine();
+    void aConstantWaitNeedsNoField();
+    void continuedAndConstantWaitsAreCheckedWhenRulesLoad();
+    void ncclRasTimeoutsSayHowLongThePeerWasSilent();
 };
 
 void TestOnset::aWatchdogsRanForDatesItsOnset()
@@ -145,7 +151,7 @@ void TestOnset::aFaultMinutesIntoTheHangIsNotItsCause()
                  verdict.find("a later consequence or an independent fault") != std::string::npos,
              verdict.c_str());
     // ... and it is not drawn as the cause of timeouts that began before it.
-    QVERIFY(!linkedFrom(a.result, "gpu.xid.79"));
+    QVERIFY2(linkedFrom(a.result, "gpu.xid.79").empty(), linkedFrom(a.result, "gpu.xid.79").c_str());
     QVERIFY2(a.result.summary.find("the hang began at ~2026-03-14 10:00:41 UTC; no event before it explains it") !=
                  std::string::npos,
              a.result.summary.c_str());
@@ -183,7 +189,7 @@ void TestOnset::aFaultBeforeTheHangIsItsCause()
     QVERIFY(a.result.rootCause);
     QCOMPARE(QString::fromStdString(a.result.rootCause->symptom), QStringLiteral("gpu.xid.79"));
     QCOMPARE(QString::fromStdString(a.result.rootCause->node), QStringLiteral("gpu-r03"));
-    QVERIFY(linkedFrom(a.result, "gpu.xid.79"));
+    QVERIFY(!linkedFrom(a.result, "gpu.xid.79").empty());
 }
 
 void TestOnset::aFaultWithinTheSlackStaysACandidate()
@@ -261,6 +267,121 @@ void TestOnset::waitedIsCheckedWhenRulesLoad()
     QVERIFY2(field.find("'secs'") != std::string::npos, field.c_str());
     const std::string key = ruleError(rule(R"({"field": "seconds", "unit": "s", "upto": 3})"));
     QVERIFY2(key.find("upto") != std::string::npos, key.c_str());
+}
+
+// The kernel prints an RCU stall's "t=N jiffies" after the per-CPU lines of its report (kernel/rcu/tree_stall.h):
+// the rule's `continued` reads it from there, on the same host, up to the next report. HZ is not in the log, so
+// N jiffies are at least N ms (HZ <= 1000) and the wait is a lower bound.
+void TestOnset::anRcuStallReadsItsWaitFromALaterLine()
+{
+    QTemporaryDir tmp;
+    const fs::path dir = tmp.path().toStdString();
+    writeFile(dir / "workload.json", R"({"window": {"start": "2026-03-14T09:00:00Z"}})");
+    writeFile(dir / "syslog-node-01.log",
+              "Mar 14 10:05:00 node-01 kernel: rcu: INFO: rcu_sched detected stalls on CPUs/tasks:\n"
+              "Mar 14 10:05:00 node-01 kernel: rcu: \t3-....: (60001 ticks this GP) idle=3fa/1/0x4000000000000000 "
+              "softirq=1093/1093 fqs=14990\n"
+              // another host's line in a shared syslog does not end the report, nor is it read
+              "Mar 14 10:05:00 node-02 kernel: rcu: \t(detected by 1, t=999 jiffies, g=77, q=3 ncpus=8)\n"
+              "Mar 14 10:05:00 node-01 kernel: rcu: \t(detected by 5, t=60002 jiffies, g=2505, q=1247 ncpus=96)\n"
+              "Mar 14 10:05:30 node-01 kernel: [ 8811.120400] rcu: INFO: rcu_preempt self-detected stall on CPU\n"
+              // a report whose duration never came is not given the next report's
+              "Mar 14 10:06:30 node-01 kernel: rcu: INFO: rcu_preempt self-detected stall on CPU\n"
+              "Mar 14 10:06:30 node-01 kernel: rcu: \t7-....: (5249 ticks this GP) idle=b5c/1/0x4000000000000002\n"
+              "Mar 14 10:06:30 node-01 kernel: \t(t=5250 jiffies g=11601 q=113 ncpus=96)\n");
+    // 3.x kernels: one line, no "rcu: ".
+    writeFile(dir / "syslog-node-03.log",
+              "Mar 14 10:05:00 node-03 kernel: INFO: rcu_sched self-detected stall on CPU { 7}  "
+              "(t=60000 jiffies g=1183 c=1182 q=37)\n");
+    Analysis a = analyze(dir.string(), shippedOnly());
+    std::vector<std::pair<std::string, Wait>> waits;
+    std::vector<std::optional<Wait>> node01;
+    for (const auto& e : a.result.events)
+        if (e.originalSymptom == "host.rcu_stall" && e.node == "node-01")
+            node01.push_back(e.waited);
+        else if (e.originalSymptom == "host.rcu_stall" && e.node == "node-03" && e.waited)
+            waits.emplace_back(e.node, *e.waited);
+    QCOMPARE(node01.size(), size_t(3));
+    QVERIFY(node01[0] && !node01[1] && node01[2]);
+    QCOMPARE(node01[0]->minNs, 60'002 * kMs);
+    QCOMPARE(node01[0]->maxNs, kNoTime);
+    QCOMPARE(node01[2]->minNs, 5'250 * kMs);
+    QCOMPARE(waits.size(), size_t(1));
+    QCOMPARE(waits[0].second.minNs, 60'000 * kMs);
+    // The report's record reaches the line that held the duration, so a reader sees it.
+    bool reaches = false;
+    for (const auto& o : a.observations)
+        if (o.node == "node-01" && o.ref.line == 1)
+            reaches = o.ref.lineCount == 4;
+    QVERIFY(reaches);
+}
+
+// "nfs: server not responding" says the server stopped answering at some time before the line: a wait of at
+// least 0 s, written as a constant, not a field the rule makes up.
+void TestOnset::aConstantWaitNeedsNoField()
+{
+    QTemporaryDir tmp;
+    const fs::path dir = tmp.path().toStdString();
+    writeFile(dir / "workload.json", R"({"window": {"start": "2026-03-14T09:00:00Z"}})");
+    writeFile(dir / "syslog-node-01.log",
+              "Mar 14 10:05:00 node-01 kernel: nfs: server filer01 not responding, still trying\n");
+    Analysis a = analyze(dir.string(), shippedOnly());
+    const SymptomEvent* nfs = eventOf(a.result, "storage.nfs_not_responding");
+    QVERIFY(nfs && nfs->waited);
+    QCOMPARE(nfs->waited->minNs, int64_t(0));
+    QCOMPARE(nfs->waited->maxNs, kNoTime);
+    QVERIFY(nfs->fields.find("unanswered_s") == nfs->fields.end());
+}
+
+void TestOnset::continuedAndConstantWaitsAreCheckedWhenRulesLoad()
+{
+    auto rule = [](const std::string& extra, const std::string& waited) {
+        return R"({"rules": [{"id": "t.extract.wait", "phase": "extract", "pattern": "stalled on CPU", )" + extra +
+               R"("emit": {"symptom": "t.stuck", "waited": )" + waited + "}}]}";
+    };
+    const std::string cont = R"x("continued": {"pattern": "t=(?P<j>\\d+) jiffies", "lines": 5,
+                                "samples": [{"line": "(t=21 jiffies)", "fields": {"j": "21"}}]}, )x";
+    QCOMPARE(QString::fromStdString(ruleError(rule(cont, R"({"field": "j", "unit": "jiffies", "at_least": true})"))),
+             QString());
+    QCOMPARE(QString::fromStdString(ruleError(rule("", R"({"value": 0, "unit": "s", "at_least": true})"))), QString());
+    const std::string hz = ruleError(rule(cont, R"({"field": "j", "unit": "jiffies"})"));
+    QVERIFY2(hz.find("at_least") != std::string::npos, hz.c_str());
+    const std::string both = ruleError(rule(cont, R"({"field": "j", "value": 0, "unit": "s"})"));
+    QVERIFY2(both.find("either") != std::string::npos, both.c_str());
+    const std::string unnamed = ruleError(rule(R"x("continued": {"pattern": "t=\\d+", "lines": 5, "samples": ["t=1"]}, )x",
+                                               R"({"value": 0, "unit": "s"})"));
+    QVERIFY2(unnamed.find("named group") != std::string::npos, unnamed.c_str());
+    const std::string sample = ruleError(rule(R"x("continued": {"pattern": "t=(?P<j>\\d+) jiffies", "lines": 5,
+                                "samples": [{"line": "(t=21 jiffies)", "fields": {"j": "22"}}]}, )x",
+                                              R"({"field": "j", "unit": "jiffies", "at_least": true})"));
+    QVERIFY2(sample.find("'continued' sample yields j=") != std::string::npos, sample.c_str());
+}
+
+// NCCL's RAS prints how long a peer has been silent ("keep-alive timeout error (35s)", whole seconds cut). A Slurm
+// time limit measures the job's run since its start, not since what stalled it: no wait (docs/rules.md).
+void TestOnset::ncclRasTimeoutsSayHowLongThePeerWasSilent()
+{
+    QTemporaryDir tmp;
+    const fs::path dir = tmp.path().toStdString();
+    writeFile(dir / "workload.json", R"({"window": {"start": "2026-03-14T09:00:00Z"}})");
+    writeFile(dir / "applog-node-01-rank0.log",
+              "[2026-03-14 10:05:00] node-01:61722:61722 [0] NCCL INFO Bootstrap : Using eth0:10.10.1.17<0>\n"
+              "node-01:61722:61790 [0] NCCL INFO RAS keep-alive timeout error (35s) on socket connection with "
+              "10.10.2.30<50123>\n"
+              "[2026-03-14 10:05:02] slurmstepd: error: *** JOB 4412871 ON node-01 CANCELLED AT 2026-03-14T10:05:02 "
+              "DUE TO TIME LIMIT ***\n");
+    Analysis a = analyze(dir.string(), shippedOnly());
+    const SymptomEvent* ras = eventOf(a.result, "nccl.ras_peer_timeout");
+    QVERIFY(ras && ras->waited);
+    QCOMPARE(ras->waited->minNs, 35 * kSec);
+    QCOMPARE(ras->waited->maxNs, 36 * kSec - 1);
+    bool limit = false;
+    for (const auto& e : a.result.events)
+        if (e.originalSymptom == "scheduler.cancelled.TIME LIMIT") {
+            limit = true;
+            QVERIFY(!e.waited);
+        }
+    QVERIFY(limit);
 }
 
 QTEST_GUILESS_MAIN(TestOnset)

@@ -1,18 +1,20 @@
 // Name and wrapper invariance (issue #41): the same evidence under neutral file names ("file-03.log",
 // "console.log", "output.txt", ...) and with every line behind a collecting tool's prefix (pdsh, docker
-// compose, kubectl logs --prefix, Metaflow, Ray, mpirun --tag-output, Azure ML) gives the same status and
+// compose, kubectl logs --prefix and --timestamps, Metaflow, Ray, mpirun --tag-output, Azure ML) gives the same status and
 // domain, and the same node where the content names that node. A file whose node only its name said keeps
 // it as a folder ("node-03/file-05.log"): its name then says nothing of its kind. Bundles: every shipped sample, a few small
 // synth bundles of different fault kinds, and the real incidents when their folder is there
 // ($FAULTLINE_INCIDENTS, else ../shared/incidents beside the source tree; skipped, and said so, otherwise).
 // Prints a bundle x variant table; every cell must hold.
 #include "bundle/wrappers.h"
+#include "parse/lineparse.h"
 #include "synth/synth.h"
 #include "testutil.h"
 
 #include <QtTest>
 
 #include <cstdio>
+#include <ctime>
 #include <cstdlib>
 #include <functional>
 #include <map>
@@ -81,6 +83,7 @@ struct Variant {
     std::string name;
     std::function<std::string(const Source&, size_t i)> rename; // new bundle path; empty: keep
     Prefix prefix;                                              // null: none
+    bool receiveTimes = false; // kubectl logs --timestamps: each line stamped with the time it was received
 };
 
 const std::vector<Variant>& variants()
@@ -112,6 +115,9 @@ const std::vector<Variant>& variants()
                        }});
         out.push_back({"kubectl-prefix", nullptr,
                        [](const Source&, size_t i) { return "[pod/trainer-" + std::to_string(i) + "/main] "; }});
+        // kubectl logs --timestamps: the time the runtime received each line, RFC 3339 with nanoseconds, before
+        // the line's own stamp.
+        out.push_back({"kubectl-timestamps", nullptr, nullptr, true});
         out.push_back({"metaflow", nullptr,
                        [](const Source&, size_t i) { return "[1712/train/" + std::to_string(i + 1) + " (pid 4242)] "; }});
         out.push_back({"ray", nullptr, [](const Source&, size_t) { return std::string("(raylet) "); }});
@@ -126,6 +132,46 @@ const std::vector<Variant>& variants()
         return out;
     }();
     return v;
+}
+
+std::string rfc3339Nano(int64_t ns)
+{
+    const std::time_t secs = std::time_t(ns / 1000000000);
+    std::tm tm{};
+    gmtime_r(&secs, &tm);
+    char head[32], frac[16];
+    std::strftime(head, sizeof head, "%Y-%m-%dT%H:%M:%S", &tm);
+    std::snprintf(frac, sizeof frac, ".%09lldZ", static_cast<long long>(ns % 1000000000));
+    return std::string(head) + frac;
+}
+
+// What the runtime would have stamped: a second after the line's own time where it printed one, else after
+// the last one before it in the file (the first one after it for the head of a file; a file with no time at
+// all gets one fixed day). The stamp differs from the line's own time, so a reader that took it instead would
+// show.
+std::string receiveStamped(const std::string& text, SourceKind kind)
+{
+    const TimeContext ctx = inferTimeContext(std::string_view(text).substr(0, 1 << 16), kind, 2026);
+    std::vector<std::string> lines;
+    std::vector<int64_t> times;
+    std::istringstream in(text);
+    for (std::string l; std::getline(in, l);) {
+        times.push_back(parseLine(l, kind, ctx).timeNs);
+        lines.push_back(std::move(l));
+    }
+    int64_t last = civilToNs(2026, 1, 1, 0, 0, 0, 0);
+    for (int64_t t : times)
+        if (t != kNoTime) {
+            last = t;
+            break;
+        }
+    std::string out;
+    for (size_t k = 0; k < lines.size(); ++k) {
+        if (times[k] != kNoTime)
+            last = times[k];
+        out += rfc3339Nano(last + 1000000000) + " " + lines[k] + "\n";
+    }
+    return out;
 }
 
 std::string prefixed(const std::string& text, const std::string& prefix)
@@ -157,6 +203,8 @@ void makeVariant(const fs::path& src, const Loaded& as, const Variant& v, const 
             }
             if (v.prefix && relayed(s))
                 text = prefixed(text, v.prefix(s, i));
+            if (v.receiveTimes && relayed(s))
+                text = receiveStamped(text, s.kind);
             ++i;
         }
         fs::create_directories((dst / to).parent_path());

@@ -670,6 +670,7 @@ void LineParseTest::wrappedLines()
         {"ray raylet", "(raylet, ip=10.0.0.5) ", LineWrapper::Ray, "10.0.0.5", "raylet", -1},
         {"mpi", "[1,3]<stderr>:", LineWrapper::MpiTag, "", "", 3},
         {"azure ml", "[worker-0, 10.0.0.4] ", LineWrapper::AzureMl, "10.0.0.4", "worker-0", -1},
+        {"kubectl --timestamps", "2026-01-01T00:00:00.123456789Z ", LineWrapper::KubectlTimestamps, "", "", -1},
     };
     for (const Case& c : cases) {
         const std::string head = c.prefix + syslog + "\n" + c.prefix + app + "\n" + c.prefix + syslog + "\n";
@@ -690,6 +691,13 @@ void LineParseTest::wrappedLines()
         QCOMPARE(wrappedApp.substr(la.messageStart), app);
         QCOMPARE(std::string(innerLine(ctx.wrapper, wrappedApp)), app);
     }
+    // kubectl --timestamps: a line that printed no time of its own takes the receive time.
+    TimeContext kts;
+    kts.wrapper = LineWrapper::KubectlTimestamps;
+    const LineInfo received = parseLine("2026-01-01T00:00:00.5Z " + app, SourceKind::Unknown, kts);
+    const LineInfo stamped = parseLine("2026-01-01T00:00:00.5Z", SourceKind::Unknown, TimeContext{.defaultYear = 2026});
+    QVERIFY(received.timeNs != kNoTime);
+    QCOMPARE(received.timeNs, stamped.timeNs);
     // A line without the file's wrapper (pdsh's own complaint) is read as it is.
     TimeContext pdsh;
     pdsh.wrapper = LineWrapper::Pdsh;

@@ -1,6 +1,7 @@
 // core/present: the role rule the report and the views share, place and time
 // text; the rules digest's SHA-256 (core/rules/sha256, Qt-free) and rule
 // template expansion (core/rules/template, shared by the scan and the sample checker).
+#include "present/hostlist.h"
 #include "present/role.h"
 #include "present/summary.h"
 #include "present/timefmt.h"
@@ -9,6 +10,9 @@
 #include "rules/template.h"
 
 #include <QtTest>
+
+#include <algorithm>
+#include <cstdio>
 
 using namespace fl;
 
@@ -35,6 +39,47 @@ Result chain(ResultStatus status)
 class TestPresent : public QObject {
     Q_OBJECT
 private slots:
+    void hostListsCompress()
+    {
+        using present::compressHostList;
+        QCOMPARE(QString::fromStdString(compressHostList({"node-0003", "node-0001", "node-0002", "node-0005"})),
+                 QStringLiteral("node-[0001-0003,0005]"));
+        // Unpadded numbers group across widths; padded ones keep their width.
+        QCOMPARE(QString::fromStdString(compressHostList({"gpu9", "gpu10", "gpu11"})), QStringLiteral("gpu[9-11]"));
+        QCOMPARE(QString::fromStdString(compressHostList({"a01", "a1"})), QStringLiteral("a01,a1"));
+        QCOMPARE(QString::fromStdString(compressHostList({"login", "node-7", "node-7"})), QStringLiteral("login,node-7"));
+        QCOMPARE(QString::fromStdString(compressHostList({})), QString());
+        // The display cap: runs inside a bracket, then items.
+        std::vector<std::string> odd;
+        for (int i = 1; i <= 9; i += 2)
+            odd.push_back("n" + std::to_string(i));
+        QCOMPARE(QString::fromStdString(compressHostList(odd, 3)), QStringLiteral("n[1,3,5,…] (2 more runs)"));
+        QCOMPARE(QString::fromStdString(compressHostList({"a", "b", "c", "d"}, 2)), QStringLiteral("a,b … and 2 more"));
+        QCOMPARE(QString::fromStdString(present::numberRanges({9, 0, 1, 2, 5, 7, 8}, 2)),
+                 QStringLiteral("0-2,5 … and 1 more"));
+        QCOMPARE(QString::fromStdString(present::numberRanges({9, 0, 1, 2, 5, 7, 8})), QStringLiteral("0-2,5,7-9"));
+    }
+    void hostListsExpandWhatTheyCompress()
+    {
+        std::string error;
+        std::vector<std::string> names;
+        for (int i = 1; i <= 1250; ++i)
+            if (i != 979) {
+                char b[16];
+                std::snprintf(b, sizeof b, "node-%04d", i);
+                names.push_back(b);
+            }
+        names.push_back("gpu-login");
+        const std::string text = present::compressHostList(names);
+        QCOMPARE(QString::fromStdString(text), QStringLiteral("gpu-login,node-[0001-0978,0980-1250]"));
+        auto back = present::expandHostList(text, error);
+        QVERIFY(back);
+        std::sort(back->begin(), back->end());
+        std::sort(names.begin(), names.end());
+        QCOMPARE(*back, names);
+        QVERIFY(!present::expandHostList("n[1-3],m[1-3]", error, 4));
+        QVERIFY(error.find("more than 4 hosts") != std::string::npos);
+    }
     void rolesFollowTheChainFromTheRoot()
     {
         Result r = chain(ResultStatus::Attributed);

@@ -99,9 +99,10 @@ private slots:
 
         const std::string newer = tmp.filePath("newer.sqlite").toStdString();
         QVERIFY2(store::createNotes(newer, store::kNotesSchemaVersion, error), error.c_str());
-        exec(newer, "UPDATE meta SET value = '3' WHERE key = 'schema_version'");
+        const std::string next = std::to_string(store::kNotesSchemaVersion + 1);
+        exec(newer, ("UPDATE meta SET value = '" + next + "' WHERE key = 'schema_version'").c_str());
         QVERIFY(!store::readNotes(newer, notes, error));
-        QVERIFY2(error.find(newer + ": notes schema version 3, newer") == 0, error.c_str());
+        QVERIFY2(error.find(newer + ": notes schema version " + next + ", newer") == 0, error.c_str());
         QVERIFY(!store::createNotes(foreign, 1, error));
 
         const std::string missing = tmp.filePath("no/such.sqlite").toStdString();

@@ -158,7 +158,7 @@ private slots:
         for (int pass = 0; pass < 2; ++pass) {
             NotesStore s;
             QVERIFY2(s.openFor(bundle), qPrintable(s.error()));
-            QCOMPARE(s.schemaVersion(), 2);
+            QCOMPARE(s.schemaVersion(), store::kNotesSchemaVersion);
             QCOMPARE(s.bookmarks().size(), size_t(1));
             QCOMPARE(s.bookmarks().front().note, QStringLiteral("old note"));
             QVERIFY(s.setVerdictOverride({QStringLiteral("unattributed"), {}, {}, {}, QStringLiteral("pass %1").arg(pass), {}}));

@@ -35,7 +35,9 @@ private slots:
             ids.insert(spec.id);
             QWidget* p = w.panel(spec.id);
             QVERIFY2(p, qPrintable(spec.id));
-            if (spec.area == PanelArea::Side)
+            if (spec.quiz == QuizRole::Exercise)  // a tab only while an exercise is open
+                QVERIFY(w.sideTabs()->indexOf(p) < 0 && w.centreTabs()->indexOf(p) < 0 && !p->isVisibleTo(&w));
+            else if (spec.area == PanelArea::Side)
                 QVERIFY(w.sideTabs()->indexOf(p) >= 0);
             else if (spec.area == PanelArea::Centre)
                 QVERIFY(w.centreTabs()->indexOf(p) >= 0);
@@ -47,7 +49,44 @@ private slots:
         QCOMPARE(tabTitles(w.sideTabs()), (QStringList{"Verdict", "Explanation", "Teach"}));
         QCOMPARE(tabTitles(w.centreTabs()), (QStringList{"Timeline", "Symptom chain", "Metrics"}));
         QVERIFY(w.verdict() && w.explanation() && w.stepper() && w.timeline() && w.chain() && w.metrics() &&
-                w.evidence() && w.raw());
+                w.evidence() && w.raw() && w.quiz());
+    }
+
+    void anExerciseHidesEveryDecisionPanelThroughTheRegistry()
+    {
+        QTemporaryDir dir;
+        const auto a = test::makeIncident(dir.path());
+        WorkbenchView w;
+        w.setAnalysis(a);
+        QVERIFY(!w.focus()->current().evidence.isEmpty());
+        w.setQuiz(a, std::nullopt);
+        QVERIFY(w.quizHidesVerdict());
+        for (const PanelSpec& spec : workbenchPanels()) {
+            QWidget* p = w.panel(spec.id);
+            const bool inTabs = w.sideTabs()->indexOf(p) >= 0 || w.centreTabs()->indexOf(p) >= 0;
+            if (spec.quiz == QuizRole::Decision) {
+                QVERIFY2(spec.clear, qPrintable(spec.id));  // how the exercise empties it
+                QVERIFY2(!inTabs && !p->isVisibleTo(&w), qPrintable(spec.id));
+            } else if (spec.area != PanelArea::Bottom) {
+                QVERIFY2(inTabs, qPrintable(spec.id));
+            }
+        }
+        QCOMPARE(tabTitles(w.sideTabs()), (QStringList{"Exercise"}));
+        QCOMPARE(tabTitles(w.centreTabs()), (QStringList{"Timeline", "Metrics"}));
+        // Emptied, not just out of sight; nothing selected that would point at the answer.
+        QCOMPARE(w.stepper()->steps().count(), 0);
+        QVERIFY(w.focus()->current().evidence.isEmpty());
+        QCOMPARE(w.evidence()->model()->rowCount(), int(a->result.evidence.size()));
+        // Reveal: every decision back, the exercise's score stays on its tab.
+        w.reveal();
+        QVERIFY(!w.quizHidesVerdict());
+        QCOMPARE(tabTitles(w.sideTabs()), (QStringList{"Verdict", "Explanation", "Teach", "Exercise"}));
+        QCOMPARE(w.sideTabs()->currentWidget(), static_cast<QWidget*>(w.stepper()));
+        QVERIFY(w.stepper()->steps().count() > 0);
+        // An ordinary open leaves the exercise: the usual tabs.
+        w.endQuiz();
+        QCOMPARE(tabTitles(w.sideTabs()), (QStringList{"Verdict", "Explanation", "Teach"}));
+        QCOMPARE(tabTitles(w.centreTabs()), (QStringList{"Timeline", "Symptom chain", "Metrics"}));
     }
 
     void everyPanelReceivesTheAnalysisAndTheNotes()

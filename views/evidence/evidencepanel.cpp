@@ -132,6 +132,12 @@ void EvidencePanel::showContextMenu(const QPoint& pos)
     const bool hasNote = !m_model->data(m_model->index(m_model->rowOfId(id), 0), EvidenceModel::NoteRole).toString().isEmpty();
     const bool marked = m_model->data(m_model->index(m_model->rowOfId(id), 0), EvidenceModel::BookmarkedRole).toBool();
     QMenu menu(this);
+    if (m_marking) {
+        const QString file = style::q(it->file);
+        const quint64 line = it->ref.line;
+        menu.addAction(tr("Mark as the initiating event"), this, [this, file, line] { emit markRequested(file, line); });
+        menu.addSeparator();
+    }
     menu.addAction(hasNote ? tr("Edit note…") : tr("Add note…"), this, [this, id] { emit noteRequested(id); });
     if (hasNote)
         menu.addAction(tr("Remove note"), this, [this, id] { emit noteRemoveRequested(id); });

@@ -36,6 +36,11 @@ signals:
     void noteRequested(const QString& evidenceId);
     void noteRemoveRequested(const QString& evidenceId);
     void bookmarkToggleRequested(const QString& evidenceId);
+    // Quiz: the learner takes this line for the initiating event (offered only while setMarking(true)).
+    void markRequested(const QString& file, quint64 line);
+
+public:
+    void setMarking(bool on) { m_marking = on; }
 
 public slots:
     // F8 / Shift+F8: next / previous visible row, wrapping around.
@@ -58,6 +63,7 @@ private:
     QComboBox* m_source;
     QLineEdit* m_text;
     bool m_syncing = false;
+    bool m_marking = false;
 };
 
 } // namespace fl

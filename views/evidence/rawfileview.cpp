@@ -487,6 +487,10 @@ void RawFileView::contextMenuEvent(QContextMenuEvent* e)
     viewport()->update();
     const bool marked = m_bookmarks.count(line) > 0;
     QMenu menu(this);
+    if (m_marking) {
+        menu.addAction(tr("Mark line %1 as the initiating event").arg(line), this, [this, line] { emit markRequested(line); });
+        menu.addSeparator();
+    }
     menu.addAction(marked ? tr("Remove bookmark on line %1").arg(line) : tr("Bookmark line %1").arg(line), this,
                    [this, line] { emit bookmarkToggleRequested(line); });
     menu.addAction(marked && !m_bookmarks.at(line).isEmpty() ? tr("Edit note on line %1…").arg(line)

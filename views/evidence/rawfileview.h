@@ -65,6 +65,7 @@ public:
     int rowsOf(uint64_t line0) const;
     // Next bookmark after (or before) the current line, wrapping; false if none.
     bool goToBookmark(bool forward = true);
+    void setMarking(bool on) { m_marking = on; }
 
 signals:
     void fileOpened(const QString& displayName);
@@ -75,6 +76,8 @@ signals:
     void goToLineLanded(quint64 line);
     void indexProgress(quint64 lines, bool complete);
     void bookmarkToggleRequested(quint64 line);
+    // Quiz: the learner takes this line for the initiating event (offered only while setMarking(true)).
+    void markRequested(quint64 line);
     void lineNoteRequested(quint64 line);
 
 protected:
@@ -113,6 +116,7 @@ private:
     uint64_t m_scrollUnit = 1;
     std::map<uint64_t, QString> m_bookmarks;
     bool m_wrap = true;
+    bool m_marking = false;
 };
 
 } // namespace fl

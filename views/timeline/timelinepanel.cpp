@@ -33,7 +33,7 @@ TimelinePanel::TimelinePanel(FocusState* focus, QWidget* parent)
     m_filter->setMaximumWidth(320);
     auto* sort = new QCheckBox(tr("Sort by first anomaly"), this);
     sort->setChecked(m_view->lanes().sortByFirstAnomaly());
-    auto* fit = button(tr("Fit to incident"), tr("Zoom to the root cause and its symptoms"), this);
+    auto* fit = button(tr("Fit to incident"), tr("Zoom to the incident: the initiating event and what followed it"), this);
     auto* all = button(tr("Show all"), tr("Zoom out to every event"), this);
     auto* expand = button(tr("Expand ranks"), tr("Show every rank sub-lane"), this);
     expand->setCheckable(true);

@@ -26,18 +26,10 @@ WorkbenchView::WorkbenchView(QWidget* parent)
 {
     // Left: what was decided and why. Centre: when and where. Bottom: the proof, side by side.
     auto* bottom = new QSplitter(Qt::Horizontal);
-    for (const PanelSpec& spec : workbenchPanels()) {
-        QWidget* w = spec.create(m_focus);
-        m_panels.push_back(w);
-        switch (spec.area) {
-        case PanelArea::Side: m_side->addTab(w, spec.title); break;
-        case PanelArea::Centre: m_centre->addTab(w, spec.title); break;
-        case PanelArea::Bottom:
-            bottom->addWidget(w);
-            bottom->setStretchFactor(bottom->count() - 1, 1);
-            break;
-        }
-    }
+    m_bottom = bottom;
+    for (const PanelSpec& spec : workbenchPanels())
+        m_panels.push_back(spec.create(m_focus));
+    applyExercise();
     auto* right = new QSplitter(Qt::Vertical);
     right->addWidget(m_centre);
     right->addWidget(bottom);
@@ -170,7 +162,7 @@ void WorkbenchView::refreshNotes()
     const PanelNotes notes = panelNotes();
     const auto& specs = workbenchPanels();
     for (size_t i = 0; i < specs.size(); ++i)
-        if (specs[i].showNotes)
+        if (specs[i].showNotes && panelShown(specs[i]))  // a hidden decision stays empty
             specs[i].showNotes(m_panels[i], notes);
 }
 
@@ -253,18 +245,22 @@ void WorkbenchView::setAnalysis(std::shared_ptr<const Analysis> analysis, ViewJo
     // From here every id the views put in the focus is this analysis's.
     m_focus->reset(a ? AnalysisId::next() : AnalysisId{});
     const auto& specs = workbenchPanels();
+    // A panel an exercise keeps out of sight is emptied and not loaded: it is shown again only by an open
+    // that shows it (the reveal). Nothing of the previous analysis stays on show while the jobs run.
+    std::vector<bool> loaded(specs.size());
+    for (size_t i = 0; i < specs.size(); ++i) {
+        loaded[i] = panelShown(specs[i]);
+        if ((mode == ViewJobs::Mode::Background || !loaded[i]) && specs[i].clear)
+            specs[i].clear(m_panels[i]);
+    }
     // Stage 1, at once: what was decided.
     QElapsedTimer t;
     t.start();
     for (size_t i = 0; i < specs.size(); ++i)
-        if (specs[i].showNow)
+        if (loaded[i] && specs[i].showNow)
             specs[i].showNow(m_panels[i], a);
     m_verdictMs = static_cast<double>(t.nsecsElapsed()) / 1e6;
     if (mode == ViewJobs::Mode::Background) {
-        // Nothing of the previous analysis stays on show while the jobs run.
-        for (size_t i = 0; i < specs.size(); ++i)
-            if (specs[i].clear)
-                specs[i].clear(m_panels[i]);
         // Painted before the jobs start: on two cores, two running jobs left the GUI thread a third of a core,
         // and painting the verdict behind them took ~90 ms instead of a few.
         if (verdict()->isVisible())
@@ -274,7 +270,7 @@ void WorkbenchView::setAnalysis(std::shared_ptr<const Analysis> analysis, ViewJo
     // Stage 2: what is built from the whole result, off this thread where it
     // can be; each view fills in as its job lands.
     for (size_t i = 0; i < specs.size(); ++i)
-        if (specs[i].load)
+        if (loaded[i] && specs[i].load)
             specs[i].load(m_panels[i], a, *m_jobs);
     if (mode == ViewJobs::Mode::Inline)
         onViewsReady();
@@ -311,34 +307,42 @@ void WorkbenchView::onViewsReady()
         FocusSnapshot s = untouched;
         s.startNs = lanes.incidentStart();
         s.endNs = lanes.incidentEnd();
-        // The root cause's first evidence (else the first root-role item, as in
-        // an ambiguous result) is selected and opened, without a history step.
-        const Result& r = m_analysis->result;
-        if (r.rootCause && !r.rootCause->evidence.empty()) {
-            s.evidence = ViewEvidenceId{style::q(r.rootCause->evidence.front())};
-            s.event = r.rootCause->event;
-        } else {
-            for (const EvidenceItem& e : r.evidence) {
-                if (e.role == EvidenceRole::Root) {
-                    s.evidence = ViewEvidenceId{style::q(e.id)};
-                    s.event = e.event;
-                    break;
-                }
-            }
-            // Unattributed: the earliest evidence is where a reader starts.
-            const EvidenceItem* earliest = nullptr;
-            for (const EvidenceItem& e : r.evidence)
-                if (e.time.known() && (!earliest || e.time.ns < earliest->time.ns))
-                    earliest = &e;
-            if (s.evidence.isEmpty() && earliest) {
-                s.evidence = ViewEvidenceId{style::q(earliest->id)};
-                s.event = earliest->event;
-            }
-        }
+        if (!quizHidesVerdict())  // a learner starts with nothing selected: a selection would point at the answer
+            selectStart(s);
         m_focus->reset(s);
     }
-    stepper()->setHighlighting(m_side->currentWidget() == stepper());  // reset() cleared it
+    const auto& specs = workbenchPanels();
+    for (size_t i = 0; i < specs.size(); ++i)
+        if (specs[i].ready && panelShown(specs[i]))
+            specs[i].ready(m_panels[i], *this);
     emit viewsReady();
+}
+
+void WorkbenchView::selectStart(FocusSnapshot& s) const
+{
+    // Selected and opened, without a history step.
+    const Result& r = m_analysis->result;
+    if (r.rootCause && !r.rootCause->evidence.empty()) {
+        s.evidence = ViewEvidenceId{style::q(r.rootCause->evidence.front())};
+        s.event = r.rootCause->event;
+        return;
+    }
+    for (const EvidenceItem& e : r.evidence) {
+        if (e.role == EvidenceRole::Root) {  // as in an ambiguous result
+            s.evidence = ViewEvidenceId{style::q(e.id)};
+            s.event = e.event;
+            return;
+        }
+    }
+    // Unattributed: the earliest evidence is where a reader starts.
+    const EvidenceItem* earliest = nullptr;
+    for (const EvidenceItem& e : r.evidence)
+        if (e.time.known() && (!earliest || e.time.ns < earliest->time.ns))
+            earliest = &e;
+    if (earliest) {
+        s.evidence = ViewEvidenceId{style::q(earliest->id)};
+        s.event = earliest->event;
+    }
 }
 
 void WorkbenchView::openEvidence(const ViewEvidenceId& evidence)

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
 // Every view of one analysis, laid out and wired to one FocusState. The
 // panels come from workbenchPanels() (panelregistry.h): this class lays them
-// out by area, hands each the analysis and the notes, and keeps the notes
-// store. The application's main window holds one of these; the tests build it
+// out by area, hands each the analysis and the notes, keeps the notes store,
+// and runs an exercise (quiz mode, workbenchquiz.cpp). The application's main window holds one of these; the tests build it
 // directly.
 #pragma once
 
@@ -13,6 +13,8 @@
 #include "views/timeline/metricspanel.h"
 #include "views/store/notesstore.h"
 #include "views/teach/phasestepperpanel.h"
+#include "views/teach/quizpanel.h"
+#include "exercise/key.h"
 #include "views/evidence/rawfilepanel.h"
 #include "views/timeline/timelinepanel.h"
 #include "views/verdict/verdictpanel.h"
@@ -57,9 +59,21 @@ public:
     EvidencePanel* evidence() const { return panelAs<EvidencePanel>(QStringLiteral("evidence")); }
     RawFilePanel* raw() const { return panelAs<RawFilePanel>(QStringLiteral("raw")); }
     PhaseStepperPanel* stepper() const { return panelAs<PhaseStepperPanel>(QStringLiteral("teach")); }
+    QuizPanel* quiz() const { return panelAs<QuizPanel>(QStringLiteral("quiz")); }
     NotesStore* notes() const { return m_notes.get(); }
     QTabWidget* centreTabs() const { return m_centre; }
     QTabWidget* sideTabs() const { return m_side; }
+
+    // Quiz mode: the views show `full` with its decisions taken out (exercise::quizAnalysis), the Decision panels
+    // (PanelSpec::quiz) out of sight and empty, and no automatic selection; the learner marks lines; reveal()
+    // scores them against `key` (none: the engine's own verdict) and shows `full` on the Teach tab.
+    void setQuiz(std::shared_ptr<const Analysis> full, std::optional<exercise::ExerciseKey> key,
+                 ViewJobs::Mode mode = ViewJobs::Mode::Inline);
+    bool quizHidesVerdict() const { return m_quizFull != nullptr && !m_revealed; }
+    bool quizRevealed() const { return m_revealed; }
+    // Leaves quiz mode: every tab back (an ordinary open calls it).
+    void endQuiz();
+    void reveal();
 
     // Attaches the reviewer notes of `bundlePath` and shows them. Returns the
     // message when the notes file is unusable (the views go on without notes).
@@ -97,18 +111,28 @@ signals:
 
 private:
     void onViewsReady();
+    // Where a reader starts: the root cause's first evidence (else the first root-role item, else the earliest).
+    void selectStart(FocusSnapshot& s) const;
     void fitTimelineShare();
     bool checked(bool ok);
     PanelNotes panelNotes() const;
+    // Whether the panel is on screen now: its QuizRole against the exercise's state.
+    bool panelShown(const PanelSpec& spec) const;
+    // Puts every panel shown in its area (list order) and takes the others out of sight; tells each the state.
+    void applyExercise();
 
     std::shared_ptr<const Analysis> m_analysis;
     FocusState* m_focus;
     std::vector<QWidget*> m_panels;  // one per workbenchPanels() entry, same order
     std::unique_ptr<NotesStore> m_notes;
+    std::shared_ptr<const Analysis> m_quizFull;  // the analysis an exercise hides, shown on reveal
+    std::optional<exercise::ExerciseKey> m_quizKey;
+    bool m_revealed = false;
     QTabWidget* m_centre;
     QTabWidget* m_side;
     ViewJobs* m_jobs;
     QSplitter* m_rightSplit = nullptr;  // the centre tabs over the evidence and raw lines
+    QSplitter* m_bottom = nullptr;      // the Bottom panels, side by side
     double m_verdictMs = 0;
 };
 

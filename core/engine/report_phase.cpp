@@ -8,6 +8,7 @@
 #include "present/summary.h"
 #include "present/timefmt.h"
 #include "present/verdict.h"
+#include "present/would_decide.h"
 
 #include <algorithm>
 #include <charconv>
@@ -193,6 +194,8 @@ EvidenceItem observationItem(const State& state, ObservationId obsId, const Pick
     item.source = o.source;
     item.file = o.ref.file.value < state.files.size() ? state.files[o.ref.file.value].path : std::string();
     item.ref = o.ref;
+    if (o.source == SourceKind::Metrics)
+        item.series = o.text;
     item.node = o.node.empty() ? e.node : o.node;
     item.rank = o.rank;
     item.gpuIndex = o.gpuIndex >= 0 ? o.gpuIndex : e.gpuIndex;
@@ -473,6 +476,9 @@ void buildReport(const State& state, std::vector<SymptomEvent>& events, const st
             missing.onset = onsetFacts(state, events, result, *result.onset);
     }
     result.missing = present::missingEvidence(missing);
+    // What would order the tied candidates comes first: it is what decides an ambiguous verdict (issue #45).
+    const std::vector<std::string> deciding = present::wouldDecideLines(result);
+    result.missing.insert(result.missing.begin(), deciding.begin(), deciding.end());
 
     const std::set<EventId>& roots = roleOf.roots();
     result.summary = present::summary(result, {roots.begin(), roots.end()}, summaryCounts(state, events, roleOf), missing);

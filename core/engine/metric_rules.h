@@ -1,0 +1,55 @@
+// METRIC RULES: extract rules that read metric series (DCGM, node-exporter,
+// InfiniBand counters) instead of lines. The rule language and what each kind
+// finds are in rules/metric_detect.h and docs/rules.md ("Metric rules"); here the
+// bundle's scrapes become the points they judge and each finding an ordinary
+// event: placed on the series' node / GPU (labels), dated by the scrape
+// interval it lies in, its evidence the sample lines themselves.
+#pragma once
+
+#include "model.h"
+#include "parse/structured.h"
+#include "rules/metric_detect.h"
+#include "rules/rule.h"
+
+#include <set>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace fl {
+class RuleSet;
+}
+
+namespace fl::detail {
+
+// One series of a file as metric rules judge it: the file's series of one metric on one node / GPU /
+// device / port, whatever other labels came and went, its finite timed samples in time order.
+struct MetricTrackData {
+    std::string name;
+    std::string node;
+    int gpu = -1;
+    std::string pci;                               // from pci_bus_id, normalised
+    std::map<std::string, std::string> labels;     // its last label set
+    MetricTrack track;                             // points; ref = index into refs
+    std::vector<RawRef> refs;                      // each point's sample: offset, line, length (file set)
+};
+
+// The metric names the loaded rules read: each rule's series. `across`: only those of peers / all_below
+// rules, whose series the scan keeps until every file is read.
+[[nodiscard]] std::set<std::string> metricRuleSeries(const RuleSet& rules, bool acrossOnly);
+
+// A file's series of the names in `names` as tracks. Everything left out or reordered is said in `notes`
+// ("<path>: ..."): NaN/Inf and untimed samples, samples out of time order, repeated times, counter resets,
+// a label set that changed, so nothing is dropped silently.
+[[nodiscard]] std::vector<MetricTrackData> metricTracks(const std::vector<MetricSeries>& series, const std::set<std::string>& names,
+                                                        const std::set<std::string>& counters, FileId file,
+                                                        std::string_view data, const std::string& path,
+                                                        std::vector<std::string>& notes);
+
+// Runs the metric rules of `rules` over `tracks` (single-series kinds when !across, peers / all_below when
+// across), appending an observation per evidence sample and an event per finding. Ids are `obsBase` + index
+// in `observations` and `eventBase` + index in `events` (0: the vectors are the ids' own).
+void runMetricRules(const RuleSet& rules, bool across, const std::vector<const MetricTrackData*>& tracks, uint32_t obsBase,
+                    std::vector<Observation>& observations, uint32_t eventBase, std::vector<SymptomEvent>& events);
+
+} // namespace fl::detail

@@ -1,0 +1,96 @@
+#include "present/exercise_text.h"
+
+#include <algorithm>
+
+namespace fl::present {
+
+namespace {
+
+std::string joinNodes(const std::vector<std::string>& nodes)
+{
+    std::string s;
+    for (const auto& n : nodes)
+        s += (s.empty() ? "" : ", ") + n;
+    return s;
+}
+
+// Where the answer was: the root lines, or why there is none.
+std::string answer(const std::vector<LineText>& roots, const std::string& noLine)
+{
+    if (roots.empty())
+        return "; no line of this bundle shows the initiating event (" + noLine + ")";
+    std::string s = roots.size() == 1 ? "; the initiating event is " : "; the initiating event is any of ";
+    const size_t shown = std::min<size_t>(roots.size(), 3);
+    for (size_t i = 0; i < shown; ++i)
+        s += (i ? ", " : "") + lineText(roots[i]);
+    if (roots.size() > shown)
+        s += " and " + std::to_string(roots.size() - shown) + " more";
+    return s;
+}
+
+std::string whatLine(const std::string& why)
+{
+    return why.empty() ? std::string("the engine matched nothing on this line (no rule reads it as a symptom)") : why;
+}
+
+} // namespace
+
+std::string lineText(const LineText& l)
+{
+    std::string s = l.file + ":" + std::to_string(l.line);
+    if (!l.title.empty())
+        s += " (" + l.title + (l.place.empty() ? "" : " on " + l.place) + ")";
+    return s;
+}
+
+std::string noLineUnattributed(const std::string& notes)
+{
+    return "the truth is unattributed: the bundle does not show the cause" + (notes.empty() ? "" : " —" + notes);
+}
+
+std::string noLineNoCulprit()
+{
+    return "the label names no culprit node or rank: the cause is not on one node, so no line is the answer";
+}
+
+std::string noLineCulpritNotInBundle(const std::string& culprit)
+{
+    return "the label's culprit (\"" + culprit + "\") names no node of this bundle, so no line can be named "
+           "without guessing";
+}
+
+std::string noLineEngineDisagrees(const std::string& engineSaid, const std::vector<std::string>& labelNodes)
+{
+    return "the engine's verdict (" + engineSaid + ") does not agree with the label" +
+           (labelNodes.empty() ? std::string() : " (culprit " + joinNodes(labelNodes) + ")") +
+           ", so the key names no line rather than guess";
+}
+
+std::string verdictBrief(const std::string& status, const std::string& domain, const std::string& subDomain,
+                         const std::vector<std::string>& nodes)
+{
+    std::string s = status;
+    if (status != "unattributed")
+        s += " " + domain + (subDomain.empty() ? "" : "/" + subDomain);
+    if (!nodes.empty())
+        s += " on " + joinNodes(nodes);
+    return s;
+}
+
+std::string markOnRoot(const LineText& root, const std::string& whyRoot)
+{
+    return "the initiating event: " + lineText(root) + (whyRoot.empty() ? "" : " — " + whyRoot);
+}
+
+std::string markOnRightNode(const std::string& node, const std::string& why, const std::vector<LineText>& roots,
+                            const std::string& noLine)
+{
+    return "right node (" + node + "), another line: " + whatLine(why) + answer(roots, noLine);
+}
+
+std::string markElsewhere(const std::string& why, const std::vector<LineText>& roots, const std::string& noLine)
+{
+    return "not the cause: " + whatLine(why) + answer(roots, noLine);
+}
+
+} // namespace fl::present

@@ -1,0 +1,35 @@
+// The words of an exercise: why its key names no line, and why a learner's
+// mark scored what it did. The scorer (core/exercise) decides; it says it here.
+#pragma once
+
+#include <string>
+#include <vector>
+
+namespace fl::present {
+
+// A line as a score names it: "syslog-node-02.log:4 (Fatal NVLink5 error ... on node-02 GPU 0 rank 2)".
+struct LineText {
+    std::string file;
+    unsigned line = 0;
+    std::string title;   // empty for a line the engine matched nothing on
+    std::string place;   // present::place() of its event
+};
+std::string lineText(const LineText& l);
+
+// Why the key has no root line.
+std::string noLineUnattributed(const std::string& notes);
+std::string noLineNoCulprit();
+std::string noLineCulpritNotInBundle(const std::string& culprit);
+std::string noLineEngineDisagrees(const std::string& engineSaid, const std::vector<std::string>& labelNodes);
+// "attributed nvlink/nvlink_error on node-02", "unattributed"
+std::string verdictBrief(const std::string& status, const std::string& domain, const std::string& subDomain,
+                         const std::vector<std::string>& nodes);
+
+// The reason of one mark's score. `roots` are the key's root lines (may be empty); `why` is what the key says
+// of the marked line (empty when the engine matched nothing on it).
+std::string markOnRoot(const LineText& root, const std::string& whyRoot);
+std::string markOnRightNode(const std::string& node, const std::string& why, const std::vector<LineText>& roots,
+                            const std::string& noLine);
+std::string markElsewhere(const std::string& why, const std::vector<LineText>& roots, const std::string& noLine);
+
+} // namespace fl::present

@@ -1,0 +1,59 @@
+// What a metric rule finds in metric series, as a pure function of the rule and
+// the points: the engine runs it over a bundle's scrapes (engine/metric_rules.cpp)
+// and the rule loader over each rule's sample values (rules/samples.cpp), so a
+// sample is checked the way a bundle is judged. Docs: docs/rules.md, "Metric rules".
+#pragma once
+
+#include "field_map.h"
+#include "rules/rule.h"
+
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace fl {
+
+// One sample of a series: a finite value at a known time (the caller leaves out NaN, Inf and untimed
+// samples and says so in a note); `ref` is the caller's index of the sample.
+struct MetricPoint {
+    int64_t timeNs = 0;
+    double value = 0;
+    uint32_t ref = 0;
+};
+
+// One series (a GPU's, a port's, a node's), its points in time order, one per time.
+struct MetricTrack {
+    std::vector<MetricPoint> points;
+};
+
+struct MetricFinding {
+    size_t track = 0;
+    size_t at = 0;                                  // the point that shows it: the event's time
+    std::optional<size_t> previous;                 // the point before it: the interval's start
+    std::vector<std::pair<size_t, size_t>> others;  // (track, point): more evidence (a peer at that scrape,
+                                                    // the last series to drop)
+    int64_t earliestNs = 0;                         // the interval the finding lies in
+    int64_t latestNs = 0;
+    FieldMap fields;                                // value, previous, increase, bit ... (docs/rules.md)
+};
+
+// The findings of `rule` over `tracks`. Single-series kinds judge each track alone, in order;
+// `peers` compares the tracks scrape by scrape; `all_below` yields at most one finding (the job).
+[[nodiscard]] std::vector<MetricFinding> detectMetric(const MetricRule& rule, const std::vector<MetricTrack>& tracks);
+
+// A value as a field holds it: integers without a fraction ("79"), else up to 6 significant digits.
+[[nodiscard]] std::string formatMetricValue(double v);
+
+// The fields of a metric event: the finding's, the series name, its labels as written by Prometheus
+// ("{gpu=\"3\",Hostname=\"n1\"}") and each label under its own name (node, rank, gpu and pci excepted: those
+// are the event's place), then the rule's emit fields; `symptom` gets the emit template expanded.
+[[nodiscard]] FieldMap metricEventFields(const Rule& rule, const MetricFinding& finding,
+                                         const std::map<std::string, std::string>& labels, std::string& symptom);
+
+// "{a=\"1\",b=\"x\"}" (empty labels: "").
+[[nodiscard]] std::string promLabels(const std::map<std::string, std::string>& labels);
+
+} // namespace fl

@@ -1,0 +1,250 @@
+// A failed attempt against a healthy one of the same job (issue #46), and repeat offenders in the history.
+#include "testutil.h"
+
+#include "baseline/baseline_json.h"
+#include "baseline/compare.h"
+#include "baseline/line_template.h"
+#include "collect/upload.h"
+#include "engine/engine.h"
+#include "history/offenders.h"
+
+#include <QTemporaryDir>
+#include <QtTest>
+
+#include <filesystem>
+
+using namespace fl;
+using namespace fltest;
+namespace fs = std::filesystem;
+
+namespace {
+
+// The benign lines both attempts print: four kinds the rules know (informational or context), two they do not.
+// Place names are the attempt's own node names: the healthy run had another allocation.
+std::string benignSyslog(const std::string& node, int index, int hour)
+{
+    const std::string h = (hour < 10 ? "0" : "") + std::to_string(hour);
+    std::string s;
+    auto line = [&](const std::string& time, const std::string& rest) {
+        s += "Dec  7 " + h + ":" + time + " " + node + " " + rest + "\n";
+    };
+    line("00:01", "systemd[1]: Started Session 12 of user train.");
+    if (index == 0) {
+        line("01:40", "kernel: [1010.112233] mlx5_core 0000:5c:00.0: mlx5_cmd_out_err:838:(pid 1441871): ACCESS_REG(0x805) "
+                      "op_mod(0x1) failed, status bad resource(0x5), syndrome (0x305684), err(-22)");
+        line("02:10", "kernel: [1040.000001] EDAC MC1: 1 CE memory read error on CPU_SrcID#1_MC#0_Chan#0_DIMM#0 "
+                      "(channel:0 slot:0 page:0x5f21 offset:0x0 grain:32 syndrome:0x0)");
+        line("02:30", "nvidia-persistenced[2211]: warning: device 0000:3b:00.0 is not in persistence mode, retry 3");
+    } else {
+        line("01:50", "kernel: [1030.554100] pcieport 0000:00:03.0: AER: Corrected error received: 0000:00:03.0");
+        line("02:20", "kernel: [1041.100000] NVRM: Xid (PCI:0000:91:00): 63, pid=51234, Row Remapper: New row marked "
+                      "for remapping, reset gpu to activate");
+        line("02:40", "sshd[99811]: error: kex_exchange_identification: Connection closed by remote host 10.1.4.7 port 51112");
+    }
+    return s;
+}
+
+// Two nodes; the failed attempt adds one line: its GPU falling off the bus.
+void writeAttempt(const fs::path& dir, const std::vector<std::string>& nodes, bool failed, int hour)
+{
+    for (size_t i = 0; i < nodes.size(); ++i) {
+        std::string syslog = benignSyslog(nodes[i], static_cast<int>(i), hour);
+        if (failed && i == 1)
+            syslog += "Dec  7 " + std::string(hour < 10 ? "0" : "") + std::to_string(hour) + ":05:00 " + nodes[i] +
+                      " kernel: [1200.445102] NVRM: Xid (PCI:0000:91:00): 79, pid='<unknown>', name=<unknown>, GPU has "
+                      "fallen off the bus.\n";
+        writeFile(dir / ("syslog-" + nodes[i] + ".log"), syslog);
+    }
+}
+
+Analysis analyzeDir(const fs::path& dir)
+{
+    return analyze(dir.string(), shippedOnly());
+}
+
+const BaselineFamilyMark* familyMark(const Analysis& a, const BaselineComparison& c, const std::string& symptom)
+{
+    for (const auto& f : c.families)
+        if (a.result.families[f.family.value].symptom == symptom)
+            return &f;
+    return nullptr;
+}
+
+} // namespace
+
+class TestBaseline : public QObject {
+    Q_OBJECT
+private slots:
+    void masksWhatVaries()
+    {
+        const std::vector<std::string> nodes{"node-01", "gpu-a17"};
+        QCOMPARE(baseline::maskLine("error on node-01: pid 4242 at 0x7f3a2c 10.1.4.7:29500 /var/log/x.log", nodes),
+                 std::string("error on <node>: pid <n> at <hex> <ip> <path>"));
+        QCOMPARE(baseline::maskLine("device 0000:3b:00.0 uuid GPU-5d3b2a1c-7e8f-4a9b-b1c2-d3e4f5a6b7c8 retry 3.", nodes),
+                 std::string("device <addr> uuid GPU-<hex>-<hex>-<hex>-<hex>-<hex> retry <n>."));
+        QCOMPARE(baseline::maskLine("gpu-a17 lost  rank12", nodes), std::string("<node> lost rank<n>"));
+        // Same text, same template: nothing depends on the order of the node list.
+        QCOMPARE(baseline::maskLine("node-01 x", {"gpu-a17", "node-01"}), baseline::maskLine("node-01 x", nodes));
+    }
+
+    // The failed run's only new line is its initiating event; the benign kinds are in both, on other node names.
+    void onlyTheRootIsNew()
+    {
+        QTemporaryDir tmp;
+        const fs::path failedDir = fs::path(tmp.path().toStdString()) / "failed";
+        const fs::path healthyDir = fs::path(tmp.path().toStdString()) / "healthy";
+        writeAttempt(failedDir, {"node-01", "node-02"}, true, 10);
+        writeAttempt(healthyDir, {"gpu-a01", "gpu-a02"}, false, 8);
+        const Analysis failed = analyzeDir(failedDir), healthy = analyzeDir(healthyDir);
+        QVERIFY(failed.result.rootCause);
+        QCOMPARE(failed.result.rootCause->symptom, std::string("gpu.xid.79"));
+
+        const BaselineComparison c = baseline::compare(failed, healthy);
+        QCOMPARE(c.nodesByName, 0u);
+        QCOMPARE(c.nodesByPosition, 2u);
+        for (const char* benign : {"network.mlx5_access_reg_noise", "host.edac.CE", "host.pcie_corrected", "gpu.xid.63"}) {
+            const BaselineFamilyMark* f = familyMark(failed, c, benign);
+            QVERIFY2(f, benign);
+            QVERIFY2(f->symptom.mark.match == BaselineMatch::AlsoInBaseline, benign);
+            QVERIFY2(f->symptom.mark.baselineCount >= 1, benign);
+            QVERIFY2(f->symptom.sameRate, benign);
+            // Matched at its place, through the node's position (the names differ).
+            QVERIFY2(f->matchedEvents == f->symptom.count && f->newEvents == 0, benign);
+        }
+        const BaselineFamilyMark* root = familyMark(failed, c, "gpu.xid.79");
+        QVERIFY(root);
+        QVERIFY(root->symptom.mark.match == BaselineMatch::New);
+        for (const auto& e : c.events) {
+            const SymptomEvent& ev = *std::find_if(failed.result.events.begin(), failed.result.events.end(),
+                                                    [&](const SymptomEvent& x) { return x.id == e.event; });
+            QCOMPARE(e.mark.match == BaselineMatch::New, ev.symptom == std::string("gpu.xid.79"));
+            if (e.mark.match == BaselineMatch::AlsoInBaseline)
+                QVERIFY(e.mark.by == PlaceMatch::NodePosition || e.mark.by == PlaceMatch::Rank);
+        }
+        QVERIFY(c.gone.empty());
+        // The two kinds no rule knows are in both attempts: no new unrecognised line.
+        QCOMPARE(c.unknownAlso, 2u);
+        QCOMPARE(c.unknownNewTotal, 0u);
+
+        // The document: without a baseline it is what it was; with one it gains `baseline` only.
+        const std::string plain = resultToString(failed.result);
+        QVERIFY(plain.find("\"baseline\"") == std::string::npos);
+        const nlohmann::json with = nlohmann::json::parse(resultToStringWithBaseline(failed.result, c));
+        nlohmann::json without = with;
+        without.erase("baseline");
+        QCOMPARE(without.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n", plain);
+        QCOMPARE(with["baseline"]["nodes_matched"]["by_position"].get<int>(), 2);
+    }
+
+    // A line no rule knows, printed only by the failed attempt, is listed with its nodes and first time.
+    void newUnknownLineIsListed()
+    {
+        QTemporaryDir tmp;
+        const fs::path failedDir = fs::path(tmp.path().toStdString()) / "failed";
+        const fs::path healthyDir = fs::path(tmp.path().toStdString()) / "healthy";
+        writeAttempt(failedDir, {"node-01", "node-02"}, true, 10);
+        writeAttempt(healthyDir, {"node-01", "node-02"}, false, 8);
+        std::string extra = readFile(failedDir / "syslog-node-01.log");
+        extra += "Dec  7 10:04:10 node-01 kernel: [1190.000001] foo_drv 0000:05:00.0: firmware heartbeat lost, error -110\n";
+        extra += "Dec  7 10:04:40 node-01 kernel: [1220.000001] foo_drv 0000:06:00.0: firmware heartbeat lost, error -5\n";
+        writeFile(failedDir / "syslog-node-01.log", extra);
+        const Analysis failed = analyzeDir(failedDir), healthy = analyzeDir(healthyDir);
+        const BaselineComparison c = baseline::compare(failed, healthy);
+        QCOMPARE(c.nodesByName, 2u);
+        std::string listed;
+        for (const auto& u : c.unknownNew)
+            listed += u.text + " | ";
+        QVERIFY2(c.unknownNewTotal == 1u, listed.c_str());
+        QCOMPARE(c.unknownNew.size(), size_t(1));
+        QCOMPARE(c.unknownNew[0].text, std::string("foo_drv <addr>: firmware heartbeat lost, error -<n>"));
+        QCOMPARE(c.unknownNew[0].count, 2u);
+        QCOMPARE(c.unknownNew[0].nodes, std::vector<std::string>{"node-01"});
+        QCOMPARE(c.unknownNew[0].line, 5u);
+    }
+
+    // A cause the healthy run also shows at the same rate is weighed down and the verdict says so.
+    void rootAlsoInBaselineIsSaid()
+    {
+        QTemporaryDir tmp;
+        const fs::path failedDir = fs::path(tmp.path().toStdString()) / "failed";
+        const fs::path healthyDir = fs::path(tmp.path().toStdString()) / "healthy";
+        writeAttempt(failedDir, {"node-01", "node-02"}, true, 10);
+        writeAttempt(healthyDir, {"node-01", "node-02"}, true, 8);   // the "healthy" run had the Xid 79 too
+        const Analysis failed = analyzeDir(failedDir), healthy = analyzeDir(healthyDir);
+        const BaselineComparison c = baseline::compare(failed, healthy);
+        QVERIFY(c.change == BaselineVerdictChange::RootAlsoInBaseline);
+        QVERIFY(c.verdict.find("gpu.xid.79") != std::string::npos);
+        QVERIFY(!c.candidates.empty() && c.candidates.back().weighedDown);
+    }
+
+    // samples/baseline-pair (synth --baseline): the comparison against its golden.
+    void samplePairGolden()
+    {
+        const fs::path dir = fs::path(fltest::kSource) / "samples" / "baseline-pair";
+        const Analysis failed = analyzeDir(dir / "failed"), healthy = analyzeDir(dir / "healthy");
+        const nlohmann::json actual = baselineJson(baseline::compare(failed, healthy), false);
+        const fs::path goldenPath = dir / "expected-baseline.json";
+        if (qEnvironmentVariableIsSet("FAULTLINE_UPDATE_GOLDEN")) {
+            writeFile(goldenPath, actual.dump(2) + "\n");
+            QSKIP("golden file rewritten");
+        }
+        QVERIFY2(fs::exists(goldenPath), goldenPath.c_str());
+        if (actual != nlohmann::json::parse(readFile(goldenPath))) {
+            const fs::path out = fs::path(FAULTLINE_BINARY_DIR) / "actual-baseline-pair.json";
+            writeFile(out, actual.dump(2) + "\n");
+            QFAIL(("comparison differs from " + goldenPath.string() + "; actual written to " + out.string()).c_str());
+        }
+        // The fault's own families are new, the benign noise is not.
+        QCOMPARE(actual["verdict_change"].get<std::string>() == "root_also_in_baseline", false);
+    }
+
+    // Three jobs whose root cause is the same GPU (one PCI address on one node) make it a repeat offender.
+    void repeatOffenderInHistory()
+    {
+        QTemporaryDir tmp;
+        const std::string db = tmp.filePath("history.db").toStdString();
+        auto doc = [](const std::string& job, const std::string& node, const std::string& pci, const std::string& symptom) {
+            Result r;
+            r.status = ResultStatus::Attributed;
+            r.outcome = "failed";
+            r.domain = "gpu";
+            r.subDomain = "gpu_lost";
+            r.workloadId = job;
+            r.attempt = 1;
+            RootCause rc;
+            rc.symptom = symptom;
+            rc.node = node;
+            rc.pciBus = pci;
+            rc.gpuIndex = 3;
+            r.rootCause = rc;
+            return resultToJson(r);
+        };
+        std::string error;
+        for (const char* job : {"slurm-1", "slurm-2", "slurm-3"})
+            QVERIFY2(collect::appendHistory(db, doc(job, "node-07", "0000:91:00", "gpu.xid.79"), "slurm", "", error),
+                     error.c_str());
+        // Noise: the same cause elsewhere, another cause on that GPU, one job twice on another GPU.
+        QVERIFY(collect::appendHistory(db, doc("slurm-4", "node-08", "0000:91:00", "gpu.xid.79"), "slurm", "", error));
+        QVERIFY(collect::appendHistory(db, doc("slurm-5", "node-07", "0000:91:00", "gpu.xid.48"), "slurm", "", error));
+        QVERIFY(collect::appendHistory(db, doc("slurm-6", "node-09", "0000:1b:00", "gpu.xid.79"), "slurm", "", error));
+        QVERIFY(collect::appendHistory(db, doc("slurm-6", "node-09", "0000:1b:00", "gpu.xid.79"), "slurm", "", error));
+        std::vector<history::Offender> out;
+        QVERIFY2(history::offendersInHistoryDb(db, {}, out, error), error.c_str());
+        QCOMPARE(out.size(), size_t(1));
+        QCOMPARE(out[0].node, std::string("node-07"));
+        QCOMPARE(out[0].pciBus, std::string("0000:91:00"));
+        QCOMPARE(out[0].fingerprint, std::string("gpu/gpu_lost/gpu.xid.79"));
+        QCOMPARE(out[0].jobs, 3u);
+        QCOMPARE(out[0].rows.size(), size_t(3));
+        // At node level the Xid 48 on that node is another cause: still one offender.
+        std::vector<history::Offender> byNode;
+        history::OffenderQuery q;
+        q.level = history::OffenderLevel::Node;
+        QVERIFY(history::offendersInHistoryDb(db, q, byNode, error));
+        QCOMPARE(byNode.size(), size_t(1));
+        QVERIFY(byNode[0].pciBus.empty());
+    }
+};
+
+QTEST_GUILESS_MAIN(TestBaseline)
+#include "test_baseline.moc"

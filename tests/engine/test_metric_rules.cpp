@@ -1,0 +1,237 @@
+// Metric rules (issue #42): DCGM / node-exporter series become events. The unit part drives
+// detectMetric() with numbers (counter resets, bits, peers, all idle); the engine part runs bundles
+// with the shipped rules and holds bad input to a note per file: non-monotonic timestamps, a counter
+// reset, NaN/Inf, a label set that changes, a 100 MB scrape.
+#include "engine/engine.h"
+#include "rules/metric_detect.h"
+#include "rules/ruleset.h"
+#include "testutil.h"
+
+#include <QTemporaryDir>
+#include <QtTest>
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+
+using namespace fl;
+namespace fs = std::filesystem;
+using fltest::shippedOnly;
+using fltest::writeFile;
+
+namespace {
+
+MetricTrack track(const std::vector<double>& values, int64_t stepS = 15)
+{
+    MetricTrack t;
+    for (size_t i = 0; i < values.size(); ++i)
+        t.points.push_back({1'700'000'000'000'000'000LL + int64_t(i) * stepS * 1'000'000'000LL, values[i], uint32_t(i)});
+    return t;
+}
+
+MetricRule rule(MetricKind kind)
+{
+    MetricRule r;
+    r.series = "x";
+    r.kind = kind;
+    return r;
+}
+
+constexpr int64_t kT0 = 1773482400; // 2026-03-14T10:00:00Z
+
+std::string dcgmLine(const std::string& name, const std::string& node, int gpu, const std::string& value, int64_t s,
+                     const std::string& extra = "")
+{
+    return name + "{gpu=\"" + std::to_string(gpu) + "\",Hostname=\"" + node + "\"" + extra + "} " + value + " " +
+           std::to_string(s * 1000) + "\n";
+}
+
+const SymptomEvent* find(const Result& r, const std::string& symptom)
+{
+    for (const auto& e : r.events)
+        if (e.symptom == symptom)
+            return &e;
+    return nullptr;
+}
+
+bool warned(const Result& r, const std::string& file, const std::string& what)
+{
+    return std::any_of(r.warnings.begin(), r.warnings.end(), [&](const std::string& w) {
+        return w.find(file) != std::string::npos && w.find(what) != std::string::npos;
+    });
+}
+
+} // namespace
+
+class TestMetricRules : public QObject {
+    Q_OBJECT
+private slots:
+    void counterIncreaseCountsAResetFromZero()
+    {
+        MetricRule r = rule(MetricKind::Increase);
+        auto f = detectMetric(r, {track({5, 5, 0, 2, 2})});
+        QCOMPARE(f.size(), size_t(1));
+        QCOMPARE(f[0].at, size_t(3)); // 0 -> 2 after the reset, not the fall itself
+        QCOMPARE(QString::fromStdString(f[0].fields["increase"]), QStringLiteral("2"));
+        QCOMPARE(QString::fromStdString(f[0].fields["resets"]), QStringLiteral("1"));
+        QVERIFY(detectMetric(r, {track({5, 0, 0, 0})}).empty());
+        QVERIFY(detectMetric(r, {track({3, 3, 3})}).empty());
+    }
+
+    void intervalIsTheScrapeInterval()
+    {
+        auto f = detectMetric(rule(MetricKind::Increase), {track({0, 0, 1})});
+        QCOMPARE(f.size(), size_t(1));
+        QCOMPARE(f[0].latestNs - f[0].earliestNs, int64_t(15'000'000'000));
+        QCOMPARE(*f[0].previous, size_t(1));
+    }
+
+    void bitSetOnceAndOnlyMaskedBits()
+    {
+        MetricRule r = rule(MetricKind::Bits);
+        r.bitNames = {{0x8, "hw_slowdown"}, {0x40, "hw_thermal"}};
+        r.mask = 0x48;
+        auto f = detectMetric(r, {track({1, 9, 1, 9, 73})});
+        QCOMPARE(f.size(), size_t(2)); // 0x8 once (at 9), 0x40 at 73; the idle bit 0x1 never
+        QCOMPARE(QString::fromStdString(f[0].fields["bit_name"]), QStringLiteral("hw_slowdown"));
+        QCOMPARE(f[0].at, size_t(1));
+        QCOMPARE(QString::fromStdString(f[1].fields["bit"]), QStringLiteral("0x40"));
+    }
+
+    void peersFindTheOddOneOutNotTheJob()
+    {
+        MetricRule r = rule(MetricKind::Peers);
+        r.direction = "low";
+        r.z = 4;
+        r.minSpread = 5;
+        std::vector<MetricTrack> t;
+        for (int i = 0; i < 8; ++i)
+            t.push_back(track({99, 98, 99, 100, 99, 98, 99}));
+        t[5] = track({99, 98, 0, 0, 0, 0, 0});
+        auto f = detectMetric(r, t);
+        QCOMPARE(f.size(), size_t(1));
+        QCOMPARE(f[0].track, size_t(5));
+        QCOMPARE(f[0].at, size_t(2));
+        QVERIFY(!f[0].others.empty()); // a peer's sample to draw beside it
+        // Half the GPUs idle: a job-wide change, no odd one out.
+        for (int i = 0; i < 4; ++i)
+            t[i] = track({99, 98, 0, 0, 0, 0, 0});
+        QVERIFY(detectMetric(r, t).empty());
+        // Too few scrapes in a row.
+        t.assign(8, track({99, 98, 99, 100, 99, 98, 99}));
+        t[2] = track({99, 0, 0, 0, 99, 0, 99});
+        QVERIFY(detectMetric(r, t).empty());
+    }
+
+    void allBelowIsOneJobEvent()
+    {
+        MetricRule r = rule(MetricKind::AllBelow);
+        r.threshold = 0;
+        r.minPeers = 2;
+        auto f = detectMetric(r, {track({99, 99, 0, 0}), track({99, 0, 0, 0}), track({99, 99, 99, 0})});
+        QCOMPARE(f.size(), size_t(1));
+        QCOMPARE(f[0].track, size_t(1));
+        QCOMPARE(f[0].latestNs - f[0].earliestNs, int64_t(45'000'000'000)); // point before the first drop (0 s) .. last drop (45 s)
+        QVERIFY(detectMetric(r, {track({99, 0, 0}), track({99, 0, 40})}).empty());
+        QVERIFY(detectMetric(r, {track({0, 0}), track({0, 0})}).empty());
+    }
+
+    // A DCGM scrape alone (no kernel log): the last Xid turning 79 on one GPU is the root cause there, with
+    // the sample line as its raw evidence and the series named beside it.
+    void dcgmXidIsAnEventOnItsGpu()
+    {
+        QTemporaryDir dir;
+        std::string prom = "# TYPE DCGM_FI_DEV_XID_ERRORS gauge\n";
+        for (int k = 0; k < 8; ++k)
+            for (int g = 0; g < 2; ++g)
+                prom += dcgmLine("DCGM_FI_DEV_XID_ERRORS", "n2", g, g == 1 && k >= 4 ? "79" : "0", kT0 + 15 * k,
+                                 ",pci_bus_id=\"00000000:C1:00.0\"");
+        writeFile(fs::path(dir.path().toStdString()) / "dcgm-metrics.prom", prom);
+        Analysis a = analyze(dir.path().toStdString(), shippedOnly());
+        QVERIFY(a.result.rootCause);
+        QCOMPARE(QString::fromStdString(a.result.rootCause->symptom), QStringLiteral("gpu.xid.79"));
+        QCOMPARE(QString::fromStdString(a.result.rootCause->node), QStringLiteral("n2"));
+        QCOMPARE(a.result.rootCause->gpuIndex, 1);
+        const SymptomEvent* e = find(a.result, "gpu.xid.79");
+        QVERIFY(e);
+        QCOMPARE(e->time.interval.earliestNs, (kT0 + 45) * 1'000'000'000);
+        QCOMPARE(e->time.interval.latestNs, (kT0 + 60) * 1'000'000'000);
+        const auto& ids = a.result.rootCause->evidence;
+        auto ev = std::find_if(a.result.evidence.begin(), a.result.evidence.end(), [&](const EvidenceItem& i) { return i.id == ids.front(); });
+        QVERIFY(ev != a.result.evidence.end());
+        QCOMPARE(QString::fromStdString(ev->kind), QStringLiteral("metric"));
+        QVERIFY(ev->series.find("DCGM_FI_DEV_XID_ERRORS{") == 0);
+        QVERIFY(ev->series.find("gpu=\"1\"") != std::string::npos);
+        QVERIFY2(ev->excerpt.find("} 79 ") != std::string::npos, ev->excerpt.c_str());
+        QCOMPARE(ev->ref.line, uint32_t(2 + 4 * 2 + 1)); // header + 4 scrapes x 2 GPUs, then GPU 1's
+    }
+
+    // Bad input: each with a note naming the file and line, the events still found, no crash.
+    void badScrapesAreNotedNotDropped()
+    {
+        QTemporaryDir dir;
+        std::string prom;
+        // counter reset, then a real increase
+        for (int k = 0; k < 6; ++k)
+            prom += dcgmLine("DCGM_FI_DEV_ECC_DBE_VOL_TOTAL", "n1", 0, k < 2 ? "4" : k < 4 ? "0" : "2", kT0 + 15 * k);
+        // NaN and Inf
+        prom += dcgmLine("DCGM_FI_DEV_GPU_TEMP", "n1", 0, "NaN", kT0);
+        prom += dcgmLine("DCGM_FI_DEV_GPU_TEMP", "n1", 0, "+Inf", kT0 + 15);
+        prom += dcgmLine("DCGM_FI_DEV_GPU_TEMP", "n1", 0, "60", kT0 + 30);
+        // non-monotonic times: the second scrape written before the first
+        prom += dcgmLine("DCGM_FI_DEV_PCIE_REPLAY_COUNTER", "n1", 0, "3", kT0 + 15);
+        prom += dcgmLine("DCGM_FI_DEV_PCIE_REPLAY_COUNTER", "n1", 0, "3", kT0);
+        prom += dcgmLine("DCGM_FI_DEV_PCIE_REPLAY_COUNTER", "n1", 0, "9", kT0 + 30);
+        // a label set that changes (the pod the GPU was given to) mid-series: still one series, the Xid found
+        prom += dcgmLine("DCGM_FI_DEV_XID_ERRORS", "n1", 0, "0", kT0, ",pod=\"a\"");
+        prom += dcgmLine("DCGM_FI_DEV_XID_ERRORS", "n1", 0, "0", kT0 + 15, ",pod=\"a\"");
+        prom += dcgmLine("DCGM_FI_DEV_XID_ERRORS", "n1", 0, "48", kT0 + 30, ",pod=\"b\"");
+        writeFile(fs::path(dir.path().toStdString()) / "bad-metrics.prom", prom);
+        Analysis a = analyze(dir.path().toStdString(), shippedOnly());
+        const Result& r = a.result;
+        QVERIFY2(warned(r, "bad-metrics.prom:3", "counter reset"), "reset noted at its line");
+        QVERIFY(warned(r, "bad-metrics.prom:7", "NaN or Inf"));
+        QVERIFY(warned(r, "bad-metrics.prom:11", "before an earlier time"));
+        QVERIFY(warned(r, "bad-metrics.prom", "label sets"));
+        const SymptomEvent* dbe = find(r, "gpu.metric.ecc_dbe");
+        QVERIFY(dbe);
+        QCOMPARE(QString::fromStdString(dbe->fields.at("increase")), QStringLiteral("2"));
+        QVERIFY(find(r, "gpu.metric.pcie_replay"));
+        QVERIFY(find(r, "gpu.xid.48"));
+    }
+
+    // A 100 MB scrape (1,250 nodes x 8 GPUs of a DCGM exporter, OpenMetrics text): read whole, judged,
+    // no crash, and the one GPU whose Xid changed is found.
+    void hundredMegabyteScrape()
+    {
+        QTemporaryDir dir;
+        const fs::path file = fs::path(dir.path().toStdString()) / "dcgm-scrape-metrics.prom";
+        {
+            std::ofstream out(file);
+            const std::string pad = ",UUID=\"GPU-00000000-0000-0000-0000-000000000000\",modelName=\"NVIDIA H100 80GB HBM3\"";
+            uint64_t bytes = 0;
+            for (int k = 0; bytes < 100'000'000; ++k)
+                for (int n = 0; n < 1250; ++n)
+                    for (int g = 0; g < 8; ++g) {
+                        const bool xid = n == 777 && g == 5 && k >= 3;
+                        const std::string line = dcgmLine("DCGM_FI_DEV_XID_ERRORS", "node-" + std::to_string(n), g,
+                                                          xid ? "79" : "0", kT0 + 15 * k, pad);
+                        out << line;
+                        bytes += line.size();
+                    }
+        }
+        QVERIFY(fs::file_size(file) >= 100'000'000);
+        const auto t0 = std::chrono::steady_clock::now();
+        Analysis a = analyze(dir.path().toStdString(), shippedOnly());
+        const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+        std::printf("100 MB scrape analysed in %.2f s\n", s);
+        QVERIFY(a.result.rootCause);
+        QCOMPARE(QString::fromStdString(a.result.rootCause->node), QStringLiteral("node-777"));
+        QCOMPARE(a.result.rootCause->gpuIndex, 5);
+    }
+};
+
+QTEST_GUILESS_MAIN(TestMetricRules)
+#include "test_metric_rules.moc"
