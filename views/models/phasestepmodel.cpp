@@ -8,10 +8,10 @@ PhaseStepModel::PhaseStepModel(QObject* parent)
 {
 }
 
-void PhaseStepModel::setSteps(const PhaseSteps& steps)
+void PhaseStepModel::setSteps(PhaseSteps steps)
 {
     beginResetModel();
-    m_steps = steps;
+    m_steps = std::move(steps);
     m_rowOf.clear();
     for (int i = 0; i < m_steps.count(); ++i)
         m_rowOf.insert(m_steps.step(i).phase, i);
@@ -37,6 +37,8 @@ QVariant PhaseStepModel::data(const QModelIndex& index, int role) const
     case Qt::DisplayRole:
         if (index.column() == PhaseColumn)
             return s.phase;
+        if (index.column() == TouchedColumn)
+            return static_cast<int>(s.touched.size());
         return static_cast<int>(s.events[static_cast<size_t>(index.column() - FirstChangeColumn)].size());
     case Qt::TextAlignmentRole:
         return index.column() == PhaseColumn ? QVariant() : QVariant(Qt::AlignRight | Qt::AlignVCenter);
@@ -54,6 +56,8 @@ QVariant PhaseStepModel::headerData(int section, Qt::Orientation orientation, in
         return {};
     if (section == PhaseColumn)
         return tr("Phase");
+    if (section == TouchedColumn)
+        return tr("Events touched");
     if (section >= FirstChangeColumn && section < int(FirstChangeColumn) + int(PhaseSteps::ChangeCount))
         return PhaseSteps::changeName(static_cast<PhaseSteps::Change>(section - FirstChangeColumn));
     return {};

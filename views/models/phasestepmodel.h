@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 // The Teach tab's steps as a table model: one row a phase of the engine, in
-// the order it runs, with how many events each kind of change touched
-// (PhaseSteps::Change) in a column each. A phase's row is found by its name
+// the order it runs, with how many events it touched, then how many each kind
+// of change touched (PhaseSteps::Change) in a column each. A phase's row is found by its name
 // in O(1).
 #pragma once
 
@@ -16,7 +16,7 @@ class PhaseStepModel : public QAbstractTableModel
 {
     Q_OBJECT
 public:
-    enum Columns { PhaseColumn, FirstChangeColumn };  // then one column a PhaseSteps::Change
+    enum Columns { PhaseColumn, TouchedColumn, FirstChangeColumn };  // then one column a PhaseSteps::Change
     enum Roles {
         PhaseRole = Qt::UserRole + 1,  // QString: the phase's name
         TouchedCountRole,              // int: events the phase touched in any way
@@ -24,7 +24,7 @@ public:
 
     explicit PhaseStepModel(QObject* parent = nullptr);
 
-    void setSteps(const PhaseSteps& steps);  // copied: the model outlives a rebuild of the stepper's
+    void setSteps(PhaseSteps steps);
     const PhaseSteps& steps() const { return m_steps; }
     int rowOfPhase(const QString& phase) const { return m_rowOf.value(phase, -1); }
 

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "views/models/timelinelanemodel.h"
 
+#include <QSet>
+
 namespace fl {
 
 namespace {
@@ -46,6 +48,21 @@ QModelIndex TimelineLaneModel::indexOfLane(int lane, int column) const
     if (!m_lanes || lane < 0 || lane >= m_lanes->laneCount())
         return {};
     return createIndex(m_rowOf[static_cast<size_t>(lane)], column, idOf(lane));
+}
+
+void TimelineLaneModel::setLaneNotes(QHash<QString, QString> notes)
+{
+    QSet<QString> changed;
+    for (auto it = m_notes.cbegin(); it != m_notes.cend(); ++it)
+        if (notes.value(it.key()) != it.value())
+            changed.insert(it.key());
+    for (auto it = notes.cbegin(); it != notes.cend(); ++it)
+        if (m_notes.value(it.key()) != it.value())
+            changed.insert(it.key());
+    m_notes = std::move(notes);
+    for (const QString& key : changed)
+        if (const QModelIndex i = indexOfKey(key); i.isValid())
+            emit dataChanged(i, i.siblingAtColumn(EventsColumn), {NoteRole});
 }
 
 QModelIndex TimelineLaneModel::indexOfKey(const QString& key, int column) const
@@ -103,6 +120,7 @@ QVariant TimelineLaneModel::data(const QModelIndex& index, int role) const
     case EventCountRole: return QVariant::fromValue<qulonglong>(l.eventCount());
     case FirstAnomalyRole: return l.firstAnomaly == kNoTime ? QVariant() : QVariant::fromValue<qlonglong>(l.firstAnomaly);
     case RootRole: return l.root;
+    case NoteRole: return m_notes.value(l.key);
     case WorstLevelRole:
         for (int level = style::LevelCount - 1; level >= 0; --level)
             if (!l.times[static_cast<size_t>(level)].empty())
