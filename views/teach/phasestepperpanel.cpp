@@ -102,7 +102,7 @@ void PhaseStepperPanel::setAnalysis(std::shared_ptr<const Analysis> analysis)
     // Tall enough for every phase (about ten), no taller: the step's changes below need the room.
     const int rows = std::min(m_model->rowCount(), 12);
     m_phaseList->setFixedHeight(m_phaseList->header()->sizeHint().height() + 2 * m_phaseList->frameWidth() +
-                                rows * std::max(m_phaseList->sizeHintForRow(0), fontMetrics().height() + 4) + 2);
+                                rows * (m_phaseList->sizeHintForRow(0) > 0 ? m_phaseList->sizeHintForRow(0) : fontMetrics().height() + 2));
     setStep(0);
 }
 
