@@ -196,7 +196,7 @@ int main(int argc, char** argv)
         if (timeWindow)
             w->focus()->setTimeWindow(timeWindow->first, timeWindow->second);
         if (!selectArg.empty())
-            w->focus()->selectEvidence(QString::fromStdString(selectArg));
+            w->focus()->selectEvidence(fl::ViewEvidenceId{QString::fromStdString(selectArg)});
         // Let queued layout and replots settle before grabbing.
         QTimer::singleShot(200, &window, [&window, out, ok, notesWanted, timings] {
             QDir().mkpath(QFileInfo(out).absolutePath());

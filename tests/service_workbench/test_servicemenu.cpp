@@ -237,7 +237,7 @@ private slots:
         QVERIFY2(waitIdle(*browser), "the re-run did not finish within 120 s");
         QVERIFY2(browser->statusText().contains(QStringLiteral("Run 2 of ") + session), qPrintable(browser->statusText()));
         const EvidenceItem& last = shownAnalysis->result.evidence.back();
-        w->workbench()->focus()->selectEvidence(QString::fromStdString(last.id));
+        w->workbench()->focus()->selectEvidence(fl::ViewEvidenceId{QString::fromStdString(last.id)});
         QTRY_VERIFY_WITH_TIMEOUT(!review->busy(), 60000);
         QVERIFY2(review->lastError().isEmpty(), qPrintable(review->lastError()));
         QTRY_VERIFY_WITH_TIMEOUT(raw->indexComplete(), 10000);
@@ -249,7 +249,7 @@ private slots:
             if (!nearEnd && e.ref.line + 5 >= sampleLineCount(e.file))
                 nearEnd = &e;
         QVERIFY2(nearEnd, "the sample has no evidence within 5 lines of its file's end");
-        w->workbench()->focus()->selectEvidence(QString::fromStdString(nearEnd->id));
+        w->workbench()->focus()->selectEvidence(fl::ViewEvidenceId{QString::fromStdString(nearEnd->id)});
         QTRY_VERIFY_WITH_TIMEOUT(!review->busy(), 60000);
         QVERIFY2(review->lastError().isEmpty(), qPrintable(review->lastError()));
         QTRY_VERIFY_WITH_TIMEOUT(raw->indexComplete(), 10000);
@@ -281,12 +281,12 @@ private slots:
         }
         QVERIFY(!QFileInfo::exists(notesFile));
         QVERIFY(!QFileInfo::exists(NotesStore::fallbackPath(notesKey)));
-        w->workbench()->focus()->selectEvidence(QString::fromStdString(rootId));
+        w->workbench()->focus()->selectEvidence(fl::ViewEvidenceId{QString::fromStdString(rootId)});
         QTRY_VERIFY_WITH_TIMEOUT(!review->busy(), 60000);
         QVERIFY2(review->lastError().contains(QStringLiteral("HTTP 404")), qPrintable(review->lastError()));
 
         // Closed while a fetch is in flight: nothing is called back on the destroyed window.
-        w->workbench()->focus()->selectEvidence(QString::fromStdString(last.id));
+        w->workbench()->focus()->selectEvidence(fl::ViewEvidenceId{QString::fromStdString(last.id)});
         QVERIFY(review->busy());
         delete w;
         QVERIFY(!alive);

@@ -16,13 +16,13 @@ private slots:
         FocusState f;
         f.setTimeWindow(0, 100);
         f.selectEvent(EventId(3), QStringLiteral("node02/7"));
-        f.selectEvidence(QStringLiteral("ev-0004"));
+        f.selectEvidence(fl::ViewEvidenceId{QStringLiteral("ev-0004")});
         QCOMPARE(f.backDepth(), 3);
         QSignalSpy ev(&f, &FocusState::eventSelected);
         QSignalSpy evid(&f, &FocusState::evidenceSelected);
 
         f.back();
-        QCOMPARE(f.current().evidence, QString());
+        QCOMPARE(f.current().evidence.value, QString());
         QCOMPARE(f.current().event, std::optional<EventId>(EventId(3)));
         QCOMPARE(evid.count(), 1);
         QCOMPARE(ev.count(), 0);  // unchanged fields do not signal
@@ -34,10 +34,10 @@ private slots:
         QVERIFY(f.canGoForward());
         f.forward();
         f.forward();
-        QCOMPARE(f.current().evidence, QStringLiteral("ev-0004"));
+        QCOMPARE(f.current().evidence.value, QStringLiteral("ev-0004"));
         QVERIFY(!f.canGoForward());
         f.forward();  // no-op at the end
-        QCOMPARE(f.current().evidence, QStringLiteral("ev-0004"));
+        QCOMPARE(f.current().evidence.value, QStringLiteral("ev-0004"));
     }
 
     void newNavigationDropsForward()
@@ -85,10 +85,10 @@ private slots:
         FocusState f;
         fl::FocusSnapshot s;
         s.event = EventId(7);
-        s.evidence = QStringLiteral("ev-0009");
+        s.evidence.value = QStringLiteral("ev-0009");
         bool consistent = false;
         connect(&f, &FocusState::eventSelected, this,
-                [&] { consistent = f.current().evidence == QStringLiteral("ev-0009"); });
+                [&] { consistent = f.current().evidence.value == QStringLiteral("ev-0009"); });
         f.navigate(s);
         QVERIFY(consistent);
     }
@@ -110,6 +110,51 @@ private slots:
             f.selectEvent(EventId(uint32_t(i)));
         QVERIFY(f.backDepth() <= 500);
         QVERIFY(f.backDepth() > 100);
+    }
+
+    // Two analyses open side by side: each has its own focus, the same evidence id names a different item in
+    // each, and a snapshot of one is refused by the other (nothing changes, nothing is signalled).
+    void twoAnalysesDoNotMix()
+    {
+        const fl::AnalysisId idA = fl::AnalysisId::next();
+        const fl::AnalysisId idB = fl::AnalysisId::next();
+        QVERIFY(idA && idB && idA != idB);
+        FocusState a, b;
+        a.reset(idA);
+        b.reset(idB);
+        a.setTimeWindow(0, 100);
+        a.selectEvidence(fl::ViewEvidenceId{QStringLiteral("ev-0004")}, EventId(3));
+        b.selectEvidence(fl::ViewEvidenceId{QStringLiteral("ev-0001")});
+        QCOMPARE(a.current().analysis, idA);
+        QCOMPARE(b.current().analysis, idB);
+        QCOMPARE(b.current().evidence.value, QStringLiteral("ev-0001"));
+        QCOMPARE(b.current().event, std::optional<EventId>());
+
+        QSignalSpy bEvidence(&b, &FocusState::evidenceSelected);
+        QSignalSpy bHistory(&b, &FocusState::historyChanged);
+        const fl::FocusSnapshot fromA = a.current();
+        QVERIFY(!b.navigate(fromA));
+        QVERIFY(!b.reset(fromA));
+        QCOMPARE(b.current().evidence.value, QStringLiteral("ev-0001"));
+        QCOMPARE(b.current().startNs, fl::kNoTime);
+        QCOMPARE(b.backDepth(), 1);
+        QCOMPARE(bEvidence.count(), 0);
+        QCOMPARE(bHistory.count(), 0);
+
+        // Going back in one leaves the other where it is.
+        a.back();
+        QCOMPARE(a.current().evidence.value, QString());
+        QCOMPARE(b.current().evidence.value, QStringLiteral("ev-0001"));
+        // A snapshot of its own analysis still goes through.
+        fl::FocusSnapshot own = b.current();
+        own.lane = QStringLiteral("node-02");
+        QVERIFY(b.navigate(own));
+        QCOMPARE(b.current().lane, QStringLiteral("node-02"));
+        // A new analysis in the same state: the old one's snapshots no longer apply.
+        const fl::FocusSnapshot old = b.current();
+        b.reset(fl::AnalysisId::next());
+        QVERIFY(!b.navigate(old));
+        QVERIFY(b.current().evidence.isEmpty());
     }
 
     void resetClears()

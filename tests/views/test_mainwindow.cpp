@@ -133,11 +133,11 @@ private slots:
         // Keys: F8 moves to the next evidence; Alt+Left goes back.
         w.show();
         QVERIFY(QTest::qWaitForWindowExposed(&w));
-        const QString first = w.workbench()->focus()->current().evidence;
+        const QString first = w.workbench()->focus()->current().evidence.value;
         QTest::keyClick(&w, Qt::Key_F8);
-        QVERIFY(w.workbench()->focus()->current().evidence != first);
+        QVERIFY(w.workbench()->focus()->current().evidence.value != first);
         QTest::keyClick(&w, Qt::Key_Left, Qt::AltModifier);
-        QCOMPARE(w.workbench()->focus()->current().evidence, first);
+        QCOMPARE(w.workbench()->focus()->current().evidence.value, first);
     }
 
     void commandPaletteRunsActions()

@@ -6,9 +6,18 @@
 #include "views/models/coveragemodel.h"
 #include "views/models/evidencemodel.h"
 #include "views/models/explanationmodel.h"
+#include "views/models/phasestepmodel.h"
+#include "views/models/sessionlistmodel.h"
+#include "views/models/timelinelanemodel.h"
+#include "views/timeline/timelinelanedelegate.h"
+
+#include <QImage>
+#include <QPainter>
 
 #include <QAbstractItemModelTester>
 #include <QTemporaryDir>
+#include <QFont>
+#include <QSignalSpy>
 #include <QTest>
 
 using namespace fl;
@@ -25,6 +34,128 @@ private slots:
     {
         QVERIFY(m_dir.isValid());
         m_analysis = test::makeIncident(m_dir.path());
+    }
+
+    // The timeline's lanes as a tree: node lanes at the top, rank lanes under them, found by key in O(1).
+    void timelineLaneModel()
+    {
+        TimelineLaneModel model;
+        QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
+        auto lanes = std::make_shared<TimelineLanes>();
+        lanes->build(m_analysis->result);
+        model.setLanes(lanes);
+        QCOMPARE(model.rowCount(), test::kNodes);
+        int ranks = 0;
+        for (int r = 0; r < model.rowCount(); ++r)
+            ranks += model.rowCount(model.index(r, 0));
+        QCOMPARE(ranks, test::kRanks);
+        for (int i = 0; i < lanes->laneCount(); ++i) {
+            const QModelIndex idx = model.indexOfKey(lanes->lane(i).key);
+            QVERIFY(idx.isValid());
+            QCOMPARE(idx.data(TimelineLaneModel::LaneIndexRole).toInt(), i);
+            QCOMPARE(idx.data(TimelineLaneModel::LaneKeyRole).toString(), lanes->lane(i).key);
+            QCOMPARE(idx.parent().isValid(), lanes->lane(i).parent >= 0);
+        }
+        QVERIFY(!model.indexOfKey(QStringLiteral("no-such-node")).isValid());
+        // The root cause's lane is marked, and its worst mark is the root's.
+        const QModelIndex root = model.indexOfKey(lanes->lane(lanes->rootLane()).key);
+        QVERIFY(root.data(TimelineLaneModel::RootRole).toBool());
+        QCOMPARE(root.data(TimelineLaneModel::WorstLevelRole).toInt(), int(style::Root));
+        // Notes are a role; a changed note is a dataChanged of its lane's row only.
+        QSignalSpy changed(&model, &QAbstractItemModel::dataChanged);
+        const QString key = lanes->lane(0).key;
+        model.setLaneNotes({{key, QStringLiteral("slow NIC")}});
+        QCOMPARE(changed.count(), 1);
+        QCOMPARE(model.indexOfKey(key).data(TimelineLaneModel::NoteRole).toString(), QStringLiteral("slow NIC"));
+        model.setLanes(nullptr);
+        QCOMPARE(model.rowCount(), 0);
+    }
+
+    // The delegate paints a lane from its model index alone: the root lane's strip has the root's colour
+    // where its event is, a lane without events only its background.
+    void timelineLaneDelegatePaintsFromTheModel()
+    {
+        TimelineLaneModel model;
+        auto lanes = std::make_shared<TimelineLanes>();
+        lanes->add("n1", -1, Timestamp{1'000'000'000, TimeBasis::Absolute, {1'000'000'000, 1'000'000'000}}, style::Root, EventId(0));
+        lanes->add("n2", -1, Timestamp{1'500'000'000, TimeBasis::Absolute, {1'500'000'000, 1'500'000'000}}, style::Interesting, EventId(1));
+        lanes->finish();
+        model.setLanes(lanes);
+        TimelineLaneDelegate delegate;
+        delegate.setWindow({0, 2'000'000'000}, 200);
+        QStyleOptionViewItem opt;
+        opt.rect = QRect(0, 0, 200, 30);
+        opt.palette.setColor(QPalette::Base, Qt::white);
+        opt.palette.setColor(QPalette::AlternateBase, Qt::white);
+        auto strip = [&](const QString& key) {
+            QImage img(200, 30, QImage::Format_RGB32);
+            img.fill(Qt::black);
+            QPainter p(&img);
+            delegate.paint(&p, opt, model.indexOfKey(key, TimelineLaneModel::EventsColumn));
+            return img;
+        };
+        const QImage n1 = strip(QStringLiteral("n1"));
+        QCOMPARE(n1.pixelColor(100, 15), style::levelColor(style::Root));
+        const bool tinted = model.indexOfKey(QStringLiteral("n1")).data(TimelineLaneModel::RootRole).toBool();
+        QCOMPARE(n1.pixelColor(150, 15), tinted ? QColor(0xfb, 0xe3, 0xe3) : QColor(Qt::white));  // no mark there
+        const QImage n2 = strip(QStringLiteral("n2"));
+        QCOMPARE(n2.pixelColor(100, 15), QColor(Qt::white));
+        QCOMPARE(n2.pixelColor(150, 15), style::levelColor(style::Interesting));
+        QCOMPARE(delegate.cachedLanes(), 2);
+        delegate.setWindow({0, 1'000'000'000}, 200);  // another window: the cache starts over
+        QCOMPARE(delegate.cachedLanes(), 0);
+    }
+
+    // The service's sessions: a row a session, found by id in O(1), the one shown in bold.
+    void sessionListModel()
+    {
+        SessionListModel model;
+        QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
+        model.setSessions(nlohmann::json::parse(R"({"sessions": [
+            {"session_id": "s-2", "workload_id": "w", "status": "attributed", "attempt": 1, "nodes": ["a", "b"]},
+            {"session_id": "s-1", "workload_id": "w", "status": 7},
+            {"workload_id": "no id"},
+            {"session_id": "s-2", "workload_id": "listed twice"}]})"));
+        QCOMPARE(model.rowCount(), 3);
+        QCOMPARE(model.rowOfSession(QStringLiteral("s-1")), 1);
+        QCOMPARE(model.rowOfSession(QStringLiteral("s-2")), 0);  // the first of the two
+        QCOMPARE(model.rowOfSession(QStringLiteral("s-9")), -1);
+        QCOMPARE(model.index(1, SessionListModel::StatusColumn).data().toString(), QString());  // wrong type: empty
+        QSignalSpy changed(&model, &QAbstractItemModel::dataChanged);
+        model.setOpenSession(QStringLiteral("s-1"));
+        QCOMPARE(changed.count(), 1);
+        QVERIFY(model.index(1, 0).data(Qt::FontRole).value<QFont>().bold());
+        QVERIFY(!model.index(0, 0).data(Qt::FontRole).isValid());
+        model.setOpenSession(QStringLiteral("s-2"));
+        QCOMPARE(changed.count(), 3);  // the old row and the new
+        model.setSessions(nlohmann::json::array());
+        QCOMPARE(model.rowCount(), 0);
+        QCOMPARE(model.rowOfSession(QStringLiteral("s-1")), -1);
+    }
+
+    // The Teach tab's steps: one row a phase in engine order, counts per kind of change, found by name.
+    void phaseStepModel()
+    {
+        PhaseStepModel model;
+        QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
+        PhaseSteps steps;
+        steps.build(*m_analysis);
+        model.setSteps(steps);
+        QCOMPARE(model.rowCount(), steps.count());
+        QVERIFY(model.rowCount() > 0);
+        QCOMPARE(model.columnCount(), int(PhaseStepModel::FirstChangeColumn) + int(PhaseSteps::ChangeCount));
+        for (int i = 0; i < steps.count(); ++i) {
+            const PhaseSteps::Step& s = steps.step(i);
+            QCOMPARE(model.rowOfPhase(s.phase), i);
+            QCOMPARE(model.index(i, PhaseStepModel::PhaseColumn).data().toString(), s.phase);
+            QCOMPARE(model.index(i, PhaseStepModel::TouchedColumn).data().toInt(), int(s.touched.size()));
+            for (int c = 0; c < PhaseSteps::ChangeCount; ++c)
+                QCOMPARE(model.index(i, PhaseStepModel::FirstChangeColumn + c).data().toInt(),
+                         int(s.events[size_t(c)].size()));
+        }
+        QCOMPARE(model.rowOfPhase(QStringLiteral("no-such-phase")), -1);
+        model.setSteps(PhaseSteps{});
+        QCOMPARE(model.rowCount(), 0);
     }
 
     void evidenceModel()
@@ -95,7 +226,9 @@ private slots:
             QCOMPARE(row.data(Qt::FontRole).isValid(), c.chosen);
             QCOMPARE(model.index(0, 0, row).parent(), row);
             QCOMPARE(model.rowCount(model.index(0, 0, row)), 0);  // two levels only
+            QCOMPARE(model.indexOfEvent(c.event).row(), i);  // found by its event in O(1)
         }
+        QVERIFY(!model.indexOfEvent(EventId(1u << 30)).isValid());
         model.setRows({});
         QCOMPARE(model.rowCount(), 0);
     }

@@ -10,7 +10,9 @@
 #include <QPushButton>
 #include <QTabWidget>
 #include <QTemporaryDir>
+#include <QAbstractItemModelTester>
 #include <QTest>
+#include <QTreeView>
 #include <QTreeWidget>
 
 #include <set>
@@ -163,6 +165,31 @@ private slots:
         QVERIFY(!expectedEventText(r, named).startsWith(QLatin1Char('#')));
         QCOMPARE(s.items()->topLevelItem(1)->text(2), QStringLiteral("#%1").arg(dropped.value)); // not in this result
         QCOMPARE(s.items()->topLevelItem(2)->text(2), QStringLiteral("#%1").arg(beyond.value));
+    }
+
+    // The stepper is a view on PhaseStepModel: its list holds every phase, follows the buttons, and a click on
+    // a phase goes there.
+    void thePhaseListIsTheModelsView()
+    {
+        QTemporaryDir dir;
+        auto a = test::makeIncident(dir.path());
+        FocusState focus;
+        PhaseStepperPanel s(&focus);
+        QAbstractItemModelTester tester(s.stepModel(), QAbstractItemModelTester::FailureReportingMode::QtTest);
+        s.setAnalysis(a);
+        QCOMPARE(s.phaseList()->model(), static_cast<QAbstractItemModel*>(s.stepModel()));
+        QCOMPARE(s.stepModel()->rowCount(), s.steps().count());
+        QVERIFY(s.steps().count() > 3);
+        QCOMPARE(s.phaseList()->currentIndex().row(), 0);
+        s.next();
+        QCOMPARE(s.phaseList()->currentIndex().row(), 1);
+        const int filter = s.stepModel()->rowOfPhase(QStringLiteral("filter"));
+        QVERIFY(filter >= 0);
+        s.phaseList()->setCurrentIndex(s.stepModel()->index(filter, 0));
+        QCOMPARE(s.currentIndex(), filter);
+        QVERIFY(s.phaseText().endsWith(QStringLiteral("filter")));
+        s.setAnalysis(nullptr);
+        QCOMPARE(s.stepModel()->rowCount(), 0);
     }
 };
 

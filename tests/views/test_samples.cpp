@@ -54,7 +54,7 @@ private slots:
         }
         // Every evidence item opens its own file at its own line.
         for (const EvidenceItem& e : r.evidence) {
-            w.focus()->selectEvidence(QString::fromStdString(e.id), e.event);
+            w.focus()->selectEvidence(fl::ViewEvidenceId{QString::fromStdString(e.id)}, e.event);
             QVERIFY(e.ref.file.value < a->bundle.files.size());
             QCOMPARE(w.raw()->view()->displayName(), QString::fromStdString(a->bundle.files[e.ref.file.value].path));
             QCOMPARE(w.raw()->view()->currentLine(), uint64_t(e.ref.line));

@@ -302,7 +302,7 @@ private slots:
         QVERIFY(other && other->ref.line > 4);
         const int context = 2;
         review->setContext(context);
-        view.focus()->selectEvidence(QString::fromStdString(other->id));
+        view.focus()->selectEvidence(fl::ViewEvidenceId{QString::fromStdString(other->id)});
         QVERIFY(shown.wait(60000));
         QCOMPARE(raw->displayName(), QString::fromStdString(other->file));
         QTRY_VERIFY(raw->indexComplete());
@@ -393,7 +393,7 @@ private slots:
             ServiceReview* r3 = ServiceReview::of(&stale);
             QSignalSpy shown3(r3, &ServiceReview::rawShown);
             r3->attach(b.client(), b.openSession(), b.openRun(), moved);
-            stale.focus()->selectEvidence(QString::fromStdString(rootId));
+            stale.focus()->selectEvidence(fl::ViewEvidenceId{QString::fromStdString(rootId)});
             QTRY_VERIFY_WITH_TIMEOUT(!r3->busy() && shown3.count() > 0, 60000);
             QVERIFY2(r3->lastError().contains(QStringLiteral("on another line")), qPrintable(r3->lastError()));
         }
@@ -530,7 +530,7 @@ private slots:
         QVERIFY2(traced.count() && traced.last().at(0).toBool(), qPrintable(review->traceError()));
         // Every evidence item of run 1, also those run 2 numbers otherwise, shows run 1's lines.
         for (const EvidenceItem& e : run1->result.evidence) {
-            view.focus()->selectEvidence(QString::fromStdString(e.id));
+            view.focus()->selectEvidence(fl::ViewEvidenceId{QString::fromStdString(e.id)});
             QTRY_VERIFY_WITH_TIMEOUT(!review->busy(), 60000);
             QVERIFY2(review->lastError().isEmpty(), qPrintable(review->lastError()));
             QTRY_VERIFY(view.raw()->view()->indexComplete());

@@ -2,6 +2,7 @@
 #include "viewfixture.h"
 #include "views/timeline/timelineview.h"
 
+#include <QAbstractItemModelTester>
 #include <QDir>
 #include <QElapsedTimer>
 #include <QImage>
@@ -434,6 +435,31 @@ private slots:
         QCOMPARE(rootRows, 2);
         // The initial window (fit to incident) contains the root cause.
         QVERIFY(v.range().start < test::kRootTimeNs && v.range().end > test::kRootTimeNs);
+    }
+
+    // Each visible lane is painted by the delegate from the view's lane model (Hotspot's TimeLineDelegate),
+    // and the model keeps its contract while the view rebuilds, sorts and expands.
+    void lanesArePaintedByTheDelegateFromTheModel()
+    {
+        FocusState focus;
+        TimelineView v(&focus);
+        QAbstractItemModelTester tester(v.laneModel(), QAbstractItemModelTester::FailureReportingMode::QtTest);
+        v.resize(1000, 400);
+        v.setAnalysis(m_analysis);
+        QCOMPARE(v.laneModel()->lanes(), &v.lanes());
+        QCOMPARE(v.laneModel()->rowCount(), test::kNodes);
+        v.grab();
+        QVERIFY(v.lastPaintedLanes() > 0);
+        QCOMPARE(v.laneDelegate()->cachedLanes(), v.lastPaintedLanes());  // one geometry per painted lane
+        v.setSortByFirstAnomaly(false);
+        v.setAllExpanded(true);
+        v.setLaneNotes({{QStringLiteral("node02"), QStringLiteral("slow NIC")}});
+        QCOMPARE(v.laneModel()->indexOfKey(QStringLiteral("node02")).data(TimelineLaneModel::NoteRole).toString(),
+                 QStringLiteral("slow NIC"));
+        v.setAnalysis(m_analysis);  // a new analysis: one reset, the notes stay with their lanes
+        QCOMPARE(v.laneNotes().value(QStringLiteral("node02")), QStringLiteral("slow NIC"));
+        v.setAnalysis(nullptr);
+        QCOMPARE(v.laneModel()->rowCount(), 0);
     }
 
     void ambiguousMarksEachContender()

@@ -108,7 +108,11 @@ private slots:
         // Same views, built inline: the same result on screen.
         WorkbenchView inlineView;
         inlineView.setAnalysis(a);
-        QCOMPARE(inlineView.focus()->current(), w.focus()->current());
+        // The same focus, each under its own analysis id (two views, two analyses shown).
+        FocusSnapshot inlineFocus = inlineView.focus()->current();
+        QVERIFY(inlineFocus.analysis != w.focus()->analysis());
+        inlineFocus.analysis = w.focus()->analysis();
+        QCOMPARE(inlineFocus, w.focus()->current());
         QCOMPARE(inlineView.chain()->nodeItemCount(), w.chain()->nodeItemCount());
         QCOMPARE(inlineView.timeline()->view()->lanes().laneCount(), w.timeline()->view()->lanes().laneCount());
     }

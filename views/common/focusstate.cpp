@@ -14,10 +14,12 @@ FocusState::FocusState(QObject* parent)
 {
 }
 
-void FocusState::navigate(const FocusSnapshot& next, History mode)
+bool FocusState::navigate(const FocusSnapshot& next, History mode)
 {
+    if (next.analysis != m_current.analysis)
+        return false;
     if (next == m_current)
-        return;
+        return true;
     const bool coalesce = mode == History::Coalesce && m_coalescing;
     if (!coalesce) {
         m_back.push_back(m_current);
@@ -30,6 +32,7 @@ void FocusState::navigate(const FocusSnapshot& next, History mode)
     apply(next);
     if (!coalesce || hadForward)
         emit historyChanged();
+    return true;
 }
 
 void FocusState::setTimeWindow(int64_t startNs, int64_t endNs, History mode)
@@ -49,10 +52,10 @@ void FocusState::selectEvent(EventId event, const QString& lane)
     navigate(next);
 }
 
-void FocusState::selectEvidence(const QString& evidenceId, std::optional<EventId> event, const QString& lane)
+void FocusState::selectEvidence(const ViewEvidenceId& evidence, std::optional<EventId> event, const QString& lane)
 {
     FocusSnapshot next = m_current;
-    next.evidence = evidenceId;
+    next.evidence = evidence;
     if (event)
         next.event = event;
     if (!lane.isEmpty())
@@ -83,8 +86,19 @@ void FocusState::setCursor(int64_t timeNs)
     emit cursorMoved(timeNs);
 }
 
-void FocusState::reset(const FocusSnapshot& initial)
+bool FocusState::reset(const FocusSnapshot& initial)
 {
+    if (initial.analysis && initial.analysis != m_current.analysis)
+        return false;
+    FocusSnapshot start = initial;
+    start.analysis = m_current.analysis;
+    reset(start.analysis, start);
+    return true;
+}
+
+void FocusState::reset(AnalysisId analysis, FocusSnapshot initial)
+{
+    initial.analysis = analysis;
     m_back.clear();
     m_forward.clear();
     m_coalescing = false;

@@ -1,10 +1,13 @@
 // SPDX-License-Identifier: MIT
-// The one interaction state every view listens to (Hotspot's
+// The one interaction state every view of one analysis listens to (Hotspot's
 // FilterAndZoomStack): time window, selected event / evidence / lane and the
 // lane filter, with back/forward history. Views never talk to each other.
+// A state belongs to one analysis (AnalysisId): two analyses open side by side
+// have one each, and a snapshot of one is refused by the other.
 #pragma once
 
 #include "model.h"
+#include "views/common/focusids.h"
 
 #include <QObject>
 #include <QString>
@@ -15,10 +18,11 @@
 namespace fl {
 
 struct FocusSnapshot {
+    AnalysisId analysis;        // whose ids these are; none before an analysis is shown
     int64_t startNs = kNoTime;  // visible time window; kNoTime: not set yet
     int64_t endNs = kNoTime;
     std::optional<EventId> event;  // the selected Result::events id, if any
-    QString evidence;           // EvidenceItem::id, empty: none
+    ViewEvidenceId evidence;    // EvidenceItem::id, empty: none
     QString lane;               // "node" or "node/rank" (TimelineLanes::laneKey)
     QString laneFilter;
     friend bool operator==(const FocusSnapshot&, const FocusSnapshot&) = default;
@@ -35,12 +39,14 @@ public:
     explicit FocusState(QObject* parent = nullptr);
 
     const FocusSnapshot& current() const { return m_current; }
+    AnalysisId analysis() const { return m_current.analysis; }
     int64_t cursorNs() const { return m_cursor; }
 
-    void navigate(const FocusSnapshot& next, History mode = History::Push);
+    // Refused (false, nothing changes) when `next` belongs to another analysis.
+    bool navigate(const FocusSnapshot& next, History mode = History::Push);
     void setTimeWindow(int64_t startNs, int64_t endNs, History mode = History::Push);
     void selectEvent(EventId event, const QString& lane = {});
-    void selectEvidence(const QString& evidenceId, std::optional<EventId> event = std::nullopt, const QString& lane = {});
+    void selectEvidence(const ViewEvidenceId& evidence, std::optional<EventId> event = std::nullopt, const QString& lane = {});
     void selectLane(const QString& lane);
     void setLaneFilter(const QString& text);
     // Hover position shared by timeline and metrics; not part of history.
@@ -50,8 +56,11 @@ public:
     void setHighlight(std::vector<EventId> events);
     const std::vector<EventId>& highlight() const { return m_highlight; }
     bool isHighlighted(EventId event) const;
-    // Forgets everything, e.g. when a new analysis is shown.
-    void reset(const FocusSnapshot& initial = {});
+    // Forgets everything and starts on `initial`, for this state's analysis
+    // (refused, false, when `initial` names another one) ...
+    bool reset(const FocusSnapshot& initial = {});
+    // ... or for a new analysis: every id from now on is that analysis's.
+    void reset(AnalysisId analysis, FocusSnapshot initial = {});
 
     bool canGoBack() const { return !m_back.empty(); }
     bool canGoForward() const { return !m_forward.empty(); }
@@ -64,7 +73,7 @@ public slots:
 signals:
     void timeWindowChanged(qint64 startNs, qint64 endNs);
     void eventSelected(std::optional<fl::EventId> event);
-    void evidenceSelected(const QString& evidenceId);
+    void evidenceSelected(const fl::ViewEvidenceId& evidence);
     void laneSelected(const QString& lane);
     void laneFilterChanged(const QString& text);
     void cursorMoved(qint64 timeNs);

@@ -158,12 +158,12 @@ void EvidencePanel::activateRow(int proxyRow)
     QString lane = style::q(it->node);
     if (it->rank >= 0)
         lane += QLatin1Char('/') + QString::number(it->rank);
-    m_focus->selectEvidence(style::q(it->id), it->event, lane);
+    m_focus->selectEvidence(ViewEvidenceId{style::q(it->id)}, it->event, lane);
 }
 
-void EvidencePanel::onEvidenceSelected(const QString& id)
+void EvidencePanel::onEvidenceSelected(const ViewEvidenceId& evidence)
 {
-    const QModelIndex idx = m_proxy->mapFromSource(m_model->index(m_model->rowOfId(id), 0));
+    const QModelIndex idx = m_proxy->mapFromSource(m_model->index(m_model->rowOfId(evidence.value), 0));
     const QSignalBlocker block(m_table->selectionModel());
     m_syncing = true;
     if (idx.isValid()) {

@@ -48,7 +48,7 @@ public slots:
     void selectPrevious();
 
 private:
-    void onEvidenceSelected(const QString& id);
+    void onEvidenceSelected(const ViewEvidenceId& evidence);
     void onEventSelected(std::optional<EventId> event);
     void activateRow(int proxyRow);
     void step(int delta);

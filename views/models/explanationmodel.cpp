@@ -21,6 +21,10 @@ void ExplanationModel::setRows(std::vector<ExplanationRow> rows)
 {
     beginResetModel();
     m_rows = std::move(rows);
+    m_rowOfEvent.clear();
+    for (size_t i = 0; i < m_rows.size(); ++i)
+        if (m_rows[i].event && !m_rowOfEvent.contains(m_rows[i].event->value))
+            m_rowOfEvent.insert(m_rows[i].event->value, static_cast<int>(i));
     endResetModel();
 }
 
@@ -41,6 +45,12 @@ std::optional<EventId> ExplanationModel::eventAt(const QModelIndex& index) const
 {
     const ExplanationRow* r = row(index);
     return r ? r->event : std::nullopt;
+}
+
+QModelIndex ExplanationModel::indexOfEvent(EventId event) const
+{
+    const int row = m_rowOfEvent.value(event.value, -1);
+    return row < 0 ? QModelIndex() : createIndex(row, 0, quintptr(0));
 }
 
 QModelIndex ExplanationModel::index(int row, int column, const QModelIndex& parent) const

@@ -4,13 +4,16 @@
 // sentence saying why it won or lost as its child row, and the rules fired
 // and trace steps grouped under the phase they ran in. Rows are plain data
 // built from the result by candidateRows / traceRows; the model only serves
-// them (Hotspot's src/models/*: data in, roles out).
+// them (Hotspot's src/models/*: data in, roles out). The top-level row of an
+// event is found in O(1) (Wireshark's number_to_row_), so the candidates follow
+// the focus's selected event.
 #pragma once
 
 #include "engine/engine.h"
 
 #include <QAbstractItemModel>
 #include <QColor>
+#include <QHash>
 #include <QStringList>
 
 #include <optional>
@@ -38,6 +41,8 @@ public:
     void setHeader(int section, const QString& text);
     const ExplanationRow* row(const QModelIndex& index) const;
     [[nodiscard]] std::optional<EventId> eventAt(const QModelIndex& index) const;
+    // The first top-level row whose event is `event`; invalid when none.
+    QModelIndex indexOfEvent(EventId event) const;
 
     QModelIndex index(int row, int column, const QModelIndex& parent = {}) const override;
     QModelIndex parent(const QModelIndex& child) const override;
@@ -49,6 +54,7 @@ public:
 private:
     QStringList m_headers;
     std::vector<ExplanationRow> m_rows;
+    QHash<uint64_t, int> m_rowOfEvent;  // EventId::value -> top-level row
 };
 
 // Candidates in the engine's order; the chosen one bold and red.

@@ -3,6 +3,7 @@
 
 #include <QBrush>
 #include <QColor>
+#include <QFont>
 
 namespace fl {
 
@@ -26,6 +27,7 @@ void SessionListModel::setSessions(const nlohmann::json& body)
 {
     beginResetModel();
     m_sessions.clear();
+    m_rowOf.clear();
     const auto list = body.is_object() ? body.find("sessions") : body.end();
     if (body.is_object() && list != body.end() && list->is_array())
         for (const auto& s : *list) {
@@ -40,9 +42,20 @@ void SessionListModel::setSessions(const nlohmann::json& body)
                         nodes << QString::fromStdString(node.get<std::string>());
                 row.nodes = nodes.join(QStringLiteral(", "));
             }
+            if (!m_rowOf.contains(row.id))
+                m_rowOf.insert(row.id, static_cast<int>(m_sessions.size()));
             m_sessions.push_back(std::move(row));
         }
     endResetModel();
+}
+
+void SessionListModel::setOpenSession(const QString& id)
+{
+    const int before = rowOfSession(m_open);
+    m_open = id;
+    for (const int row : {before, rowOfSession(id)})
+        if (row >= 0)
+            emit dataChanged(index(row, 0), index(row, ColumnCount - 1), {Qt::FontRole});
 }
 
 const ServiceSession* SessionListModel::session(int row) const
@@ -67,6 +80,13 @@ QVariant SessionListModel::data(const QModelIndex& index, int role) const
         return {};
     if (role == SessionIdRole)
         return s->id;
+    if (role == Qt::FontRole) {
+        if (m_open.isEmpty() || s->id != m_open)
+            return {};
+        QFont f;
+        f.setBold(true);
+        return f;
+    }
     if (role == Qt::ForegroundRole && index.column() == StatusColumn) {
         if (s->status == QLatin1String("attributed"))
             return QBrush(QColor(0xb3, 0x26, 0x1e));

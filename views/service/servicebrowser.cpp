@@ -295,8 +295,12 @@ void ServiceBrowser::refresh()
     const bool alone = m_pending == 0;  // else the other request's outcome is the news
     begin(tr("Listing sessions…"));
     m_client->sessions(f, this, [this, alone](const ServiceReply& r) {
-        if (r.ok())
+        if (r.ok()) {
+            const QString selected = selectedSession();
             m_model->setSessions(r.body);
+            if (const int row = m_model->rowOfSession(selected); row >= 0)
+                m_table->selectRow(row);
+        }
         end(r, alone ? tr("%n session(s)", nullptr, m_model->rowCount()) : QString());
     });
 }
@@ -434,6 +438,7 @@ void ServiceBrowser::upload(const QString& archive, const QString& shownName, st
 void ServiceBrowser::clearResult()
 {
     m_openSession.clear();
+    m_model->setOpenSession({});
     m_openRun = 0;
     m_result = nullptr;
     m_read.reset();
@@ -447,6 +452,7 @@ void ServiceBrowser::clearResult()
 void ServiceBrowser::showResult(const QString& sessionId, int run, const nlohmann::json& result)
 {
     m_openSession = sessionId;
+    m_model->setOpenSession(m_openSession);
     m_openRun = run;
     m_result = result;
     m_evidence->clear();

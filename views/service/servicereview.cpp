@@ -43,7 +43,7 @@ ServiceReview::ServiceReview(WorkbenchView* view)
     reviews().append(this);
     setObjectName(QStringLiteral("serviceReview"));
     // After the view's own handler, which finds no bytes on disk for a service result.
-    connect(view->focus(), &FocusState::evidenceSelected, this, &ServiceReview::fetch);
+    connect(view->focus(), &FocusState::evidenceSelected, this, [this](const ViewEvidenceId& e) { fetch(e.value); });
 }
 
 ServiceReview::~ServiceReview()
@@ -107,7 +107,7 @@ void ServiceReview::attach(ServiceClient* client, const QString& sessionId, int 
     if (const QString problem = m_view->openNotes(key); !problem.isEmpty())
         emit message(problem);
     // The view has already focused an evidence item (the root cause's) before we were attached.
-    fetch(m_view->focus()->current().evidence);
+    fetch(m_view->focus()->current().evidence.value);
     fetchTrace();
 }
 

@@ -8,6 +8,7 @@
 #include <QHeaderView>
 #include <QLabel>
 #include <QPushButton>
+#include <QTreeView>
 #include <QTreeWidget>
 #include <QVBoxLayout>
 
@@ -21,6 +22,8 @@ constexpr size_t kMaxEventsShown = 6;  // per trace row; the count says how many
 PhaseStepperPanel::PhaseStepperPanel(FocusState* focus, QWidget* parent)
     : QWidget(parent)
     , m_focus(focus)
+    , m_model(new PhaseStepModel(this))
+    , m_phaseList(new QTreeView(this))
     , m_phase(new QLabel(this))
     , m_description(new QLabel(this))
     , m_counts(new QLabel(this))
@@ -43,12 +46,25 @@ PhaseStepperPanel::PhaseStepperPanel(FocusState* focus, QWidget* parent)
     m_items->setUniformRowHeights(true);
     m_items->header()->setStretchLastSection(true);
 
+    // Every phase at a glance, the current one selected: a click goes there.
+    m_phaseList->setModel(m_model);
+    m_phaseList->setRootIsDecorated(false);
+    m_phaseList->setUniformRowHeights(true);
+    m_phaseList->setAlternatingRowColors(true);
+    m_phaseList->setEditTriggers(QAbstractItemView::NoEditTriggers);
+    m_phaseList->setSelectionBehavior(QAbstractItemView::SelectRows);
+    m_phaseList->setSelectionMode(QAbstractItemView::SingleSelection);
+    m_phaseList->header()->setStretchLastSection(false);
+    m_phaseList->header()->setSectionResizeMode(QHeaderView::ResizeToContents);
+    m_phaseList->header()->setSectionResizeMode(PhaseStepModel::PhaseColumn, QHeaderView::Stretch);
+
     auto* buttons = new QHBoxLayout;
     for (QPushButton* b : {m_first, m_prev, m_next, m_last})
         buttons->addWidget(b);
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(4, 4, 4, 4);
     layout->addLayout(buttons);
+    layout->addWidget(m_phaseList);
     layout->addWidget(m_phase);
     layout->addWidget(m_description);
     layout->addWidget(m_counts);
@@ -58,6 +74,11 @@ PhaseStepperPanel::PhaseStepperPanel(FocusState* focus, QWidget* parent)
     connect(m_prev, &QPushButton::clicked, this, &PhaseStepperPanel::previous);
     connect(m_next, &QPushButton::clicked, this, &PhaseStepperPanel::next);
     connect(m_last, &QPushButton::clicked, this, &PhaseStepperPanel::last);
+    connect(m_phaseList->selectionModel(), &QItemSelectionModel::currentRowChanged, this,
+            [this](const QModelIndex& current) {
+                if (current.isValid())
+                    setStep(current.row());
+            });
     connect(m_items, &QTreeWidget::itemClicked, this, [this](QTreeWidgetItem* it) {
         if (it && it->data(0, kEventRole).isValid())
             m_focus->selectEvent(EventId(it->data(0, kEventRole).toUInt()));
@@ -68,11 +89,20 @@ PhaseStepperPanel::PhaseStepperPanel(FocusState* focus, QWidget* parent)
 void PhaseStepperPanel::setAnalysis(std::shared_ptr<const Analysis> analysis)
 {
     m_analysis = std::move(analysis);
-    m_steps = PhaseSteps();
+    PhaseSteps built;
     m_events = m_analysis ? EventIndex(m_analysis->result) : EventIndex();
     if (m_analysis)
-        m_steps.build(*m_analysis);
+        built.build(*m_analysis);
     m_index = -1;
+    m_model->setSteps(std::move(built));
+    // The narrow side panel shows each phase and how many events it touched; the kinds of change are the
+    // counts line under it. (Again after each reset: a header may forget hidden sections.)
+    for (int c = PhaseStepModel::FirstChangeColumn; c < m_model->columnCount(); ++c)
+        m_phaseList->setColumnHidden(c, true);
+    // Tall enough for every phase (about ten), no taller: the step's changes below need the room.
+    const int rows = std::min(m_model->rowCount(), 12);
+    m_phaseList->setFixedHeight(m_phaseList->header()->sizeHint().height() + 2 * m_phaseList->frameWidth() +
+                                rows * (m_phaseList->sizeHintForRow(0) > 0 ? m_phaseList->sizeHintForRow(0) : fontMetrics().height() + 2));
     setStep(0);
 }
 
@@ -82,17 +112,17 @@ void PhaseStepperPanel::setHighlighting(bool on)
     if (!on)
         m_focus->setHighlight({});
     else if (m_index >= 0)
-        m_focus->setHighlight(m_steps.step(m_index).touched);
+        m_focus->setHighlight(steps().step(m_index).touched);
 }
 
 void PhaseStepperPanel::setStep(int index)
 {
-    if (m_steps.count() == 0) {
+    if (steps().count() == 0) {
         m_index = -1;
         show();
         return;
     }
-    index = std::clamp(index, 0, m_steps.count() - 1);
+    index = std::clamp(index, 0, steps().count() - 1);
     if (index == m_index)
         return;
     m_index = index;
@@ -104,14 +134,14 @@ QString PhaseStepperPanel::phaseText() const
 {
     if (m_index < 0)
         return tr("No analysis loaded");
-    return tr("%1 / %2 · %3").arg(m_index + 1).arg(m_steps.count()).arg(m_steps.step(m_index).phase);
+    return tr("%1 / %2 · %3").arg(m_index + 1).arg(steps().count()).arg(steps().step(m_index).phase);
 }
 
 QString PhaseStepperPanel::countsText() const
 {
     if (m_index < 0)
         return {};
-    const auto& s = m_steps.step(m_index);
+    const auto& s = steps().step(m_index);
     QStringList parts;
     for (int c = 0; c < PhaseSteps::ChangeCount; ++c)
         if (!s.events[static_cast<size_t>(c)].empty() || c != PhaseSteps::Other)
@@ -132,10 +162,12 @@ void PhaseStepperPanel::show()
 {
     m_items->clear();
     const bool have = m_index >= 0;
+    if (have && m_phaseList->currentIndex().row() != m_index)  // a button moved: the list follows (setStep ignores the echo)
+        m_phaseList->setCurrentIndex(m_model->index(m_index, PhaseStepModel::PhaseColumn));
     m_first->setEnabled(have && m_index > 0);
     m_prev->setEnabled(have && m_index > 0);
-    m_next->setEnabled(have && m_index + 1 < m_steps.count());
-    m_last->setEnabled(have && m_index + 1 < m_steps.count());
+    m_next->setEnabled(have && m_index + 1 < steps().count());
+    m_last->setEnabled(have && m_index + 1 < steps().count());
     m_phase->setText(phaseText());
     if (!have) {
         m_description->clear();
@@ -143,7 +175,7 @@ void PhaseStepperPanel::show()
         m_focus->setHighlight({});
         return;
     }
-    const auto& s = m_steps.step(m_index);
+    const auto& s = steps().step(m_index);
     m_description->setText(PhaseSteps::phaseDescription(s.phase));
     m_counts->setText(s.items.empty() ? tr("<i>Nothing changed in this phase.</i>")
                                       : tr("<b>%1</b> events touched: %2").arg(s.touched.size()).arg(countsText().toHtmlEscaped()));

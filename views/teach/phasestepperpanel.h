@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: MIT
 // "Teach" tab: walks the engine's trace phase by phase with First / Prev /
-// Next / Last and says, for each phase, which events appeared, were
-// decoded or rewritten, suppressed, linked and ranked. The events of the
+// Next / Last, or a click on a phase in the list of every phase (a view on
+// PhaseStepModel, which holds the steps), and says, for each phase, which
+// events appeared, were decoded or rewritten, suppressed, linked and ranked. The events of the
 // current step are highlighted on the timeline and the chain graph through
 // FocusState::setHighlight.
 #pragma once
@@ -9,6 +10,7 @@
 #include "views/common/eventindex.h"
 #include "views/common/focusstate.h"
 #include "views/teach/phasesteps.h"
+#include "views/models/phasestepmodel.h"
 
 #include <QWidget>
 
@@ -16,6 +18,7 @@
 
 class QLabel;
 class QPushButton;
+class QTreeView;
 class QTreeWidget;
 
 namespace fl {
@@ -27,7 +30,9 @@ public:
     explicit PhaseStepperPanel(FocusState* focus, QWidget* parent = nullptr);
     void setAnalysis(std::shared_ptr<const Analysis> analysis);
 
-    const PhaseSteps& steps() const { return m_steps; }
+    const PhaseSteps& steps() const { return m_model->steps(); }
+    PhaseStepModel* stepModel() const { return m_model; }
+    QTreeView* phaseList() const { return m_phaseList; }
     int currentIndex() const { return m_index; }
     QString phaseText() const;      // "3 / 10 · filter"
     QString countsText() const;     // "appear 0 · decoded / rewritten 2 · …"
@@ -44,7 +49,7 @@ public slots:
     void first() { setStep(0); }
     void previous() { setStep(m_index - 1); }
     void next() { setStep(m_index + 1); }
-    void last() { setStep(m_steps.count() - 1); }
+    void last() { setStep(steps().count() - 1); }
 
 signals:
     void stepChanged(int index);
@@ -56,9 +61,10 @@ private:
     FocusState* m_focus;
     std::shared_ptr<const Analysis> m_analysis;
     EventIndex m_events;  // a service result holds only some events: ids are not positions
-    PhaseSteps m_steps;
+    PhaseStepModel* m_model;  // the steps: one row a phase
     int m_index = -1;
     bool m_highlighting = true;
+    QTreeView* m_phaseList;
     QLabel* m_phase;
     QLabel* m_description;
     QLabel* m_counts;

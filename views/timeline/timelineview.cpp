@@ -10,6 +10,7 @@
 #include <QPainter>
 #include <QPainterPath>
 #include <QScrollBar>
+#include <QStyleOptionViewItem>
 #include <QToolTip>
 #include <QWheelEvent>
 
@@ -23,6 +24,8 @@ using namespace timecoords;
 TimelineView::TimelineView(FocusState* focus, QWidget* parent)
     : QWidget(parent)
     , m_focus(focus)
+    , m_model(new TimelineLaneModel(this))
+    , m_delegate(new TimelineLaneDelegate(this))
     , m_vbar(new QScrollBar(Qt::Vertical, this))
 {
     setFocusPolicy(Qt::StrongFocus);
@@ -39,7 +42,7 @@ TimelineView::TimelineView(FocusState* focus, QWidget* parent)
 
 void TimelineView::setLaneNotes(QHash<QString, QString> notes)
 {
-    m_laneNotes = std::move(notes);
+    m_model->setLaneNotes(std::move(notes));
     update();
 }
 
@@ -83,7 +86,7 @@ void TimelineView::contextMenuEvent(QContextMenuEvent* e)
     }
     const QString key = m_lanes.lane(lane).key;
     QMenu menu(this);
-    menu.addAction(m_laneNotes.contains(key) ? tr("Edit note on %1…").arg(key) : tr("Add note on %1…").arg(key), this,
+    menu.addAction(laneNotes().contains(key) ? tr("Edit note on %1…").arg(key) : tr("Add note on %1…").arg(key), this,
                    [this, key] { emit laneNoteRequested(key); });
     menu.exec(e->globalPos());
 }
@@ -126,6 +129,8 @@ void TimelineView::setLanes(TimelineLanes lanes)
 {
     const bool sort = m_lanes.sortByFirstAnomaly();
     m_lanes = std::move(lanes);
+    // The model serves the lanes this view owns: an owner-less shared_ptr (the model lives no longer than the view).
+    m_model->setLanes(std::shared_ptr<const TimelineLanes>(std::shared_ptr<const TimelineLanes>(), &m_lanes));
     m_lanes.setSortByFirstAnomaly(sort);
     m_lanes.setFilter(m_focus->current().laneFilter);
     // The root-cause node opens on its ranks: that is where a reader looks first.
@@ -156,7 +161,7 @@ int TimelineView::visibleRowCount() const
 
 void TimelineView::rowsChanged()
 {
-    m_markCache.clear();
+    m_delegate->invalidate();
     updateScrollBar();
     update();
     emit lanesChanged();
@@ -300,23 +305,6 @@ std::optional<EventId> TimelineView::eventAt(QPoint pos) const
     return m_lanes.eventNear(lane, timeAtX(pos.x() - 3), timeAtX(pos.x() + 3));
 }
 
-const TimelineView::LaneGeometry& TimelineView::cachedGeometry(int lane)
-{
-    const int w = plotWidth();
-    if (m_cacheRange != m_range || m_cacheWidth != w) {
-        m_markCache.clear();
-        m_cacheRange = m_range;
-        m_cacheWidth = w;
-    }
-    auto it = m_markCache.find(lane);
-    if (it == m_markCache.end()) {
-        it = m_markCache.emplace(lane, LaneGeometry()).first;
-        m_lanes.marks(lane, m_range.start, m_range.end, w, it->second.marks);
-        m_lanes.spanMarks(lane, m_range.start, m_range.end, w, it->second.spans);
-    }
-    return it->second;
-}
-
 void TimelineView::paintEvent(QPaintEvent*)
 {
     QPainter p(this);
@@ -406,9 +394,23 @@ void TimelineView::paintLanes(QPainter& p)
     const int first = firstVisibleRow();
     const int last = std::min(m_lanes.rowCount(), first + visibleRowCount() + 1);
     // Only visible lanes are painted: 10,000 lanes cost as much as 30.
+    const int w = plotWidth();
+    m_delegate->setWindow(m_range, w);
+    QStyleOptionViewItem opt;
+    opt.palette = palette();
+    opt.font = font();
+    opt.fontMetrics = fontMetrics();
     for (int row = first; row < last; ++row) {
+        const int lane = m_lanes.laneAtRow(row);
         const int y = kAxisHeight + (row - first) * m_rowHeight;
-        paintLane(p, row, m_lanes.laneAtRow(row), y);
+        opt.state = QStyle::State_Enabled;
+        if (m_focus->current().lane == m_lanes.lane(lane).key)
+            opt.state |= QStyle::State_Selected;
+        opt.features = row % 2 ? QStyleOptionViewItem::Alternate : QStyleOptionViewItem::None;
+        opt.rect = QRect(0, y, kLabelWidth, m_rowHeight);
+        m_delegate->paint(&p, opt, m_model->indexOfLane(lane, TimelineLaneModel::LaneColumn));
+        opt.rect = QRect(kLabelWidth, y, w, m_rowHeight);
+        m_delegate->paint(&p, opt, m_model->indexOfLane(lane, TimelineLaneModel::EventsColumn));
         ++m_lastPaintedLanes;
     }
     if (m_lanes.rowCount() == 0) {
@@ -438,110 +440,6 @@ QString TimelineView::untimedMessage() const
                                                     : tr("Its %1 events are counted beside their lanes' names").arg(untimed + boot))
             + tr(" and listed in the evidence table, in the order of their lines.");
     return s;
-}
-
-void TimelineView::paintLane(QPainter& p, int row, int laneIndex, int y)
-{
-    const Lane& lane = m_lanes.lane(laneIndex);
-    const int w = plotWidth();
-    const QRect rowRect(0, y, kLabelWidth + w, m_rowHeight);
-    const bool selected = m_focus->current().lane == lane.key;
-    QColor bg = row % 2 ? palette().alternateBase().color() : palette().base().color();
-    if (lane.root)
-        bg = QColor(0xfb, 0xe3, 0xe3);
-    p.fillRect(rowRect, bg);
-    if (selected)
-        p.fillRect(QRect(0, y, kLabelWidth, m_rowHeight), palette().highlight().color().lighter(170));
-
-    // Label: disclosure triangle for nodes with ranks, indented rank lanes.
-    const int indent = lane.parent >= 0 ? 26 : 6;
-    p.setPen(palette().text().color());
-    if (!lane.children.empty()) {
-        const bool open = m_lanes.isExpanded(laneIndex);
-        QPainterPath tri;
-        const QPointF c(12, y + m_rowHeight / 2.0);
-        if (open) {
-            tri.moveTo(c + QPointF(-4, -2));
-            tri.lineTo(c + QPointF(4, -2));
-            tri.lineTo(c + QPointF(0, 3));
-        } else {
-            tri.moveTo(c + QPointF(-2, -4));
-            tri.lineTo(c + QPointF(3, 0));
-            tri.lineTo(c + QPointF(-2, 4));
-        }
-        p.fillPath(tri, palette().text());
-    }
-    QFont f = font();
-    f.setBold(lane.root);
-    p.setFont(f);
-    QString label = lane.label
-        + (lane.children.empty() ? QString() : QStringLiteral("  (%1)").arg(lane.children.size()));
-    // Events whose boot time is unknown are listed, not placed: say how many.
-    if (lane.bootRelative > 0)
-        label += QStringLiteral("  +%1 boot").arg(lane.bootRelative);
-    // Counted only when nothing has a time: in a timed bundle, untimed NCCL INFO lines on every
-    // node would crowd out the node names.
-    if (lane.untimed > 0 && m_lanes.minTime() == kNoTime)
-        label += tr("  %1 untimed").arg(lane.untimed);
-    p.drawText(QRect(indent + (lane.children.empty() ? 0 : 12), y, kLabelWidth - indent - 14, m_rowHeight),
-               Qt::AlignVCenter | Qt::AlignLeft,
-               p.fontMetrics().elidedText(label, Qt::ElideMiddle, kLabelWidth - indent - 14));
-    p.setFont(font());
-    if (m_laneNotes.contains(lane.key)) {
-        // A folded-corner note marker at the end of the label.
-        const QRect mark(kLabelWidth - 14, y + 5, 10, m_rowHeight - 10);
-        p.fillRect(mark, QColor(0xff, 0xd5, 0x4f));
-        p.setPen(QColor(0xa0, 0x7c, 0x00));
-        p.drawRect(mark.adjusted(0, 0, -1, -1));
-    }
-    p.setPen(palette().mid().color());
-    p.drawLine(kLabelWidth - 1, y, kLabelWidth - 1, y + m_rowHeight);
-
-    // Marks: low levels first so the worst colour ends on top where they touch.
-    const LaneGeometry& geo = cachedGeometry(laneIndex);
-    const auto& marks = geo.marks;
-    p.setClipRect(kLabelWidth, y, w, m_rowHeight);
-    // Uncertain times first, under the marks: a thin faint whisker from the
-    // mark towards [earliest, latest], capped (TimelineLanes::spanMarks), with
-    // a tick where the interval really ends. One rectangle per run of equal
-    // level. The selected event's whole interval is a band (paintOverlays).
-    const int barH = 2, tickH = 8;
-    // Waiting symptoms: a faint bar back to where what they waited for began, with a tick there.
-    for (const auto& [onset, fire] : lane.waits) {
-        if (fire < m_range.start || onset > m_range.end)
-            continue;
-        const double x0 = std::max(xOfTime(onset), double(kLabelWidth)), x1 = std::min(xOfTime(fire), double(kLabelWidth + w));
-        QColor c = style::levelColor(style::Symptom);
-        c.setAlpha(45);
-        p.fillRect(QRectF(x0, y + m_rowHeight / 2.0 - 3, x1 - x0, 6), c);
-        c.setAlpha(110);
-        if (onset >= m_range.start)
-            p.fillRect(QRectF(xOfTime(onset), y + (m_rowHeight - tickH) / 2.0, 1, tickH), c);
-    }
-    const auto& spans = geo.spans;
-    for (int x = 0; x < static_cast<int>(spans.size());) {
-        const uint8_t v = spans[static_cast<size_t>(x)] & TimelineLanes::kSpanLevel;
-        int x1 = x + 1;
-        while (x1 < static_cast<int>(spans.size()) && (spans[static_cast<size_t>(x1)] & TimelineLanes::kSpanLevel) == v)
-            ++x1;
-        if (v > 0) {
-            QColor c = style::levelColor(static_cast<style::Level>(v - 1));
-            c.setAlpha(120);
-            p.fillRect(QRect(kLabelWidth + x, y + (m_rowHeight - barH) / 2, x1 - x, barH), c);
-            for (int t = x; t < x1; ++t)
-                if (spans[static_cast<size_t>(t)] & TimelineLanes::kSpanEnd)
-                    p.fillRect(QRect(kLabelWidth + t, y + (m_rowHeight - tickH) / 2, 1, tickH), c);
-        }
-        x = x1;
-    }
-    for (int lv = style::Suppressed; lv < style::LevelCount; ++lv) {
-        const QColor c = style::levelColor(static_cast<style::Level>(lv));
-        const int h = lv == style::Suppressed ? m_rowHeight / 3 : std::min(m_rowHeight, 26) - 8;  // a tall lane keeps marks short
-        for (int x = 0; x < static_cast<int>(marks.size()); ++x)
-            if (marks[static_cast<size_t>(x)] == lv + 1)
-                p.fillRect(QRect(kLabelWidth + x - 2, y + (m_rowHeight - h) / 2, 5, h), c);
-    }
-    p.setClipping(false);
 }
 
 void TimelineView::paintOverlays(QPainter& p)
@@ -760,9 +658,9 @@ bool TimelineView::event(QEvent* e)
     if (he->pos().x() < kLabelWidth) {
         const int lane = laneAtPos(he->pos());
         const QString key = lane >= 0 ? m_lanes.lane(lane).key : QString();
-        if (m_laneNotes.contains(key))
+        if (laneNotes().contains(key))
             QToolTip::showText(he->globalPos(), QStringLiteral("<b>%1</b><br>%2").arg(key.toHtmlEscaped(),
-                               m_laneNotes.value(key).toHtmlEscaped().replace(QLatin1Char('\n'), QStringLiteral("<br>"))), this);
+                               laneNotes().value(key).toHtmlEscaped().replace(QLatin1Char('\n'), QStringLiteral("<br>"))), this);
         else
             QToolTip::hideText();
         return true;

@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: MIT
-// The lane timeline, painted by hand: label column, UTC axis, one row per
-// visible lane. Marks come from TimelineLanes::marks (one per pixel, worst
-// level wins) through a cache rebuilt only when the range or width changes.
+// The lane timeline: label column, UTC axis, one row per visible lane. Each
+// lane is painted by TimelineLaneDelegate from its TimelineLaneModel index
+// (Hotspot's TimeLineDelegate over its EventModel); this widget keeps the rows
+// (filter, sort, expansion), the axis, the overlays that cross lanes and the
+// interaction (zoom, pan, select).
 #pragma once
 
 #include "engine/engine.h"
@@ -9,6 +11,8 @@
 #include "views/common/focusstate.h"
 #include "views/common/timecoords.h"
 #include "views/timeline/timelinelanes.h"
+#include "views/timeline/timelinelanedelegate.h"
+#include "views/models/timelinelanemodel.h"
 
 #include <QHash>
 #include <QWidget>
@@ -57,7 +61,10 @@ public:
 
     // Reviewer notes per lane key; a marker in the label column, the text in its tooltip.
     void setLaneNotes(QHash<QString, QString> notes);
-    const QHash<QString, QString>& laneNotes() const { return m_laneNotes; }
+    const QHash<QString, QString>& laneNotes() const { return m_model->laneNotes(); }
+    // What the lanes are painted from and with: every lane of m_lanes, and the delegate that paints one.
+    TimelineLaneModel* laneModel() const { return m_model; }
+    TimelineLaneDelegate* laneDelegate() const { return m_delegate; }
     // Rings the last paint drew around highlighted (phase stepper) events.
     int lastPaintedHighlights() const { return m_lastPaintedHighlights; }
     int laneAtPos(QPoint pos) const;
@@ -107,13 +114,8 @@ private:
     int64_t timeAtX(double x) const;
     double xOfTime(int64_t t) const;
     [[nodiscard]] std::optional<EventId> eventAt(QPoint pos) const;
-    struct LaneGeometry {
-        std::vector<uint8_t> marks, spans;  // TimelineLanes::marks / spanMarks
-    };
-    const LaneGeometry& cachedGeometry(int lane);
     void paintAxis(QPainter& p);
     void paintLanes(QPainter& p);
-    void paintLane(QPainter& p, int row, int lane, int y);
     void paintOverlays(QPainter& p);
     void paintHighlights(QPainter& p);
     void onHighlight();
@@ -124,14 +126,11 @@ private:
     std::shared_ptr<const Analysis> m_analysis;
     EventIndex m_events;  // event id -> its place in result.events (a service result holds only some)
     TimelineLanes m_lanes;
+    TimelineLaneModel* m_model;  // serves m_lanes (without owning it)
+    TimelineLaneDelegate* m_delegate;
     QScrollBar* m_vbar;
     timecoords::Range m_range;
     int m_rowHeight = kMinRowHeight;
-
-    // Geometry cache (Qt Creator's trackpainter): valid for one range and width.
-    std::unordered_map<int, LaneGeometry> m_markCache;
-    timecoords::Range m_cacheRange;
-    int m_cacheWidth = -1;
 
     enum class Drag { None, Pan, Select } m_drag = Drag::None;
     QPoint m_pressPos;
@@ -140,7 +139,6 @@ private:
     bool m_dragged = false;
     int m_lastPaintedLanes = 0;
     int m_lastPaintedHighlights = 0;
-    QHash<QString, QString> m_laneNotes;
     QHash<QString, std::vector<int64_t>> m_highlightTimes;  // lane key -> sorted times
 };
 

@@ -7,6 +7,7 @@
 #include <QGroupBox>
 #include <QHBoxLayout>
 #include <QHeaderView>
+#include <QItemSelectionModel>
 #include <QLabel>
 #include <QSplitter>
 #include <QTreeView>
@@ -65,6 +66,19 @@ ExplanationPanel::ExplanationPanel(FocusState* focus, QWidget* parent)
 
     connect(m_candidates, &QTreeView::clicked, this, &ExplanationPanel::pick);
     connect(m_rules, &QTreeView::clicked, this, &ExplanationPanel::pick);
+    connect(m_focus, &FocusState::eventSelected, this, &ExplanationPanel::followEvent);
+}
+
+void ExplanationPanel::followEvent(std::optional<EventId> event)
+{
+    // Selection only: clicked() is not emitted, so this never selects back into the focus.
+    const QModelIndex i = event ? m_candidateModel->indexOfEvent(*event) : QModelIndex();
+    if (!i.isValid()) {
+        m_candidates->clearSelection();
+        return;
+    }
+    m_candidates->selectionModel()->setCurrentIndex(i, QItemSelectionModel::ClearAndSelect | QItemSelectionModel::Rows);
+    m_candidates->scrollTo(i);
 }
 
 void ExplanationPanel::pick(const QModelIndex& index)
@@ -100,6 +114,7 @@ void ExplanationPanel::setPrepared(const Analysis* analysis, Prepared prepared)
                 (c.time.basis == TimeBasis::BootRelative ? boot : wall) = true;
     m_candidateModel->setHeader(2, style::timeColumnTitle(wall, boot));
     m_ruleModel->setRows(std::move(prepared.trace));
+    followEvent(m_focus->current().event);
     // The why-sentences span the narrow panel; everything starts open.
     for (int r = 0; r < m_candidateModel->rowCount(); ++r) {
         const QModelIndex parent = m_candidateModel->index(r, 0);

@@ -40,6 +40,8 @@ public:
 private:
     void fillSideBySide(const Result* result);
     void pick(const QModelIndex& index);
+    // The candidate of the event selected anywhere is selected here (none: no selection).
+    void followEvent(std::optional<EventId> event);
 
     FocusState* m_focus;
     ExplanationModel* m_candidateModel;

@@ -3,7 +3,6 @@
 
 #include "views/review/overridedialog.h"
 #include "views/common/viewstyle.h"
-#include "exercise/quiz.h"
 
 #include <QElapsedTimer>
 #include <QInputDialog>
@@ -20,33 +19,17 @@ namespace fl {
 WorkbenchView::WorkbenchView(QWidget* parent)
     : QWidget(parent)
     , m_focus(new FocusState(this))
-    , m_verdict(new VerdictPanel(m_focus))
-    , m_explanation(new ExplanationPanel(m_focus))
-    , m_timeline(new TimelinePanel(m_focus))
-    , m_chain(new ChainGraphView(m_focus))
-    , m_metrics(new MetricsPanel(m_focus))
-    , m_evidence(new EvidencePanel(m_focus))
-    , m_raw(new RawFilePanel)
-    , m_stepper(new PhaseStepperPanel(m_focus))
-    , m_quiz(new QuizPanel)
     , m_notes(std::make_unique<NotesStore>())
     , m_centre(new QTabWidget)
     , m_side(new QTabWidget)
     , m_jobs(new ViewJobs(this))
 {
-    // Left: what was decided and why. Centre: when and where. Bottom: the proof.
-    m_side->addTab(m_verdict, tr("Verdict"));
-    m_side->addTab(m_explanation, tr("Explanation"));
-    m_side->addTab(m_stepper, tr("Teach"));
-    m_centre->addTab(m_timeline, tr("Timeline"));
-    m_centre->addTab(m_chain, tr("Symptom chain"));
-    m_centre->addTab(m_metrics, tr("Metrics"));
-
+    // Left: what was decided and why. Centre: when and where. Bottom: the proof, side by side.
     auto* bottom = new QSplitter(Qt::Horizontal);
-    bottom->addWidget(m_evidence);
-    bottom->addWidget(m_raw);
-    bottom->setStretchFactor(0, 1);
-    bottom->setStretchFactor(1, 1);
+    m_bottom = bottom;
+    for (const PanelSpec& spec : workbenchPanels())
+        m_panels.push_back(spec.create(m_focus));
+    applyExercise();
     auto* right = new QSplitter(Qt::Vertical);
     right->addWidget(m_centre);
     right->addWidget(bottom);
@@ -63,118 +46,28 @@ WorkbenchView::WorkbenchView(QWidget* parent)
     layout->setContentsMargins(0, 0, 0, 0);
     layout->addWidget(main);
 
-    connect(m_focus, &FocusState::evidenceSelected, this, &WorkbenchView::openEvidence);
-    connect(m_focus, &FocusState::laneSelected, m_timeline->view(), &TimelineView::scrollToLane);
-
-    // The stepper highlights only while its tab is shown: elsewhere the
-    // dimmed graph would puzzle a reader who never asked for it.
-    m_stepper->setHighlighting(false);
-    connect(m_side, &QTabWidget::currentChanged, this, [this] { m_stepper->setHighlighting(m_side->currentWidget() == m_stepper); });
-
-    // Notes: the views ask, this class writes and refreshes.
-    connect(m_evidence, &EvidencePanel::noteRequested, this, &WorkbenchView::editEvidenceNote);
-    connect(m_evidence, &EvidencePanel::noteRemoveRequested, this, [this](const QString& id) {
-        static_cast<void>(setEvidenceNote(id, {}));  // a failure reaches the user through notesError
-    });
-    connect(m_evidence, &EvidencePanel::bookmarkToggleRequested, this, [this](const QString& id) {
-        if (const EvidenceItem* e = evidenceById(id))
-            static_cast<void>(toggleBookmark(style::q(e->file), e->ref.line));  // failure: notesError
-    });
-    connect(m_timeline->view(), &TimelineView::laneNoteRequested, this, &WorkbenchView::editLaneNote);
-    connect(m_raw->view(), &RawFileView::bookmarkToggleRequested, this,
-            [this](quint64 line) {
-                static_cast<void>(toggleBookmark(m_raw->view()->displayName(), line));  // failure: notesError
-            });
-    connect(m_raw->view(), &RawFileView::lineNoteRequested, this, &WorkbenchView::editLineNote);
-    connect(m_raw->view(), &RawFileView::fileOpened, this, [this] { refreshNotes(); });
-    connect(m_verdict, &VerdictPanel::overrideRequested, this, &WorkbenchView::editVerdictOverride);
-    connect(m_verdict, &VerdictPanel::overrideClearRequested, this, &WorkbenchView::clearVerdictOverride);
+    // Once every panel exists: each connects its requests (notes, bookmarks, opening evidence) to this class.
+    const auto& specs = workbenchPanels();
+    for (size_t i = 0; i < specs.size(); ++i)
+        if (specs[i].attach)
+            specs[i].attach(m_panels[i], *this);
     connect(m_jobs, &ViewJobs::allFinished, this, &WorkbenchView::onViewsReady);
-
-    // Quiz: marks from the evidence table and the raw lines; Reveal scores them.
-    m_quiz->hide();
-    connect(m_evidence, &EvidencePanel::markRequested, m_quiz, &QuizPanel::addMark);
-    connect(m_raw->view(), &RawFileView::markRequested, this,
-            [this](quint64 line) { m_quiz->addMark(m_raw->view()->displayName(), line); });
-    connect(m_quiz, &QuizPanel::revealRequested, this, &WorkbenchView::reveal);
 }
 
-void WorkbenchView::showTabs(bool quiz)
+QWidget* WorkbenchView::panel(const QString& id) const
 {
-    // Removed tabs keep their widgets (this object owns them through the splitters' tab widgets' parents).
-    while (m_side->count() > 0)
-        m_side->removeTab(0);
-    while (m_centre->count() > 0)
-        m_centre->removeTab(0);
-    if (quiz) {
-        m_side->addTab(m_quiz, tr("Exercise"));
-    } else {
-        m_side->addTab(m_verdict, tr("Verdict"));
-        m_side->addTab(m_explanation, tr("Explanation"));
-        m_side->addTab(m_stepper, tr("Teach"));
-        if (m_quizFull)
-            m_side->addTab(m_quiz, tr("Exercise"));
-    }
-    m_centre->addTab(m_timeline, tr("Timeline"));
-    if (!quiz)
-        m_centre->addTab(m_chain, tr("Symptom chain"));
-    m_centre->addTab(m_metrics, tr("Metrics"));
-    // A widget out of its tab widget is still a child of the window: hide what the quiz keeps out of sight.
-    for (QWidget* w : {static_cast<QWidget*>(m_verdict), static_cast<QWidget*>(m_explanation),
-                       static_cast<QWidget*>(m_stepper), static_cast<QWidget*>(m_chain)})
-        if (quiz) {
-            w->setParent(this);
-            w->hide();
-        }
-    m_evidence->setMarking(quiz);
-    m_raw->view()->setMarking(quiz);
-}
-
-void WorkbenchView::setQuiz(std::shared_ptr<const Analysis> full, std::optional<exercise::ExerciseKey> key,
-                            ViewJobs::Mode mode)
-{
-    m_quizFull = std::move(full);
-    m_quizKey = std::move(key);
-    m_revealed = false;
-    m_quiz->reset();
-    showTabs(true);
-    setAnalysis(m_quizFull ? std::make_shared<const Analysis>(exercise::quizAnalysis(*m_quizFull)) : nullptr, mode);
-}
-
-void WorkbenchView::endQuiz()
-{
-    if (!m_quizFull)
-        return;
-    m_quizFull.reset();
-    m_quizKey.reset();
-    m_revealed = false;
-    showTabs(false);
-}
-
-void WorkbenchView::reveal()
-{
-    if (!m_quizFull || m_revealed)
-        return;
-    if (!m_quizKey)
-        m_quizKey = exercise::buildKey(*m_quizFull, exercise::labelOfEngine(m_quizFull->result),
-                                       m_quizFull->bundle.root);
-    try {
-        m_quiz->showScore(exercise::scoreMarks(*m_quizKey, m_quiz->marks(), "the exercise key"));
-    } catch (const std::exception& e) {
-        m_quiz->showError(QString::fromStdString(e.what()));
-        return;
-    }
-    m_revealed = true;
-    showTabs(false);
-    setAnalysis(m_quizFull, ViewJobs::Mode::Inline);
-    m_side->setCurrentWidget(m_stepper);
+    const auto& specs = workbenchPanels();
+    for (size_t i = 0; i < specs.size(); ++i)
+        if (specs[i].id == id)
+            return m_panels[i];
+    return nullptr;
 }
 
 WorkbenchView::~WorkbenchView() = default;
 
 const EvidenceItem* WorkbenchView::evidenceById(const QString& id) const
 {
-    return m_analysis ? m_evidence->model()->itemById(id) : nullptr;
+    return m_analysis ? evidence()->model()->itemById(id) : nullptr;
 }
 
 QString WorkbenchView::openNotes(const QString& bundlePath)
@@ -237,14 +130,14 @@ bool WorkbenchView::clearVerdictOverride()
     return checked(m_notes->clearVerdictOverride());
 }
 
-void WorkbenchView::refreshNotes()
+PanelNotes WorkbenchView::panelNotes() const
 {
-    QHash<QString, QString> evidence, lanes;
+    PanelNotes out;
     for (const ItemNote& n : m_notes->notes()) {
         if (n.kind == NotesStore::kEvidence)
-            evidence.insert(n.target, n.text);
+            out.evidence.insert(n.target, n.text);
         else if (n.kind == NotesStore::kLane)
-            lanes.insert(n.target, n.text);
+            out.lanes.insert(n.target, n.text);
     }
     // An evidence id can change when the rules change; the note follows the
     // line it was written on.
@@ -253,23 +146,24 @@ void WorkbenchView::refreshNotes()
             if (evidenceById(n.target) || n.file.isEmpty())
                 continue;
             for (const EvidenceItem& e : m_analysis->result.evidence)
-                if (style::q(e.file) == n.file && e.ref.line == n.line && !evidence.contains(style::q(e.id)))
-                    evidence.insert(style::q(e.id), n.text);
+                if (style::q(e.file) == n.file && e.ref.line == n.line && !out.evidence.contains(style::q(e.id)))
+                    out.evidence.insert(style::q(e.id), n.text);
         }
     }
-    QSet<QString> marked;
-    std::map<uint64_t, QString> rawMarks;
-    const QString rawFile = m_raw->view()->displayName();
-    for (const LineBookmark& b : m_notes->bookmarks()) {
-        marked.insert(EvidenceModel::lineKey(b.file, b.line));
-        if (b.file == rawFile)
-            rawMarks[b.line] = b.note;
-    }
-    m_evidence->model()->setNotes(evidence, marked);
-    m_evidence->fitNoteColumn();
-    m_timeline->view()->setLaneNotes(lanes);
-    m_raw->view()->setBookmarks(std::move(rawMarks));
-    m_verdict->setOverride(m_notes->verdictOverride());
+    out.bookmarks = m_notes->bookmarks();
+    for (const LineBookmark& b : out.bookmarks)
+        out.markedLines.insert(EvidenceModel::lineKey(b.file, b.line));
+    out.verdictOverride = m_notes->verdictOverride();
+    return out;
+}
+
+void WorkbenchView::refreshNotes()
+{
+    const PanelNotes notes = panelNotes();
+    const auto& specs = workbenchPanels();
+    for (size_t i = 0; i < specs.size(); ++i)
+        if (specs[i].showNotes && panelShown(specs[i]))  // a hidden decision stays empty
+            specs[i].showNotes(m_panels[i], notes);
 }
 
 bool WorkbenchView::openRawLine(const QString& file, quint64 line)
@@ -279,9 +173,9 @@ bool WorkbenchView::openRawLine(const QString& file, quint64 line)
     for (const SourceFile& f : m_analysis->bundle.files) {
         if (style::q(f.path) != file)
             continue;
-        if (!m_raw->view()->open(style::q(f.diskPath), style::q(f.path)))
+        if (!raw()->view()->open(style::q(f.diskPath), style::q(f.path)))
             return false;
-        m_raw->view()->goToLine(line);
+        raw()->view()->goToLine(line);
         return true;
     }
     return false;
@@ -307,8 +201,8 @@ void WorkbenchView::editLaneNote(const QString& laneKey)
 
 void WorkbenchView::editLineNote(quint64 line)
 {
-    const QString file = m_raw->view()->displayName();
-    const auto& marks = m_raw->view()->bookmarks();
+    const QString file = raw()->view()->displayName();
+    const auto& marks = raw()->view()->bookmarks();
     const auto it = marks.find(line);
     bool ok = false;
     const QString text = QInputDialog::getMultiLineText(this, tr("Note on %1:%2").arg(file).arg(line), tr("Note:"),
@@ -348,54 +242,36 @@ void WorkbenchView::setAnalysis(std::shared_ptr<const Analysis> analysis, ViewJo
     m_jobs->restart(mode);
     m_analysis = std::move(analysis);
     const std::shared_ptr<const Analysis> a = m_analysis;
-    m_raw->view()->close();
-    m_focus->reset();
-    // Stage 1, at once: what was decided. The coverage rows follow.
+    // From here every id the views put in the focus is this analysis's.
+    m_focus->reset(a ? AnalysisId::next() : AnalysisId{});
+    const auto& specs = workbenchPanels();
+    // A panel an exercise keeps out of sight is emptied and not loaded: it is shown again only by an open
+    // that shows it (the reveal). Nothing of the previous analysis stays on show while the jobs run.
+    std::vector<bool> loaded(specs.size());
+    for (size_t i = 0; i < specs.size(); ++i) {
+        loaded[i] = panelShown(specs[i]);
+        if ((mode == ViewJobs::Mode::Background || !loaded[i]) && specs[i].clear)
+            specs[i].clear(m_panels[i]);
+    }
+    // Stage 1, at once: what was decided.
     QElapsedTimer t;
     t.start();
-    // An exercise keeps the panels that say what was decided empty (they are off screen too).
-    const bool hide = quizHidesVerdict();
-    m_verdict->setVerdict(hide ? nullptr : a);
+    for (size_t i = 0; i < specs.size(); ++i)
+        if (loaded[i] && specs[i].showNow)
+            specs[i].showNow(m_panels[i], a);
     m_verdictMs = static_cast<double>(t.nsecsElapsed()) / 1e6;
     if (mode == ViewJobs::Mode::Background) {
-        // Nothing of the previous analysis stays on show while the jobs run.
-        m_timeline->view()->setPrepared(nullptr, {});
-        m_chain->show({});
-        m_metrics->setPrepared(nullptr, {});
-        m_evidence->setAnalysis(nullptr);
-        m_explanation->setAnalysis(nullptr);
-        m_stepper->setAnalysis(nullptr);
         // Painted before the jobs start: on two cores, two running jobs left the GUI thread a third of a core,
         // and painting the verdict behind them took ~90 ms instead of a few.
-        if (m_verdict->isVisible())
-            m_verdict->repaint();
+        if (verdict()->isVisible())
+            verdict()->repaint();
         emit verdictShown();
     }
     // Stage 2: what is built from the whole result, off this thread where it
     // can be; each view fills in as its job lands.
-    m_jobs->run(QStringLiteral("coverage rows"), [a](const std::atomic<bool>&) { return a ? a->result.connectors : std::vector<ConnectorReport>(); },
-                [this](std::vector<ConnectorReport> rows) { m_verdict->setCoverage(std::move(rows)); });
-    m_jobs->run(QStringLiteral("timeline lanes"), [a](const std::atomic<bool>&) { return TimelineView::prepare(a.get()); },
-                [this, a](TimelineView::Prepared p) { m_timeline->view()->setPrepared(a, std::move(p)); });
-    if (hide)
-        m_chain->show({});
-    else
-        m_jobs->run(QStringLiteral("chain layout"), [a, font = m_chain->font()](const std::atomic<bool>&) { return ChainGraphView::plan(a, font); },
-                    [this](ChainGraphView::Plan p) { m_chain->show(std::move(p)); });
-    m_jobs->run(QStringLiteral("metric series"), [a](const std::atomic<bool>&) { return MetricsPanel::prepare(a.get()); },
-                [this, a](MetricsPanel::Prepared p) { m_metrics->setPrepared(a, std::move(p)); });
-    // Widgets that read the result directly: built on this thread, one per
-    // turn of the event loop, so the verdict is painted first.
-    auto onGui = [](const std::atomic<bool>&) { return true; };
-    m_jobs->run(QStringLiteral("evidence table"), onGui, [this, a](bool) { m_evidence->setAnalysis(a); });
-    if (hide) {
-        m_explanation->setAnalysis(nullptr);
-        m_stepper->setAnalysis(nullptr);
-    } else {
-        m_jobs->run(QStringLiteral("candidates + trace rows"), [a](const std::atomic<bool>&) { return ExplanationPanel::prepare(a.get()); },
-                    [this, a](ExplanationPanel::Prepared p) { m_explanation->setPrepared(a.get(), std::move(p)); });
-        m_jobs->run(QStringLiteral("phase stepper"), onGui, [this, a](bool) { m_stepper->setAnalysis(a); });
-    }
+    for (size_t i = 0; i < specs.size(); ++i)
+        if (loaded[i] && specs[i].load)
+            specs[i].load(m_panels[i], a, *m_jobs);
     if (mode == ViewJobs::Mode::Inline)
         onViewsReady();
 }
@@ -410,7 +286,7 @@ void WorkbenchView::fitTimelineShare()
     if (sizes.size() != 2 || sizes[0] <= 0 || !isVisible())
         return;
     const int total = sizes[0] + sizes[1];
-    const TimelineView* view = m_timeline->view();
+    const TimelineView* view = timeline()->view();
     const int chrome = m_centre->height() - view->height();  // tab bar and the timeline's tool bar
     const int want = chrome + TimelineView::kAxisHeight + view->lanes().rowCount() * TimelineView::kMaxRowHeight + 4;
     const int centre = std::clamp(want, total * 35 / 100, total * 3 / 5);
@@ -424,58 +300,61 @@ void WorkbenchView::onViewsReady()
     // Start on the incident: that is the question the reader opened this
     // for. A reader who already moved while the views were built keeps
     // where they went.
-    if (quizHidesVerdict()) {
-        // The learner starts on the whole incident window, nothing selected: a selection would point at the answer.
-        const TimelineLanes& lanes = m_timeline->view()->lanes();
-        FocusSnapshot s;
+    FocusSnapshot untouched;
+    untouched.analysis = m_focus->analysis();
+    if (m_analysis && m_focus->current() == untouched && !m_focus->canGoBack()) {
+        const TimelineLanes& lanes = timeline()->view()->lanes();
+        FocusSnapshot s = untouched;
         s.startNs = lanes.incidentStart();
         s.endNs = lanes.incidentEnd();
-        m_focus->reset(s);
-    } else if (m_analysis && m_focus->current() == FocusSnapshot{} && !m_focus->canGoBack()) {
-        const TimelineLanes& lanes = m_timeline->view()->lanes();
-        FocusSnapshot s;
-        s.startNs = lanes.incidentStart();
-        s.endNs = lanes.incidentEnd();
-        // The root cause's first evidence (else the first root-role item, as in
-        // an ambiguous result) is selected and opened, without a history step.
-        const Result& r = m_analysis->result;
-        if (r.rootCause && !r.rootCause->evidence.empty()) {
-            s.evidence = style::q(r.rootCause->evidence.front());
-            s.event = r.rootCause->event;
-        } else {
-            for (const EvidenceItem& e : r.evidence) {
-                if (e.role == EvidenceRole::Root) {
-                    s.evidence = style::q(e.id);
-                    s.event = e.event;
-                    break;
-                }
-            }
-            // Unattributed: the earliest evidence is where a reader starts.
-            const EvidenceItem* earliest = nullptr;
-            for (const EvidenceItem& e : r.evidence)
-                if (e.time.known() && (!earliest || e.time.ns < earliest->time.ns))
-                    earliest = &e;
-            if (s.evidence.isEmpty() && earliest) {
-                s.evidence = style::q(earliest->id);
-                s.event = earliest->event;
-            }
-        }
+        if (!quizHidesVerdict())  // a learner starts with nothing selected: a selection would point at the answer
+            selectStart(s);
         m_focus->reset(s);
     }
-    m_stepper->setHighlighting(m_side->currentWidget() == m_stepper);  // reset() cleared it
+    const auto& specs = workbenchPanels();
+    for (size_t i = 0; i < specs.size(); ++i)
+        if (specs[i].ready && panelShown(specs[i]))
+            specs[i].ready(m_panels[i], *this);
     emit viewsReady();
 }
 
-void WorkbenchView::openEvidence(const QString& id)
+void WorkbenchView::selectStart(FocusSnapshot& s) const
 {
-    if (!m_analysis || id.isEmpty())
+    // Selected and opened, without a history step.
+    const Result& r = m_analysis->result;
+    if (r.rootCause && !r.rootCause->evidence.empty()) {
+        s.evidence = ViewEvidenceId{style::q(r.rootCause->evidence.front())};
+        s.event = r.rootCause->event;
         return;
-    const EvidenceItem* e = evidenceById(id);
+    }
+    for (const EvidenceItem& e : r.evidence) {
+        if (e.role == EvidenceRole::Root) {  // as in an ambiguous result
+            s.evidence = ViewEvidenceId{style::q(e.id)};
+            s.event = e.event;
+            return;
+        }
+    }
+    // Unattributed: the earliest evidence is where a reader starts.
+    const EvidenceItem* earliest = nullptr;
+    for (const EvidenceItem& e : r.evidence)
+        if (e.time.known() && (!earliest || e.time.ns < earliest->time.ns))
+            earliest = &e;
+    if (earliest) {
+        s.evidence = ViewEvidenceId{style::q(earliest->id)};
+        s.event = earliest->event;
+    }
+}
+
+void WorkbenchView::openEvidence(const ViewEvidenceId& evidence)
+{
+    if (!m_analysis || evidence.isEmpty())
+        return;
+    const EvidenceItem* e = evidenceById(evidence.value);
     if (!e || e->ref.file.value >= m_analysis->bundle.files.size())
         return;
     const SourceFile& f = m_analysis->bundle.files[e->ref.file.value];
-    if (m_raw->view()->open(style::q(f.diskPath), style::q(f.path)))
-        m_raw->view()->showRef(e->ref);
+    if (raw()->view()->open(style::q(f.diskPath), style::q(f.path)))
+        raw()->view()->showRef(e->ref);
 }
 
 } // namespace fl

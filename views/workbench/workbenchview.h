@@ -1,6 +1,9 @@
 // SPDX-License-Identifier: MIT
 // Every view of one analysis, laid out and wired to one FocusState. The
-// application's main window holds one of these; the tests build it directly.
+// panels come from workbenchPanels() (panelregistry.h): this class lays them
+// out by area, hands each the analysis and the notes, keeps the notes store,
+// and runs an exercise (quiz mode, workbenchquiz.cpp). The application's main window holds one of these; the tests build it
+// directly.
 #pragma once
 
 #include "views/chain/chaingraphview.h"
@@ -16,6 +19,7 @@
 #include "views/timeline/timelinepanel.h"
 #include "views/verdict/verdictpanel.h"
 #include "views/common/viewjobs.h"
+#include "views/workbench/panelregistry.h"
 
 #include <QWidget>
 
@@ -43,21 +47,26 @@ public:
     std::shared_ptr<const Analysis> analysis() const { return m_analysis; }
 
     FocusState* focus() const { return m_focus; }
-    VerdictPanel* verdict() const { return m_verdict; }
-    ExplanationPanel* explanation() const { return m_explanation; }
-    TimelinePanel* timeline() const { return m_timeline; }
-    ChainGraphView* chain() const { return m_chain; }
-    MetricsPanel* metrics() const { return m_metrics; }
-    EvidencePanel* evidence() const { return m_evidence; }
-    RawFilePanel* raw() const { return m_raw; }
-    PhaseStepperPanel* stepper() const { return m_stepper; }
+    // A panel by its PanelSpec::id; null when there is none (or not of type W).
+    QWidget* panel(const QString& id) const;
+    template <typename W>
+    W* panelAs(const QString& id) const { return dynamic_cast<W*>(panel(id)); }
+    VerdictPanel* verdict() const { return panelAs<VerdictPanel>(QStringLiteral("verdict")); }
+    ExplanationPanel* explanation() const { return panelAs<ExplanationPanel>(QStringLiteral("explanation")); }
+    TimelinePanel* timeline() const { return panelAs<TimelinePanel>(QStringLiteral("timeline")); }
+    ChainGraphView* chain() const { return panelAs<ChainGraphView>(QStringLiteral("chain")); }
+    MetricsPanel* metrics() const { return panelAs<MetricsPanel>(QStringLiteral("metrics")); }
+    EvidencePanel* evidence() const { return panelAs<EvidencePanel>(QStringLiteral("evidence")); }
+    RawFilePanel* raw() const { return panelAs<RawFilePanel>(QStringLiteral("raw")); }
+    PhaseStepperPanel* stepper() const { return panelAs<PhaseStepperPanel>(QStringLiteral("teach")); }
+    QuizPanel* quiz() const { return panelAs<QuizPanel>(QStringLiteral("quiz")); }
     NotesStore* notes() const { return m_notes.get(); }
     QTabWidget* centreTabs() const { return m_centre; }
-    QuizPanel* quiz() const { return m_quiz; }
+    QTabWidget* sideTabs() const { return m_side; }
 
-    // Quiz mode: the views show `full` with its decisions taken out (exercise::quizAnalysis): no verdict,
-    // explanation, chain, roles or automatic selection; the learner marks lines; reveal() scores them against
-    // `key` (none: the engine's own verdict) and shows `full` on the Teach tab.
+    // Quiz mode: the views show `full` with its decisions taken out (exercise::quizAnalysis), the Decision panels
+    // (PanelSpec::quiz) out of sight and empty, and no automatic selection; the learner marks lines; reveal()
+    // scores them against `key` (none: the engine's own verdict) and shows `full` on the Teach tab.
     void setQuiz(std::shared_ptr<const Analysis> full, std::optional<exercise::ExerciseKey> key,
                  ViewJobs::Mode mode = ViewJobs::Mode::Inline);
     bool quizHidesVerdict() const { return m_quizFull != nullptr && !m_revealed; }
@@ -65,7 +74,6 @@ public:
     // Leaves quiz mode: every tab back (an ordinary open calls it).
     void endQuiz();
     void reveal();
-    QTabWidget* sideTabs() const { return m_side; }
 
     // Attaches the reviewer notes of `bundlePath` and shows them. Returns the
     // message when the notes file is unusable (the views go on without notes).
@@ -82,6 +90,7 @@ public:
     [[nodiscard]] bool clearVerdictOverride();
     // Opens a bundle file (by bundle path) in the raw viewer at `line`.
     [[nodiscard]] bool openRawLine(const QString& file, quint64 line);
+    const EvidenceItem* evidenceById(const QString& id) const;
 
 public slots:
     // Interactive editors (dialogs) behind the context menus.
@@ -89,6 +98,10 @@ public slots:
     void editLaneNote(const QString& laneKey);
     void editLineNote(quint64 line);
     void editVerdictOverride();
+    // Shows the notes in every panel again (after a write, or when the raw viewer opened another file).
+    void refreshNotes();
+    // Opens the evidence's raw lines in the raw viewer.
+    void openEvidence(const fl::ViewEvidenceId& evidence);
 
 signals:
     void verdictShown();
@@ -98,32 +111,28 @@ signals:
 
 private:
     void onViewsReady();
+    // Where a reader starts: the root cause's first evidence (else the first root-role item, else the earliest).
+    void selectStart(FocusSnapshot& s) const;
     void fitTimelineShare();
-    void openEvidence(const QString& id);
-    void refreshNotes();
-    void showTabs(bool quiz);
     bool checked(bool ok);
-    const EvidenceItem* evidenceById(const QString& id) const;
+    PanelNotes panelNotes() const;
+    // Whether the panel is on screen now: its QuizRole against the exercise's state.
+    bool panelShown(const PanelSpec& spec) const;
+    // Puts every panel shown in its area (list order) and takes the others out of sight; tells each the state.
+    void applyExercise();
 
     std::shared_ptr<const Analysis> m_analysis;
     FocusState* m_focus;
-    VerdictPanel* m_verdict;
-    ExplanationPanel* m_explanation;
-    TimelinePanel* m_timeline;
-    ChainGraphView* m_chain;
-    MetricsPanel* m_metrics;
-    EvidencePanel* m_evidence;
-    RawFilePanel* m_raw;
-    PhaseStepperPanel* m_stepper;
-    QuizPanel* m_quiz;
-    std::shared_ptr<const Analysis> m_quizFull;  // the analysis the quiz hides, shown on reveal
+    std::vector<QWidget*> m_panels;  // one per workbenchPanels() entry, same order
+    std::unique_ptr<NotesStore> m_notes;
+    std::shared_ptr<const Analysis> m_quizFull;  // the analysis an exercise hides, shown on reveal
     std::optional<exercise::ExerciseKey> m_quizKey;
     bool m_revealed = false;
-    std::unique_ptr<NotesStore> m_notes;
     QTabWidget* m_centre;
     QTabWidget* m_side;
     ViewJobs* m_jobs;
     QSplitter* m_rightSplit = nullptr;  // the centre tabs over the evidence and raw lines
+    QSplitter* m_bottom = nullptr;      // the Bottom panels, side by side
     double m_verdictMs = 0;
 };
 

@@ -1,0 +1,22 @@
+// SPDX-License-Identifier: MIT
+#include "views/workbench/panelregistry.h"
+
+#include "views/chain/chaingraphview.h"
+#include "views/workbench/workbenchview.h"
+
+namespace fl::panels {
+
+PanelSpec chain()
+{
+    PanelSpec p = namedPanel(QStringLiteral("chain"), QObject::tr("Symptom chain"), PanelArea::Centre, QuizRole::Decision);
+    p.create = [](FocusState* focus) { return new ChainGraphView(focus); };
+    p.clear = as<ChainGraphView>([](ChainGraphView* c) { c->show({}); });
+    p.load = as<ChainGraphView>([](ChainGraphView* c, const AnalysisPtr& a, ViewJobs& jobs) {
+        jobs.run(QStringLiteral("chain layout"),
+                 [a, font = c->font()](const std::atomic<bool>&) { return ChainGraphView::plan(a, font); },
+                 [c](ChainGraphView::Plan plan) { c->show(std::move(plan)); });
+    });
+    return p;
+}
+
+} // namespace fl::panels

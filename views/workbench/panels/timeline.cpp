@@ -1,0 +1,26 @@
+// SPDX-License-Identifier: MIT
+#include "views/workbench/panelregistry.h"
+
+#include "views/timeline/timelinepanel.h"
+#include "views/workbench/workbenchview.h"
+
+namespace fl::panels {
+
+PanelSpec timeline()
+{
+    PanelSpec p = namedPanel(QStringLiteral("timeline"), QObject::tr("Timeline"), PanelArea::Centre);
+    p.create = [](FocusState* focus) { return new TimelinePanel(focus); };
+    p.attach = as<TimelinePanel>([](TimelinePanel* t, WorkbenchView& wb) {
+        QObject::connect(wb.focus(), &FocusState::laneSelected, t->view(), &TimelineView::scrollToLane);
+        QObject::connect(t->view(), &TimelineView::laneNoteRequested, &wb, &WorkbenchView::editLaneNote);
+    });
+    p.clear = as<TimelinePanel>([](TimelinePanel* t) { t->view()->setPrepared(nullptr, {}); });
+    p.load = as<TimelinePanel>([](TimelinePanel* t, const AnalysisPtr& a, ViewJobs& jobs) {
+        jobs.run(QStringLiteral("timeline lanes"), [a](const std::atomic<bool>&) { return TimelineView::prepare(a.get()); },
+                 [t, a](TimelineView::Prepared prepared) { t->view()->setPrepared(a, std::move(prepared)); });
+    });
+    p.showNotes = as<TimelinePanel>([](TimelinePanel* t, const PanelNotes& n) { t->view()->setLaneNotes(n.lanes); });
+    return p;
+}
+
+} // namespace fl::panels
