@@ -257,7 +257,7 @@ private slots:
         auto doc = [](const std::string& job, const std::string& node, const std::string& pci, const std::string& symptom) {
             Result r;
             r.status = ResultStatus::Attributed;
-            r.outcome = "failed";
+            r.outcome = WorkloadOutcome::Failed;
             r.domain = "gpu";
             r.subDomain = "gpu_lost";
             r.workloadId = job;

@@ -573,7 +573,7 @@ void CollectTest::historyRowIsTheDocument()
     for (int i = 0; i < int(want.size()); ++i)
         QCOMPARE(col(i), want[i]);
     QCOMPARE(sqlite3_step(st), SQLITE_ROW);
-    const std::vector<std::string> unattributed{"NULL", "NULL", "NULL", "unattributed", "NULL", "unknown", "NULL", "NULL",
+    const std::vector<std::string> unattributed{"NULL", "NULL", "NULL", "unattributed", "unknown", "unknown", "NULL", "NULL",
                                                 "NULL", "NULL", "NULL", "NULL", "NULL", "NULL", "nothing found", "NULL"};
     for (int i = 0; i < int(unattributed.size()); ++i)
         QCOMPARE(col(i), unattributed[i]);

@@ -162,7 +162,7 @@ private slots:
         const auto& ids = a.result.rootCause->evidence;
         auto ev = std::find_if(a.result.evidence.begin(), a.result.evidence.end(), [&](const EvidenceItem& i) { return i.id == ids.front(); });
         QVERIFY(ev != a.result.evidence.end());
-        QCOMPARE(QString::fromStdString(ev->kind), QStringLiteral("metric"));
+        QVERIFY(ev->kind == EvidenceKind::Metric);
         QVERIFY(ev->series.find("DCGM_FI_DEV_XID_ERRORS{") == 0);
         QVERIFY(ev->series.find("gpu=\"1\"") != std::string::npos);
         QVERIFY2(ev->excerpt.find("} 79 ") != std::string::npos, ev->excerpt.c_str());

@@ -156,7 +156,7 @@ private slots:
         odd.evidence.push_back(fl::EvidenceItem{});
         fl::EvidenceItem ev;
         ev.id = "ev-0002";
-        ev.kind = EvidenceKind::Log;
+        ev.kind = fl::EvidenceKind::Log;
         ev.source = fl::SourceKind::AppLog;
         ev.file = hostile.file;
         ev.ref.offset = 1234567890123ULL;

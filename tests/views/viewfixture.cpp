@@ -116,7 +116,7 @@ struct Builder {
         char id[16];
         std::snprintf(id, sizeof id, "ev-%04zu", a.result.evidence.size() + 1);
         it.id = id;
-        it.kind = "log";
+        it.kind = EvidenceKind::Log;
         it.source = o.source;
         it.file = a.bundle.files[o.ref.file.value].path;
         it.ref = o.ref;

@@ -247,7 +247,7 @@ QString VerdictPanel::verdictHtml(const Analysis& a) const
     const Result& r = a.result;
     QString h = QStringLiteral("<table cellspacing=2>");
     h += row(tr("Status"), QStringLiteral("<b>%1</b>").arg(esc(std::string(toString(r.status)))));
-    h += row(tr("Outcome"), esc(r.outcome.empty() ? std::string("unknown") : r.outcome));
+    h += row(tr("Outcome"), esc(std::string(toString(r.outcome))));
     QString domain = esc(r.domain);
     if (!r.subDomain.empty())
         domain += QStringLiteral(" / ") + esc(r.subDomain);
