@@ -9,6 +9,7 @@
 
 #include <QAbstractButton>
 #include <QAbstractItemView>
+#include <QComboBox>
 #include <QGroupBox>
 #include <QLabel>
 #include <QLineEdit>
@@ -48,6 +49,9 @@ QStringList visibleTexts(QWidget* root)
             out << t->toPlainText();
         if (auto* t = qobject_cast<QPlainTextEdit*>(w))
             out << t->toPlainText();
+        if (auto* c = qobject_cast<QComboBox*>(w)) // a filter's items can name a role
+            for (int i = 0; i < c->count(); ++i)
+                out << c->itemText(i);
         if (auto* t = qobject_cast<QTabWidget*>(w))
             for (int i = 0; i < t->count(); ++i)
                 out << t->tabText(i) << t->tabToolTip(i);

@@ -76,6 +76,14 @@ EvidencePanel::EvidencePanel(FocusState* focus, QWidget* parent)
     connect(focus, &FocusState::eventSelected, this, &EvidencePanel::onEventSelected);
 }
 
+void EvidencePanel::setMarking(bool on)
+{
+    m_marking = on;
+    if (on)
+        m_role->setCurrentIndex(0); // all roles
+    m_role->setVisible(!on);
+}
+
 void EvidencePanel::setAnalysis(std::shared_ptr<const Analysis> analysis)
 {
     std::set<std::string> nodes;

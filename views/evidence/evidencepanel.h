@@ -40,7 +40,8 @@ signals:
     void markRequested(const QString& file, quint64 line);
 
 public:
-    void setMarking(bool on) { m_marking = on; }
+    // While a learner marks lines the role filter is gone: its items name the roles, "root" among them.
+    void setMarking(bool on);
 
 public slots:
     // F8 / Shift+F8: next / previous visible row, wrapping around.
