@@ -38,6 +38,7 @@ public:
         return std::string(PQgetvalue(r_, row, col), static_cast<size_t>(PQgetlength(r_, row, col)));
     }
     int64_t i64(int row, int col) const { return std::stoll(text(row, col)); }
+    const PGresult* raw() const { return r_; }
     double real(int row, int col) const { return std::stod(text(row, col)); }
     int64_t affected() const  // rows a DELETE/UPDATE touched
     {
@@ -94,10 +95,28 @@ public:
             if (!ok2)
                 throw StoreError(std::string("postgresql schema: ") + PQerrorMessage(c->pg));
         }
+        countHistory(*c);
         pool_.push_back(std::move(c));
     }
 
     std::string backend() const override { return "postgresql"; }
+
+    // Runs stored before the history's summary existed, or rows loaded around the service: count them. The lock
+    // keeps a second replica starting at the same time (and runs being added) waiting until the count is in.
+    static void countHistory(Conn& c)
+    {
+        c.run("BEGIN");
+        try {
+            c.run("LOCK TABLE run_causes_places IN EXCLUSIVE MODE");
+            if (c.run(history::summaryDriftSql("run_causes").c_str())->i64(0, 0) != 0)
+                for (const std::string& sql : history::summaryRebuildSql("run_causes"))
+                    c.run(sql.c_str());
+            c.run("COMMIT");
+        } catch (...) {
+            PQclear(PQexec(c.pg, "ROLLBACK"));
+            throw;
+        }
+    }
 
     // A pooled connection the server dropped fails here and is not returned to the pool (Lease), so the next
     // ping connects afresh: ready again as soon as the server is.
@@ -294,6 +313,14 @@ public:
                 h.add(id.value).add(int64_t(run.run)).add(historyId(id, run.run)).add(run.cause->workloadId);
                 h.add(pl.fingerprint).add(pl.node).add(pl.pciBus).add(int64_t(pl.gpu)).add(run.cause->collectedAt);
                 q(c, insertRunCause(), h);
+                if (!pl.fingerprint.empty() && !pl.node.empty())
+                    for (const auto level : {history::OffenderLevel::Gpu, history::OffenderLevel::Node}) {
+                        const bool gpu = level == history::OffenderLevel::Gpu;
+                        Params a;
+                        a.add(pl.fingerprint).add(pl.node).add(gpu ? pl.pciBus : "").add(int64_t(gpu ? pl.gpu : -1));
+                        a.add(run.cause->workloadId).add(run.cause->collectedAt).add(historyId(id, run.run));
+                        q(c, history::summaryAddSql("run_causes", level).c_str(), a);
+                    }
             }
             q(c, "COMMIT");
         } catch (...) {
@@ -381,24 +408,26 @@ public:
     std::vector<history::Offender> offenders(const history::OffenderQuery& query) override
     {
         auto c = borrow();
-        const std::string rowsSql = history::offenderRowsSql("run_causes", query.level);
         auto r = q(c, history::offendersSql("run_causes", query.level).c_str(),
-                   Params().add(int64_t(query.minJobs)).add(int64_t(query.limit)));
+                   Params().add(int64_t(query.minJobs)).add(int64_t(query.limit)).add(int64_t(query.resultsPerOffender)));
         std::vector<history::Offender> out;
         for (int i = 0; i < r->rows(); ++i) {
-            history::Offender o;
-            o.fingerprint = r->text(i, 0);
-            o.node = r->text(i, 1);
-            o.pciBus = r->text(i, 2);
-            o.gpu = static_cast<int>(r->i64(i, 3));
-            o.jobs = static_cast<uint32_t>(r->i64(i, 4));
-            o.results = static_cast<uint32_t>(r->i64(i, 5));
-            o.first = r->text(i, 6);
-            o.last = r->text(i, 7);
-            Params p;
-            p.add(o.fingerprint).add(o.node).add(o.pciBus).add(int64_t(o.gpu)).add(int64_t(query.resultsPerOffender));
-            o.rows = rowsOf(*q(c, rowsSql.c_str(), p));
-            out.push_back(std::move(o));
+            // One row per listed result, the offender repeated on each (history/offenders.h).
+            if (i == 0 || r->text(i, 0) != r->text(i - 1, 0) || r->text(i, 1) != r->text(i - 1, 1) ||
+                r->text(i, 2) != r->text(i - 1, 2) || r->text(i, 3) != r->text(i - 1, 3)) {
+                history::Offender o;
+                o.fingerprint = r->text(i, 0);
+                o.node = r->text(i, 1);
+                o.pciBus = r->text(i, 2);
+                o.gpu = static_cast<int>(r->i64(i, 3));
+                o.jobs = static_cast<uint32_t>(r->i64(i, 4));
+                o.results = static_cast<uint32_t>(r->i64(i, 5));
+                o.first = r->text(i, 6);
+                o.last = r->text(i, 7);
+                out.push_back(std::move(o));
+            }
+            if (!PQgetisnull(r->raw(), i, 8))
+                out.back().rows.push_back({r->text(i, 8), r->text(i, 9), r->text(i, 10)});
         }
         return out;
     }

@@ -43,7 +43,7 @@ inline std::string storeSchema(const std::string& bigint, const std::string& byt
            " session_id TEXT NOT NULL REFERENCES sessions(id), run INTEGER NOT NULL, id TEXT NOT NULL,"
            " workload_id TEXT NOT NULL, fingerprint TEXT NOT NULL, root_node TEXT NOT NULL, root_pci TEXT NOT NULL,"
            " root_gpu INTEGER NOT NULL, collected_at TEXT NOT NULL, PRIMARY KEY (session_id, run));" +
-           history::offendersIndexSql("run_causes") + ";";
+           history::offendersIndexSql("run_causes") + ";" + history::summarySchemaSql("run_causes") + ";";
 }
 
 // A run's cause, with the run (both back ends bind the parameters in this order).
@@ -62,7 +62,8 @@ inline const char* dropUnreferencedArchives()
 
 // Retention: a session is pruned when neither it, nor any of its runs or files, is as
 // recent as $1 (ns since the epoch). $1 is a parameter both SQLite and PostgreSQL read.
-// Deleted in this order (runs and files reference sessions), in one transaction.
+// Deleted in this order (runs and files reference sessions), in one transaction; the history's summary is
+// recounted without the runs before they go.
 inline std::vector<std::string> pruneStatements()
 {
     const std::string stale =
@@ -70,6 +71,7 @@ inline std::vector<std::string> pruneStatements()
         " AND NOT EXISTS (SELECT 1 FROM runs r WHERE r.session_id = s.id AND r.created_ns >= $1)"
         " AND NOT EXISTS (SELECT 1 FROM files f WHERE f.session_id = s.id AND f.added_ns >= $1)";
     return {"DELETE FROM bundle_runs WHERE session_id IN (" + stale + ")",
+            history::summaryForgetSql("run_causes", "r.session_id IN (" + stale + ")"),
             "DELETE FROM run_causes WHERE session_id IN (" + stale + ")",
             "DELETE FROM archive_files WHERE session_id IN (" + stale + ")",
             "DELETE FROM archives WHERE session_id IN (" + stale + ")",
@@ -82,7 +84,8 @@ inline std::vector<std::string> pruneStatements()
 // transaction. Callers count runs, files and sessions from the last three.
 inline std::vector<std::string> deleteSessionStatements()
 {
-    return {"DELETE FROM bundle_runs WHERE session_id = $1", "DELETE FROM run_causes WHERE session_id = $1",
+    return {"DELETE FROM bundle_runs WHERE session_id = $1",
+            history::summaryForgetSql("run_causes", "r.session_id = $1"), "DELETE FROM run_causes WHERE session_id = $1",
             "DELETE FROM archive_files WHERE session_id = $1",
             "DELETE FROM archives WHERE session_id = $1", "DELETE FROM runs WHERE session_id = $1",
             "DELETE FROM files WHERE session_id = $1",

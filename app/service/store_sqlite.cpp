@@ -132,6 +132,10 @@ public:
     {
         auto c = open();
         exec(c->db, storeSchema("INTEGER", "BLOB", "REAL").c_str());
+        // Runs stored before the history's summary existed, or rows loaded around the service: count them.
+        std::string error;
+        if (!history::ensureSummaryOnSqlite(c->db, "run_causes", true, error))
+            throw StoreError("sqlite: " + error);
         pool_.push_back(std::move(c));
     }
 
@@ -328,6 +332,10 @@ public:
                 h.bind(1, id.value).bind(2, int64_t(r.run)).bind(3, historyId(id, r.run)).bind(4, r.cause->workloadId);
                 h.bind(5, p.fingerprint).bind(6, p.node).bind(7, p.pciBus).bind(8, int64_t(p.gpu));
                 h.bind(9, r.cause->collectedAt).step();
+                std::string error;
+                if (!history::addToSummaryOnSqlite(c.get(), "run_causes", p, r.cause->workloadId, r.cause->collectedAt,
+                                                   historyId(id, r.run), error))
+                    throw StoreError("sqlite: " + error);
             }
             exec(c.get(), "COMMIT");
         } catch (...) {

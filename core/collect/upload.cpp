@@ -129,6 +129,10 @@ bool appendHistory(const std::string& dbPath, const nlohmann::json& doc, const s
         sqlite3_free(msg);
         return false;
     }
+    if (!history::ensureSummaryOnSqlite(d.db, "results", false, error)) {
+        error = dbPath + ": " + error;
+        return false;
+    }
     sqlite3_stmt* st = nullptr;
     const char* insert = "INSERT INTO results (collected_at, scheduler, workload_id, attempt, status, outcome, domain,"
                          " sub_domain, root_symptom, root_node, root_gpu, root_pci, root_rank, root_time, fingerprint,"
@@ -157,7 +161,8 @@ bool appendHistory(const std::string& dbPath, const nlohmann::json& doc, const s
     };
     const RootCause none;
     const RootCause& rc = result.rootCause ? *result.rootCause : none;
-    text(formatTimeUtc(now / 1'000'000'000 * 1'000'000'000));
+    const std::string collectedAt = formatTimeUtc(now / 1'000'000'000 * 1'000'000'000);
+    text(collectedAt);
     text(scheduler);
     text(result.workloadId);
     integer(result.attempt);
@@ -175,10 +180,22 @@ bool appendHistory(const std::string& dbPath, const nlohmann::json& doc, const s
     text(result.summary);
     text(bundleDir);
     text(doc.dump());
+    // The row and its count in the summary (history/offenders.h) land together or not at all.
+    sqlite3_exec(d.db, "BEGIN IMMEDIATE", nullptr, nullptr, nullptr);
     const int rc2 = sqlite3_step(st);
     sqlite3_finalize(st);
-    if (rc2 != SQLITE_DONE) {
-        error = dbPath + ": " + sqlite3_errmsg(d.db);
+    if (rc2 != SQLITE_DONE || !history::addToSummaryOnSqlite(d.db, "results", history::causePlace(result), result.workloadId,
+                                                             collectedAt, std::to_string(sqlite3_last_insert_rowid(d.db)),
+                                                             error)) {
+        if (rc2 != SQLITE_DONE)
+            error = sqlite3_errmsg(d.db);
+        error = dbPath + ": " + error;
+        sqlite3_exec(d.db, "ROLLBACK", nullptr, nullptr, nullptr);
+        return false;
+    }
+    if (sqlite3_exec(d.db, "COMMIT", nullptr, nullptr, &msg) != SQLITE_OK) {
+        error = dbPath + ": " + (msg ? msg : "commit");
+        sqlite3_free(msg);
         return false;
     }
     return true;

@@ -30,22 +30,22 @@ CausePlace causePlace(const Result& result)
     return p;
 }
 
-// A result without a root cause has no fingerprint (collect writes NULL; the service writes no row): it offends nowhere.
+// Read from the summary (summary_sql.cpp): the top places by its index, then each one's oldest rows by place
+// (the index offendersIndexSql makes), in one statement so that a remote store answers in one round trip. Every
+// listed place has a row (jobs > 0), so no outer join is needed.
 std::string offendersSql(const std::string& table, OffenderLevel level)
 {
     const bool gpu = level == OffenderLevel::Gpu;
-    return std::string("SELECT fingerprint, root_node, ") +
-           (gpu ? "COALESCE(root_pci, ''), COALESCE(root_gpu, -1)" : "'', -1") +
-           ", COUNT(DISTINCT workload_id), COUNT(*), MIN(collected_at), MAX(collected_at) FROM " + table +
-           " WHERE fingerprint IS NOT NULL AND fingerprint <> '' AND root_node IS NOT NULL AND root_node <> ''"
-           " GROUP BY fingerprint, root_node" + (gpu ? ", root_pci, root_gpu" : "") +
-           " HAVING COUNT(DISTINCT workload_id) >= $1"
-           " ORDER BY 5 DESC, 6 DESC, 1, 2, 3, 4 LIMIT $2";
-}
-
-std::string offenderRowsSql(const std::string& table, OffenderLevel level)
-{
-    return "SELECT id, workload_id, collected_at FROM " + table + atPlace(level) + " ORDER BY collected_at, id LIMIT $5";
+    return "WITH top AS (SELECT fingerprint, node, pci, gpu, jobs, results, first_at, last_at FROM " +
+           placesTable(table) + " WHERE level = " + (gpu ? "'gpu'" : "'node'") +
+           " AND jobs >= $1 AND jobs > 0 ORDER BY jobs DESC, results DESC, fingerprint, node, pci, gpu LIMIT $2),"
+           " listed AS (SELECT t.fingerprint, t.node, t.pci, t.gpu, t.jobs, t.results, t.first_at, t.last_at, r.id,"
+           " r.workload_id, r.collected_at, ROW_NUMBER() OVER (PARTITION BY t.fingerprint, t.node, t.pci, t.gpu"
+           " ORDER BY r.collected_at, r.id) AS n FROM top t JOIN " + table +
+           " r ON r.fingerprint = t.fingerprint AND r.root_node = t.node" +
+           (gpu ? " AND COALESCE(r.root_pci, '') = t.pci AND COALESCE(r.root_gpu, -1) = t.gpu" : "") +
+           ") SELECT fingerprint, node, pci, gpu, jobs, results, first_at, last_at, id, workload_id, collected_at"
+           " FROM listed WHERE n <= $3 ORDER BY jobs DESC, results DESC, fingerprint, node, pci, gpu, n";
 }
 
 std::string seenSql(const std::string& table, OffenderLevel level)

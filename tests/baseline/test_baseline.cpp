@@ -11,6 +11,7 @@
 #include "present/timefmt.h"
 
 #include <QTemporaryDir>
+#include <sqlite3.h>
 #include <QtTest>
 
 #include <filesystem>
@@ -20,6 +21,43 @@ using namespace fltest;
 namespace fs = std::filesystem;
 
 namespace {
+
+// Rows of one SQL query, each as its columns joined by '|'.
+std::vector<std::string> sqlRows(const std::string& path, const std::string& sql)
+{
+    sqlite3* db = nullptr;
+    sqlite3_open(path.c_str(), &db);
+    sqlite3_stmt* st = nullptr;
+    std::vector<std::string> out;
+    if (sqlite3_prepare_v2(db, sql.c_str(), -1, &st, nullptr) != SQLITE_OK)
+        out.push_back(std::string("error: ") + sqlite3_errmsg(db));
+    while (st && sqlite3_step(st) == SQLITE_ROW) {
+        std::string row;
+        for (int i = 0; i < sqlite3_column_count(st); ++i) {
+            const unsigned char* t = sqlite3_column_text(st, i);
+            row += (i ? "|" : "") + std::string(t ? reinterpret_cast<const char*>(t) : "NULL");
+        }
+        out.push_back(row);
+    }
+    sqlite3_finalize(st);
+    sqlite3_close(db);
+    return out;
+}
+
+// What the history's summary must hold, counted afresh from the rows (a query of its own, not the product's).
+std::vector<std::string> summaryFromRows(const std::string& db, bool gpu)
+{
+    const std::string place = gpu ? "COALESCE(root_pci, ''), COALESCE(root_gpu, -1)" : "'', -1";
+    return sqlRows(db, "SELECT fingerprint, root_node, " + place + ", COUNT(DISTINCT workload_id), COUNT(*),"
+                       " MIN(collected_at), MAX(collected_at) FROM results WHERE fingerprint IS NOT NULL"
+                       " GROUP BY 1, 2, 3, 4 ORDER BY 1, 2, 3, 4");
+}
+
+std::vector<std::string> summaryKept(const std::string& db, bool gpu)
+{
+    return sqlRows(db, std::string("SELECT fingerprint, node, pci, gpu, jobs, results, first_at, last_at FROM "
+                                   "results_places WHERE level = '") + (gpu ? "gpu" : "node") + "' ORDER BY 1, 2, 3, 4");
+}
 
 // The benign lines both attempts print: four kinds the rules know (informational or context), two they do not.
 // Place names are the attempt's own node names: the healthy run had another allocation.
@@ -314,6 +352,32 @@ private slots:
         std::vector<history::SeenAt> none;
         QVERIFY(history::seenInHistoryDb(db, {}, "", 20, none, error));
         QVERIFY(none.empty());
+
+        // The per-place summary the offenders are read from, kept at each append, equals a count of the rows.
+        for (const bool gpu : {true, false}) {
+            QCOMPARE(summaryKept(db, gpu), summaryFromRows(db, gpu));
+            QVERIFY(!summaryKept(db, gpu).empty());
+        }
+        // A database written before the summary existed gets it, filled, at its first query.
+        QVERIFY(sqlRows(db, "DROP TABLE results_places").empty());
+        std::vector<history::Offender> again;
+        QVERIFY2(history::offendersInHistoryDb(db, {}, again, error), error.c_str());
+        QCOMPARE(again.size(), size_t(1));
+        QCOMPARE(again[0].jobs, 3u);
+        QCOMPARE(again[0].rows.size(), size_t(3));
+        QCOMPARE(summaryKept(db, true), summaryFromRows(db, true));
+        // And is kept in step by the next append.
+        QVERIFY(collect::appendHistory(db, doc("slurm-8", "node-07", "0000:91:00", "gpu.xid.79"), "slurm", "", error));
+        QCOMPARE(summaryKept(db, true), summaryFromRows(db, true));
+        QCOMPARE(summaryKept(db, false), summaryFromRows(db, false));
+        std::vector<history::Offender> four;
+        history::OffenderQuery atMostTwo;
+        atMostTwo.resultsPerOffender = 2;
+        QVERIFY(history::offendersInHistoryDb(db, atMostTwo, four, error));
+        QCOMPARE(four.size(), size_t(1));
+        QCOMPARE(four[0].jobs, 4u);
+        QCOMPARE(four[0].rows.size(), size_t(2));   // the oldest two of its four
+        QCOMPARE(four[0].rows[0].workloadId, std::string("slurm-1"));
     }
 };
 

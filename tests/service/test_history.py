@@ -8,6 +8,7 @@ With DB_URL (postgresql://...) the same checks run against that store (test_post
 import json
 import os
 import shutil
+import sqlite3
 import subprocess
 import sys
 
@@ -116,6 +117,16 @@ def history_checks(svc):
     check(svc.json("DELETE", "/v2/sessions/" + ids["hist-1"][0])[0] == 200, "delete one of the three jobs")
     st, o = svc.json("GET", "/v2/history/offenders?min_jobs=3")
     check(st == 200 and o["offenders"] == [], "after it, no GPU offends in 3 jobs")
+    st, o = svc.json("GET", "/v2/history/offenders?min_jobs=2")
+    left = [(x["node"], x["pci_bus"], x["jobs"], x["results"], sorted(r["workload_id"] for r in x["rows"])) for x in o.get("offenders", [])]
+    check(st == 200 and left == [("node-07", "0000:91:00", 2, 2, ["hist-2", "hist-3"])],
+          "the GPU is counted again without the deleted run: 2 jobs, 2 results (%s)" % left)
+    st, n = svc.json("GET", "/v2/history/offenders?level=node&min_jobs=1&limit=10")
+    counts = sorted((x["node"], x["fingerprint"].split("/")[-1], x["jobs"], x["results"]) for x in n.get("offenders", [])
+                    if x["node"] in ("node-07", "node-08", "node-09"))  # not the baseline pair's node
+    check(st == 200 and counts == [("node-07", "gpu.xid.48", 1, 1), ("node-07", "gpu.xid.79", 2, 2),
+                                   ("node-08", "gpu.xid.79", 1, 1), ("node-09", "gpu.xid.79", 1, 2)],
+          "every place's jobs and results at node level (%s)" % counts)
 
 
 def run(service, cli, src, work, db_url=None):
@@ -126,6 +137,24 @@ def run(service, cli, src, work, db_url=None):
     try:
         baseline_checks(svc, cli, src)
         history_checks(svc)
+        before = [svc.json("GET", "/v2/history/offenders?level=%s&min_jobs=1&limit=50" % lv)[1]["offenders"] for lv in ("gpu", "node")]
+    finally:
+        svc.stop()
+    # A store from before the per-place summary (or with rows loaded around the service): the summary is dropped
+    # and the service, started again, counts the runs into it.
+    drop = "DROP TABLE run_causes_places"
+    if db_url:
+        subprocess.run(["psql", "-q", "-v", "ON_ERROR_STOP=1", db_url, "-c", drop], check=True)
+    else:
+        con = sqlite3.connect(os.path.join(work, "svc", "faultline.db"))
+        con.execute(drop)
+        con.commit()
+        con.close()
+    svc = Service(service, os.path.join(work, "svc"), *args).start()
+    try:
+        after = [svc.json("GET", "/v2/history/offenders?level=%s&min_jobs=1&limit=50" % lv)[1]["offenders"] for lv in ("gpu", "node")]
+        check(after == before and len(before[0]) >= 4, "a store without the summary: counted again at start, the same offenders "
+              "(%d gpu, %d node)" % (len(after[0]), len(after[1])))
     finally:
         svc.stop()
 
