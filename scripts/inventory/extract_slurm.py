@@ -1,9 +1,17 @@
 #!/usr/bin/env python3
-"""Slurm: error()/fatal() sites of slurmstepd, slurmd and slurmctld, of srun, and of the plugins that run in
-slurmstepd/slurmd on the compute node (task, cgroup, proctrack, prep = prolog/epilog, mpi, gres, gpu,
-namespace, jobacct_gather), job states (job_state_string) and job state reasons (job_state_reason.c).
+"""Slurm: every error()/fatal() site of src/ (daemons, srun/sbatch/salloc and the other commands, the common
+library, interfaces and every plugin), every info() site (the daemons log at info by default and srun, sbatch
+and salloc print info() on the terminal), the error strings of slurm_errno.c (the text of `%m` and of
+slurm_strerror() that ends many client lines), job states (job_state_string) and job state reasons
+(job_state_reason.c). `--older TAG` (repeatable) reads the same calls at an older release tag of the same
+repository and attaches its wordings to the sites they became (`versions`, same file, most similar words) or
+keeps them as `older_only` sites.
 
-    scripts/inventory/extract_slurm.py --git /work/.mirror/SchedMD+slurm/repo --commit <sha> [--out inventory/slurm.json]
+    scripts/inventory/extract_slurm.py --git /work/.mirror/SchedMD+slurm/repo --commit <sha> \
+        [--older slurm-23-02-0-1 --older slurm-20-11-0-1 --older slurm-17-11-0-1] [--out inventory/slurm.json]
+
+Site ids of the error()/fatal() sites of the first inventory's directories are kept as they were (the same
+per-file slug order); info() sites are `slurm:<path>:info:<slug>`, error strings `slurm:errno:<NAME>`.
 """
 import argparse
 import os
@@ -12,6 +20,7 @@ import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import csource  # noqa: E402
+import inventory_lib as lib  # noqa: E402
 
 DAEMON_DIRS = {"src/slurmd/slurmstepd/": "stepd", "src/slurmd/slurmd/": "daemon", "src/slurmctld/": "daemon",
                "src/plugins/task/cgroup/task_cgroup_memory.c": "stepd", "src/srun/": "srun",
@@ -60,18 +69,30 @@ VERSIONS = {
 }
 
 
-def main():
-    ap = argparse.ArgumentParser()
-    ap.add_argument("--git", required=True)
-    ap.add_argument("--commit", required=True)
-    ap.add_argument("--out", default="inventory/slurm.json")
-    a = ap.parse_args()
-    sites = []
-    dirs = dict(DAEMON_DIRS, **EXTRA_FILES)
-    files = [p for p in csource.git_ls(a.git, a.commit) if p.endswith(".c") and any(p.startswith(d) for d in dirs)]
+# The commands whose error()/info() lines the user sees on the terminal, with the program's own prefix.
+# src/api/step_launch.c is the step-launch half of libslurm that only srun runs: its lines print as `srun: error:`.
+CLIENT_DIRS = {"src/srun/": "srun", "src/api/step_launch.c": "srun", "src/sbatch/": "sbatch", "src/salloc/": "salloc"}
+INFO_CALLS = {"info": "info"}
+
+
+def shape_of(path, level):
+    """The line shape a site's message is logged in: the command's `prog: error:` prefix, slurmstepd's in the
+    job's output, or a daemon log's `[time] error:` (the library and plugins run in the daemons)."""
+    kind = next((v for d, v in DAEMON_DIRS.items() if path.startswith(d)), None) or EXTRA_FILES.get(path) \
+        or next((v for d, v in CLIENT_DIRS.items() if path.startswith(d)), "daemon")
+    if kind in ("sbatch", "salloc"):
+        return f"{kind}_info" if level == "info" else f"{kind}_{level}"
+    if level == "info":
+        return "srun_info" if kind == "srun" else "daemon_info"
+    return f"{kind}_{level}"
+
+
+def call_sites(gitdir, commit):
+    """error()/fatal() sites of every src/ file, then info() sites, in file order (the ids' slug order)."""
+    sites, infos = [], []
+    files = [p for p in csource.git_ls(gitdir, commit, "src") if p.endswith(".c")]
     for path in sorted(files):
-        kind = next(v for d, v in dirs.items() if path.startswith(d))
-        text = csource.strip_comments(csource.git_show(a.git, a.commit, path))
+        text = csource.strip_comments(csource.git_show(gitdir, commit, path))
         used = set()
         for off, name, args in csource.find_calls(text, CALLS):
             got = csource.first_format(args)
@@ -81,7 +102,78 @@ def main():
             level = CALLS[name]
             sites.append({"id": f"slurm:{path}:{csource.slug(fmt, used)}", "path": path, "line": csource.line_of(text, off),
                           "level": level, "format": fmt.replace("\n", " "), "syntax": "printf",
-                          "shape": f"{kind}_{level}"})
+                          "shape": shape_of(path, level)})
+        used = set()
+        for off, name, args in csource.find_calls(text, INFO_CALLS):
+            got = csource.first_format(args)
+            if got is None or got[0] != 0 or not got[1].strip("\n %s"):
+                continue
+            fmt = got[1].rstrip("\n")
+            infos.append({"id": f"slurm:{path}:info:{csource.slug(fmt, used)}", "path": path,
+                          "line": csource.line_of(text, off), "level": "info", "format": fmt.replace("\n", " "),
+                          "syntax": "printf", "shape": shape_of(path, "info")})
+    return sites, infos
+
+
+def errno_sites(gitdir, commit):
+    """slurm_errno.c's table: {ERRTAB_ENTRY(NAME), "text"} (older releases: {NAME, "text"})."""
+    path = "src/common/slurm_errno.c"
+    text = csource.git_show(gitdir, commit, path)
+    out = []
+    for m in re.finditer(r"\{\s*(?:ERRTAB_ENTRY\((\w+)\)|(\w+)),\s*(?:\d+,\s*)?\"((?:[^\"\\]|\\.)+)\"", text):
+        name = m.group(1) or m.group(2)
+        out.append({"id": f"slurm:errno:{name}", "path": path, "line": text.count("\n", 0, m.start()) + 1,
+                    "level": "errno", "name": name, "format": csource.unescape(m.group(3)), "syntax": "literal",
+                    "shape": "errno"})
+    return out
+
+
+def attach_older(sites, tag, old_sites):
+    """An older release's wording onto the current site of the same file name it became (most similar words; files
+    moved from src/common/ to src/interfaces/ keep their names), else an
+    older_only site. Returns (versions, new)."""
+    current = {(s["path"], s["format"]) for s in sites}
+    by_path = {}
+    for s in sites:
+        if not s.get("older_only"):
+            by_path.setdefault((os.path.basename(s["path"]), s["level"]), []).append(s)
+    only = {(s["path"], s["format"]): s for s in sites if s.get("older_only")}
+    ids = {s["id"] for s in sites}
+    n_versions = n_new = 0
+    for o in old_sites:
+        key = (o["path"], o["format"])
+        if key in current:
+            continue
+        current.add(key)
+        site = lib.ancestor(o["format"], o["path"], by_path.get((os.path.basename(o["path"]), o["level"]), []), file_key="path")
+        if site is not None:
+            vs = site.setdefault("versions", [])
+            if all(v["format"] != o["format"] for v in vs):
+                vs.append({"tag": tag, "format": o["format"]})
+                n_versions += 1
+            continue
+        if key in only:
+            only[key]["older_only"].append(tag)
+            continue
+        new = dict(o, older_only=[tag])
+        base, k = new["id"], 2
+        while new["id"] in ids:
+            new["id"], k = f"{base}-{k}", k + 1
+        ids.add(new["id"])
+        sites.append(new)
+        only[key] = new
+        n_new += 1
+    return n_versions, n_new
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--git", required=True)
+    ap.add_argument("--commit", required=True)
+    ap.add_argument("--older", action="append", default=[], help="an older release tag of the same repository")
+    ap.add_argument("--out", default="inventory/slurm.json")
+    a = ap.parse_args()
+    sites, infos = call_sites(a.git, a.commit)
     for path, kind in REASON_FILES.items():
         text = csource.strip_comments(csource.git_show(a.git, a.commit, path))
         used = set()
@@ -109,9 +201,27 @@ def main():
         sites.append({"id": f"slurm:{path}:info:{csource.slug(fmt, set())}", "path": path,
                       "line": csource.line_of(text, off), "level": "info", "format": fmt.replace("\n", " "),
                       "syntax": "printf", "shape": "stepd_error" if path.startswith("src/slurmd/slurmd/job_mem") else "daemon_info"})
+    reason_ids = {s["id"] for s in sites if s["level"] == "reason"}
+    for s in sites:
+        if s["level"] != "reason" and s["id"] in reason_ids:
+            s["id"] += "-e"   # an error() of a file whose reason strings were inventoried first keeps those ids
+    listed = {(s["path"], s["format"]) for s in sites}
+    ids = {s["id"] for s in sites}
+    for s in infos:
+        if (s["path"], s["format"]) in listed:
+            continue
+        while s["id"] in ids:
+            s["id"] += "-i"
+        ids.add(s["id"])
+        sites.append(s)
+    sites += errno_sites(a.git, a.commit)
+    for tag in a.older:
+        old, old_infos = call_sites(a.git, tag)
+        print(f"{tag}: {len(old) + len(old_infos)} sites, attached: {attach_older(sites, tag, old + old_infos + errno_sites(a.git, tag))}")
     for s in sites:
         if s["id"] in VERSIONS:
-            s["versions"] = VERSIONS[s["id"]]
+            hand = {v["format"] for v in VERSIONS[s["id"]]}
+            s["versions"] = VERSIONS[s["id"]] + [v for v in s.get("versions", []) if v["format"] not in hand]
     missing = set(VERSIONS) - {s["id"] for s in sites}
     if missing:
         raise SystemExit(f"versions for sites that are not there: {sorted(missing)}")
@@ -129,9 +239,9 @@ def main():
                       "format": m.group(2), "syntax": "literal", "shape": "scontrol"})
     inv = {
         "family": "slurm",
-        "title": "Slurm: slurmstepd/slurmd/slurmctld error() and fatal() sites, job states, job state reasons",
+        "title": "Slurm: every error(), fatal() and info() site of src/, slurm_errno.c's error strings, job states, job state reasons",
         "sources": [{"repo": "SchedMD/slurm", "commit": a.commit, "tag": "slurm-25-05-0-1-8608-g284c3b95f0 (master)",
-                     "paths": sorted(DAEMON_DIRS) + sorted(EXTRA_FILES) + sorted(REASON_FILES) + sorted(set(NOTIFY_FILES) | {p for p, _ in INFO_SITES}) + ["src/common/slurm_protocol_defs.c", "src/common/job_state_reason.c"]}],
+                     "paths": ["src/**/*.c"], "older": a.older}],
         "extractor": "scripts/inventory/extract_slurm.py",
         "line_shapes": {
             "stepd_error": {"line": "slurmstepd: error: {msg}", "file": "slurm-4412871.out",
@@ -141,6 +251,16 @@ def main():
             "srun_info": {"line": "srun: {msg}", "file": "slurm-4412875.out",
                           "benign": ["srun: job 4412875 queued and waiting for resources"]},
             "srun_fatal": {"line": "srun: fatal: {msg}", "file": "slurm-4412874.out", "benign": []},
+            "sbatch_error": {"line": "sbatch: error: {msg}", "file": "sbatch-submit.txt",
+                             "benign": ["Submitted batch job 4412876"]},
+            "sbatch_fatal": {"line": "sbatch: fatal: {msg}", "file": "sbatch-submit-2.txt", "benign": []},
+            "sbatch_info": {"line": "sbatch: {msg}", "file": "sbatch-submit-3.txt", "benign": ["Submitted batch job 4412877"]},
+            "salloc_error": {"line": "salloc: error: {msg}", "file": "salloc-session.txt",
+                             "benign": ["salloc: Granted job allocation 4412878"]},
+            "salloc_fatal": {"line": "salloc: fatal: {msg}", "file": "salloc-session-2.txt", "benign": []},
+            "salloc_info": {"line": "salloc: {msg}", "file": "salloc-session-3.txt", "benign": ["salloc: Granted job allocation 4412879"]},
+            "errno": {"line": "[2025-11-30T12:14:10.004] error: {msg}", "file": "slurmd-errno.log",
+                      "benign": ["_job_complete: JobId=4412860 WEXITSTATUS 0"]},
             "stepd_fatal": {"line": "slurmstepd: fatal: {msg}", "file": "slurm-4412872.out", "benign": []},
             "daemon_error": {"line": "[2025-11-30T12:14:10.004] error: {msg}", "file": "slurmctld.log",
                              "benign": ["_job_complete: JobId=4412860 WEXITSTATUS 0"]},
