@@ -9,6 +9,7 @@
 #include <charconv>
 #include <cmath>
 #include <map>
+#include <span>
 #include <tuple>
 
 namespace fl::detail {
@@ -23,15 +24,107 @@ constexpr std::string_view kVolatileLabels[] = {
     "DCGM_FI_NVML_VERSION", "DCGM_FI_DEV_BRAND", "DCGM_FI_DEV_NAME", "DCGM_FI_DEV_SERIAL", "DCGM_FI_DEV_VBIOS_VERSION",
     "DCGM_FI_PROCESS_NAME", "err_code", "err_msg"};
 
-std::string identityOf(const MetricSeries& s)
+bool isVolatileLabel(std::string_view k)
 {
-    std::string key;
-    key.reserve(256);
-    key.append(s.name).append(1, '\x1f').append(s.node).append(1, '\x1f').append(std::to_string(s.gpu));
-    for (const auto& [k, v] : s.labels)
-        if (std::find(std::begin(kVolatileLabels), std::end(kVolatileLabels), k) == std::end(kVolatileLabels))
-            key.append(1, '\x1f').append(k).append(1, '=').append(v);
-    return key;
+    return std::find(std::begin(kVolatileLabels), std::end(kVolatileLabels), k) != std::end(kVolatileLabels);
+}
+
+// A series' identity (name, node, GPU and its lasting labels) hashed without building it as text: a key
+// string, a map node and a member vector per series were most of what grouping a file's series cost.
+uint64_t identityHash(const MetricSeries& s)
+{
+    const std::hash<std::string_view> h;
+    uint64_t v = h(s.name);
+    const auto mix = [&](uint64_t x) { v ^= x + 0x9e3779b97f4a7c15ULL + (v << 6) + (v >> 2); };
+    mix(h(s.node));
+    mix(static_cast<uint64_t>(s.gpu));
+    for (const auto& [k, val] : s.labels)
+        if (!isVolatileLabel(k)) {
+            mix(h(k));
+            mix(h(val));
+        }
+    return v;
+}
+
+bool sameIdentity(const MetricSeries& a, const MetricSeries& b)
+{
+    if (a.name != b.name || a.node != b.node || a.gpu != b.gpu)
+        return false;
+    auto i = a.labels.begin(), j = b.labels.begin();
+    while (true) {
+        while (i != a.labels.end() && isVolatileLabel(i->first))
+            ++i;
+        while (j != b.labels.end() && isVolatileLabel(j->first))
+            ++j;
+        if (i == a.labels.end() || j == b.labels.end())
+            return i == a.labels.end() && j == b.labels.end();
+        if (*i != *j)
+            return false;
+        ++i, ++j;
+    }
+}
+
+// The file's series of the read names grouped by identity: each group's members in the parser's order
+// (name, node, GPU, labels), the groups in the order of their first member.
+struct IdentityGroups {
+    std::vector<MetricSeries*> members; // group by group
+    std::vector<size_t> starts;         // each group's first member, then members.size()
+    size_t size() const { return starts.size() - 1; }
+    std::span<MetricSeries* const> operator[](size_t i) const
+    {
+        return {members.data() + starts[i], starts[i + 1] - starts[i]};
+    }
+};
+
+IdentityGroups identityGroups(std::vector<MetricSeries>& series, const MetricNames& names)
+{
+    struct Keyed {
+        uint64_t hash;
+        uint32_t index;
+        uint32_t group;
+    };
+    std::vector<Keyed> keyed;
+    keyed.reserve(series.size());
+    const MetricSeries* lastNamed = nullptr; // the series come grouped by name: a name is looked up once
+    bool read = false;
+    for (size_t i = 0; i < series.size(); ++i) {
+        const MetricSeries& s = series[i];
+        if (!lastNamed || s.name != lastNamed->name)
+            read = names.count(s.name) > 0;
+        lastNamed = &s;
+        if (read)
+            keyed.push_back({identityHash(s), static_cast<uint32_t>(i), 0});
+    }
+    std::sort(keyed.begin(), keyed.end(), [](const Keyed& a, const Keyed& b) {
+        return a.hash != b.hash ? a.hash < b.hash : a.index < b.index;
+    });
+    // Within a run of one hash, a series joins the first earlier one of its identity (a collision: another group).
+    for (size_t run = 0; run < keyed.size();) {
+        size_t end = run + 1;
+        while (end < keyed.size() && keyed[end].hash == keyed[run].hash)
+            ++end;
+        for (size_t k = run; k < end; ++k) {
+            keyed[k].group = keyed[k].index;
+            for (size_t e = run; e < k; ++e)
+                if (keyed[e].group == keyed[e].index && sameIdentity(series[keyed[e].index], series[keyed[k].index])) {
+                    keyed[k].group = keyed[e].index;
+                    break;
+                }
+        }
+        run = end;
+    }
+    std::sort(keyed.begin(), keyed.end(), [](const Keyed& a, const Keyed& b) {
+        return a.group != b.group ? a.group < b.group : a.index < b.index;
+    });
+    IdentityGroups g;
+    g.members.reserve(keyed.size());
+    for (size_t k = 0; k < keyed.size(); ++k) {
+        if (k == 0 || keyed[k].group != keyed[k - 1].group)
+            g.starts.push_back(k);
+        g.members.push_back(&series[keyed[k].index]);
+    }
+    g.starts.push_back(keyed.size());
+    return g;
 }
 
 // How far a sample's text reaches: its line (OpenMetrics, CSV), or its [time, "value"] pair (JSON).
@@ -53,16 +146,17 @@ uint32_t sampleLength(std::string_view data, uint64_t offset)
     return static_cast<uint32_t>(std::min<size_t>(end - offset, 4096));
 }
 
-// One kind of thing left out or reordered, per file: how many and the first line.
+// One kind of thing left out or reordered, per file: how many, the first line and its series (named as
+// it first comes: at most one text per kind and file, and the series may be moved into its track after).
 struct Tally {
     uint64_t count = 0;
     uint32_t firstLine = 0;
-    const MetricSeries* firstSeries = nullptr; // named only when the note is written: most files have none
+    std::string firstSeries;
     void add(uint32_t line, const MetricSeries& series)
     {
         if (count++ == 0) {
             firstLine = line;
-            firstSeries = &series;
+            firstSeries = series.name + promLabels(series.labels);
         }
     }
 };
@@ -78,32 +172,22 @@ MetricNames metricRuleSeries(const RuleSet& rules, bool acrossOnly)
     return out;
 }
 
-std::vector<MetricTrackData> metricTracks(const std::vector<MetricSeries>& series, const MetricNames& names,
+std::vector<MetricTrackData> metricTracks(std::vector<MetricSeries>& series, SeriesAfter after, const MetricNames& names,
                                           const MetricNames& counters, FileId file, std::string_view data,
                                           const std::string& path, std::vector<std::string>& notes)
 {
-    // identity -> the file's series of it, in the order the parser gave them (name, node, gpu, labels)
-    std::map<std::string, std::vector<const MetricSeries*>> groups;
-    std::vector<const std::vector<const MetricSeries*>*> order; // map nodes stay where they are
-    for (const MetricSeries& s : series) {
-        if (!names.count(s.name))
-            continue;
-        auto [it, added] = groups.try_emplace(identityOf(s));
-        if (added)
-            order.push_back(&it->second);
-        it->second.push_back(&s);
-    }
+    const IdentityGroups groups = identityGroups(series, names);
     Tally nonFinite, untimed, unordered, repeated, resets;
     std::vector<std::string> relabelled;
     std::vector<MetricTrackData> out;
-    out.reserve(order.size());
+    out.reserve(groups.size());
     struct Raw {
         const MetricSample* s;
         size_t member;
     };
     std::vector<Raw> raw; // one series' samples at a time, the buffer reused
-    for (const auto* group : order) {
-        const auto& members = *group;
+    for (size_t g = 0; g < groups.size(); ++g) {
+        const std::span<MetricSeries* const> members = groups[g];
         raw.clear();
         for (size_t m = 0; m < members.size(); ++m)
             for (const MetricSample& s : members[m]->samples)
@@ -125,7 +209,7 @@ std::vector<MetricTrackData> metricTracks(const std::vector<MetricSeries>& serie
                                  (changedAt ? " (a new one from line " + std::to_string(changedAt) + ")" : std::string()) +
                                  ": judged as one series of its node, GPU and device");
         }
-        const MetricSeries& last = **std::max_element(members.begin(), members.end(), [](const MetricSeries* a, const MetricSeries* b) {
+        MetricSeries& last = **std::max_element(members.begin(), members.end(), [](const MetricSeries* a, const MetricSeries* b) {
             const uint32_t la = a->samples.empty() ? 0 : a->samples.back().line;
             const uint32_t lb = b->samples.empty() ? 0 : b->samples.back().line;
             return la < lb;
@@ -145,13 +229,10 @@ std::vector<MetricTrackData> metricTracks(const std::vector<MetricSeries>& serie
                     unordered.add(byFile[i].s->line, shown);
         }
         MetricTrackData t;
-        t.name = last.name;
-        t.node = last.node;
         t.gpu = last.gpu;
-        t.labels = last.labels;
         if (auto p = last.labels.find("pci_bus_id"); p != last.labels.end())
             t.pci = normalizePciAddress(p->second);
-        const bool counter = counters.count(t.name) > 0;
+        const bool counter = counters.count(last.name) > 0;
         t.track.points.reserve(raw.size());
         t.refs.reserve(raw.size());
         for (const Raw& r : raw) {
@@ -180,13 +261,23 @@ std::vector<MetricTrackData> metricTracks(const std::vector<MetricSeries>& serie
             t.track.points.push_back({s.timeNs, s.value, static_cast<uint32_t>(t.refs.size())});
             t.refs.push_back(ref);
         }
-        if (!t.track.points.empty())
-            out.push_back(std::move(t));
+        if (t.track.points.empty())
+            continue;
+        if (after == SeriesAfter::Dropped) { // the series' text is the track's now: nothing reads the series again
+            t.name = std::move(last.name);
+            t.node = std::move(last.node);
+            t.labels = std::move(last.labels);
+        } else {
+            t.name = last.name;
+            t.node = last.node;
+            t.labels = last.labels;
+        }
+        out.push_back(std::move(t));
     }
     auto note = [&](const Tally& tally, const char* what, const char* then) {
         if (tally.count)
             notes.push_back(path + ":" + std::to_string(tally.firstLine) + ": " + std::to_string(tally.count) + " " + what +
-                            " (first: " + tally.firstSeries->name + promLabels(tally.firstSeries->labels) + "): " + then);
+                            " (first: " + tally.firstSeries + "): " + then);
     };
     note(nonFinite, "metric samples are NaN or Inf", "not judged by metric rules");
     note(untimed, "metric samples have no time", "metric rules cannot date them, not judged");
@@ -209,7 +300,7 @@ void runMetricRules(const RuleSet& rules, bool across, const std::vector<const M
         if (!rule.metric || rule.metric->acrossSeries() != across)
             continue;
         std::vector<const MetricTrackData*> mine;
-        std::vector<MetricTrack> input;
+        std::vector<const MetricTrack*> input;
         for (const MetricTrackData* t : tracks)
             if (t->name == rule.metric->series &&
                 std::all_of(rule.metric->labels.begin(), rule.metric->labels.end(), [&](const auto& want) {
@@ -217,7 +308,7 @@ void runMetricRules(const RuleSet& rules, bool across, const std::vector<const M
                     return l != t->labels.end() && l->second == want.second;
                 })) {
                 mine.push_back(t);
-                input.push_back(t->track);
+                input.push_back(&t->track);
             }
         if (mine.empty())
             continue;

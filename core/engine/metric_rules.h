@@ -41,7 +41,11 @@ struct MetricTrackData {
 // A file's series of the names in `names` as tracks. Everything left out or reordered is said in `notes`
 // ("<path>: ..."): NaN/Inf and untimed samples, samples out of time order, repeated times, counter resets,
 // a label set that changed, so nothing is dropped silently.
-[[nodiscard]] std::vector<MetricTrackData> metricTracks(const std::vector<MetricSeries>& series, const MetricNames& names,
+// Whether the caller keeps the parsed series after their tracks are made: when it drops them (the CLI keeps no
+// series), each track takes its series' name, node and labels instead of a copy.
+enum class SeriesAfter { Kept, Dropped };
+
+[[nodiscard]] std::vector<MetricTrackData> metricTracks(std::vector<MetricSeries>& series, SeriesAfter after, const MetricNames& names,
                                                         const MetricNames& counters, FileId file,
                                                         std::string_view data, const std::string& path,
                                                         std::vector<std::string>& notes);

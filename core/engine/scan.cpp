@@ -696,10 +696,10 @@ struct Scanner {
 
     // The single-series metric rules over this file's series; the series of peers / all_below rules are
     // kept for when every file is read.
-    void judgeMetrics(FileOutput& out, std::string_view data) const
+    void judgeMetrics(FileOutput& out, std::string_view data, SeriesAfter after) const
     {
         std::vector<MetricTrackData> tracks =
-            metricTracks(out.metrics, metricNames, counterNames, out.file.index, data, out.file.path, out.warnings);
+            metricTracks(out.metrics, after, metricNames, counterNames, out.file.index, data, out.file.path, out.warnings);
         std::vector<const MetricTrackData*> all;
         for (const auto& t : tracks)
             all.push_back(&t);
@@ -738,7 +738,7 @@ struct Scanner {
                     out.warnings.push_back(f.path + ": " + std::to_string(tally.samples - read) + " of " +
                                            std::to_string(tally.samples) +
                                            " metric samples are of metrics no metric rule reads: counted, not judged");
-                judgeMetrics(out, data);
+                judgeMetrics(out, data, keep == MetricsKeep::Nothing ? SeriesAfter::Dropped : SeriesAfter::Kept);
                 if (keep != MetricsKeep::Samples)
                     for (auto& m : out.metrics)
                         m.samples = {};

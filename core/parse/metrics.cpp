@@ -114,12 +114,14 @@ public:
 
     MetricSeries& get(const std::string& name, std::map<std::string, std::string> labels)
     {
-        std::string key = name;
+        // Appended in place: a key of temporaries per label was most of what a Prometheus result's series cost.
+        key_.assign(name);
         for (const auto& [k, v] : labels)
-            key += '\x1f' + k + '\x1e' + v;
-        auto it = index_.find(key);
+            key_.append(1, '\x1f').append(k).append(1, '\x1e').append(v);
+        auto it = index_.find(key_);
         if (it != index_.end())
             return series_[it->second];
+        std::string key = key_;
         MetricSeries s;
         s.file = file_;
         s.name = name;
@@ -172,6 +174,7 @@ public:
                 return a.gpu < b.gpu;
             return a.labels < b.labels;
         });
+        out.reserve(out.size() + series_.size());
         for (auto& s : series_)
             out.push_back(std::move(s));
         series_.clear();
@@ -181,7 +184,8 @@ public:
 private:
     FileId file_;
     std::deque<MetricSeries> series_; // deque: get() hands out references that must survive growth
-    std::map<std::string, size_t> index_;
+    std::unordered_map<std::string, size_t> index_; // only looked up: emit() orders the series
+    std::string key_;                                // the buffer each look-up's key is built in
 };
 
 bool jsonSample(const json& pair, int64_t& ns, double& v)
@@ -210,8 +214,15 @@ public:
     {
         if (keepSamples_ && current_) // the series of a query share its steps: room for as many as the last one
             lastCount_ = current_->samples.size();
-        keepSamples_ = want_.samplesOf(name);
-        current_ = want_.seriesOf(name) ? &set_.get(name, std::move(labels)) : nullptr;
+        // A query's results come grouped by name: what is kept of a name is looked up when the name changes.
+        if (!decided_ || name != lastName_) {
+            decided_ = true;
+            lastName_ = name;
+            nameSamples_ = want_.samplesOf(name);
+            nameSeries_ = want_.seriesOf(name);
+        }
+        keepSamples_ = nameSamples_;
+        current_ = nameSeries_ ? &set_.get(name, std::move(labels)) : nullptr;
         if (keepSamples_ && current_)
             current_->samples.reserve(current_->samples.size() + lastCount_);
     }
@@ -236,6 +247,8 @@ private:
     MetricSeries* current_ = nullptr;
     bool keepSamples_ = false;
     size_t lastCount_ = 0;
+    std::string lastName_;
+    bool decided_ = false, nameSamples_ = false, nameSeries_ = false;
 };
 
 bool parsePromJsonDocument(std::string_view data, FileId file, std::vector<MetricSeries>& out, std::vector<ParseIssue>& issues);

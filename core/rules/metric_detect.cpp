@@ -143,17 +143,17 @@ void bits(const MetricRule& r, size_t t, const std::vector<MetricPoint>& p, std:
 // median gap between a series' samples). Fires for a series that departs at min_points compared scrapes in
 // a row (a scrape it misses does not break the run), dated from the first of them; nothing when more than
 // max_share of the series do (a job-wide change, not an odd one out).
-void peers(const MetricRule& r, const std::vector<MetricTrack>& tracks, std::vector<MetricFinding>& out)
+void peers(const MetricRule& r, const std::vector<const MetricTrack*>& tracks, std::vector<MetricFinding>& out)
 {
     if (tracks.size() < size_t(r.minPeers) + 1)
         return;
     std::vector<int64_t> gaps;
     int64_t start = INT64_MAX;
-    for (const auto& tr : tracks)
-        for (size_t i = 0; i < tr.points.size(); ++i) {
-            start = std::min(start, tr.points[i].timeNs);
-            if (i && tr.points[i].timeNs > tr.points[i - 1].timeNs)
-                gaps.push_back(tr.points[i].timeNs - tr.points[i - 1].timeNs);
+    for (const MetricTrack* tr : tracks)
+        for (size_t i = 0; i < tr->points.size(); ++i) {
+            start = std::min(start, tr->points[i].timeNs);
+            if (i && tr->points[i].timeNs > tr->points[i - 1].timeNs)
+                gaps.push_back(tr->points[i].timeNs - tr->points[i - 1].timeNs);
         }
     if (gaps.empty())
         return;
@@ -162,7 +162,7 @@ void peers(const MetricRule& r, const std::vector<MetricTrack>& tracks, std::vec
     // slot -> (track, point), the last point of each track in the slot, tracks ascending
     std::map<int64_t, std::vector<std::pair<size_t, size_t>>> bySlot;
     for (size_t t = 0; t < tracks.size(); ++t) {
-        const auto& p = tracks[t].points;
+        const auto& p = tracks[t]->points;
         for (size_t i = 0; i < p.size(); ++i) {
             auto& v = bySlot[(p[i].timeNs - start + slot / 2) / slot];
             if (!v.empty() && v.back().first == t)
@@ -192,7 +192,7 @@ void peers(const MetricRule& r, const std::vector<MetricTrack>& tracks, std::vec
             continue;
         vals.clear();
         for (const auto& [t, i] : members)
-            vals.push_back(tracks[t].points[i].value);
+            vals.push_back(tracks[t]->points[i].value);
         const double m = median(vals);
         dev.clear();
         for (double v : vals)
@@ -242,8 +242,8 @@ void peers(const MetricRule& r, const std::vector<MetricTrack>& tracks, std::vec
         return;
     for (size_t t : odd) {
         const Score& sc = scores[t];
-        MetricFinding f = at(t, tracks[t].points, sc.onset);
-        f.fields["value"] = formatMetricValue(tracks[t].points[sc.worst].value);
+        MetricFinding f = at(t, tracks[t]->points, sc.onset);
+        f.fields["value"] = formatMetricValue(tracks[t]->points[sc.worst].value);
         f.fields["peers"] = formatMetricValue(sc.median);
         char z[32];
         std::snprintf(z, sizeof z, "%.1f", sc.worstZ);
@@ -261,13 +261,13 @@ void peers(const MetricRule& r, const std::vector<MetricTrack>& tracks, std::vec
 // Every series fell to <= threshold and stayed there (GPU utilisation on every rank: the job stopped
 // computing, a hang's onset). One finding: dated from the first drop, its interval reaching from the
 // point before the earliest drop to the latest drop.
-void allBelow(const MetricRule& r, const std::vector<MetricTrack>& tracks, std::vector<MetricFinding>& out)
+void allBelow(const MetricRule& r, const std::vector<const MetricTrack*>& tracks, std::vector<MetricFinding>& out)
 {
     if (tracks.size() < size_t(r.minPeers))
         return;
     std::vector<size_t> drop(tracks.size());
     for (size_t t = 0; t < tracks.size(); ++t) {
-        const auto& p = tracks[t].points;
+        const auto& p = tracks[t]->points;
         size_t i = p.size();
         while (i > 0 && p[i - 1].value <= r.threshold)
             --i;
@@ -275,7 +275,7 @@ void allBelow(const MetricRule& r, const std::vector<MetricTrack>& tracks, std::
             return; // never above (idle all along), or not below at its end
         drop[t] = i;
     }
-    auto timeOf = [&](size_t t) { return tracks[t].points[drop[t]].timeNs; };
+    auto timeOf = [&](size_t t) { return tracks[t]->points[drop[t]].timeNs; };
     size_t first = 0, last = 0;
     for (size_t t = 1; t < tracks.size(); ++t) {
         if (timeOf(t) < timeOf(first))
@@ -283,7 +283,7 @@ void allBelow(const MetricRule& r, const std::vector<MetricTrack>& tracks, std::
         if (timeOf(t) >= timeOf(last))
             last = t;
     }
-    MetricFinding f = at(first, tracks[first].points, drop[first]);
+    MetricFinding f = at(first, tracks[first]->points, drop[first]);
     f.fields["threshold"] = formatMetricValue(r.threshold);
     f.fields["series_count"] = std::to_string(tracks.size());
     f.latestNs = timeOf(last);
@@ -310,6 +310,15 @@ std::string formatMetricValue(double v)
 
 std::vector<MetricFinding> detectMetric(const MetricRule& rule, const std::vector<MetricTrack>& tracks)
 {
+    std::vector<const MetricTrack*> of;
+    of.reserve(tracks.size());
+    for (const MetricTrack& t : tracks)
+        of.push_back(&t);
+    return detectMetric(rule, of);
+}
+
+std::vector<MetricFinding> detectMetric(const MetricRule& rule, const std::vector<const MetricTrack*>& tracks)
+{
     std::vector<MetricFinding> out;
     switch (rule.kind) {
     case MetricKind::Peers:
@@ -322,7 +331,7 @@ std::vector<MetricFinding> detectMetric(const MetricRule& rule, const std::vecto
         break;
     }
     for (size_t t = 0; t < tracks.size(); ++t) {
-        const auto& p = tracks[t].points;
+        const auto& p = tracks[t]->points;
         switch (rule.kind) {
         case MetricKind::Increase: increases(rule, t, p, out); break;
         case MetricKind::Above:

@@ -49,6 +49,8 @@ struct MetricFinding {
 // The findings of `rule` over `tracks`. Single-series kinds judge each track alone, in order;
 // `peers` compares the tracks scrape by scrape; `all_below` yields at most one finding (the job).
 [[nodiscard]] std::vector<MetricFinding> detectMetric(const MetricRule& rule, const std::vector<MetricTrack>& tracks);
+// The same over tracks held elsewhere (the engine's, not copied per rule).
+[[nodiscard]] std::vector<MetricFinding> detectMetric(const MetricRule& rule, const std::vector<const MetricTrack*>& tracks);
 
 // A value as a field holds it: integers without a fraction ("79"), else up to 6 significant digits.
 [[nodiscard]] std::string formatMetricValue(double v);
