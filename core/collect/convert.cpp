@@ -104,6 +104,25 @@ std::string journalJsonToSyslog(std::string_view data, std::string_view node, ui
     return out;
 }
 
+namespace {
+
+// A Prometheus API answer that says "success" (null, and why in `error`, otherwise).
+json prometheusAnswer(std::string_view body, std::string& error)
+{
+    json doc = json::parse(body, nullptr, false);
+    if (doc.is_discarded() || !doc.is_object()) {
+        error = "the answer is not JSON";
+        return nullptr;
+    }
+    if (doc.value("status", "") != "success") {
+        error = "status '" + doc.value("status", "") + "': " + doc.value("error", "");
+        return nullptr;
+    }
+    return doc;
+}
+
+} // namespace
+
 std::string scrapeAddress(std::string_view instance)
 {
     // The port is after the last ':' when that is the only one ("host:9100", "10.1.0.4:9100") or follows
@@ -123,15 +142,9 @@ std::map<std::string, std::string> unameAddresses(std::string_view body, const s
                                                   std::vector<std::string>& conflicts, std::string& error)
 {
     std::map<std::string, std::string> out;
-    json doc = json::parse(body, nullptr, false);
-    if (doc.is_discarded() || !doc.is_object()) {
-        error = "the answer is not JSON";
+    const json doc = prometheusAnswer(body, error);
+    if (doc.is_null())
         return out;
-    }
-    if (doc.value("status", "") != "success") {
-        error = "status '" + doc.value("status", "") + "': " + doc.value("error", "");
-        return out;
-    }
     auto data = doc.find("data");
     if (data == doc.end() || !data->is_array()) {
         error = "no data array";
@@ -168,15 +181,9 @@ std::map<std::string, std::string> splitPrometheusMatrix(std::string_view body, 
                                                          const std::map<std::string, std::string>& hostOfAddress)
 {
     std::map<std::string, std::string> out;
-    json doc = json::parse(body, nullptr, false);
-    if (doc.is_discarded() || !doc.is_object()) {
-        error = "the answer is not JSON";
+    const json doc = prometheusAnswer(body, error);
+    if (doc.is_null())
         return out;
-    }
-    if (doc.value("status", "") != "success") {
-        error = "status '" + doc.value("status", "") + "': " + doc.value("error", "");
-        return out;
-    }
     const json* result = nullptr;
     if (auto d = doc.find("data"); d != doc.end() && d->is_object())
         if (auto r = d->find("result"); r != d->end() && r->is_array())
