@@ -85,9 +85,21 @@ std::string journalJsonToSyslog(std::string_view jsonLines, std::string_view nod
 
 // A Prometheus query_range answer split by node (the host label's value, port and
 // domain stripped); each node's series get a "node" label. Nodes with no series are absent.
+// A series whose host label is a scrape address found in `hostOfAddress` (unameAddresses) goes to that node.
 std::map<std::string, std::string> splitPrometheusMatrix(std::string_view body, const std::vector<std::string>& nodes,
                                                          const std::vector<std::string>& hostLabels,
-                                                         std::string& error);
+                                                         std::string& error,
+                                                         const std::map<std::string, std::string>& hostOfAddress = {});
+
+// "10.1.0.4:9100" -> "10.1.0.4", "[fe80::1]:9100" -> "[fe80::1]"; anything without a numeric port as it is.
+std::string scrapeAddress(std::string_view instance);
+
+// A Prometheus /api/v1/series answer for node_uname_info: the scrape address (instance, port dropped) of each
+// of `nodes` as the machine names itself (nodename, domain dropped), address -> node. A target Prometheus
+// scrapes by address carries no host name in any label, so only this finds its series. An address two
+// machines claim is left out and said in `conflicts`.
+std::map<std::string, std::string> unameAddresses(std::string_view body, const std::vector<std::string>& nodes,
+                                                  std::vector<std::string>& conflicts, std::string& error);
 
 // A Loki query_range "streams" answer -> its lines in time order. lastNs: the newest entry.
 std::string lokiStreamsToLines(std::string_view body, uint64_t& entries, int64_t& lastNs, std::string& error);

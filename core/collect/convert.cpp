@@ -104,20 +104,86 @@ std::string journalJsonToSyslog(std::string_view data, std::string_view node, ui
     return out;
 }
 
-std::map<std::string, std::string> splitPrometheusMatrix(std::string_view body, const std::vector<std::string>& nodes,
-                                                         const std::vector<std::string>& hostLabels,
-                                                         std::string& error)
+namespace {
+
+// A Prometheus API answer that says "success" (null, and why in `error`, otherwise).
+json prometheusAnswer(std::string_view body, std::string& error)
 {
-    std::map<std::string, std::string> out;
     json doc = json::parse(body, nullptr, false);
     if (doc.is_discarded() || !doc.is_object()) {
         error = "the answer is not JSON";
-        return out;
+        return nullptr;
     }
     if (doc.value("status", "") != "success") {
         error = "status '" + doc.value("status", "") + "': " + doc.value("error", "");
+        return nullptr;
+    }
+    return doc;
+}
+
+} // namespace
+
+std::string scrapeAddress(std::string_view instance)
+{
+    // The port is after the last ':' when that is the only one ("host:9100", "10.1.0.4:9100") or follows
+    // a bracketed IPv6 address ("[fe80::1]:9100"); a bare IPv6 address has no port.
+    const size_t colon = instance.rfind(':');
+    const bool bracketed = !instance.empty() && instance[0] == '[' && colon != std::string_view::npos && colon > 0
+        && instance[colon - 1] == ']';
+    if (colon == std::string_view::npos || (!bracketed && instance.find(':') != colon))
+        return std::string(instance);
+    const std::string_view port = instance.substr(colon + 1);
+    if (port.empty() || !std::all_of(port.begin(), port.end(), [](char c) { return c >= '0' && c <= '9'; }))
+        return std::string(instance);
+    return std::string(instance.substr(0, colon));
+}
+
+std::map<std::string, std::string> unameAddresses(std::string_view body, const std::vector<std::string>& nodes,
+                                                  std::vector<std::string>& conflicts, std::string& error)
+{
+    std::map<std::string, std::string> out;
+    const json doc = prometheusAnswer(body, error);
+    if (doc.is_null())
+        return out;
+    auto data = doc.find("data");
+    if (data == doc.end() || !data->is_array()) {
+        error = "no data array";
         return out;
     }
+    const std::set<std::string> wanted(nodes.begin(), nodes.end());
+    std::set<std::string> refused;
+    for (const auto& labels : *data) {
+        if (!labels.is_object())
+            continue;
+        auto name = labels.find("nodename");
+        auto instance = labels.find("instance");
+        if (name == labels.end() || instance == labels.end() || !name->is_string() || !instance->is_string())
+            continue;
+        std::string node = name->get<std::string>();
+        if (!wanted.count(node))
+            node = node.substr(0, node.find('.')); // "gpu-b04.cluster.local"
+        const std::string address = scrapeAddress(instance->get<std::string>());
+        if (!wanted.count(node) || address.empty() || address == node || refused.count(address))
+            continue;
+        auto [it, fresh] = out.try_emplace(address, node);
+        if (!fresh && it->second != node) { // one address, two machines: neither is trusted with it
+            conflicts.push_back(address + " is " + it->second + " and " + node);
+            refused.insert(address);
+            out.erase(it);
+        }
+    }
+    return out;
+}
+
+std::map<std::string, std::string> splitPrometheusMatrix(std::string_view body, const std::vector<std::string>& nodes,
+                                                         const std::vector<std::string>& hostLabels,
+                                                         std::string& error,
+                                                         const std::map<std::string, std::string>& hostOfAddress)
+{
+    std::map<std::string, std::string> out;
+    const json doc = prometheusAnswer(body, error);
+    if (doc.is_null())
+        return out;
     const json* result = nullptr;
     if (auto d = doc.find("data"); d != doc.end() && d->is_object())
         if (auto r = d->find("result"); r != d->end() && r->is_array())
@@ -138,6 +204,11 @@ std::map<std::string, std::string> splitPrometheusMatrix(std::string_view body, 
             if (it == metric.end() || !it->is_string())
                 continue;
             std::string v = it->get<std::string>();
+            // a target scraped by address: "10.1.0.4:9100" is the node its uname named
+            if (auto a = hostOfAddress.find(scrapeAddress(v)); !wanted.count(v) && a != hostOfAddress.end()) {
+                node = a->second;
+                break;
+            }
             // "node-02:9100" (node exporter's instance) or "node-02.cluster.local"
             if (!wanted.count(v))
                 v = v.substr(0, v.find(':'));

@@ -133,47 +133,79 @@ std::vector<SourceReport> collectPrometheus(const SourceContext& ctx)
     // Prometheus returns at most 11000 points per series: widen the step for long windows.
     const int64_t span = std::max<int64_t>(1, (ctx.toNs - ctx.fromNs) / 1'000'000'000);
     const int64_t step = std::max<int64_t>(15, (span + 10999) / 11000);
+    for (const auto& label : ctx.options.hostLabels)
+        if (!metricNameOk(label) || label.find(':') != std::string::npos)
+            return all(SourceStatus::Error, "'" + label + "' is not a label name");
     std::map<std::string, nlohmann::json> merged;
-    std::vector<std::string> errors;
-    constexpr size_t kChunk = 100; // nodes per query: keeps the URL short
-    for (size_t at = 0; at < nodes.size(); at += kChunk) {
-        std::string alternatives;
-        for (size_t i = at; i < std::min(nodes.size(), at + kChunk); ++i)
-            alternatives += (alternatives.empty() ? "" : "|") + promRegexQuote(nodes[i]);
-        for (const auto& label : ctx.options.hostLabels) {
-            if (!metricNameOk(label) || label.find(':') != std::string::npos)
-                return all(SourceStatus::Error, "'" + label + "' is not a label name");
-            const std::string query = "{__name__=~\"" + names + "\"," + label + "=~\"(" + alternatives
-                + ")([.:].*)?\"}";
-            const HttpResult r = httpGet(ctx.options.prometheusUrl, "/api/v1/query_range",
-                                         {{"query", query},
-                                          {"start", seconds(ctx.fromNs)},
-                                          {"end", seconds(ctx.toNs)},
-                                          {"step", std::to_string(step)}},
-                                         {}, ctx.deadline);
-            if (!r.ok) {
-                errors.push_back(ctx.options.prometheusUrl + ": " + r.error);
-                if (r.status == 0) // no server answered: the next query would fail the same way
-                    return all(SourceStatus::Error, errors.back());
-                continue;
-            }
-            std::string error;
-            auto split = splitPrometheusMatrix(r.body, nodes, {label}, error);
-            if (!error.empty()) {
-                errors.push_back("query_range: " + error);
-                continue;
-            }
-            for (auto& [node, text] : split) {
-                auto doc = nlohmann::json::parse(text);
-                auto& dst = merged[node];
-                if (dst.is_null())
-                    dst = std::move(doc);
-                else
-                    for (auto& s : doc["data"]["result"])
-                        dst["data"]["result"].push_back(std::move(s));
-            }
+    std::map<std::string, std::set<std::string>> seen; // node -> its series' label sets: a series two selectors found is kept once
+    std::vector<std::string> errors, notes;
+    bool noServer = false;
+    // One query_range; its series go to their nodes (by host label, or by scrape address via hostOfAddress).
+    auto fetch = [&](const std::string& selector, const std::vector<std::string>& labels,
+                     const std::map<std::string, std::string>& hostOfAddress) {
+        const HttpResult r = httpGet(ctx.options.prometheusUrl, "/api/v1/query_range",
+                                     {{"query", "{__name__=~\"" + names + "\"," + selector + "}"},
+                                      {"start", seconds(ctx.fromNs)},
+                                      {"end", seconds(ctx.toNs)},
+                                      {"step", std::to_string(step)}},
+                                     {}, ctx.deadline);
+        if (!r.ok) {
+            errors.push_back(ctx.options.prometheusUrl + ": " + r.error);
+            noServer = r.status == 0; // no server answered: the next query would fail the same way
+            return;
         }
+        std::string error;
+        auto split = splitPrometheusMatrix(r.body, nodes, labels, error, hostOfAddress);
+        if (!error.empty()) {
+            errors.push_back("query_range: " + error);
+            return;
+        }
+        for (auto& [node, text] : split) {
+            auto doc = nlohmann::json::parse(text);
+            auto& dst = merged[node];
+            if (dst.is_null())
+                dst = {{"status", "success"}, {"data", {{"resultType", "matrix"}, {"result", nlohmann::json::array()}}}};
+            for (auto& s : doc["data"]["result"])
+                if (seen[node].insert(s["metric"].dump()).second)
+                    dst["data"]["result"].push_back(std::move(s));
+        }
+    };
+    constexpr size_t kChunk = 100; // nodes per query: keeps the URL short
+    for (size_t at = 0; at < nodes.size() && !noServer; at += kChunk) {
+        const std::vector<std::string> chunk(nodes.begin() + long(at), nodes.begin() + long(std::min(nodes.size(), at + kChunk)));
+        std::string alternatives;
+        for (const auto& n : chunk)
+            alternatives += (alternatives.empty() ? "" : "|") + promRegexQuote(n);
+        for (const auto& label : ctx.options.hostLabels) {
+            fetch(label + "=~\"(" + alternatives + ")([.:].*)?\"", {label}, {});
+            if (noServer)
+                break;
+        }
+        if (noServer)
+            break;
+        // Targets scraped by address (instance="10.1.0.4:9100") name no host: their addresses, as each machine's
+        // node_uname_info says (nodename -> instance), are asked for by instance too.
+        const HttpResult u = httpGet(ctx.options.prometheusUrl, "/api/v1/series",
+                                     {{"match[]", std::string(kHostNameSeries) + "{nodename=~\"(" + alternatives + ")([.].*)?\"}"},
+                                      {"start", seconds(ctx.fromNs)},
+                                      {"end", seconds(ctx.toNs)}},
+                                     {}, ctx.deadline);
+        std::string error;
+        std::vector<std::string> conflicts;
+        const auto hostOfAddress = u.ok ? unameAddresses(u.body, chunk, conflicts, error) : std::map<std::string, std::string>{};
+        if (!u.ok || !error.empty()) // the host-label queries stand; only targets scraped by address are missed
+            notes.push_back("no scrape addresses (series " + std::string(kHostNameSeries) + ": " + (u.ok ? error : u.error) + ")");
+        for (const auto& c : conflicts)
+            notes.push_back("scrape address " + c + " (node_uname_info): its series are not fetched by address");
+        if (hostOfAddress.empty())
+            continue;
+        std::string addresses;
+        for (const auto& [address, node] : hostOfAddress)
+            addresses += (addresses.empty() ? "" : "|") + promRegexQuote(address);
+        fetch("instance=~\"(" + addresses + ")(:[0-9]+)?\"", {"instance"}, hostOfAddress);
     }
+    if (noServer)
+        return all(SourceStatus::Error, errors.back());
     for (const auto& n : nodes) {
         SourceReport rep{"prometheus", n, SourceStatus::Empty, {}, {}, 0, 0};
         auto it = merged.find(n);
@@ -198,6 +230,8 @@ std::vector<SourceReport> collectPrometheus(const SourceContext& ctx)
                 + " s";
             if (!errors.empty())
                 rep.reason += "; " + errors.front();
+            if (!notes.empty())
+                rep.reason += "; " + notes.front();
         }
         reports.push_back(std::move(rep));
     }

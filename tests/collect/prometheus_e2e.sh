@@ -46,11 +46,17 @@ print("# TYPE node_infiniband_link_downed_total counter")
 for host in ("gpu-node-01", "gpu-node-02"):
     for i in range(40):
         print(f'node_infiniband_link_downed_total{{instance="{host}:9100",job="node",device="mlx5_0",port="1"}} 0 {t0 + 15 * i}')
+# gpu-node-04's node-exporter is scraped by address: no label names the host, only its uname does;
+# its IB port 1 goes down 3 times near the end, well after the Xid (a later, separate event).
+for i in range(40):
+    print(f'node_infiniband_link_downed_total{{instance="10.1.0.4:9100",job="node",device="mlx5_0",port="1"}} {3 if i >= 34 else 0} {t0 + 15 * i}')
 print("# HELP node_uname_info Labeled system information as provided by the uname system call.")
 print("# TYPE node_uname_info gauge")
 for host in ("gpu-node-01", "gpu-node-02"):
     for i in range(40):
         print(f'node_uname_info{{instance="{host}:9100",job="node",nodename="{host}",release="6.1.0"}} 1 {t0 + 15 * i}')
+for i in range(40):
+    print(f'node_uname_info{{instance="10.1.0.4:9100",job="node",nodename="gpu-node-04.cluster.local",release="6.1.0"}} 1 {t0 + 15 * i}')
 print("# HELP node_load1 1m load average.")
 print("# TYPE node_load1 gauge")
 for host in ("gpu-node-01", "gpu-node-02"):
@@ -76,7 +82,7 @@ FROM=$(date -u -d "@$T0" +%Y-%m-%dT%H:%M:%SZ)
 TO=$(date -u -d "@$((T0 + 600))" +%Y-%m-%dT%H:%M:%SZ)
 OUT=$T/bundle
 # A Loki that refuses connections: its error must not stop Prometheus.
-"$CLI" collect --nodes 'gpu-node-0[1-3]' --from "$FROM" --to "$TO" --workload-id prom-e2e --out "$OUT" \
+"$CLI" collect --nodes 'gpu-node-0[1-4]' --from "$FROM" --to "$TO" --workload-id prom-e2e --out "$OUT" \
        --prometheus "http://127.0.0.1:$PORT" --loki "http://127.0.0.1:1" --no-journal --no-user-rules --json \
        > "$T/result.json" 2> "$T/collect.err"
 done_at=$(date +%s.%N)
@@ -102,6 +108,14 @@ for n in ("gpu-node-01", "gpu-node-02"):
     check(all(s["metric"]["node"] == n for s in series), "node label on every series of %s" % n)
     check(all(len(s["values"]) >= 40 for s in series), "every step of the window answered")
 check(src[("prometheus", "gpu-node-03")]["status"] == "empty", "gpu-node-03 has no series: empty")
+# Scraped by address: found through its node_uname_info, written to its own file with its node label.
+check(src[("prometheus", "gpu-node-04")]["status"] == "ok", "gpu-node-04 scraped by address: %r" % (src[("prometheus", "gpu-node-04")],))
+four = json.load(open(os.path.join(out, "metrics", "prometheus-gpu-node-04.json")))["data"]["result"]
+check(sorted(s["metric"]["__name__"] for s in four) == ["node_infiniband_link_downed_total", "node_uname_info"],
+      "gpu-node-04 series %r" % [s["metric"] for s in four])
+check(all(s["metric"]["node"] == "gpu-node-04" and s["metric"]["instance"] == "10.1.0.4:9100" for s in four),
+      "gpu-node-04's series keep their address and get its node")
+check(four[0]["values"][-1][1] == "3", "link_downed value kept")
 check(src[("loki", "gpu-node-01")]["status"] == "error", "dead Loki reported as error")
 xid = [s for s in json.load(open(os.path.join(out, "metrics", "prometheus-gpu-node-02.json")))["data"]["result"]
        if s["metric"]["__name__"] == "DCGM_FI_DEV_XID_ERRORS" and s["metric"]["gpu"] == "1"][0]
@@ -114,7 +128,9 @@ check(any("loki of gpu-node-01" in m for m in result["missing"]), "missing names
 rc = result["root_cause"] or {}
 check(rc.get("symptom") == "gpu.xid.79" and rc.get("node") == "gpu-node-02" and rc.get("gpu") == 1,
       "the metric rule reads the Xid from the scrape: %r" % rc)
-print("ok: status", result["status"])
+downed = [e for e in result["evidence"] if e.get("symptom") == "network.metric.ib_link_downed"]
+check(any(e.get("node") == "gpu-node-04" for e in downed), "the address-scraped port's link_downed is evidence on gpu-node-04: %r" % downed)
+print("ok: status", result["status"], "| link_downed events on", sorted({e.get("node") for e in downed}))
 PY
 printf 'timings: backfill+start %.1f s, collect+analyse %.2f s\n' "$(echo "$up - $start" | bc)" "$(echo "$done_at - $up" | bc)"
 echo PASS

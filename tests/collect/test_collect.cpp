@@ -79,6 +79,7 @@ private slots:
     void journalJson();
     void lokiRecorded();
     void prometheusSplit();
+    void prometheusByScrapeAddress();
     void processTimeoutAndQuoting();
     void filesLocalRotatedAndRanks();
     void filesOverRemoteShell();
@@ -260,6 +261,44 @@ void CollectTest::prometheusSplit()
     QVERIFY(split.at("gpu-node-02").find("\"79\"") != std::string::npos);
     splitPrometheusMatrix(R"({"status":"error","error":"bad query"})", {"a1"}, {"Hostname"}, error);
     QVERIFY(error.find("bad query") != std::string::npos);
+}
+
+// node-exporter targets scraped by address (instance="10.1.0.4:9100") carry no host name: node_uname_info's
+// nodename says which node an address is, and the series go to that node.
+void CollectTest::prometheusByScrapeAddress()
+{
+    QCOMPARE(scrapeAddress("10.1.0.4:9100"), std::string("10.1.0.4"));
+    QCOMPARE(scrapeAddress("gpu-b04:9100"), std::string("gpu-b04"));
+    QCOMPARE(scrapeAddress("[fe80::1]:9100"), std::string("[fe80::1]"));
+    QCOMPARE(scrapeAddress("fe80::1"), std::string("fe80::1"));
+    QCOMPARE(scrapeAddress("10.1.0.4"), std::string("10.1.0.4"));
+    // What GET /api/v1/series?match[]=node_uname_info{...} answers (Prometheus 2.42).
+    const std::string series = R"({"status":"success","data":[
+        {"__name__":"node_uname_info","instance":"10.1.0.4:9100","job":"node","nodename":"gpu-node-04.cluster.local","release":"6.1.0"},
+        {"__name__":"node_uname_info","instance":"gpu-node-01:9100","job":"node","nodename":"gpu-node-01"},
+        {"__name__":"node_uname_info","instance":"10.1.0.9:9100","job":"node","nodename":"gpu-node-05"},
+        {"__name__":"node_uname_info","instance":"10.1.0.9:9100","job":"node","nodename":"gpu-node-06"},
+        {"__name__":"node_uname_info","instance":"10.1.0.7:9100","job":"node","nodename":"elsewhere"}]})";
+    std::string error;
+    std::vector<std::string> conflicts;
+    const auto hosts = unameAddresses(series, {"gpu-node-01", "gpu-node-04", "gpu-node-05", "gpu-node-06"}, conflicts, error);
+    QVERIFY2(error.empty(), error.c_str());
+    QCOMPARE(hosts.size(), size_t(1)); // gpu-node-01 is named by its host name; 10.1.0.9 is claimed twice
+    QCOMPARE(hosts.at("10.1.0.4"), std::string("gpu-node-04"));
+    QCOMPARE(conflicts.size(), size_t(1));
+    QVERIFY(conflicts[0].find("10.1.0.9") == 0);
+    const std::string body = R"({"status":"success","data":{"resultType":"matrix","result":[
+        {"metric":{"__name__":"node_infiniband_link_downed_total","instance":"10.1.0.4:9100","device":"mlx5_0","port":"1"},"values":[[1773482400,"3"]]},
+        {"metric":{"__name__":"node_infiniband_link_downed_total","instance":"10.1.0.44:9100","device":"mlx5_0","port":"1"},"values":[[1773482400,"0"]]}]}})";
+    auto split = splitPrometheusMatrix(body, {"gpu-node-04"}, {"instance"}, error, hosts);
+    QVERIFY2(error.empty(), error.c_str());
+    QCOMPARE(split.size(), size_t(1));
+    auto four = nlohmann::json::parse(split.at("gpu-node-04"));
+    QCOMPARE(four["data"]["result"].size(), size_t(1));
+    QCOMPARE(four["data"]["result"][0]["metric"]["node"].get<std::string>(), std::string("gpu-node-04"));
+    QCOMPARE(four["data"]["result"][0]["metric"]["instance"].get<std::string>(), std::string("10.1.0.4:9100"));
+    unameAddresses(R"({"status":"error","error":"bad match"})", {"a"}, conflicts, error);
+    QVERIFY(error.find("bad match") != std::string::npos);
 }
 
 void CollectTest::processTimeoutAndQuoting()
