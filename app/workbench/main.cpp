@@ -3,12 +3,16 @@
 // faultline --service URL [--token-file FILE] [--session ID]
 //                                         open the service browser on URL (and session ID's latest result)
 // faultline --quiz BUNDLE [--key KEY]     open BUNDLE as an exercise: its verdict hidden until Reveal
-// faultline --screenshot FILE [--notes] [--timings] [--tab verdict|explanation|teach|timeline|chain|metrics]
+// faultline [--baseline HEALTHY] [--history DB] BUNDLE
+//                                         with the Baseline tab against HEALTHY, the History tab on DB
+// faultline --screenshot FILE [--notes] [--timings] [--tab PANEL_ID]
 //           [--step N] [--quiz [--key KEY]] [--select EVIDENCE_ID] [--window FROM..TO] BUNDLE | --service URL ...
 //                                         analyse, build every view, render the window to FILE, exit; with
 //                                         --notes, fail (exit 1) when the bundle's notes cannot be stored or
 //                                         shown; with --timings (or FAULTLINE_TIMINGS=1), print where the time went
 #include "mainwindow.h"
+#include "views/history/historypanel.h"
+#include "views/workbench/panelregistry.h"
 #include "servicestart.h"
 
 #include "../common/cli_conventions.h"
@@ -108,10 +112,23 @@ int main(int argc, char** argv)
                                     "without it the engine's own verdict is the answer")
         ->type_name("KEY")
         ->needs(quizOption);
+    std::vector<std::string> panelIds;  // every registry panel (views/workbench/panellist.h)
+    for (const fl::PanelSpec& p : fl::workbenchPanels())
+        panelIds.push_back(p.id.toStdString());
     cli.add_option("--tab", tabArg, "with --screenshot: the tab to show (side: verdict, explanation, teach; centre: "
-                                    "timeline, chain, metrics)")
-        ->check(CLI::IsMember({"verdict", "explanation", "teach", "timeline", "chain", "metrics"}))
+                                    "timeline, chain, metrics, baseline, history; any panel of the workbench)")
+        ->check(CLI::IsMember(panelIds))
         ->needs(shotOption);
+    std::string baselineArg, historyArg;
+    cli.add_option("--baseline", baselineArg,
+                   "compare BUNDLE with HEALTHY, a healthy attempt of the same job (as analyze --baseline): the "
+                   "Baseline tab shows what is new and which noise the healthy run printed too")
+        ->type_name("HEALTHY")
+        ->needs(bundleOption);
+    cli.add_option("--history", historyArg,
+                   "a history database (faultline-cli collect --history DB): the History tab says whether the job's "
+                   "GPUs and nodes failed before")
+        ->type_name("DB");
     cli.add_option("--step", stepArg, "with --screenshot: the Teach tab at step N (1 is the first)")
         ->type_name("N")
         ->check(CLI::PositiveNumber)
@@ -155,6 +172,9 @@ int main(int argc, char** argv)
 
     fl::MainWindow window;
     window.resize(1600, 1000);
+    window.setBaselinePath(QString::fromLocal8Bit(baselineArg.c_str()));
+    if (auto* history = window.workbench()->panelAs<fl::HistoryPanel>(QStringLiteral("history")))
+        history->setDatabase(QString::fromLocal8Bit(historyArg.c_str()));
     std::unique_ptr<fl::ServiceStart> service;
     if (serviceOption->count() > 0)
         service = std::make_unique<fl::ServiceStart>(&window, QString::fromStdString(serviceArg),
@@ -182,10 +202,7 @@ int main(int argc, char** argv)
     window.show();
     auto save = [&window, out, notesWanted, tabArg, timings, stepArg, selectArg, timeWindow = shotWindow](bool ok) {
         fl::WorkbenchView* w = window.workbench();
-        const std::map<std::string, QWidget*> tabs = {
-            {"verdict", w->verdict()}, {"explanation", w->explanation()}, {"teach", w->stepper()},
-            {"timeline", w->timeline()}, {"chain", w->chain()}, {"metrics", w->metrics()}};
-        QWidget* tab = tabs.at(tabArg);
+        QWidget* tab = w->panel(QString::fromStdString(tabArg));
         for (QTabWidget* t : {w->centreTabs(), w->sideTabs()})
             if (t->indexOf(tab) >= 0)
                 t->setCurrentWidget(tab);

@@ -8,6 +8,7 @@
 #include "views/service/servicereview.h"
 #include "views/common/viewstyle.h"
 #include "exercise/score.h"
+#include "baseline/compare.h"
 
 #include <QAction>
 #include <QApplication>
@@ -33,7 +34,8 @@ namespace {
 constexpr int kMaxRecent = 15;
 
 // Runs on a worker thread: everything it touches is its own or atomic.
-AnalysisOutcome runAnalysis(const QString& path, std::shared_ptr<std::atomic<bool>> cancel, QPointer<MainWindow> window)
+AnalysisOutcome runAnalysis(const QString& path, const QString& baselinePath, std::shared_ptr<std::atomic<bool>> cancel,
+                            QPointer<MainWindow> window)
 {
     Progress progress;
     progress.cancel = cancel.get();
@@ -59,7 +61,17 @@ AnalysisOutcome runAnalysis(const QString& path, std::shared_ptr<std::atomic<boo
         // from the files (MetricsPanel::prepare); a 10,000-rank bundle's 6.5
         // million samples were ~200 MB and a third of the open.
         options.keepMetricSamples = false;
-        return std::make_shared<const Analysis>(analyze(path.toStdString(), options, progress));
+        Analysis failed = analyze(path.toStdString(), options, progress);
+        if (!baselinePath.isEmpty()) {
+            // A healthy attempt of the same job: the Baseline tab shows what is new against it (analyze --baseline).
+            try {
+                const Analysis healthy = analyze(baselinePath.toStdString(), options);
+                failed.result.baseline = std::make_shared<const BaselineComparison>(baseline::compare(failed, healthy));
+            } catch (const BundleError& e) {
+                return QObject::tr("Cannot open the baseline %1:\n%2").arg(QString::fromStdString(e.file), QString::fromUtf8(e.what()));
+            }
+        }
+        return std::make_shared<const Analysis>(std::move(failed));
     } catch (const BundleError& e) {
         return QObject::tr("Cannot open bundle %1:\n%2").arg(QString::fromStdString(e.file), QString::fromUtf8(e.what()));
     } catch (const RuleError& e) {
@@ -256,7 +268,7 @@ void MainWindow::openPath(const QString& path)
     m_cancelButton->setEnabled(true);
     m_stage->setText(tr("Analysing %1…").arg(QFileInfo(path).fileName()));
     setWindowTitle(tr("%1 — Faultline").arg(QFileInfo(path).fileName()));
-    m_watcher.setFuture(QtConcurrent::run(runAnalysis, path, m_cancel, QPointer<MainWindow>(this)));
+    m_watcher.setFuture(QtConcurrent::run(runAnalysis, path, m_baselinePath, m_cancel, QPointer<MainWindow>(this)));
 }
 
 void MainWindow::showAnalysis(std::shared_ptr<const Analysis> analysis, const QString& title)

@@ -49,6 +49,8 @@ public:
 
 public slots:
     void openPath(const QString& path);
+    // A healthy attempt of the same job that the next openPath compares against (the Baseline tab); empty: none.
+    void setBaselinePath(const QString& path) { m_baselinePath = path; }
     // Quiz mode (an exercise): the bundle's verdict is hidden until the learner reveals it; `keyPath` (may be
     // empty: the engine's own verdict is the answer) is an exercise key (faultline-cli exercise).
     void openQuiz(const QString& path, const QString& keyPath);
@@ -85,6 +87,7 @@ private:
     QFutureWatcher<AnalysisOutcome> m_watcher;
     std::shared_ptr<std::atomic<bool>> m_cancel;
     QString m_path;
+    QString m_baselinePath;
     QString m_lastError;
     QString m_notesError;
     QProgressBar* m_progress;

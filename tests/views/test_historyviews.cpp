@@ -1,0 +1,163 @@
+// SPDX-License-Identifier: MIT
+// The Baseline and History tabs (issue #46), registry panels: their models under QAbstractItemModelTester, on
+// the baseline sample pair (samples/baseline-pair) and on a history database written by collect --history.
+#include "viewfixture.h"
+#include "views/baseline/baselinepanel.h"
+#include "views/history/historypanel.h"
+#include "views/workbench/workbenchview.h"
+
+#include "baseline/compare.h"
+#include "collect/upload.h"
+#include "engine/result_json.h"
+
+#include <QAbstractItemModelTester>
+#include <QLabel>
+#include <QTabWidget>
+#include <QTemporaryDir>
+#include <QTest>
+
+using namespace fl;
+
+namespace {
+
+const std::string kPair = FAULTLINE_SOURCE_DIR "/samples/baseline-pair/";
+
+std::shared_ptr<const Analysis> failedAgainstHealthy()
+{
+    Analysis failed = analyze(kPair + "failed", AnalyzeOptions{});
+    const Analysis healthy = analyze(kPair + "healthy", AnalyzeOptions{});
+    failed.result.baseline = std::make_shared<const BaselineComparison>(baseline::compare(failed, healthy));
+    return std::make_shared<const Analysis>(std::move(failed));
+}
+
+// A stored result of job `job` whose root cause is `symptom` at node/pci/gpu.
+nlohmann::json stored(const std::string& job, const std::string& node, const std::string& pci, int gpu,
+                      const std::string& symptom)
+{
+    Result r;
+    r.status = ResultStatus::Attributed;
+    r.domain = "gpu";
+    r.subDomain = "gpu_lost";
+    r.workloadId = job;
+    r.attempt = 1;
+    RootCause rc;
+    rc.symptom = symptom;
+    rc.node = node;
+    rc.pciBus = pci;
+    rc.gpuIndex = gpu;
+    r.rootCause = rc;
+    return resultToJson(r);
+}
+
+} // namespace
+
+class TestHistoryViews : public QObject
+{
+    Q_OBJECT
+private slots:
+    void baselineRowsNewFirstNoiseDimmed()
+    {
+        const auto a = failedAgainstHealthy();
+        FocusState focus;
+        BaselinePanel panel(&focus);
+        QAbstractItemModelTester tester(panel.model(), QAbstractItemModelTester::FailureReportingMode::QtTest);
+        panel.setAnalysis(a);
+        BaselineModel* m = panel.model();
+        QVERIFY(m->rowCount() > 3);
+        // The Xid 79 the failed attempt alone has is the first row, new and bold; the benign kinds both attempts
+        // print follow as "also in baseline", dimmed.
+        QCOMPARE(m->row(0).kind, BaselineRow::Kind::NewFamily);
+        QVERIFY2(m->index(0, BaselineModel::LabelColumn).data().toString().contains(QStringLiteral("79")),
+                 qPrintable(m->index(0, BaselineModel::LabelColumn).data().toString()));
+        QVERIFY(m->index(0, 0).data(Qt::FontRole).value<QFont>().bold());
+        int also = 0;
+        bool newAfterAlso = false;
+        for (int r = 0; r < m->rowCount(); ++r) {
+            const bool isAlso = m->row(r).kind == BaselineRow::Kind::AlsoFamily;
+            also += isAlso ? 1 : 0;
+            newAfterAlso = newAfterAlso || (also > 0 && m->row(r).kind == BaselineRow::Kind::NewFamily);
+            QCOMPARE(m->index(r, 0).data(Qt::ForegroundRole).isValid(), isAlso || m->row(r).kind == BaselineRow::Kind::Gone);
+        }
+        QVERIFY2(also >= 3, qPrintable(QString::number(also)));
+        QVERIFY(!newAfterAlso);
+        QVERIFY(panel.headline()->text().contains(QStringLiteral("new")));
+        // Without a baseline: no rows, and the tab says how to get one.
+        panel.setAnalysis(std::make_shared<const Analysis>(analyze(kPair + "healthy", AnalyzeOptions{})));
+        QCOMPARE(m->rowCount(), 0);
+        QVERIFY(panel.headline()->text().contains(QStringLiteral("--baseline")));
+    }
+
+    void historyOfTheJobsPlaces()
+    {
+        const auto a = failedAgainstHealthy();
+        const history::CausePlace root = history::causePlace(a->result);
+        QVERIFY2(!root.node.empty() && !root.fingerprint.empty(), "the sample's verdict names a root-cause place");
+        QTemporaryDir tmp;
+        const std::string db = tmp.filePath(QStringLiteral("history.db")).toStdString();
+        std::string error;
+        // Three earlier jobs failed with the same cause on the same GPU; one with another cause on that GPU; one on
+        // a node this job did not use (not listed).
+        for (const char* job : {"job-1", "job-2", "job-3"})
+            QVERIFY2(collect::appendHistory(db, stored(job, root.node, root.pciBus, root.gpu, root.fingerprint.substr(root.fingerprint.rfind('/') + 1)),
+                                            "slurm", "", error), error.c_str());
+        QVERIFY(collect::appendHistory(db, stored("job-4", root.node, root.pciBus, root.gpu, "gpu.xid.48"), "slurm", "", error));
+        QVERIFY(collect::appendHistory(db, stored("job-5", "elsewhere-99", "0000:01:00", 0, "gpu.xid.79"), "slurm", "", error));
+        // The open job itself, stored too: not counted as an earlier failure.
+        QVERIFY(collect::appendHistory(db, resultToJson(a->result), "slurm", "", error));
+
+        FocusState focus;
+        HistoryPanel panel(&focus);
+        QAbstractItemModelTester tester(panel.model(), QAbstractItemModelTester::FailureReportingMode::QtTest);
+        panel.setPrepared(HistoryPanel::prepare(a.get(), QString::fromStdString(db)));
+        const QString head = panel.headline()->text();
+        QVERIFY2(head.contains(QStringLiteral("in 3 other jobs")), qPrintable(head));
+        HistoryModel* m = panel.model();
+        QCOMPARE(m->rowCount(), 2);
+        QVERIFY(m->row(0).rootCause);
+        QCOMPARE(m->index(0, HistoryModel::JobsColumn).data().toUInt(), 4u);  // the three and the open job
+        QVERIFY(m->index(0, 0).data(Qt::FontRole).value<QFont>().bold());
+        QVERIFY(m->row(1).rootPlace && !m->row(1).rootCause);
+        QVERIFY(m->index(1, HistoryModel::CauseColumn).data().toString().endsWith(QStringLiteral("gpu.xid.48")));
+        for (int r = 0; r < m->rowCount(); ++r)
+            QVERIFY(!m->index(r, HistoryModel::PlaceColumn).data().toString().startsWith(QStringLiteral("elsewhere")));
+        // No database: the tab says how to open one; an unreadable one: the error names the file.
+        panel.setPrepared(HistoryPanel::prepare(a.get(), QString()));
+        QCOMPARE(m->rowCount(), 0);
+        QVERIFY(panel.headline()->text().contains(QStringLiteral("--history")));
+        const QString bad = tmp.filePath(QStringLiteral("not-a-db.txt"));
+        QFile f(bad);
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        f.write("this is not a database\n");
+        f.close();
+        panel.setPrepared(HistoryPanel::prepare(a.get(), bad));
+        QVERIFY2(panel.headline()->text().contains(bad), qPrintable(panel.headline()->text()));
+    }
+
+    // Both are registry panels: centre tabs of the workbench, filled by their jobs.
+    void workbenchTabs()
+    {
+        const auto a = failedAgainstHealthy();
+        QTemporaryDir tmp;
+        const std::string db = tmp.filePath(QStringLiteral("history.db")).toStdString();
+        std::string error;
+        const history::CausePlace root = history::causePlace(a->result);
+        for (const char* job : {"job-1", "job-2"})
+            QVERIFY(collect::appendHistory(db, stored(job, root.node, root.pciBus, root.gpu, "gpu.xid.79"), "slurm", "", error));
+        WorkbenchView w;
+        auto* history = w.panelAs<HistoryPanel>(QStringLiteral("history"));
+        auto* base = w.panelAs<BaselinePanel>(QStringLiteral("baseline"));
+        QVERIFY(history && base);
+        QVERIFY(w.centreTabs()->indexOf(history) >= 0 && w.centreTabs()->indexOf(base) >= 0);
+        history->setDatabase(QString::fromStdString(db));
+        w.setAnalysis(a, ViewJobs::Mode::Background);
+        QTRY_VERIFY_WITH_TIMEOUT(!w.viewsPending(), 20000);
+        QVERIFY(base->model()->rowCount() > 3);
+        QVERIFY(history->model()->rowCount() >= 1);
+        // Choosing another database while the result is open reads it at once.
+        history->setDatabase(QString());
+        QCOMPARE(history->model()->rowCount(), 0);
+    }
+};
+
+QTEST_MAIN(TestHistoryViews)
+#include "test_historyviews.moc"

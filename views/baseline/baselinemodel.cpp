@@ -1,0 +1,97 @@
+// SPDX-License-Identifier: MIT
+#include "views/baseline/baselinemodel.h"
+
+#include "present/baseline_text.h"
+
+#include <QFont>
+#include <QGuiApplication>
+#include <QPalette>
+
+namespace fl {
+
+std::vector<BaselineRow> BaselineModel::rowsOf(const Result& result, const BaselineComparison& comparison)
+{
+    const present::BaselineText text = present::baselineText(result, comparison);
+    std::vector<BaselineRow> rows;
+    auto add = [&rows](BaselineRow::Kind kind, const std::vector<present::BaselineLine>& lines) {
+        for (const auto& l : lines)
+            rows.push_back({kind, QString::fromStdString(l.label), QString::fromStdString(l.detail)});
+    };
+    add(BaselineRow::Kind::NewFamily, text.newFamilies);
+    add(BaselineRow::Kind::NewLine, text.newLines);
+    add(BaselineRow::Kind::AlsoFamily, text.alsoFamilies);
+    add(BaselineRow::Kind::Gone, text.gone);
+    return rows;
+}
+
+void BaselineModel::setRows(std::vector<BaselineRow> rows)
+{
+    beginResetModel();
+    m_rows = std::move(rows);
+    endResetModel();
+}
+
+int BaselineModel::rowCount(const QModelIndex& parent) const
+{
+    return parent.isValid() ? 0 : static_cast<int>(m_rows.size());
+}
+
+int BaselineModel::columnCount(const QModelIndex& parent) const { return parent.isValid() ? 0 : ColumnCount; }
+
+QString BaselineModel::statusText(BaselineRow::Kind kind)
+{
+    switch (kind) {
+    case BaselineRow::Kind::NewFamily: return tr("new");
+    case BaselineRow::Kind::NewLine: return tr("new line, no rule");
+    case BaselineRow::Kind::AlsoFamily: return tr("also in baseline");
+    case BaselineRow::Kind::Gone: return tr("only in baseline");
+    }
+    return {};
+}
+
+QVariant BaselineModel::data(const QModelIndex& index, int role) const
+{
+    if (!index.isValid() || index.row() >= rowCount())
+        return {};
+    const BaselineRow& r = m_rows[static_cast<size_t>(index.row())];
+    const bool isNew = r.kind == BaselineRow::Kind::NewFamily || r.kind == BaselineRow::Kind::NewLine;
+    switch (role) {
+    case Qt::DisplayRole:
+        switch (index.column()) {
+        case StatusColumn: return statusText(r.kind);
+        case LabelColumn: return r.label;
+        case DetailColumn: return r.detail;
+        default: return {};
+        }
+    case Qt::ToolTipRole:
+        return r.label + QStringLiteral("\n") + r.detail;
+    case Qt::FontRole:
+        if (isNew) {
+            QFont f;
+            f.setBold(true);
+            return f;
+        }
+        return {};
+    case Qt::ForegroundRole:
+        // What both attempts have is what the job always prints: dimmed, not hidden.
+        if (!isNew)
+            return QGuiApplication::palette().color(QPalette::Disabled, QPalette::Text);
+        return {};
+    default:
+        return {};
+    }
+}
+
+QVariant BaselineModel::headerData(int section, Qt::Orientation orientation, int role) const
+{
+    if (orientation != Qt::Horizontal || role != Qt::DisplayRole)
+        return {};
+    switch (section) {
+    case StatusColumn: return tr("Against the baseline");
+    case LabelColumn: return tr("Symptom or line");
+    case DetailColumn: return tr("Lines");
+    default: return {};
+    }
+}
+
+} // namespace fl
