@@ -95,7 +95,7 @@ void openToVerdict(const QString& dir, int nodes)
     const double total = load + attribute + model + paint;
     std::printf("  files %zu, observations %zu, events %zu, evidence %zu; verdict %s %s/%s on %s (truth: %s)\n",
                 a->bundle.files.size(), a->observations.size(), a->result.events.size(), a->result.evidence.size(),
-                std::string(toString(a->result.status)).c_str(), a->result.domain.c_str(), a->result.subDomain.c_str(),
+                std::string(toString(a->result.status)).c_str(), std::string(toString(a->result.domain)).c_str(), a->result.subDomain.c_str(),
                 a->result.rootCause ? a->result.rootCause->node.c_str() : "-", truth->culpritNode.c_str());
     row("load + scan (rules, bundle, ingest)", load, "", true);
     row("attribute (phases, outcome, report)", attribute, "", true);

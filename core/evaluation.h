@@ -16,7 +16,8 @@ struct EvalCase {
     std::string bundle;
     Truth truth;
     std::optional<ResultStatus> status;          // what the engine said; none when the bundle was unusable
-    std::string domain, subDomain, node;
+    std::optional<Domain> domain;    // what the engine said; none when the bundle was unusable
+    std::string subDomain, node;
     int rank = -1;
     bool correct = false;            // status matches and, when attributed, domain and culprit node match
     bool culpritCorrect = false;     // culprit node right (or status right where no culprit is expected)

@@ -57,6 +57,16 @@ constexpr std::array<std::pair<FileStatus, std::string_view>, 5> kFileStatuses{{
     {FileStatus::Unrecognized, "unrecognized"},
     {FileStatus::Skipped, "skipped"},
 }};
+constexpr std::array<std::pair<Domain, std::string_view>, 8> kDomains{{
+    {Domain::Gpu, "gpu"},
+    {Domain::Nvlink, "nvlink"},
+    {Domain::Network, "network"},
+    {Domain::Host, "host"},
+    {Domain::Storage, "storage"},
+    {Domain::Scheduler, "scheduler"},
+    {Domain::Workload, "workload"},
+    {Domain::Unknown, "unknown"},
+}};
 constexpr std::array<std::pair<SymptomRole, std::string_view>, 4> kRoles{{
     {SymptomRole::Initiator, "initiator"},
     {SymptomRole::Symptom, "symptom"},
@@ -129,6 +139,8 @@ std::string_view toString(Severity v) { return nameOf(v, kSeverities); }
 std::optional<Severity> severityFromString(std::string_view s) { return valueOf<Severity>(s, kSeverities); }
 std::string_view toString(TimeBasis v) { return nameOf(v, kTimeBases); }
 std::string_view toString(FileStatus v) { return nameOf(v, kFileStatuses); }
+std::string_view toString(Domain v) { return nameOf(v, kDomains); }
+std::optional<Domain> domainFromString(std::string_view s) { return valueOf<Domain>(s, kDomains); }
 std::string_view toString(SymptomRole v) { return nameOf(v, kRoles); }
 std::optional<SymptomRole> symptomRoleFromString(std::string_view s) { return valueOf<SymptomRole>(s, kRoles); }
 std::string_view toString(EvidenceRole v) { return nameOf(v, kEvidenceRoles); }

@@ -192,6 +192,13 @@ struct Inference {
     friend bool operator==(const Inference&, const Inference&) = default;
 };
 
+// Where a cause lies: the closed list a symptom's domain, a verdict's domain and a truth's domain come from.
+enum class Domain : uint8_t { Gpu, Nvlink, Network, Host, Storage, Scheduler, Workload, Unknown };
+std::string_view toString(Domain);   // "gpu" | "nvlink" | "network" | "host" | "storage" | "scheduler" | "workload" | "unknown"
+[[nodiscard]] std::optional<Domain> domainFromString(std::string_view);
+// Where a document may name no domain (a truth for an unattributed bundle, a selector): empty for none.
+inline std::string_view toString(std::optional<Domain> d) { return d ? toString(*d) : std::string_view(); }
+
 // Static description of a symptom id, from the rule files.
 enum class SymptomRole : uint8_t {
     Initiator,     // can start a failure (hardware fault, OOM kill, node failure ...)
@@ -205,7 +212,7 @@ std::string_view toString(SymptomRole);
 struct SymptomDef {
     std::string id;            // "gpu.xid.79"
     std::string title;         // "GPU fell off the bus (Xid 79)"
-    std::string domain;        // gpu, nvlink, network, host, storage, scheduler, workload, unknown
+    Domain domain = Domain::Unknown;
     std::string subDomain;     // closed list per domain
     SymptomRole role = SymptomRole::Symptom;
     int weight = 0;            // tie-break among initiators at the same time: higher wins
@@ -310,7 +317,7 @@ struct Candidate {
     EventId event;
     std::string symptom;
     std::string title;
-    std::string domain;
+    Domain domain = Domain::Unknown;
     std::string subDomain;
     std::string node;
     int rank = -1;
@@ -465,7 +472,7 @@ struct Result {
     static constexpr const char* kSchemaVersion = "2.0";
     ResultStatus status = ResultStatus::Unattributed;
     WorkloadOutcome outcome = WorkloadOutcome::Unknown;
-    std::string domain = "unknown";
+    Domain domain = Domain::Unknown;
     std::string subDomain;
     std::optional<RootCause> rootCause;
     std::string summary;                   // one sentence for humans

@@ -235,7 +235,7 @@ Refusal askService(const CollectArgs& a, const std::string& token, std::chrono::
         return std::nullopt;
     }
     out.text = "session " + doc.value("session_id", std::string("?")) + " at " + serviceUrl + "\n" + "status "
-        + std::string(toString(answered.status)) + ", domain " + answered.domain + "\n" + answered.summary + "\n";
+        + std::string(toString(answered.status)) + ", domain " + std::string(toString(answered.domain)) + "\n" + answered.summary + "\n";
     for (const auto& m : answered.missing)
         out.text += "  missing: " + m + "\n";
     return std::nullopt;

@@ -45,16 +45,16 @@ std::string domainOf(const RuleSet& rules, const Rule& r)
                     sym.replace(at, key.size(), v);
             }
             if (const SymptomDef* d = rules.symptom(sym))
-                return d->domain;
+                return std::string(toString(d->domain));
             // Raw extract symptoms ("cuda.unknown error") are renamed by a filter rule.
             for (const auto& f : rules.rules())
                 if (f.setSymptom && std::find(f.match.symptoms.begin(), f.match.symptoms.end(), sym) != f.match.symptoms.end())
                     if (const SymptomDef* d = rules.symptom(f.setSymptom->str()))
-                        return d->domain;
+                        return std::string(toString(d->domain));
         }
     }
     if (const SymptomDef* d = rules.symptom(r.emitSymptom.str()))
-        return d->domain;
+        return std::string(toString(d->domain));
     return "(unresolved)";
 }
 

@@ -32,7 +32,7 @@ int synthCommand(SynthArgs& a)
     const std::string& dir = a.dir;
     if (a.listFaults) {
         for (const auto& f : synth::faultKinds())
-            std::printf("%-24s %-10s %-20s %s\n", f.id.c_str(), f.domain.c_str(), f.subDomain.c_str(),
+            std::printf("%-24s %-10s %-20s %s\n", f.id.c_str(), std::string(toString(f.domain)).c_str(), f.subDomain.c_str(),
                         f.title.c_str());
         return 0;
     }
@@ -58,7 +58,7 @@ int synthCommand(SynthArgs& a)
         return fail(error.empty() ? "generation failed" : error);
     const synth::Truth& truth = *made;
     std::printf("%s: %d nodes x %d GPUs, fault %s -> expected %s %s/%s%s%s\n", failedDir.c_str(), o.nodes, o.gpusPerNode,
-                o.fault.c_str(), std::string(toString(truth.status)).c_str(), truth.domain.c_str(), truth.subDomain.c_str(),
+                o.fault.c_str(), std::string(toString(truth.status)).c_str(), std::string(toString(truth.domain)).c_str(), truth.subDomain.c_str(),
                 truth.culpritNode.empty() ? "" : " on ", truth.culpritNode.c_str());
     return 0;
 }

@@ -115,7 +115,7 @@ std::string formatDiagnosis(const Analysis& a, bool detail)
     if (!r.workloadId.empty())
         os << "  (workload " << r.workloadId << (r.attempt >= 0 ? ", attempt " + std::to_string(r.attempt) : "") << ")";
     os << "\n\n";
-    os << "  Status      " << upper(std::string(toString(r.status))) << "   domain " << r.domain;
+    os << "  Status      " << upper(std::string(toString(r.status))) << "   domain " << toString(r.domain);
     if (!r.subDomain.empty())
         os << " / " << r.subDomain;
     os << "\n  Outcome     " << toString(r.outcome) << "\n";

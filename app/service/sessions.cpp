@@ -551,7 +551,7 @@ RunOutcome SessionService::runEngine(const SessionRecord& s, const Bundle& bundl
     out.run.createdNs = nowNs();
     out.run.phase = phase;
     out.run.status = std::string(toString(result.status));
-    out.run.domain = result.domain;
+    out.run.domain = toString(result.domain);
     out.run.nodes = nodesOf(result);
     out.run.elapsedMs = loadMs + std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
     out.run.resultJson = std::move(resultJson);

@@ -416,8 +416,8 @@ QString MainWindow::verdictSummary() const
     if (m_workbench->quizHidesVerdict())
         return tr("exercise");
     QString v = style::q(toString(a->result.status));
-    if (a->result.domain != "unknown" || !a->result.subDomain.empty())
-        v += QStringLiteral(" · ") + style::q(a->result.domain)
+    if (a->result.domain != Domain::Unknown || !a->result.subDomain.empty())
+        v += QStringLiteral(" · ") + style::q(toString(a->result.domain))
             + (a->result.subDomain.empty() ? QString() : QStringLiteral(" / ") + style::q(a->result.subDomain));
     if (const auto o = m_workbench->notes()->verdictOverride())
         v += tr(" (reviewer: %1)").arg(o->status);

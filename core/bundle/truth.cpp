@@ -11,7 +11,7 @@ nlohmann::ordered_json truthToJson(const Truth& t)
 {
     nlohmann::ordered_json j;
     j["status"] = std::string(toString(t.status));
-    j["domain"] = t.domain;
+    j["domain"] = std::string(toString(t.domain));
     j["sub_domain"] = t.subDomain;
     j["fault"] = t.fault;
     j["culprit_node"] = t.culpritNode;
@@ -20,6 +20,16 @@ nlohmann::ordered_json truthToJson(const Truth& t)
     j["also_acceptable_nodes"] = t.alsoAcceptableNodes;
     j["notes"] = t.notes;
     return j;
+}
+
+std::optional<Domain> labelDomain(const std::string& text, const std::string& path)
+{
+    if (text.empty())
+        return std::nullopt;
+    if (std::optional<Domain> d = domainFromString(text))
+        return d;
+    throw BundleError(path, "'domain' must be gpu, nvlink, network, host, storage, scheduler, workload or unknown, "
+                            "not '" + text + "'");
 }
 
 Truth truthFromJson(const nlohmann::json& j, const std::string& path)
@@ -32,7 +42,7 @@ Truth truthFromJson(const nlohmann::json& j, const std::string& path)
     if (!known)
         throw BundleError(path, "'status' must be attributed, ambiguous or unattributed, not '" + status + "'");
     t.status = *known;
-    t.domain = s("domain");
+    t.domain = labelDomain(s("domain"), path);
     t.subDomain = s("sub_domain");
     t.fault = s("fault");
     t.culpritNode = s("culprit_node");

@@ -7,6 +7,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -14,7 +15,8 @@ namespace fl {
 
 struct Truth {
     ResultStatus status = ResultStatus::Unattributed; // written as attributed | ambiguous | unattributed
-    std::string domain, subDomain, fault;
+    std::optional<Domain> domain;                     // none: the truth names no domain (written as "")
+    std::string subDomain, fault;
     std::string culpritNode;
     int culpritRank = -1;
     int culpritGpu = -1;
@@ -27,9 +29,11 @@ struct Truth {
 // (synth adds "generator").
 nlohmann::ordered_json truthToJson(const Truth& t);
 
-// Reads truth.json; throws BundleError naming the file on a bad document or a
-// status that is not one of the three.
+// Reads truth.json; throws BundleError naming the file on a bad document, a
+// status that is not one of the three or a domain not in the closed list.
 [[nodiscard]] Truth readTruth(const std::string& path);
+// A label's domain: none for "", else one of the closed list; throws BundleError naming `path` on other text.
+[[nodiscard]] std::optional<Domain> labelDomain(const std::string& text, const std::string& path);
 // The same from a parsed document; `path` names it in errors.
 [[nodiscard]] Truth truthFromJson(const nlohmann::json& doc, const std::string& path);
 

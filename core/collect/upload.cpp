@@ -168,7 +168,7 @@ bool appendHistory(const std::string& dbPath, const nlohmann::json& doc, const s
     integer(result.attempt);
     text(std::string(toString(result.status)));
     text(std::string(toString(result.outcome)));
-    text(result.domain);
+    text(std::string(toString(result.domain)));
     text(result.subDomain);
     text(rc.symptom);
     text(rc.node);

@@ -16,9 +16,9 @@ using nlohmann::json;
 namespace {
 
 // A confusion-matrix class: the domain of an attributed verdict, else the status.
-std::string classOf(ResultStatus status, const std::string& domain)
+std::string classOf(ResultStatus status, std::optional<Domain> domain)
 {
-    return status == ResultStatus::Attributed ? domain : std::string(toString(status));
+    return std::string(status == ResultStatus::Attributed ? toString(domain) : toString(status));
 }
 
 std::string statusText(const std::optional<ResultStatus>& status)
@@ -112,9 +112,9 @@ std::string evalReportJson(const EvalReport& r)
     j["confusion"] = r.confusion;
     json cases = json::array();
     for (const auto& c : r.cases)
-        cases.push_back({{"bundle", c.bundle}, {"truth_status", toString(c.truth.status)}, {"truth_domain", c.truth.domain},
+        cases.push_back({{"bundle", c.bundle}, {"truth_status", toString(c.truth.status)}, {"truth_domain", toString(c.truth.domain)},
                          {"truth_sub_domain", c.truth.subDomain}, {"truth_node", c.truth.culpritNode},
-                         {"status", statusText(c.status)}, {"domain", c.domain}, {"sub_domain", c.subDomain}, {"node", c.node},
+                         {"status", statusText(c.status)}, {"domain", toString(c.domain)}, {"sub_domain", c.subDomain}, {"node", c.node},
                          {"correct", c.correct}, {"confidently_wrong", c.confidentlyWrong}, {"error", c.error}});
     j["cases"] = cases;
     return j.dump(2) + "\n";

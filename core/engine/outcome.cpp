@@ -161,9 +161,9 @@ CandidateOutcome outcomeOf(const SymptomEvent& c, const InitiatorOrder& first, c
     return o;
 }
 
-std::string domainOf(const SymptomDef* d)
+Domain domainOf(const SymptomDef* d)
 {
-    return d ? d->domain : "unknown";
+    return d ? d->domain : Domain::Unknown;
 }
 
 // What a candidate and the root cause say alike about their event: which
@@ -221,12 +221,12 @@ void decide(const RuleSet& rules, const InitiatorOrder& first, const ClockModel&
             trace->push_back({Phase::Outcome, "engine", TraceAction::Chose, {winner->id},
                               winner->symptom.str() + " on " + place(*winner) + " at " + formatTime(winner->time), {}});
     } else if (winner) {
-        std::set<std::string> domains;
+        std::set<Domain> domains;
         domains.insert(domainOf(def(*winner)));
         for (const auto* c : first.tied)
             domains.insert(domainOf(def(*c)));
         result.status = ResultStatus::Ambiguous;
-        result.domain = domains.size() == 1 ? *domains.begin() : "unknown";
+        result.domain = domains.size() == 1 ? *domains.begin() : Domain::Unknown;
         result.subDomain = "ambiguous";
         if (trace) {
             std::vector<EventId> ids{winner->id};
@@ -238,7 +238,7 @@ void decide(const RuleSet& rules, const InitiatorOrder& first, const ClockModel&
         }
     } else {
         result.status = ResultStatus::Unattributed;
-        result.domain = "unknown";
+        result.domain = Domain::Unknown;
         result.subDomain = "";
         if (trace)
             trace->push_back({Phase::Outcome, "engine", TraceAction::Unattributed, {},
@@ -250,7 +250,7 @@ void decide(const RuleSet& rules, const InitiatorOrder& first, const ClockModel&
 // What happened to the workload, as far as the evidence says.
 WorkloadOutcome workloadOutcome(const State& state, const std::vector<SymptomEvent>& events, const Result& result)
 {
-    if (result.rootCause && result.domain == "scheduler")
+    if (result.rootCause && result.domain == Domain::Scheduler)
         return WorkloadOutcome::TerminatedByScheduler;
     if (state.manifest && !state.manifest->detectionSignal.empty())
         return WorkloadOutcome::Failed;

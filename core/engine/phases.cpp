@@ -147,7 +147,7 @@ public:
             en.role = def ? def->role : SymptomRole::Unknown;
             en.passes = (sel_.symptoms.empty() || anyGlob(sel_.symptoms, symptom)) &&
                         (sel_.notSymptoms.empty() || !anyGlob(sel_.notSymptoms, symptom)) &&
-                        (sel_.domain.empty() || (def && def->domain == sel_.domain));
+                        (!sel_.domain || (def && def->domain == *sel_.domain));
         }
         return en;
     }

@@ -78,7 +78,7 @@ json candidateJson(const Candidate& c, const present::CandidateIndex& candidates
     return {{"event", c.event},
             {"symptom", c.symptom},
             {"title", c.title},
-            {"domain", c.domain},
+            {"domain", std::string(toString(c.domain))},
             {"sub_domain", optStr(c.subDomain)},
             {"node", optStr(c.node)},
             {"rank", optInt(c.rank)},
@@ -250,7 +250,7 @@ json resultHead(const Result& r, bool withCandidates = true)
     j["schema_version"] = Result::kSchemaVersion;
     j["status"] = std::string(toString(r.status));
     j["outcome"] = std::string(toString(r.outcome));
-    j["domain"] = r.domain;
+    j["domain"] = std::string(toString(r.domain));
     j["sub_domain"] = optStr(r.subDomain);
     j["summary"] = r.summary;
     j["workload"] = {{"id", optStr(r.workloadId)}, {"attempt", optInt(r.attempt)},

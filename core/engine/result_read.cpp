@@ -212,7 +212,7 @@ Candidate candidateOf(const json& c)
 {
     Candidate out;
     readCause(c, out);
-    out.domain = str(c, "domain");
+    out.domain = domainFromString(str(c, "domain")).value_or(Domain::Unknown);
     out.subDomain = str(c, "sub_domain");
     out.support = count(c, "support");
     out.chosen = boolean(c, "chosen");
@@ -410,7 +410,7 @@ void readVerdict(const json& doc, Result& r)
 {
     r.status = resultStatusFromString(str(doc, "status")).value_or(ResultStatus::Unattributed);
     r.outcome = workloadOutcomeFromString(str(doc, "outcome")).value_or(WorkloadOutcome::Unknown);
-    r.domain = str(doc, "domain").empty() ? std::string("unknown") : str(doc, "domain");
+    r.domain = domainFromString(str(doc, "domain")).value_or(Domain::Unknown);
     r.subDomain = str(doc, "sub_domain");
     r.summary = str(doc, "summary");
     const json& workload = member(doc, "workload");

@@ -111,7 +111,7 @@ std::string engineBrief(const Result& r, const present::EventRoles& roles)
     for (const SymptomEvent& e : r.events)
         if (roles.isRoot(e.id) && std::find(nodes.begin(), nodes.end(), e.node) == nodes.end())
             nodes.push_back(present::nodeName(e.node));
-    return present::verdictBrief(std::string(toString(r.status)), r.domain, r.subDomain, nodes);
+    return present::verdictBrief(r.status, r.domain, r.subDomain, nodes);
 }
 
 } // namespace

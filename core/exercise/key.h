@@ -62,7 +62,8 @@ struct ExerciseKey {
     std::string bundle;                 // the bundle folder, as given
     Label label;
     ResultStatus engineStatus = ResultStatus::Unattributed;
-    std::string engineDomain, engineSubDomain;
+    Domain engineDomain = Domain::Unknown;
+    std::string engineSubDomain;
     std::vector<std::string> rootNodes; // a mark on one of their files earns half
     std::vector<KeyLine> root;          // a mark on one of these earns 1 (several: a tie, or repeated lines)
     std::string noLine;                 // why `root` is empty

@@ -123,7 +123,7 @@ ordered_json keyToJson(const ExerciseKey& k)
     j["bundle"] = k.bundle;
     j["label"] = {{"source", std::string(toString(k.label.source))}, {"document", k.label.document}};
     j["engine"] = {{"status", std::string(toString(k.engineStatus))},
-                   {"domain", k.engineDomain},
+                   {"domain", std::string(toString(k.engineDomain))},
                    {"sub_domain", k.engineSubDomain}};
     j["root_nodes"] = k.rootNodes;
     j["root"] = linesJson(k.root, t);
@@ -166,7 +166,10 @@ ExerciseKey keyFromJson(const json& doc, const std::string& path)
     if (!status)
         rd.fail("engine status");
     k.engineStatus = *status;
-    k.engineDomain = rd.text(engine, "domain");
+    const auto domain = domainFromString(rd.text(engine, "domain"));
+    if (!domain)
+        rd.fail("engine domain");
+    k.engineDomain = *domain;
     k.engineSubDomain = rd.text(engine, "sub_domain");
     for (const json& n : rd.field(doc, "root_nodes"))
         if (n.is_string())

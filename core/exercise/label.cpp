@@ -41,7 +41,7 @@ Truth truthOfExpected(const json& j, const std::string& path)
     if (!known)
         throw BundleError(path, "'status' must be attributed, ambiguous or unattributed, not '" + status + "'");
     t.status = *known;
-    t.domain = text(j, "domain");
+    t.domain = labelDomain(text(j, "domain"), path);
     t.subDomain = text(j, "sub_domain");
     if (j.contains("root_cause") && j["root_cause"].is_object()) {
         const json& rc = j["root_cause"];

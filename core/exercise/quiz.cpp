@@ -12,7 +12,7 @@ Analysis quizAnalysis(const Analysis& analysis)
     a.trace.clear();
     Result& r = a.result;
     r.status = ResultStatus::Unattributed;
-    r.domain.clear();
+    r.domain = Domain::Unknown;
     r.subDomain.clear();
     r.rootCause.reset();
     r.summary.clear();

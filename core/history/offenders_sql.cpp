@@ -23,7 +23,7 @@ CausePlace causePlace(const Result& result)
     if (result.status == ResultStatus::Unattributed || !result.rootCause)
         return p;
     // Same cause, whatever the job: what repeat-offender queries group by.
-    p.fingerprint = result.domain + "/" + result.subDomain + "/" + result.rootCause->symptom;
+    p.fingerprint = std::string(toString(result.domain)) + "/" + result.subDomain + "/" + result.rootCause->symptom;
     p.node = result.rootCause->node;
     p.pciBus = result.rootCause->pciBus;
     p.gpu = result.rootCause->gpuIndex;

@@ -77,9 +77,9 @@ std::string formatEvalReport(const EvalReport& r)
             os << "\nMisses\n";
             header = true;
         }
-        os << "  " << c.bundle << ": truth " << toString(c.truth.status) << " " << c.truth.domain << "/" << c.truth.subDomain
+        os << "  " << c.bundle << ": truth " << toString(c.truth.status) << " " << toString(c.truth.domain) << "/" << c.truth.subDomain
            << (c.truth.culpritNode.empty() ? "" : " on " + c.truth.culpritNode) << "; got " << statusText(c.status) << " "
-           << c.domain << "/" << c.subDomain << (c.node.empty() ? "" : " on " + c.node)
+           << toString(c.domain) << "/" << c.subDomain << (c.node.empty() ? "" : " on " + c.node)
            << (c.error.empty() ? "" : " ERROR " + c.error) << "\n";
     }
     return os.str();

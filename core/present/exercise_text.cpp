@@ -68,12 +68,12 @@ std::string noLineEngineDisagrees(const std::string& engineSaid, const std::vect
            ", so the key names no line rather than guess";
 }
 
-std::string verdictBrief(const std::string& status, const std::string& domain, const std::string& subDomain,
+std::string verdictBrief(ResultStatus status, Domain domain, const std::string& subDomain,
                          const std::vector<std::string>& nodes)
 {
-    std::string s = status;
-    if (status != "unattributed")
-        s += " " + domain + (subDomain.empty() ? "" : "/" + subDomain);
+    std::string s(toString(status));
+    if (status != ResultStatus::Unattributed)
+        s += " " + std::string(toString(domain)) + (subDomain.empty() ? "" : "/" + subDomain);
     if (!nodes.empty())
         s += " on " + joinNodes(nodes);
     return s;

@@ -2,6 +2,8 @@
 // mark scored what it did. The scorer (core/exercise) decides; it says it here.
 #pragma once
 
+#include "model.h"
+
 #include <string>
 #include <vector>
 
@@ -22,7 +24,7 @@ std::string noLineNoCulprit();
 std::string noLineCulpritNotInBundle(const std::string& culprit);
 std::string noLineEngineDisagrees(const std::string& engineSaid, const std::vector<std::string>& labelNodes);
 // "attributed nvlink/nvlink_error on node-02", "unattributed"
-std::string verdictBrief(const std::string& status, const std::string& domain, const std::string& subDomain,
+std::string verdictBrief(ResultStatus status, Domain domain, const std::string& subDomain,
                          const std::vector<std::string>& nodes);
 
 // The reason of one mark's score. `roots` are the key's root lines (may be empty); `why` is what the key says

@@ -111,7 +111,7 @@ Report buildReport(const Result& result, const ReviewNotes& review, const std::s
     if (!result.workloadId.empty())
         r.title += ": workload " + result.workloadId + (result.attempt >= 0 ? ", attempt " + std::to_string(result.attempt) : "");
     r.status = std::string(toString(result.status));
-    r.headline = upper(r.status) + ": " + (result.domain.empty() ? "unknown" : result.domain);
+    r.headline = upper(r.status) + ": " + std::string(toString(result.domain));
     if (!result.subDomain.empty())
         r.headline += " / " + result.subDomain;
     r.summary = result.summary;

@@ -22,7 +22,7 @@ struct Selector {
     std::vector<std::string> symptoms;     // globs: "gpu.xid.*", "nccl.timeout"
     std::vector<std::string> notSymptoms;
     std::optional<SymptomRole> role;       // effective role (after overrides)
-    std::string domain;
+    std::optional<Domain> domain;
     std::optional<EventKind> kind;
     std::map<std::string, std::string> fields; // field -> RE2 pattern (full match)
     bool includeSuppressed = false;

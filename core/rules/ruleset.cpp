@@ -182,6 +182,13 @@ EventKind parseKind(const Ctx& ctx, const std::string& s)
     ctx.fail("kind must be 'bad_node' or 'interesting_node', not '" + s + "'");
 }
 
+Domain parseDomain(const Ctx& ctx, const std::string& s)
+{
+    if (std::optional<Domain> d = domainFromString(s))
+        return *d;
+    ctx.fail("unknown domain '" + s + "' (gpu, nvlink, network, host, storage, scheduler, workload, unknown)");
+}
+
 // "continued": {pattern, lines, samples}: fields read from a line after the matched one (rule.h, Continuation).
 Continuation parseContinued(const Ctx& ctx, const json& c)
 {
@@ -487,7 +494,8 @@ Selector parseSelector(const Ctx& ctx, const json& j)
         if (!s.role)
             ctx.fail("role must be initiator, symptom, informational or unknown, not '" + r + "'");
     }
-    s.domain = str(ctx, j, "domain");
+    if (auto d = str(ctx, j, "domain"); !d.empty())
+        s.domain = parseDomain(ctx, d);
     if (auto k = str(ctx, j, "kind"); !k.empty())
         s.kind = parseKind(ctx, k);
     s.fields = strMap(ctx, j, "fields");
@@ -962,13 +970,10 @@ SymptomDef parseSymptom(std::string_view text, const std::string& file, const js
     if (auto it = j.find("id"); it != j.end() && it->is_string())
         ctx.id = it->get<std::string>();
     checkKeys(ctx, j, {"id", "title", "domain", "sub_domain", "role", "weight", "advice", "outcome"}, "symptom");
-    static const std::set<std::string> domains{"gpu", "nvlink", "network", "host", "storage", "scheduler", "workload", "unknown"};
     SymptomDef s;
     s.id = str(ctx, j, "id", true);
     s.title = str(ctx, j, "title", true);
-    s.domain = str(ctx, j, "domain", true);
-    if (!domains.count(s.domain))
-        ctx.fail("unknown domain '" + s.domain + "' (gpu, nvlink, network, host, storage, scheduler, workload, unknown)");
+    s.domain = parseDomain(ctx, str(ctx, j, "domain", true));
     s.subDomain = str(ctx, j, "sub_domain");
     std::string role = str(ctx, j, "role", true);
     auto r = symptomRoleFromString(role);
@@ -1247,9 +1252,9 @@ namespace {
 // Appended to the digest only when set, as later additions are, so rule sets that leave it unset keep theirs.
 json selectorExtras(const Selector& s)
 {
-    if (!s.role && s.domain.empty() && !s.kind && !s.includeSuppressed)
+    if (!s.role && !s.domain && !s.kind && !s.includeSuppressed)
         return nullptr;
-    return json{"selector", s.role ? std::string(toString(*s.role)) : std::string(), s.domain,
+    return json{"selector", s.role ? std::string(toString(*s.role)) : std::string(), std::string(toString(s.domain)),
                 s.kind ? static_cast<int>(*s.kind) : -1, s.includeSuppressed};
 }
 } // namespace
@@ -1261,7 +1266,7 @@ std::string RuleSet::computeDigest() const
     json canon = json::object();
     json syms = json::array();
     for (const auto& [id, s] : d->symptoms)
-        syms.push_back({id, s.title, s.domain, s.subDomain, std::string(toString(s.role)), s.weight, s.advice});
+        syms.push_back({id, s.title, std::string(toString(s.domain)), s.subDomain, std::string(toString(s.role)), s.weight, s.advice});
     canon["symptoms"] = syms;
     json rules = json::array();
     for (const auto& r : d->rules) {
@@ -1280,7 +1285,7 @@ std::string RuleSet::computeDigest() const
         j.push_back(r.match.symptoms);
         j.push_back(r.match.notSymptoms);
         j.push_back(r.match.role ? std::string(toString(*r.match.role)) : "");
-        j.push_back(r.match.domain);
+        j.push_back(std::string(toString(r.match.domain)));
         j.push_back(r.match.fields);
         if (r.match.kind || r.match.includeSuppressed) // role and domain are above
             j.push_back(json{"match", r.match.kind ? static_cast<int>(*r.match.kind) : -1, r.match.includeSuppressed});

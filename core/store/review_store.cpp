@@ -56,7 +56,7 @@ bool makeDecision(const Result& result, present::ReviewChoice choice, const std:
     out.engineStatus = std::string(toString(result.status));
     if (choice == present::ReviewChoice::Confirm) {
         out.status = out.engineStatus;
-        out.domain = result.domain;
+        out.domain = toString(result.domain);
         out.subDomain = result.subDomain;
         if (const auto& rc = result.rootCause) {
             out.symptom = rc->symptom;
@@ -75,7 +75,7 @@ bool makeDecision(const Result& result, present::ReviewChoice choice, const std:
             continue;
         // A reviewer who picks one candidate attributes the failure to it.
         out.status = "attributed";
-        out.domain = c.domain;
+        out.domain = toString(c.domain);
         out.subDomain = c.subDomain;
         out.symptom = c.symptom;
         out.place = present::place(c.node, c.gpuIndex, c.pciBus, c.rank);

@@ -92,7 +92,7 @@ void honestForSources(const Options& opt, Truth& t)
     auto unattributable = [&](const std::string& why) {
         t.notes += " [" + why + ": truth is unattributed for this bundle]";
         t.status = ResultStatus::Unattributed;
-        t.domain.clear();
+        t.domain.reset();
         t.subDomain.clear();
         t.culpritNode.clear();
         t.culpritRank = -1;
@@ -117,7 +117,7 @@ void honestForSources(const Options& opt, Truth& t)
         }
         t.notes += " [" + why + "; the app logs show the rank(s) of this node going silent while the others time out "
                    "on one SeqNum: the node is derivable, the cause is not]";
-        t.domain = "host";
+        t.domain = Domain::Host;
         t.subDomain = "unresponsive";
     };
     if (lostFirst && noScheduler && f == "oom")
@@ -133,14 +133,14 @@ void honestForSources(const Options& opt, Truth& t)
         // no teardown): a node that went down is derivable, that the scheduler failed it is not.
         t.notes += " [no scheduler records: the app logs show the node's peers losing it while its own ranks "
                    "print nothing, a node that died or hung, not a node failure the scheduler declared]";
-        t.domain = "host";
+        t.domain = Domain::Host;
         t.subDomain = "unresponsive";
     } else if (noScheduler && (f == "preemption" || f == "time_limit" || f == "user_cancel"))
         unattributable("every rank gets SIGTERM; only the scheduler says why");
     else if ((noKernel || lostFirst) && f == "pcie_aer") {
         // The rank still reports CUDA 'unknown error': a lost GPU on that node is derivable, the AER is not.
         t.notes += " [no kernel log: the app logs show a lost GPU (CUDA 'unknown error'), not the PCIe error]";
-        t.domain = "gpu";
+        t.domain = Domain::Gpu;
         t.subDomain = "gpu_lost";
     }
 }

@@ -69,7 +69,9 @@ inline constexpr const char* kHealthyAttempt = "healthy";
 const std::vector<std::string>& layoutNames();
 
 struct FaultKind {
-    std::string id, title, domain, subDomain, description;
+    std::string id, title;
+    Domain domain = Domain::Unknown;
+    std::string subDomain, description;
 };
 const std::vector<FaultKind>& faultKinds();
 

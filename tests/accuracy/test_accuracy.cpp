@@ -150,7 +150,7 @@ void TestAccuracy::generatorIsHonestAboutAppLogs()
     // The hung rank goes silent while the other 63 time out: the node is
     // derivable from the manifest's rank list, why it hung is not.
     QCOMPARE(std::string(toString(t.status)), std::string("attributed"));
-    QCOMPARE(QString::fromStdString(t.domain), QStringLiteral("host"));
+    QVERIFY(t.domain == Domain::Host);
     QCOMPARE(QString::fromStdString(t.subDomain), QStringLiteral("unresponsive"));
     QVERIFY(!t.culpritNode.empty());
     QVERIFY(!fs::exists(tmp.filePath("hung/syslog-node-0001.log").toStdString()));
@@ -229,11 +229,11 @@ void TestAccuracy::matrixMeetsTheBar()
         const EvalCase& c = part.cases.front();
         QVERIFY2(c.error.empty(), (cell.name() + ": " + c.error).c_str());
         const std::string domain =
-            c.truth.status == ResultStatus::Attributed ? c.truth.domain : std::string(toString(c.truth.status));
+            std::string(c.truth.status == ResultStatus::Attributed ? toString(c.truth.domain) : toString(c.truth.status));
         perDomain[domain].second++;
         perDomain[domain].first += c.culpritCorrect ? 1 : 0;
         if (c.confidentlyWrong && (cell.ahead > 0 || cell.rotated || cell.skew > 2))
-            wrongOnRealities.push_back(cell.name() + ": " + c.domain + "/" + c.subDomain);
+            wrongOnRealities.push_back(cell.name() + ": " + std::string(toString(c.domain)) + "/" + c.subDomain);
         for (const std::string& slice : cell.slices()) {
             perSlice[slice].second++;
             perSlice[slice].first += c.culpritCorrect ? 1 : 0;
@@ -330,7 +330,7 @@ void TestAccuracy::noiseAlsoInBaseline()
             ++cases;
             if (c.confidentlyWrong) {
                 ++wrong;
-                problems += " " + where + ": confidently wrong " + c.domain + "/" + c.subDomain + ";";
+                problems += " " + where + ": confidently wrong " + std::string(toString(c.domain)) + "/" + c.subDomain + ";";
             }
             const Analysis failed = analyze(dir + "/failed", options), healthy = analyze(dir + "/healthy", options);
             const BaselineComparison cmp = baseline::compare(failed, healthy);

@@ -296,7 +296,7 @@ private slots:
             Result r;
             r.status = ResultStatus::Attributed;
             r.outcome = WorkloadOutcome::Failed;
-            r.domain = "gpu";
+            r.domain = Domain::Gpu;
             r.subDomain = "gpu_lost";
             r.workloadId = job;
             r.attempt = 1;

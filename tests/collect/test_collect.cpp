@@ -571,7 +571,7 @@ void CollectTest::historyRowIsTheDocument()
     Result r;
     r.status = ResultStatus::Attributed;
     r.outcome = WorkloadOutcome::Failed;
-    r.domain = "gpu";
+    r.domain = Domain::Gpu;
     r.subDomain = "xid";
     r.summary = "GPU 3 on n1 fell off the bus";
     r.workloadId = "77";

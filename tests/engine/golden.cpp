@@ -14,7 +14,7 @@ json goldenOf(const fl::Result& r)
     json g;
     g["status"] = std::string(fl::toString(r.status));
     g["outcome"] = std::string(toString(r.outcome));
-    g["domain"] = r.domain;
+    g["domain"] = std::string(toString(r.domain));
     g["sub_domain"] = r.subDomain;
     if (r.rootCause) {
         const auto& rc = *r.rootCause;

@@ -190,6 +190,12 @@ void TestRulesLanguage::parserAcceptsAndRefuses()
     e = ruleError(R"({"rules": [{"id": "r", "phase": "report", "match": {"symptom": "a"}, "move_to": {"node": "n"}}]})");
     QVERIFY2(e.find("need a filter or refine phase") != std::string::npos, e.c_str());
     QVERIFY2(e.find("test.jsonc:1:") == 0, e.c_str());
+    // A selector's domain is one of the closed list: a misspelt one selected nothing, silently, before it was typed.
+    QCOMPARE(ruleError(head + R"("if": {"symptom": "b", "domain": "nvlink"}, "suppress": "x"}]})"), std::string());
+    e = ruleError(head + R"("if": {"symptom": "b", "domain": "nvlinks"}, "suppress": "x"}]})");
+    QVERIFY2(e.find("unknown domain 'nvlinks'") != std::string::npos, e.c_str());
+    e = ruleError(R"({"rules": [{"id": "r", "phase": "filter", "match": {"symptom": "a", "domain": "GPU"}, "suppress": "x"}]})");
+    QVERIFY2(e.find("unknown domain 'GPU'") != std::string::npos, e.c_str());
 }
 
 // Shipped rules: error 12 names a peer by address; the peer's own NCCL init
@@ -218,7 +224,7 @@ void TestRulesLanguage::peerAddressMovesTheEventToThatNode()
     QCOMPARE(QString::fromUtf8(toString(r.status).data()), QStringLiteral("attributed"));
     QVERIFY(r.rootCause);
     QCOMPARE(QString::fromStdString(r.rootCause->node), QStringLiteral("node-0002"));
-    QCOMPARE(QString::fromStdString(r.domain), QStringLiteral("network"));
+    QVERIFY(r.domain == Domain::Network);
     int moved = 0;
     for (const auto& e : r.events)
         if (e.symptom.str().rfind("network.ib_", 0) == 0 && e.node == "node-0002") {

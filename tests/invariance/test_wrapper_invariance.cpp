@@ -50,7 +50,7 @@ Loaded load(const fs::path& dir)
 {
     Analysis a = analyze(dir.string(), fltest::shippedOnly());
     Loaded out;
-    out.verdict = {std::string(toString(a.result.status)), a.result.domain, a.result.rootCause ? a.result.rootCause->node : ""};
+    out.verdict = {std::string(toString(a.result.status)), std::string(toString(a.result.domain)), a.result.rootCause ? a.result.rootCause->node : ""};
     for (const auto& f : a.bundle.files) {
         Source s{f.path, f.kind, f.node, f.rank, f.nodeReason.starts_with("content"), false};
         const std::string base = fs::path(f.path).filename().string();

@@ -37,7 +37,7 @@ struct Verdict {
 Verdict verdictOf(const fs::path& dir)
 {
     Analysis a = analyze(dir.string(), fltest::shippedOnly());
-    Verdict v{std::string(toString(a.result.status)), a.result.domain, {}, -1, -1, {}};
+    Verdict v{std::string(toString(a.result.status)), std::string(toString(a.result.domain)), {}, -1, -1, {}};
     if (a.result.rootCause) {
         v.node = a.result.rootCause->node;
         v.rank = a.result.rootCause->rank;

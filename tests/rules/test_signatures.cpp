@@ -167,8 +167,8 @@ void TestSignatures::corpusScore()
                 continue;
             const SymptomDef* def = rules->symptom(e.symptom.str());
             SymptomRole role = e.roleOverride ? *e.roleOverride : (def ? def->role : SymptomRole::Unknown);
-            if (def && def->domain != "unknown" && role != SymptomRole::Unknown)
-                domains.insert(def->domain);
+            if (def && def->domain != Domain::Unknown && role != SymptomRole::Unknown)
+                domains.insert(std::string(toString(def->domain)));
             if (e.kind == EventKind::BadNode && (role == SymptomRole::Initiator || role == SymptomRole::Symptom))
                 failureEvent = true;
         }

@@ -28,12 +28,12 @@ Result twoCandidates()
 {
     Result r;
     r.status = ResultStatus::Ambiguous;
-    r.domain = "gpu";
+    r.domain = Domain::Gpu;
     for (int i = 0; i < 2; ++i) {
         Candidate c;
         c.event = EventId(static_cast<uint32_t>(10 + i));
         c.symptom = "gpu.xid_fatal";
-        c.domain = "gpu";
+        c.domain = Domain::Gpu;
         c.subDomain = "xid";
         c.node = i == 0 ? "node-01" : "node-03";
         c.gpuIndex = 0;

@@ -31,7 +31,7 @@ int main(int argc, char** argv)
         return 1;
     }
     const fl::synth::Truth& truth = *made;
-    std::printf("%s %s/%s culprit=%s rank=%d gpu=%d\n", std::string(fl::toString(truth.status)).c_str(), truth.domain.c_str(),
+    std::printf("%s %s/%s culprit=%s rank=%d gpu=%d\n", std::string(fl::toString(truth.status)).c_str(), std::string(fl::toString(truth.domain)).c_str(),
                 truth.subDomain.c_str(), truth.culpritNode.c_str(), truth.culpritRank, truth.culpritGpu);
     return 0;
 }

@@ -81,7 +81,7 @@ private slots:
         o.userConfigRules = false;
         m_full = std::make_shared<const Analysis>(analyze(kSample, o));
         QVERIFY(m_full->result.status == ResultStatus::Attributed);
-        QCOMPARE(m_full->result.domain, std::string("nvlink"));
+        QVERIFY(m_full->result.domain == Domain::Nvlink);
     }
 
     void theQuizHidesTheVerdict()

@@ -210,7 +210,7 @@ std::shared_ptr<Analysis> makeIncident(const QString& dir, bool ambiguous)
         c.event = EventId(event);
         c.symptom = e.symptom;
         c.title = title;
-        c.domain = "gpu";
+        c.domain = Domain::Gpu;
         c.subDomain = sub;
         c.node = e.node;
         c.rank = rank;
@@ -228,7 +228,7 @@ std::shared_ptr<Analysis> makeIncident(const QString& dir, bool ambiguous)
     c1.outcome.other = EventId(kRootEvent);
     if (ambiguous) {
         r.status = ResultStatus::Ambiguous;
-        r.domain = "gpu";
+        r.domain = Domain::Gpu;
         c0.chosen = false;
         c0.outcome = {CandidateReason::TiedWith, c1.event, 1'500'000'000, 2'000'000'000};
         c1.outcome = {CandidateReason::TiedWith, c0.event, 1'500'000'000, 2'000'000'000};
@@ -237,7 +237,7 @@ std::shared_ptr<Analysis> makeIncident(const QString& dir, bool ambiguous)
         r.missing = {"nvidia-smi -q from node02 and node03", "Fabric Manager log"};
     } else {
         r.status = ResultStatus::Attributed;
-        r.domain = "gpu";
+        r.domain = Domain::Gpu;
         r.subDomain = "pcie";
         RootCause rc;
         rc.event = EventId(kRootEvent);

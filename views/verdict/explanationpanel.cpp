@@ -148,7 +148,7 @@ void ExplanationPanel::fillSideBySide(const Result* result)
             break;
         auto* box = new QGroupBox(style::q(c.title.empty() ? c.symptom : c.title), m_side);
         auto* l = new QLabel(QStringLiteral("<b>%1</b> / %2<br>%3<br>%4<br>support: %5<br><i>%6</i>")
-                                 .arg(style::q(c.domain).toHtmlEscaped(), style::q(c.subDomain).toHtmlEscaped(),
+                                 .arg(style::q(toString(c.domain)).toHtmlEscaped(), style::q(c.subDomain).toHtmlEscaped(),
                                       style::q(present::place(c.node, c.gpuIndex, c.pciBus, c.rank)).toHtmlEscaped(),
                                       style::timeText(c.time))
                                  .arg(c.support)

@@ -248,7 +248,7 @@ QString VerdictPanel::verdictHtml(const Analysis& a) const
     QString h = QStringLiteral("<table cellspacing=2>");
     h += row(tr("Status"), QStringLiteral("<b>%1</b>").arg(esc(std::string(toString(r.status)))));
     h += row(tr("Outcome"), esc(std::string(toString(r.outcome))));
-    QString domain = esc(r.domain);
+    QString domain = esc(std::string(toString(r.domain)));
     if (!r.subDomain.empty())
         domain += QStringLiteral(" / ") + esc(r.subDomain);
     if (r.status == ResultStatus::Ambiguous)

@@ -221,7 +221,7 @@ void WorkbenchView::editVerdictOverride()
         init = *prev;
     } else {
         init.status = style::q(toString(r.status));
-        init.domain = style::q(r.domain);
+        init.domain = style::q(toString(r.domain));
         init.subDomain = style::q(r.subDomain);
         init.rootNode = r.rootCause ? style::q(r.rootCause->node) : QString();
     }
