@@ -90,6 +90,10 @@ void addSynthOptions(CLI::App* cmd, synth::Options& o)
     cmd->add_option("--noise", o.noiseLevel, "benign noise: 0 none, 1 some, 2 a lot")->type_name("0|1|2")
         ->check(CLI::Range(0, 2))->capture_default_str();
     cmd->add_flag("--app-logs-only", o.appLogsOnly, "write only the ranks' application logs");
+    cmd->add_option("--metrics", o.metrics, "metrics as csv (the generator's columns) or dcgm (dcgm-exporter and "
+                                            "node-exporter scrapes, which the metric rules read)")
+        ->type_name("csv|dcgm")->check(CLI::IsMember({"csv", "dcgm"}))->capture_default_str();
+    cmd->add_flag("--metrics-only", o.metricsOnly, "write only the metrics (and the manifest)");
     cmd->add_option("--missing", o.missingSources, "leave out a source (repeatable)")->type_name("SOURCE")
         ->allow_extra_args(false);
     cmd->add_option("--start", o.startIso, "when the job starts (ISO 8601)")->type_name("TIME");

@@ -13,12 +13,6 @@ namespace {
 
 constexpr const char* kCkptDir = "/checkpoints/gpt-175b";
 
-// A value in [0,1) that depends only on the seed and the given keys: lets
-// every rank print the same loss for an iteration without shared state.
-double hashUnit(uint64_t seed, uint64_t a, uint64_t b = 0)
-{
-    return double(mix64(seed ^ mix64(a * 0x9e37ull + mix64(b + 17))) >> 11) * (1.0 / 9007199254740992.0);
-}
 
 void pad(std::string& s, int64_t v, int width) { appendPadded(s, v, width, ' '); }
 

@@ -5,6 +5,7 @@
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
+#include <set>
 #include <filesystem>
 #include <fstream>
 #include <optional>
@@ -73,6 +74,10 @@ nlohmann::ordered_json truthDocument(const Options& opt, const Truth& t)
                       {"noise_level", opt.noiseLevel},
                       {"start", opt.startIso},
                       {"layout", opt.layout}};
+    if (opt.metrics != "csv" || opt.metricsOnly) { // written only when asked for: older truth files stay as they were
+        j["generator"]["metrics"] = opt.metrics;
+        j["generator"]["metrics_only"] = opt.metricsOnly;
+    }
     return j;
 }
 
@@ -99,6 +104,17 @@ void honestForSources(const Options& opt, Truth& t)
         t.culpritGpu = -1;
         t.alsoAcceptableNodes.clear();
     };
+    if (opt.metricsOnly) {
+        // The scrapes alone: dcgm-exporter's last-Xid field (its number read through the Xid catalogue) and the
+        // rail HCA's port counters name the fault and its GPU or port; nothing else of a failure is in them (a
+        // rank that died or hung only leaves its GPU idle, which says where, not why). Xid 149 is left out: its
+        // meaning is in the reason code of the kernel line, which the field does not carry.
+        static const std::set<std::string> shown{"xid79", "xid48", "xid64", "xid119", "xid13",
+                                                 "xid74", "ib_err12", "ib_port_error"};
+        if (opt.metrics != "dcgm" || !shown.count(f))
+            unattributable("metrics only: the scrape does not say what failed");
+        return;
+    }
     // A rotated kernel log lost the episode's first lines: what only they said
     // is gone, what the kernel repeats later (hung tasks, Xid 45 naming its
     // cause, SXids) is kept.
@@ -277,6 +293,8 @@ std::optional<Truth> generate(const Options& opt, const std::string& dir, std::s
     auto want = [&](const char* source) {
         if (opt.appLogsOnly && std::string(source) != "applog")
             return false;
+        if (opt.metricsOnly && std::string(source) != "metrics")
+            return false;
         return std::find(opt.missingSources.begin(), opt.missingSources.end(), source) == opt.missingSources.end();
     };
     auto failed = [] { return std::optional<Truth>(); };
@@ -292,7 +310,9 @@ std::optional<Truth> generate(const Options& opt, const std::string& dir, std::s
             return failed();
         if (want("fabricmanager") && !writeFabricManager(w, p, n, dir + "/fabricmanager-" + name + ".log", error))
             return failed();
-        if (want("metrics") && !writeMetrics(w, p, n, dir + "/metrics-" + name + ".csv", error))
+        if (want("metrics") && opt.metrics == "csv" && !writeMetrics(w, p, n, dir + "/metrics-" + name + ".csv", error))
+            return failed();
+        if (want("metrics") && opt.metrics == "dcgm" && !writeScrape(w, p, n, dir + "/scrape-" + name + ".prom", error))
             return failed();
     }
     if (want("scheduler") && !writeScheduler(w, p, dir, error))

@@ -17,6 +17,13 @@ inline uint64_t mix64(uint64_t x)
     return x ^ (x >> 31);
 }
 
+// A value in [0,1) that depends only on the seed and the given keys: lets
+// every rank print the same loss for an iteration without shared state.
+inline double hashUnit(uint64_t seed, uint64_t a, uint64_t b = 0)
+{
+    return double(mix64(seed ^ mix64(a * 0x9e37ull + mix64(b + 17))) >> 11) * (1.0 / 9007199254740992.0);
+}
+
 class Rng {
 public:
     explicit Rng(uint64_t seed) : seed_(seed), engine_(mix64(seed)) {}

@@ -42,6 +42,11 @@ struct Options {
     // untimed NCCL lines then lie between their start-up lines and the failure.
     bool iterationsOnLastRank = false;
     bool appLogsOnly = false;    // drop syslog, FM, scheduler, metrics
+    // How the metrics are written: "csv" (the generator's own columns, which no metric rule reads) or "dcgm"
+    // (dcgm-exporter's and node-exporter's series as Prometheus scrapes them, which the metric rules read:
+    // scrape-<node>.prom; 15 s, a few failed scrapes, one exporter restart).
+    std::string metrics = "csv";
+    bool metricsOnly = false;    // write only the manifest and the metrics (a job whose logs were not kept)
     std::vector<std::string> missingSources; // e.g. {"syslog"} on all nodes
     int iterations = 200;        // training steps before the fault (size knob)
     int noiseLevel = 1;          // 0 none, 1 realistic, 2 heavy (benign XID 63, INFO chatter, corrected errors)

@@ -77,6 +77,10 @@ std::string optionsError(const Options& opt)
     known = known || opt.fault == kHealthyAttempt; // not a fault kind: the matrix does not score it
     if (!known)
         return "unknown fault kind '" + opt.fault + "'";
+    if (opt.metrics != "csv" && opt.metrics != "dcgm")
+        return "unknown metrics format '" + opt.metrics + "' (csv, dcgm)";
+    if (opt.metricsOnly && opt.appLogsOnly)
+        return "metrics only and app logs only exclude each other";
     for (const auto& m : opt.missingSources)
         if (std::find(sourceNames().begin(), sourceNames().end(), m) == sourceNames().end())
             return "unknown source '" + m + "' in missingSources (known: applog, fabricmanager, metrics, "

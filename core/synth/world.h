@@ -157,6 +157,8 @@ bool writeRankLog(const World& w, Plan& p, int rank, const std::string& path, st
 bool writeSyslog(const World& w, Plan& p, int node, const std::string& path, std::string* error);
 bool writeFabricManager(const World& w, Plan& p, int node, const std::string& path, std::string* error);
 bool writeMetrics(const World& w, const Plan& p, int node, const std::string& path, std::string* error);
+// Options::metrics "dcgm": dcgm-exporter and node-exporter series as Prometheus scraped them (synth/scrape.cpp).
+bool writeScrape(const World& w, const Plan& p, int node, const std::string& path, std::string* error);
 bool writeScheduler(const World& w, Plan& p, const std::string& dir, std::string* error);
 std::string hostList(const World& w); // node-[0001-0008]
 
