@@ -7,6 +7,7 @@
 // A row without its header is read when bundle/kubectl_row.h finds every cell in its column's shape.
 #include "bundle/kubectl_row.h"
 #include "bundle/text_lines.h"
+#include "bundle/wrappers.h"
 #include "parse/cluster_text_util.h"
 #include "parse/cursor.h"
 #include "parse/structured.h"
@@ -281,7 +282,11 @@ bool parseKubectlText(std::string_view data, std::vector<StructuredRecord>& out,
     std::optional<Columns> pods;
     bool table = false, rows = false, describe = false;
     DescribeReader desc(recs);
-    for (const TextLine& l : linesOf(data)) {
+    // a table or describe output relayed by pdsh, compose or kubectl --prefix: read the relayed lines
+    const LineWrapper wrapper = detectWrapper(data.substr(0, 64 * 1024));
+    for (const TextLine& raw : linesOf(data)) {
+        const std::string_view inner = innerLine(wrapper, raw.text);
+        const TextLine l{inner, raw.offset + size_t(inner.data() - raw.text.data()), raw.number};
         const std::string_view line = cursor::trimRight(l.text);
         if (isPodsHeader(line)) {
             Columns c;

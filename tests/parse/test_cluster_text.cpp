@@ -214,6 +214,10 @@ void ClusterTextTest::kubectlPodRowsWithoutHeader()
     QCOMPARE(QString::fromStdString(wide->text), QStringLiteral("k8s pod pod=trainer-worker-1 status=Error restarts=2 node=gpu-a17"));
     QCOMPARE(QString::fromStdString(wide->node), QStringLiteral("gpu-a17"));
     QVERIFY(find(recs, "k8s pod pod=trainer-worker-2 status=CrashLoopBackOff restarts=7"));
+    // relayed by pdsh: the same row
+    recs.clear();
+    QVERIFY(parseKubectlText("node-a: trainer-0   0/1   OOMKilled   3   5m\n", recs, issues));
+    QVERIFY(find(recs, "k8s pod pod=trainer-0 status=OOMKilled restarts=3"));
     for (const char* notRow : {"Loaded 1/1 shards in 3 steps 5m\n", "trainer-0 0/1 OOMKilled 3 five-minutes\n",
                                "Trainer-0   0/1   OOMKilled   3   5m\n", "trainer-0   0/1   OOMKilled   3   5m   extra\n",
                                "[rank0]: trainer-0   0/1   OOMKilled   3   5m\n"}) {
