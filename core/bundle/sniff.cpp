@@ -1,4 +1,5 @@
 #include "bundle/sniff.h"
+#include "bundle/kubectl_row.h"
 #include "bundle/text_lines.h"
 #include "bundle/wrappers.h"
 
@@ -424,6 +425,8 @@ ContentShape sniffContent(std::string_view head, LineWrapper wrapper, size_t max
         else if (line.starts_with("JobId=") || line.starts_with("NodeName=") || line.starts_with("Conditions:")
                  || line.starts_with("Containers:") || (line.starts_with("NAME ") && line.find(" RESTARTS") != std::string_view::npos))
             sched.hit("scontrol show / kubectl get pods, describe lines"); // core/parse/scontrol.cpp, kubectl_text.cpp
+        else if (KubectlPodRow row; readKubectlPodRow(line, row))
+            sched.hit("kubectl get pods rows"); // without their header: bundle/kubectl_row.h
         else if (line.find("ProcessGroupNCCL") != std::string_view::npos)
             app.hit("ProcessGroupNCCL lines");
         else if (line.find("NCCL") != std::string_view::npos)

@@ -4,7 +4,10 @@
 // tabwriter with two-space levels) and kubernetes/kubernetes pkg/printers/internalversion/printers.go
 // (printPod: NAME READY STATUS RESTARTS AGE [IP NODE NOMINATED NODE READINESS GATES]; STATUS is the
 // container's waiting/terminated reason, "Init:<reason>", "Signal:<n>", "ExitCode:<n>" or the phase).
+// A row without its header is read when bundle/kubectl_row.h finds every cell in its column's shape.
+#include "bundle/kubectl_row.h"
 #include "bundle/text_lines.h"
+#include "bundle/wrappers.h"
 #include "parse/cluster_text_util.h"
 #include "parse/cursor.h"
 #include "parse/structured.h"
@@ -237,6 +240,19 @@ private:
     ContainerState cur_;
 };
 
+void podRecord(const TextLine& l, std::string_view name, std::string_view status, std::string_view restarts,
+               std::string_view node, std::vector<StructuredRecord>& out)
+{
+    StructuredRecord r = lineRecord(l.offset, l.text, l.number);
+    r.node = std::string(node);
+    r.text = "k8s pod";
+    field(r.text, "pod", name);
+    field(r.text, "status", status);
+    field(r.text, "restarts", restarts.substr(0, restarts.find(' ')));
+    field(r.text, "node", node);
+    out.push_back(std::move(r));
+}
+
 void podRow(const TextLine& l, std::string_view line, const Columns& cols, std::vector<StructuredRecord>& out)
 {
     const auto cs = cells(line, cols);
@@ -254,14 +270,7 @@ void podRow(const TextLine& l, std::string_view line, const Columns& cols, std::
     }
     if (name.empty() || status.empty())
         return;
-    StructuredRecord r = lineRecord(l.offset, l.text, l.number);
-    r.node = std::string(node);
-    r.text = "k8s pod";
-    field(r.text, "pod", name);
-    field(r.text, "status", status);
-    field(r.text, "restarts", restarts.substr(0, restarts.find(' ')));
-    field(r.text, "node", node);
-    out.push_back(std::move(r));
+    podRecord(l, name, status, restarts, node, out);
 }
 
 } // namespace
@@ -271,9 +280,13 @@ bool parseKubectlText(std::string_view data, std::vector<StructuredRecord>& out,
     (void)issues; // every line is read: what is not understood is passed on as text
     std::vector<StructuredRecord> recs;
     std::optional<Columns> pods;
-    bool table = false, describe = false;
+    bool table = false, rows = false, describe = false;
     DescribeReader desc(recs);
-    for (const TextLine& l : linesOf(data)) {
+    // a table or describe output relayed by pdsh, compose or kubectl --prefix: read the relayed lines
+    const LineWrapper wrapper = detectWrapper(data.substr(0, 64 * 1024));
+    for (const TextLine& raw : linesOf(data)) {
+        const std::string_view inner = innerLine(wrapper, raw.text);
+        const TextLine l{inner, raw.offset + size_t(inner.data() - raw.text.data()), raw.number};
         const std::string_view line = cursor::trimRight(l.text);
         if (isPodsHeader(line)) {
             Columns c;
@@ -289,12 +302,18 @@ bool parseKubectlText(std::string_view data, std::vector<StructuredRecord>& out,
             podRow(l, line, *pods, recs);
             continue;
         }
+        // a row pasted without its header: read only when its every cell has its column's shape
+        if (KubectlPodRow row; !pods && !describe && readKubectlPodRow(line, row)) {
+            podRecord(l, row.name, row.status, row.restarts, row.node, recs);
+            rows = true;
+            continue;
+        }
         describe = describe || startsWith(line, "Name:");
         if (describe)
             desc.line(l);
     }
     desc.finish();
-    if (!table && !desc.shaped())
+    if (!table && !rows && !desc.shaped())
         return false;
     deliver(data, recs, out);
     return true;

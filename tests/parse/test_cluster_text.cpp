@@ -195,6 +195,37 @@ void ClusterTextTest::kubectlPodsWide()
     QVERIFY(find(recs, "status=CrashLoopBackOff restarts=5 node=gpu-c02"));
 }
 
+// Rows pasted without the header line: read when every cell has its column's shape (printPod's NAME
+// READY STATUS RESTARTS AGE, -A's NAMESPACE first, -o wide's four cells after AGE); a line that only
+// looks like a table is not a row.
+void ClusterTextTest::kubectlPodRowsWithoutHeader()
+{
+    std::vector<StructuredRecord> recs;
+    std::vector<ParseIssue> issues;
+    QVERIFY(parseKubectlText("trainer-0   0/1   OOMKilled   3   5m\n", recs, issues));
+    QCOMPARE(int(texts(recs, "k8s pod").size()), 1);
+    QCOMPARE(QString::fromStdString(recs[0].text), QStringLiteral("k8s pod pod=trainer-0 status=OOMKilled restarts=3"));
+    recs.clear();
+    QVERIFY(parseKubectlText("trainer-worker-1   0/1     Error     2 (47s ago)   1h10m   10.244.1.7   gpu-a17   <none>   <none>\n"
+                             "ml   trainer-worker-2   0/1   CrashLoopBackOff   7   20m\n",
+                             recs, issues));
+    const StructuredRecord* wide = find(recs, "pod=trainer-worker-1");
+    QVERIFY(wide);
+    QCOMPARE(QString::fromStdString(wide->text), QStringLiteral("k8s pod pod=trainer-worker-1 status=Error restarts=2 node=gpu-a17"));
+    QCOMPARE(QString::fromStdString(wide->node), QStringLiteral("gpu-a17"));
+    QVERIFY(find(recs, "k8s pod pod=trainer-worker-2 status=CrashLoopBackOff restarts=7"));
+    // relayed by pdsh: the same row
+    recs.clear();
+    QVERIFY(parseKubectlText("node-a: trainer-0   0/1   OOMKilled   3   5m\n", recs, issues));
+    QVERIFY(find(recs, "k8s pod pod=trainer-0 status=OOMKilled restarts=3"));
+    for (const char* notRow : {"Loaded 1/1 shards in 3 steps 5m\n", "trainer-0 0/1 OOMKilled 3 five-minutes\n",
+                               "Trainer-0   0/1   OOMKilled   3   5m\n", "trainer-0   0/1   OOMKilled   3   5m   extra\n",
+                               "[rank0]: trainer-0   0/1   OOMKilled   3   5m\n"}) {
+        recs.clear();
+        QVERIFY2(!parseKubectlText(notRow, recs, issues), notRow);
+    }
+}
+
 void ClusterTextTest::kubectlDescribePod()
 {
     std::vector<StructuredRecord> recs;

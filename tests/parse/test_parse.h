@@ -73,6 +73,7 @@ class ClusterTextTest : public QObject {
     Q_OBJECT
 private slots:
     void kubectlPodsWide();
+    void kubectlPodRowsWithoutHeader();
     void kubectlDescribePod();
     void kubectlDescribeNode();
     void k8sObjectsJson();
