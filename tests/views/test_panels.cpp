@@ -131,7 +131,7 @@ private slots:
         VerdictPanel v(&focus);
         v.setAnalysis(a);
         QVERIFY(v.statusText().startsWith(QStringLiteral("UNATTRIBUTED")));
-        QVERIFY(v.verdictText().contains(QStringLiteral("What is missing")));
+        QVERIFY(v.verdictText().contains(QStringLiteral("Missing evidence")));
     }
 
     void explanationRulesByPhase()

@@ -46,7 +46,7 @@ private slots:
         }
         QVERIFY(!w.panel(QStringLiteral("no-such-panel")));
         // The layout the registry gives is the one the workbench always had.
-        QCOMPARE(tabTitles(w.sideTabs()), (QStringList{"Verdict", "Explanation", "Teach"}));
+        QCOMPARE(tabTitles(w.sideTabs()), (QStringList{"Verdict", "Explanation", "Teach", "Compare", "Review"}));
         QCOMPARE(tabTitles(w.centreTabs()), (QStringList{"Timeline", "Symptom chain", "Metrics"}));
         QVERIFY(w.verdict() && w.explanation() && w.stepper() && w.timeline() && w.chain() && w.metrics() &&
                 w.evidence() && w.raw() && w.quiz());
@@ -80,12 +80,12 @@ private slots:
         // Reveal: every decision back, the exercise's score stays on its tab.
         w.reveal();
         QVERIFY(!w.quizHidesVerdict());
-        QCOMPARE(tabTitles(w.sideTabs()), (QStringList{"Verdict", "Explanation", "Teach", "Exercise"}));
+        QCOMPARE(tabTitles(w.sideTabs()), (QStringList{"Verdict", "Explanation", "Teach", "Compare", "Review", "Exercise"}));
         QCOMPARE(w.sideTabs()->currentWidget(), static_cast<QWidget*>(w.stepper()));
         QVERIFY(w.stepper()->steps().count() > 0);
         // An ordinary open leaves the exercise: the usual tabs.
         w.endQuiz();
-        QCOMPARE(tabTitles(w.sideTabs()), (QStringList{"Verdict", "Explanation", "Teach"}));
+        QCOMPARE(tabTitles(w.sideTabs()), (QStringList{"Verdict", "Explanation", "Teach", "Compare", "Review"}));
         QCOMPARE(tabTitles(w.centreTabs()), (QStringList{"Timeline", "Symptom chain", "Metrics"}));
     }
 

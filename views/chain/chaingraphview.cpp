@@ -239,6 +239,7 @@ void ChainGraphView::show(Plan plan)
     const QSignalBlocker block(scene());
     scene()->clear();
     m_caption = nullptr;
+    m_reviewTag = nullptr;
     m_drawn.clear();
     m_plan = std::move(plan);
     m_userZoomed = false;
@@ -318,6 +319,7 @@ void ChainGraphView::show(Plan plan)
     scene()->setSceneRect(bounds.adjusted(-20, -20, 20, 20));
     onEventSelected(m_focus->current().event);
     onHighlight();
+    showReviewed();
     fitScene();
 }
 

@@ -77,6 +77,11 @@ public:
     bool truncated() const { return m_plan.truncated; }
     // Boxes of the phase stepper's current events, drawn with a thick ring.
     int highlightedItemCount() const;
+    // The reviewer's root (the latest review decision's event): its box is ringed in the review colour and
+    // tagged with `tag` ("reviewed root: alice"). nullopt: none. Kept across re-layouts (chainreview.cpp).
+    void setReviewedRoot(std::optional<EventId> event, const QString& tag);
+    // The tag drawn (a child of the reviewed event's box), null when none is.
+    QGraphicsItem* reviewedTag() const { return m_reviewTag; }
 
 protected:
     void wheelEvent(QWheelEvent*) override;
@@ -93,6 +98,7 @@ private:
     void onEventSelected(std::optional<EventId> event);
     void fitScene();
     void onHighlight();
+    void showReviewed();
 
     FocusState* m_focus;
     Plan m_plan;  // what is shown
@@ -100,6 +106,9 @@ private:
     bool m_syncing = false;
     bool m_userZoomed = false;
     QGraphicsItem* m_caption = nullptr;  // owned by the scene
+    std::optional<EventId> m_reviewed;
+    QString m_reviewTagText;
+    QGraphicsItem* m_reviewTag = nullptr;  // owned by the scene (a child of the reviewed box)
 };
 
 } // namespace fl

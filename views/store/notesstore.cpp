@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "views/store/notesstore.h"
 
+#include "store/review_store.h"
+
 #include <QCryptographicHash>
 #include <QDir>
 #include <QFile>
@@ -260,6 +262,42 @@ std::optional<VerdictOverride> NotesStore::verdictOverride() const
     if (!o)
         return std::nullopt;
     return VerdictOverride{q(o->status), q(o->domain), q(o->subDomain), q(o->rootNode), q(o->reason), parseTime(o->when)};
+}
+
+bool NotesStore::appendReview(present::ReviewDecision& decision)
+{
+    if (!ensureOpen())
+        return false;
+    // core's review store writes through its own connection; this one reads the row back afterwards.
+    std::string error;
+    if (!store::appendReview(s(m_path), decision, error)) {
+        m_lastRefusal = q(error);
+        return false;
+    }
+    m_lastRefusal.clear();
+    return true;
+}
+
+std::vector<present::ReviewDecision> NotesStore::reviews() const
+{
+    return m_db.reviews();
+}
+
+bool NotesStore::addComment(present::ThreadComment& comment)
+{
+    if (!ensureOpen())
+        return false;
+    if (!m_db.addComment(comment)) {
+        m_lastRefusal = q(m_db.error());
+        return false;
+    }
+    m_lastRefusal.clear();
+    return true;
+}
+
+std::vector<present::ThreadComment> NotesStore::threads(const QString& target) const
+{
+    return m_db.threads(s(target));
 }
 
 } // namespace fl

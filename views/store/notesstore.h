@@ -96,6 +96,16 @@ public:
     [[nodiscard]] bool clearVerdictOverride();
     [[nodiscard]] std::optional<VerdictOverride> verdictOverride() const;
 
+    // The review record (append-only decisions, oldest first) and the threads of comments per evidence item,
+    // in core's types (present/report.h): a decision's and a comment's time are set when stored. Refused
+    // (false, error() says why) as core refuses them: no reviewer or author, a choose without a reason.
+    [[nodiscard]] bool appendReview(present::ReviewDecision& decision);
+    std::vector<present::ReviewDecision> reviews() const;
+    [[nodiscard]] bool addComment(present::ThreadComment& comment);
+    std::vector<present::ThreadComment> threads(const QString& target = {}) const;  // by target, then id
+    // Why the last appendReview / addComment was refused (the store stays usable); empty after one succeeded.
+    QString refusal() const { return m_lastRefusal; }
+
 private:
     [[nodiscard]] bool ensureOpen();
     [[nodiscard]] bool openDb(const QString& dbPath, bool create);
@@ -106,6 +116,7 @@ private:
     QString m_path;
     QString m_bundle;
     QString m_error;
+    QString m_lastRefusal;
 };
 
 } // namespace fl

@@ -313,6 +313,7 @@ void TimelineView::paintEvent(QPaintEvent*)
     paintAxis(p);
     paintOverlays(p);
     paintHighlights(p);
+    paintMarks(p);
 }
 
 void TimelineView::paintHighlights(QPainter& p)

@@ -14,15 +14,27 @@
 #include "views/timeline/timelinelanedelegate.h"
 #include "views/models/timelinelanemodel.h"
 
+#include <QColor>
 #include <QHash>
+#include <QStringList>
 #include <QWidget>
 
+#include <map>
 #include <memory>
 #include <unordered_map>
 
 class QScrollBar;
 
 namespace fl {
+
+// A labelled mark over lanes, drawn above the events: a compared candidate (A, B …) over its corrected
+// interval, or the reviewer's chosen root. Panels set them by layer (setMarks), each layer its own.
+struct TimelineMark {
+    EventId event;
+    QString label;                          // drawn beside the interval: "A", "reviewed: alice"
+    QColor colour;
+    int64_t fromNs = kNoTime, toNs = kNoTime;  // the interval drawn; kNoTime: the event's (corrected) interval
+};
 
 class TimelineView : public QWidget
 {
@@ -65,6 +77,11 @@ public:
     // What the lanes are painted from and with: every lane of m_lanes, and the delegate that paints one.
     TimelineLaneModel* laneModel() const { return m_model; }
     TimelineLaneDelegate* laneDelegate() const { return m_delegate; }
+    // The marks of `layer` ("compare", "review" …), replacing that layer's; an empty list removes it.
+    void setMarks(const QString& layer, std::vector<TimelineMark> marks);
+    const std::vector<TimelineMark>& marks(const QString& layer) const;
+    // Marks the last paint drew (visible lanes only), with their labels.
+    const QStringList& lastPaintedMarks() const { return m_lastPaintedMarks; }
     // Rings the last paint drew around highlighted (phase stepper) events.
     int lastPaintedHighlights() const { return m_lastPaintedHighlights; }
     int laneAtPos(QPoint pos) const;
@@ -119,6 +136,7 @@ private:
     void paintOverlays(QPainter& p);
     void paintHighlights(QPainter& p);
     void onHighlight();
+    void paintMarks(QPainter& p);  // timelinemarks.cpp
 
     const SymptomEvent* eventById(EventId id) const { return m_events.find(id); }
 
@@ -140,6 +158,8 @@ private:
     int m_lastPaintedLanes = 0;
     int m_lastPaintedHighlights = 0;
     QHash<QString, std::vector<int64_t>> m_highlightTimes;  // lane key -> sorted times
+    std::map<QString, std::vector<TimelineMark>> m_marks;   // by layer
+    QStringList m_lastPaintedMarks;
 };
 
 } // namespace fl

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "views/verdict/verdictpanel.h"
 
+#include "present/would_decide.h"
+
 #include "views/common/nameranges.h"
 #include "views/common/viewstyle.h"
 #include "present/verdict.h"
@@ -292,7 +294,8 @@ QString VerdictPanel::verdictHtml(const Analysis& a) const
         h += QStringLiteral("<p>%1</p>").arg(esc(r.summary));
     h += affectedNodesHtml(r);
     if (!r.missing.empty()) {
-        h += QStringLiteral("<p><b>What is missing:</b></p><ul>");
+        // "What would decide the verdict" (ambiguous: its first items order the tied candidates), "Missing evidence", …
+        h += QStringLiteral("<p><b>%1:</b></p><ul>").arg(esc(present::missingHeading(r)));
         for (const auto& m : r.missing)
             h += QStringLiteral("<li>%1</li>").arg(esc(m));
         h += QStringLiteral("</ul>");

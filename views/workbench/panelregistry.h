@@ -49,6 +49,12 @@ struct PanelNotes {
     QSet<QString> markedLines;            // EvidenceModel::lineKey of every bookmark
     std::vector<LineBookmark> bookmarks;  // every bookmark, by file and line
     std::optional<VerdictOverride> verdictOverride;
+    std::vector<present::ReviewDecision> reviews;  // the review record, oldest first (the last is current)
+    std::vector<present::ThreadComment> threads;   // every evidence item's comments, by item then id
+    // The event the current decision names in the analysis shown (reviewrecord.h); none while an exercise
+    // hides the decision.
+    std::optional<EventId> reviewedRoot;
+    TimeInterval reviewedInterval;  // where the timeline draws it: a candidate's corrected interval
 };
 
 struct PanelSpec {

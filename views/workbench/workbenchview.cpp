@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "views/workbench/workbenchview.h"
 
+#include "views/review/reviewrecord.h"
+
 #include "views/review/overridedialog.h"
 #include "views/common/viewstyle.h"
 
@@ -154,6 +156,12 @@ PanelNotes WorkbenchView::panelNotes() const
     for (const LineBookmark& b : out.bookmarks)
         out.markedLines.insert(EvidenceModel::lineKey(b.file, b.line));
     out.verdictOverride = m_notes->verdictOverride();
+    out.reviews = m_notes->reviews();
+    out.threads = m_notes->threads();
+    if (m_analysis && !out.reviews.empty() && !quizHidesVerdict())
+        out.reviewedRoot = reviewedEvent(m_analysis->result, out.reviews.back());
+    if (out.reviewedRoot)
+        out.reviewedInterval = reviewedInterval(m_analysis->result, *out.reviewedRoot);
     return out;
 }
 

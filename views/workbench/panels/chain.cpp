@@ -2,6 +2,7 @@
 #include "views/workbench/panelregistry.h"
 
 #include "views/chain/chaingraphview.h"
+#include "views/review/reviewrecord.h"
 #include "views/workbench/workbenchview.h"
 
 namespace fl::panels {
@@ -15,6 +16,9 @@ PanelSpec chain()
         jobs.run(QStringLiteral("chain layout"),
                  [a, font = c->font()](const std::atomic<bool>&) { return ChainGraphView::plan(a, font); },
                  [c](ChainGraphView::Plan plan) { c->show(std::move(plan)); });
+    });
+    p.showNotes = as<ChainGraphView>([](ChainGraphView* c, const PanelNotes& n) {
+        c->setReviewedRoot(n.reviewedRoot, n.reviewedRoot ? reviewedTag(n.reviews.back()) : QString());
     });
     return p;
 }

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "views/workbench/panelregistry.h"
 
+#include "views/review/reviewrecord.h"
 #include "views/timeline/timelinepanel.h"
 #include "views/workbench/workbenchview.h"
 
@@ -19,7 +20,15 @@ PanelSpec timeline()
         jobs.run(QStringLiteral("timeline lanes"), [a](const std::atomic<bool>&) { return TimelineView::prepare(a.get()); },
                  [t, a](TimelineView::Prepared prepared) { t->view()->setPrepared(a, std::move(prepared)); });
     });
-    p.showNotes = as<TimelinePanel>([](TimelinePanel* t, const PanelNotes& n) { t->view()->setLaneNotes(n.lanes); });
+    p.showNotes = as<TimelinePanel>([](TimelinePanel* t, const PanelNotes& n) {
+        t->view()->setLaneNotes(n.lanes);
+        // The reviewer's root, beside the engine's marks (reviewrecord.h).
+        std::vector<TimelineMark> reviewed;
+        if (n.reviewedRoot)
+            reviewed.push_back({*n.reviewedRoot, reviewedTag(n.reviews.back()), reviewColour(),
+                                n.reviewedInterval.earliestNs, n.reviewedInterval.latestNs});
+        t->view()->setMarks(QStringLiteral("review"), std::move(reviewed));
+    });
     return p;
 }
 
