@@ -119,7 +119,7 @@ void ReviewPanel::setAnalysis(std::shared_ptr<const Analysis> analysis)
         if (r.rootCause)
             nodes.push_back(r.rootCause->node);
         m_verdict->setText(
-            tr("Engine: %1").arg(style::q(present::verdictBrief(std::string(toString(r.status)), r.domain, r.subDomain, nodes))));
+            tr("Engine: %1").arg(style::q(present::verdictBrief(r.status, r.domain, r.subDomain, nodes))));
         // The same A, B … as the Compare tab and the timeline.
         for (const present::CompareColumn& c : present::compareCandidates(r, 0).columns)
             m_candidate->addItem(QStringLiteral("%1  %2 @ %3").arg(style::q(c.label), style::q(c.title), style::q(c.place)),
