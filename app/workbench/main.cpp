@@ -5,7 +5,8 @@
 // faultline --quiz BUNDLE [--key KEY]     open BUNDLE as an exercise: its verdict hidden until Reveal
 // faultline [--baseline HEALTHY] [--history DB] BUNDLE
 //                                         with the Baseline tab against HEALTHY, the History tab on DB
-// faultline --screenshot FILE [--notes] [--timings] [--tab PANEL_ID]
+// faultline --state FILE|LINK             open what a state names (File > Copy link), at its tab, selection, window
+// faultline --screenshot FILE [--notes] [--timings] [--tab PANEL_ID] [--state FILE|LINK]
 //           [--step N] [--quiz [--key KEY]] [--select EVIDENCE_ID] [--window FROM..TO] BUNDLE | --service URL ...
 //                                         analyse, build every view, render the window to FILE, exit; with
 //                                         --notes, fail (exit 1) when the bundle's notes cannot be stored or
@@ -115,8 +116,8 @@ int main(int argc, char** argv)
     std::vector<std::string> panelIds;  // every registry panel (views/workbench/panellist.h)
     for (const fl::PanelSpec& p : fl::workbenchPanels())
         panelIds.push_back(p.id.toStdString());
-    cli.add_option("--tab", tabArg, "with --screenshot: the tab to show (side: verdict, explanation, teach; centre: "
-                                    "timeline, chain, metrics, baseline, history; any panel of the workbench)")
+    cli.add_option("--tab", tabArg, "with --screenshot: the tab to show (side: verdict, explanation, teach, compare, "
+                                    "review; centre: timeline, chain, metrics, baseline, history; any panel of the workbench)")
         ->check(CLI::IsMember(panelIds))
         ->needs(shotOption);
     std::string baselineArg, historyArg;
@@ -140,11 +141,19 @@ int main(int argc, char** argv)
                                           "zone is given)")
         ->type_name("FROM..TO")
         ->needs(shotOption);
+    std::string stateArg;
+    cli.add_option("--state", stateArg,
+                   "open what a state file (File > Copy link writes the same as a faultline:? link) names: its "
+                   "bundle or service session, tab, selection, time window and mode")
+        ->type_name("FILE|LINK")
+        ->excludes(bundleOption)
+        ->excludes(serviceOption)
+        ->excludes(quizOption);
     cli.footer("Qt's own settings come from the environment (QT_QPA_PLATFORM=offscreen, QT_SCALE_FACTOR, ...).");
     if (const int code = fl::cli::parseCommandLine(cli, argc, argv); code >= 0)
         return code;
     // An empty window is no picture of anything: say so instead of saving one.
-    if (shotOption->count() > 0 && bundleArg.empty() && serviceOption->count() == 0) {
+    if (shotOption->count() > 0 && bundleArg.empty() && serviceOption->count() == 0 && stateArg.empty()) {
         std::fputs("faultline: --screenshot needs a BUNDLE or --service URL to show\n", stderr);
         return 2;
     }
@@ -159,6 +168,23 @@ int main(int argc, char** argv)
             return 2;
         }
         shotWindow = std::make_pair(*from, *to);
+    }
+
+    // A state names what to open: read it now, so a bad file is refused before any window appears.
+    std::optional<fl::store::WorkbenchState> state;
+    if (!stateArg.empty()) {
+        try {
+            state = stateArg.rfind("faultline:", 0) == 0 ? fl::store::stateFromLink(stateArg) : fl::store::readState(stateArg);
+        } catch (const std::exception& e) {
+            std::fprintf(stderr, "faultline: --state %s\n", e.what());
+            return 2;
+        }
+        bundleArg = state->bundle;
+        quiz = state->mode == fl::store::StateMode::Quiz && !state->bundle.empty();
+        if (state->bundle.empty()) {
+            serviceArg = state->service;
+            sessionArg = state->session;
+        }
     }
 
     // Qt gets the program name only: every argument was ours and is parsed.
@@ -176,7 +202,7 @@ int main(int argc, char** argv)
     if (auto* history = window.workbench()->panelAs<fl::HistoryPanel>(QStringLiteral("history")))
         history->setDatabase(QString::fromLocal8Bit(historyArg.c_str()));
     std::unique_ptr<fl::ServiceStart> service;
-    if (serviceOption->count() > 0)
+    if (serviceOption->count() > 0 || !serviceArg.empty())
         service = std::make_unique<fl::ServiceStart>(&window, QString::fromStdString(serviceArg),
                                                      QString::fromLocal8Bit(tokenArg.c_str()),
                                                      QString::fromStdString(sessionArg));
@@ -189,7 +215,14 @@ int main(int argc, char** argv)
             // Failures stay on the browser's status line, as when connecting from the menu.
             service->browser()->show();
             service->start();
-        } else if (quiz)
+            if (state)  // the session's result is shown by then
+                QObject::connect(service.get(), &fl::ServiceStart::finished, &window, [&window, &state](const QString& error) {
+                    if (error.isEmpty())
+                        window.applyState(*state);
+                });
+        } else if (state)
+            window.openState(*state);
+        else if (quiz)
             window.openQuiz(bundle, QString::fromLocal8Bit(keyArg.c_str()));
         else if (!bundle.isEmpty())
             window.openPath(bundle);
@@ -200,7 +233,8 @@ int main(int argc, char** argv)
     const QString out = QString::fromLocal8Bit(shotArg.c_str());
     window.setProperty("headless", true);
     window.show();
-    auto save = [&window, out, notesWanted, tabArg, timings, stepArg, selectArg, timeWindow = shotWindow](bool ok) {
+    auto save = [&window, out, notesWanted, tabArg, timings, stepArg, selectArg, timeWindow = shotWindow,
+                 &state](bool ok) {
         fl::WorkbenchView* w = window.workbench();
         QWidget* tab = w->panel(QString::fromStdString(tabArg));
         for (QTabWidget* t : {w->centreTabs(), w->sideTabs()})
@@ -214,6 +248,8 @@ int main(int argc, char** argv)
             w->focus()->setTimeWindow(timeWindow->first, timeWindow->second);
         if (!selectArg.empty())
             w->focus()->selectEvidence(fl::ViewEvidenceId{QString::fromStdString(selectArg)});
+        if (state && ok)  // over the default --tab; a tab or evidence id the result lacks fails the picture
+            ok = window.applyState(*state);
         // Let queued layout and replots settle before grabbing.
         QTimer::singleShot(200, &window, [&window, out, ok, notesWanted, timings] {
             QDir().mkpath(QFileInfo(out).absolutePath());
@@ -263,7 +299,9 @@ int main(int argc, char** argv)
         return QApplication::exec();
     }
     QObject::connect(&window, &fl::MainWindow::analysisFinished, &window, save);
-    if (quiz)
+    if (state)
+        window.openState(*state);
+    else if (quiz)
         window.openQuiz(bundle, QString::fromLocal8Bit(keyArg.c_str()));
     else
         window.openPath(bundle);

@@ -161,6 +161,8 @@ void MainWindow::buildActions()
     file->addAction(tr("&Save notes as…"), this, &MainWindow::saveNotesAsDialog);
     file->addAction(tr("&Export report…"), QKeySequence(Qt::CTRL | Qt::Key_E), this,
                     [this] { exportReportDialog(this, *m_workbench, m_path); });
+    file->addAction(tr("E&xercises…"), this, &MainWindow::showExercises);
+    file->addAction(tr("Copy &link"), QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_C), this, &MainWindow::copyLink);
     file->addAction(tr("&Connect to service…"), this, [this] {
         ServiceBrowser* browser = serviceBrowser();
         browser->show();
@@ -257,6 +259,7 @@ void MainWindow::openPath(const QString& path)
     }
     m_quiz = false;
     m_quizKeyPath.clear();
+    m_pendingState.reset();
     m_path = path;
     m_lastError.clear();
     m_awaitingViews = false;
@@ -390,6 +393,10 @@ void MainWindow::onViewsReady()
                                      .arg(a->bundle.files.size())
                                      .arg(a->observations.size())
                                      .arg(a->result.events.size()));
+    if (m_pendingState) {  // faultline --state: the state's view, now that every view is built
+        const store::WorkbenchState state = *std::exchange(m_pendingState, std::nullopt);
+        applyState(state);
+    }
     emit analysisFinished(true);
 }
 

@@ -5,6 +5,7 @@
 #pragma once
 
 #include "views/store/historystore.h"
+#include "store/state_file.h"
 #include "views/workbench/workbenchview.h"
 
 #include <QElapsedTimer>
@@ -13,6 +14,7 @@
 
 #include <atomic>
 #include <memory>
+#include <optional>
 #include <utility>
 #include <variant>
 #include <vector>
@@ -46,6 +48,11 @@ public:
     QString timingReport() const;
     // The service browser (File → Connect to service…), made on first use; not shown.
     ServiceBrowser* serviceBrowser();
+    // The bundle open (a path; a service result's title), for the state and the report.
+    QString currentPath() const { return m_path; }
+    // The open view as a link (File → Copy link, mainwindowstate.cpp); empty with `why` set when nothing
+    // local is open (a service result has no path to hand over).
+    QString stateLink(QString* why = nullptr) const;
 
 public slots:
     void openPath(const QString& path);
@@ -54,6 +61,15 @@ public slots:
     // Quiz mode (an exercise): the bundle's verdict is hidden until the learner reveals it; `keyPath` (may be
     // empty: the engine's own verdict is the answer) is an exercise key (faultline-cli exercise).
     void openQuiz(const QString& path, const QString& keyPath);
+    // Opens the state's bundle (as an exercise in quiz mode) and, once every view is built, shows its tab,
+    // step, window and selection (faultline --state). A state naming a service session is main's to start.
+    void openState(const store::WorkbenchState& state);
+    // Applies a state to the analysis shown now; false when some of it could not be (lastError() and the
+    // status bar say what).
+    bool applyState(const store::WorkbenchState& state);
+    void copyLink();
+    // File → Exercises…: the exercise library; an entry opens as an exercise (mainwindowstate.cpp).
+    void showExercises();
     // A result that was analysed elsewhere (a faultline-service session): shown in
     // the same views; its raw lines and notes come with views/servicereview.h.
     void showAnalysis(std::shared_ptr<const fl::Analysis> analysis, const QString& title);
@@ -75,6 +91,7 @@ private:
     void buildActions();
     void onFinished();
     bool m_quiz = false;       // the open in flight (or shown) is an exercise
+    std::optional<store::WorkbenchState> m_pendingState;  // applied when the open in flight is shown
     QString m_quizKeyPath;
     void onViewsReady();
     double elapsedMs() const;

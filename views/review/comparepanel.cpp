@@ -18,6 +18,26 @@
 
 namespace fl {
 
+namespace {
+// The clock table with the compared candidates' nodes first (10,000 ranks give a thousand rows; the tie is
+// about two of them), a node without an estimate listed with the tolerance that widened it.
+std::vector<present::ClockRow> candidateClocksFirst(const Result& r, const present::Comparison& c)
+{
+    std::vector<std::string> nodes;
+    for (const auto& col : c.columns)
+        nodes.push_back(col.node);
+    int64_t tolerance = 0;
+    for (const Candidate& cand : r.candidates)
+        if (cand.outcome.tied())
+            tolerance = std::max(tolerance, cand.outcome.limitNs);
+    auto rows = present::clockRows(r, nodes, tolerance);
+    std::stable_partition(rows.begin(), rows.end(), [&nodes](const present::ClockRow& row) {
+        return std::find(nodes.begin(), nodes.end(), row.node) != nodes.end();
+    });
+    return rows;
+}
+} // namespace
+
 ComparePanel::ComparePanel(FocusState* focus, QWidget* parent)
     : QWidget(parent)
     , m_focus(focus)
@@ -85,7 +105,7 @@ void ComparePanel::setAnalysis(std::shared_ptr<const Analysis> analysis)
     m_decide->setVisible(!decide.isEmpty());
     m_zoom->setEnabled(m_comparison.zoom.bounded());
     m_candidateModel->setColumns(m_comparison.columns);
-    m_clockModel->setRows(m_analysis ? present::clockRows(m_analysis->result) : std::vector<present::ClockRow>{});
+    m_clockModel->setRows(m_analysis ? candidateClocksFirst(m_analysis->result, m_comparison) : std::vector<present::ClockRow>{});
     m_clocks->resizeColumnsToContents();
     emit comparisonChanged();
 }

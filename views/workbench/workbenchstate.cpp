@@ -1,0 +1,77 @@
+// SPDX-License-Identifier: MIT
+#include "views/workbench/workbenchstate.h"
+
+#include "views/workbench/workbenchview.h"
+
+#include <QFileInfo>
+#include <QTabWidget>
+
+namespace fl {
+
+namespace {
+
+QString panelId(const WorkbenchView& wb, const QWidget* w)
+{
+    for (const PanelSpec& spec : workbenchPanels())
+        if (w && wb.panel(spec.id) == w)
+            return spec.id;
+    return {};
+}
+
+} // namespace
+
+store::WorkbenchState stateOf(const WorkbenchView& wb, const QString& bundlePath)
+{
+    store::WorkbenchState s;
+    s.bundle = QFileInfo(bundlePath).absoluteFilePath().toStdString();
+    const QWidget* side = wb.sideTabs()->currentWidget();
+    const bool sideChosen = side && wb.sideTabs()->currentIndex() > 0;
+    s.tab = panelId(wb, sideChosen ? side : wb.centreTabs()->currentWidget()).toStdString();
+    s.selection = wb.focus()->current().evidence.value.toStdString();
+    if (wb.focus()->current().startNs != kNoTime && wb.focus()->current().endNs > wb.focus()->current().startNs) {
+        s.fromNs = wb.focus()->current().startNs;
+        s.toNs = wb.focus()->current().endNs;
+    }
+    if (wb.quizHidesVerdict())
+        s.mode = store::StateMode::Quiz;
+    else if (s.tab == "compare" || s.tab == "review")
+        s.mode = store::StateMode::Review;
+    if (s.tab == "teach" && wb.stepper()->currentIndex() >= 0)
+        s.step = wb.stepper()->currentIndex() + 1;
+    return s;
+}
+
+QString applyState(WorkbenchView& wb, const store::WorkbenchState& s)
+{
+    QStringList problems;
+    QString tab = QString::fromStdString(s.tab);
+    if (tab.isEmpty() && s.mode == store::StateMode::Review)
+        tab = QStringLiteral("review");
+    if (!tab.isEmpty()) {
+        QWidget* w = wb.panel(tab);
+        bool shown = false;
+        for (QTabWidget* t : {wb.centreTabs(), wb.sideTabs()})
+            if (w && t->indexOf(w) >= 0) {
+                t->setCurrentWidget(w);
+                shown = true;
+            }
+        if (!shown)
+            problems << QObject::tr("tab '%1' is not shown").arg(tab);
+    }
+    if (s.step >= 1) {
+        wb.sideTabs()->setCurrentWidget(wb.stepper());
+        wb.stepper()->setStep(s.step - 1);
+    }
+    if (s.fromNs != kNoTime && s.toNs != kNoTime)
+        wb.focus()->setTimeWindow(s.fromNs, s.toNs);
+    if (!s.selection.empty()) {
+        const QString id = QString::fromStdString(s.selection);
+        if (wb.evidenceById(id))
+            wb.focus()->selectEvidence(ViewEvidenceId{id});
+        else
+            problems << QObject::tr("evidence '%1' is not in this result").arg(id);
+    }
+    return problems.join(QStringLiteral("; "));
+}
+
+} // namespace fl
