@@ -143,6 +143,14 @@ int main(int argc, char** argv)
         }
         shotWindow = std::make_pair(*from, *to);
     }
+    std::optional<fl::EvidenceId> shotSelect;
+    if (!selectArg.empty()) {
+        shotSelect = fl::evidenceIdFromString(selectArg);
+        if (!shotSelect) {
+            std::fprintf(stderr, "faultline: --select %s: expected an evidence id (ev-00019)\n", selectArg.c_str());
+            return 2;
+        }
+    }
 
     // Qt gets the program name only: every argument was ours and is parsed.
     int qtArgc = 1;
@@ -180,7 +188,7 @@ int main(int argc, char** argv)
     const QString out = QString::fromLocal8Bit(shotArg.c_str());
     window.setProperty("headless", true);
     window.show();
-    auto save = [&window, out, notesWanted, tabArg, timings, stepArg, selectArg, timeWindow = shotWindow](bool ok) {
+    auto save = [&window, out, notesWanted, tabArg, timings, stepArg, shotSelect, timeWindow = shotWindow](bool ok) {
         fl::WorkbenchView* w = window.workbench();
         const std::map<std::string, QWidget*> tabs = {
             {"verdict", w->verdict()}, {"explanation", w->explanation()}, {"teach", w->stepper()},
@@ -195,8 +203,8 @@ int main(int argc, char** argv)
         }
         if (timeWindow)
             w->focus()->setTimeWindow(timeWindow->first, timeWindow->second);
-        if (!selectArg.empty())
-            w->focus()->selectEvidence(fl::ViewEvidenceId{QString::fromStdString(selectArg)});
+        if (shotSelect)
+            w->focus()->selectEvidence(*shotSelect);
         // Let queued layout and replots settle before grabbing.
         QTimer::singleShot(200, &window, [&window, out, ok, notesWanted, timings] {
             QDir().mkpath(QFileInfo(out).absolutePath());
