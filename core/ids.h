@@ -6,7 +6,7 @@
 //
 // Each id is the position of its item in the vector that owns it
 // (Analysis::observations, Result::events, Bundle::files, Result::families):
-// `.value` is that position.
+// `.value` is that position. EvidenceId is the exception noted below.
 #pragma once
 
 #ifndef Q_MOC_RUN // Qt 6.4's moc cannot parse <compare> (it stops in <concepts>)
@@ -37,6 +37,9 @@ using EventId = Id<struct EventTag>;             // SymptomEvent::id: index into
 using ObservationId = Id<struct ObservationTag>; // Observation::id: index into the observations
 using FileId = Id<struct FileTag>;               // SourceFile::index: index into Bundle::files
 using FamilyId = Id<struct FamilyTag>;           // index into Result::families ("fam-0001" is FamilyId(0))
+using EvidenceId = Id<struct EvidenceTag>;       // EvidenceItem::id: its number in time order ("ev-00001" is
+                                                 // EvidenceId(0)); a document read back may leave gaps, so
+                                                 // look items up by id, never index Result::evidence with it
 
 } // namespace fl
 

@@ -1,6 +1,8 @@
 #include "model.h"
 
 #include <array>
+#include <charconv>
+#include <cstdio>
 #include <utility>
 
 namespace fl {
@@ -141,6 +143,24 @@ std::string_view toString(TimeBasis v) { return nameOf(v, kTimeBases); }
 std::string_view toString(FileStatus v) { return nameOf(v, kFileStatuses); }
 std::string_view toString(Domain v) { return nameOf(v, kDomains); }
 std::optional<Domain> domainFromString(std::string_view s) { return valueOf<Domain>(s, kDomains); }
+std::string toString(EvidenceId id)
+{
+    char text[24];
+    std::snprintf(text, sizeof text, "ev-%05llu", static_cast<unsigned long long>(id.value) + 1);
+    return text;
+}
+std::optional<EvidenceId> evidenceIdFromString(std::string_view s)
+{
+    constexpr std::string_view prefix = "ev-";
+    if (!s.starts_with(prefix) || s.size() == prefix.size())
+        return std::nullopt;
+    uint64_t n = 0;
+    const char* end = s.data() + s.size();
+    const auto [at, ec] = std::from_chars(s.data() + prefix.size(), end, n);
+    if (ec != std::errc() || at != end || n == 0 || n > uint64_t(UINT32_MAX))
+        return std::nullopt;
+    return EvidenceId(static_cast<uint32_t>(n - 1));
+}
 std::string_view toString(SymptomRole v) { return nameOf(v, kRoles); }
 std::optional<SymptomRole> symptomRoleFromString(std::string_view s) { return valueOf<SymptomRole>(s, kRoles); }
 std::string_view toString(EvidenceRole v) { return nameOf(v, kEvidenceRoles); }

@@ -327,7 +327,7 @@ struct Candidate {
     uint32_t support = 0;      // downstream events linked to it
     bool chosen = false;
     CandidateOutcome outcome;  // why it won or lost; present::candidateVerdict() says it in words
-    std::vector<std::string> evidence; // evidence ids
+    std::vector<EvidenceId> evidence;
     std::optional<Inference> inferred; // named by symptoms, not observed: weighs less
 };
 
@@ -367,7 +367,7 @@ struct SymptomFamily {
     TimeInterval span;                             // earliest member's earliest .. latest member's latest
     std::vector<EventId> events;                   // every member event id, ascending: the per-rank detail
     std::vector<EventId> representatives;          // up to 3 member events: earliest, lowest rank, latest
-    std::vector<std::string> evidence;             // evidence ids of the representatives
+    std::vector<EvidenceId> evidence;              // evidence ids of the representatives
 };
 
 struct FamilyEdge {
@@ -378,8 +378,13 @@ struct FamilyEdge {
 };
 
 
+// An evidence id as documents, links and stores write it: "ev-00001" for EvidenceId(0) (five digits or more).
+std::string toString(EvidenceId);
+// "ev-" and a number from 1: the id; anything else none.
+[[nodiscard]] std::optional<EvidenceId> evidenceIdFromString(std::string_view);
+
 struct EvidenceItem {
-    std::string id;            // "ev-0001", stable for the same bundle + rules
+    EvidenceId id;             // "ev-00001", stable for the same bundle + rules
     EvidenceKind kind = EvidenceKind::Log;
     SourceKind source = SourceKind::Unknown;
     std::string file;          // bundle path
@@ -426,7 +431,7 @@ struct RootCause {
     std::string pciBus;
     int rank = -1;
     Timestamp time;                    // ns as printed; interval after clock-offset correction
-    std::vector<std::string> evidence; // evidence ids
+    std::vector<EvidenceId> evidence;
     std::string advice;
     std::optional<Inference> inferred; // named by symptoms (its evidence), not observed itself
 };

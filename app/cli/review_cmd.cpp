@@ -75,12 +75,13 @@ int printHistory(const std::string& db, bool json)
 // is kept with the comment so the thread finds its line again after a rule change renumbers the ids.
 int addComment(const ReviewArgs& a, const std::string& db, const Result& result)
 {
+    const std::optional<EvidenceId> wanted = evidenceIdFromString(a.comment);
     const auto item = std::find_if(result.evidence.begin(), result.evidence.end(),
-                                   [&](const EvidenceItem& e) { return e.id == a.comment; });
+                                   [&](const EvidenceItem& e) { return wanted && e.id == *wanted; });
     if (item == result.evidence.end())
         return fail(a.input + ": no evidence item " + a.comment);
     present::ThreadComment c;
-    c.target = item->id;
+    c.target = toString(item->id);
     c.file = item->file;
     c.line = item->ref.line;
     c.parent = a.replyTo;

@@ -38,7 +38,7 @@ std::string oneLine(std::string s, size_t max = 160)
     return s;
 }
 
-const EvidenceItem* evidenceById(const Result& r, const std::string& id)
+const EvidenceItem* evidenceById(const Result& r, EvidenceId id)
 {
     for (const auto& e : r.evidence)
         if (e.id == id)
@@ -124,9 +124,9 @@ std::string formatDiagnosis(const Analysis& a, bool detail)
         os << "  Root cause  " << rc.title << "\n";
         os << "              " << present::place(rc.node, rc.gpuIndex, rc.pciBus, rc.rank, present::BusDetail::Always) << " at " << shortTime(rc.time)
            << "\n";
-        for (const auto& id : rc.evidence) {
+        for (const EvidenceId id : rc.evidence) {
             if (const EvidenceItem* ev = evidenceById(r, id))
-                os << "              " << id << "  " << ev->file << ":" << ev->ref.line << "  "
+                os << "              " << toString(id) << "  " << ev->file << ":" << ev->ref.line << "  "
                    << oneLine(ev->excerpt, 110) << "\n";
         }
         if (!rc.advice.empty())

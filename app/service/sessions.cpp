@@ -821,8 +821,9 @@ json SessionService::evidenceLines(const SessionId& id, int run, const std::stri
     if (!r)
         throw ApiError(404, "not_found", "session '" + id.value + "' has no run " + (run ? std::to_string(run) : "yet"));
     const Result result = resultFromJson(json::parse(r->resultJson));
+    const std::optional<EvidenceId> wanted = evidenceIdFromString(evidenceId);
     auto item = std::find_if(result.evidence.begin(), result.evidence.end(),
-                             [&](const EvidenceItem& e) { return e.id == evidenceId; });
+                             [&](const EvidenceItem& e) { return wanted && e.id == *wanted; });
     if (item == result.evidence.end())
         throw ApiError(404, "not_found", "run " + std::to_string(r->run) + " has no evidence '" + evidenceId + "'");
     const std::string file = item->file;
@@ -863,7 +864,7 @@ json SessionService::evidenceLines(const SessionId& id, int run, const std::stri
         pos = end + 1;
         ++n;
     }
-    return {{"session_id", id.value}, {"run", r->run},         {"evidence_id", evidenceId}, {"file", file},
+    return {{"session_id", id.value}, {"run", r->run},         {"evidence_id", toString(item->id)}, {"file", file},
             {"line", line},           {"line_count", count}, {"lines", lines}};
 }
 

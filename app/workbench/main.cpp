@@ -169,6 +169,14 @@ int main(int argc, char** argv)
         }
         shotWindow = std::make_pair(*from, *to);
     }
+    std::optional<fl::EvidenceId> shotSelect;
+    if (!selectArg.empty()) {
+        shotSelect = fl::evidenceIdFromString(selectArg);
+        if (!shotSelect) {
+            std::fprintf(stderr, "faultline: --select %s: expected an evidence id (ev-00019)\n", selectArg.c_str());
+            return 2;
+        }
+    }
 
     // A state names what to open: read it now, so a bad file is refused before any window appears.
     std::optional<fl::store::WorkbenchState> state;
@@ -233,7 +241,7 @@ int main(int argc, char** argv)
     const QString out = QString::fromLocal8Bit(shotArg.c_str());
     window.setProperty("headless", true);
     window.show();
-    auto save = [&window, out, notesWanted, tabArg, timings, stepArg, selectArg, timeWindow = shotWindow,
+    auto save = [&window, out, notesWanted, tabArg, timings, stepArg, shotSelect, timeWindow = shotWindow,
                  &state](bool ok) {
         fl::WorkbenchView* w = window.workbench();
         QWidget* tab = w->panel(QString::fromStdString(tabArg));
@@ -246,8 +254,8 @@ int main(int argc, char** argv)
         }
         if (timeWindow)
             w->focus()->setTimeWindow(timeWindow->first, timeWindow->second);
-        if (!selectArg.empty())
-            w->focus()->selectEvidence(fl::ViewEvidenceId{QString::fromStdString(selectArg)});
+        if (shotSelect)
+            w->focus()->selectEvidence(*shotSelect);
         if (state && ok)  // over the default --tab; a tab or evidence id the result lacks fails the picture
             ok = window.applyState(*state);
         // Let queued layout and replots settle before grabbing.

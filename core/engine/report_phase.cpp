@@ -245,17 +245,16 @@ std::optional<EvidenceItem> absenceItem(const State& state, const SymptomEvent& 
 }
 
 // Every evidence item, in time order, numbered "ev-00001"...; returns each source's id.
-std::map<EvidenceSource, std::string> numberEvidence(SourcedItems& items)
+std::map<EvidenceSource, EvidenceId> numberEvidence(SourcedItems& items)
 {
     std::sort(items.begin(), items.end(), [](const auto& x, const auto& y) {
         const EvidenceItem& a = x.first;
         const EvidenceItem& b = y.first;
         return std::tie(a.time.ns, a.file, a.ref.offset) < std::tie(b.time.ns, b.file, b.ref.offset);
     });
-    std::map<EvidenceSource, std::string> idOf;
+    std::map<EvidenceSource, EvidenceId> idOf;
     for (size_t i = 0; i < items.size(); ++i) {
-        char id[32];
-        std::snprintf(id, sizeof id, "ev-%05zu", i + 1);
+        const EvidenceId id(static_cast<uint32_t>(i));
         items[i].first.id = id;
         idOf[items[i].second] = id;
     }
@@ -263,10 +262,10 @@ std::map<EvidenceSource, std::string> numberEvidence(SourcedItems& items)
 }
 
 // The evidence ids of the root cause, the candidates and each family's representatives.
-void linkEvidence(const std::vector<SymptomEvent>& events, const std::map<EvidenceSource, std::string>& idOf,
+void linkEvidence(const std::vector<SymptomEvent>& events, const std::map<EvidenceSource, EvidenceId>& idOf,
                   Result& result)
 {
-    std::map<EventId, std::vector<std::string>> evidenceOfEvent;
+    std::map<EventId, std::vector<EvidenceId>> evidenceOfEvent;
     for (const auto& [source, id] : idOf)
         if (const auto* absence = std::get_if<AbsenceOf>(&source))
             evidenceOfEvent[absence->event].push_back(id);
@@ -285,14 +284,14 @@ void linkEvidence(const std::vector<SymptomEvent>& events, const std::map<Eviden
         for (EventId id : f.representatives) {
             const auto& ids = evidenceOfEvent[id];
             // An event's own primary line first; absences have their absence item.
-            std::string pick;
+            std::optional<EvidenceId> pick;
             if (!events[id.value].observations.empty())
                 if (auto it = idOf.find(events[id.value].observations.front()); it != idOf.end())
                     pick = it->second;
-            if (pick.empty() && !ids.empty())
+            if (!pick && !ids.empty())
                 pick = ids.front();
-            if (!pick.empty() && std::find(f.evidence.begin(), f.evidence.end(), pick) == f.evidence.end())
-                f.evidence.push_back(pick);
+            if (pick && std::find(f.evidence.begin(), f.evidence.end(), *pick) == f.evidence.end())
+                f.evidence.push_back(*pick);
         }
 }
 

@@ -206,7 +206,7 @@ json edgeJson(const ChainEdge& e)
 
 json evidenceJson(const EvidenceItem& e)
 {
-    return {{"id", e.id},
+    return {{"id", toString(e.id)},
             {"kind", std::string(toString(e.kind))},
             {"source", std::string(toString(e.source))},
             {"node", optStr(e.node)},
@@ -486,7 +486,7 @@ void writeEvidence(std::string& out, const EvidenceItem& e, int depth)
         o.str("family", familyId(*e.family));
     else
         o.null("family");
-    o.optInt("gpu", e.gpuIndex).str("id", e.id).str("kind", toString(e.kind)).optStr("node", e.node).optInt("rank", e.rank);
+    o.optInt("gpu", e.gpuIndex).str("id", toString(e.id)).str("kind", toString(e.kind)).optStr("node", e.node).optInt("rank", e.rank);
     FlatObject raw = o.nested("raw");
     raw.str("file", e.file)
         .num("length", e.ref.length)

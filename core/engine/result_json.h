@@ -8,11 +8,16 @@
 
 namespace fl {
 
-// Typed ids are written as their number (found by nlohmann's ADL lookup).
+// Typed ids are written as their number (found by nlohmann's ADL lookup)...
 template <typename Tag>
 void to_json(nlohmann::json& j, Id<Tag> id)
 {
     j = id.value;
+}
+// ...but for an evidence id, which documents write as text ("ev-00001").
+inline void to_json(nlohmann::json& j, EvidenceId id)
+{
+    j = toString(id);
 }
 
 struct ResultJsonOptions {

@@ -134,6 +134,16 @@ std::vector<std::string> strings(const json& j, const char* key)
     return out;
 }
 
+// Evidence ids ("ev-00001"); one that is not an evidence id points nowhere and is dropped.
+std::vector<EvidenceId> evidenceIds(const json& j, const char* key)
+{
+    std::vector<EvidenceId> out;
+    for (const std::string& s : strings(j, key))
+        if (const std::optional<EvidenceId> id = evidenceIdFromString(s))
+            out.push_back(*id);
+    return out;
+}
+
 int64_t nsOfSeconds(const json& j)
 {
     return j.is_number() ? static_cast<int64_t>(std::llround(j.get<double>() * 1e9)) : kNoTime;
@@ -204,7 +214,7 @@ void readCause(const json& j, Cause& out)
     out.pciBus = str(j, "pci_bus");
     out.rank = small(j, "rank");
     out.time = {timeOf(str(j, "time")), basisOf(j, "time_basis"), intervalOf(member(j, "time_interval"))};
-    out.evidence = strings(j, "evidence");
+    out.evidence = evidenceIds(j, "evidence");
     out.inferred = inferenceOf(member(j, "inferred"));
 }
 
@@ -258,7 +268,7 @@ SymptomFamily familyOf(const json& f, const std::map<std::string, FamilyId>& ind
     out.span = intervalOf(member(f, "time_interval"));
     out.events = ids(f, "events");
     out.representatives = ids(f, "representatives");
-    out.evidence = strings(f, "evidence");
+    out.evidence = evidenceIds(f, "evidence");
     return out;
 }
 
@@ -346,11 +356,12 @@ std::map<std::string, uint32_t> readConnectors(const json& doc, Result& r)
     return fileIndex;
 }
 
-EvidenceItem evidenceOf(const json& e, const std::map<std::string, uint32_t>& fileIndex,
+// `position`: its place in the document's list, the id the engine gives it, taken when its own does not read.
+EvidenceItem evidenceOf(const json& e, size_t position, const std::map<std::string, uint32_t>& fileIndex,
                         const std::map<std::string, FamilyId>& familyIndex)
 {
     EvidenceItem out;
-    out.id = str(e, "id");
+    out.id = evidenceIdFromString(str(e, "id")).value_or(EvidenceId(static_cast<uint32_t>(position)));
     out.kind = evidenceKindFromString(str(e, "kind")).value_or(EvidenceKind::Log);
     out.source = sourceKindFromString(str(e, "source")).value_or(SourceKind::Unknown);
     const json& raw = member(e, "raw");
@@ -539,7 +550,7 @@ Result resultFromJson(const json& doc)
     const bool compact = r.events.empty();
     const std::map<std::string, uint32_t> fileIndex = readConnectors(doc, r);
     for (const json& e : array(doc, "evidence"))
-        r.evidence.push_back(evidenceOf(e, fileIndex, familyIndex));
+        r.evidence.push_back(evidenceOf(e, r.evidence.size(), fileIndex, familyIndex));
     if (compact)
         eventsFromEvidence(r);
     if (const json& omitted = member(doc, "evidence_omitted"); omitted.is_object())

@@ -60,7 +60,7 @@ struct Builder {
     const Result& r;
     present::EventRoles roles;
     present::WhyNot whyNot;
-    std::map<std::pair<std::string, uint32_t>, std::string> evidenceAt; // (file, line) -> evidence id
+    std::map<std::pair<std::string, uint32_t>, EvidenceId> evidenceAt; // (file, line) -> evidence id
 
     explicit Builder(const Analysis& analysis)
         : a(analysis), r(analysis.result), roles(analysis.result), whyNot(analysis.result, roles)

@@ -30,7 +30,7 @@ struct KeyLine {
     int gpu = -1;
     std::string symptom;
     std::string title;
-    std::string evidenceId;   // "ev-00019" when the result lists it as evidence
+    std::optional<EvidenceId> evidenceId; // when the result lists it as evidence (written "ev-00019", else "")
     std::string why;          // why it is the cause (root lines) or why it is not (the others)
     friend bool operator==(const KeyLine&, const KeyLine&) = default;
 };

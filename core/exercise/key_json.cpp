@@ -40,7 +40,7 @@ ordered_json lineJson(const KeyLine& l, Tables& t)
     j["rank"] = l.rank;
     j["symptom"] = l.symptom;
     j["title"] = l.title;
-    j["evidence"] = l.evidenceId;
+    j["evidence"] = l.evidenceId ? toString(*l.evidenceId) : std::string();
     j["why"] = t.reason(l.why);
     return j;
 }
@@ -93,7 +93,11 @@ struct Reader {
         l.rank = int(number(j, "rank"));
         l.symptom = text(j, "symptom");
         l.title = text(j, "title");
-        l.evidenceId = text(j, "evidence");
+        if (const std::string id = text(j, "evidence"); !id.empty()) {
+            l.evidenceId = evidenceIdFromString(id);
+            if (!l.evidenceId)
+                fail("'" + id + "' of " + l.file + ":" + std::to_string(l.line) + " is not an evidence id (ev-00001)");
+        }
         const int64_t why = number(j, "why");
         if (why < 0 || size_t(why) >= reasons.size())
             fail("reason " + std::to_string(why) + " of " + l.file + ":" + std::to_string(l.line) + " is not in 'reasons'");

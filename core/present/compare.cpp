@@ -124,7 +124,7 @@ Comparison compareCandidates(const Result& result, int64_t marginNs)
         out.omitted = chosen.size() - kMaxColumns;
         chosen.resize(kMaxColumns);
     }
-    std::unordered_map<std::string, const EvidenceItem*> evidence;
+    std::unordered_map<EvidenceId, const EvidenceItem*> evidence;
     for (const EvidenceItem& e : result.evidence)
         evidence.emplace(e.id, &e);
     for (size_t i = 0; i < chosen.size(); ++i) {
@@ -138,7 +138,7 @@ Comparison compareCandidates(const Result& result, int64_t marginNs)
         col.interval = c.time.interval;
         col.printed = formatTime(c.time);
         col.intervalText = intervalText(c.time.interval);
-        for (const std::string& id : c.evidence)
+        for (const EvidenceId id : c.evidence)
             if (const auto it = evidence.find(id); it != evidence.end())
                 col.rawLines.push_back(it->second->file + ":" + std::to_string(it->second->ref.line) + "  " +
                                        it->second->excerpt);

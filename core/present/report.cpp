@@ -137,7 +137,7 @@ Report buildReport(const Result& result, const ReviewNotes& review, const std::s
         r.verdictOverride = std::move(f);
     }
 
-    std::map<std::string, const EvidenceItem*> evidence;
+    std::map<EvidenceId, const EvidenceItem*> evidence;
     for (const EvidenceItem& e : result.evidence)
         evidence.emplace(e.id, &e);
 
@@ -148,13 +148,13 @@ Report buildReport(const Result& result, const ReviewNotes& review, const std::s
         addFact(r.rootFacts, "Symptom", rc->symptom);
         addFact(r.rootFacts, "PCI bus", rc->pciBus);
         addFact(r.rootFacts, "Advice", rc->advice);
-        for (const std::string& id : rc->evidence) {
+        for (const EvidenceId id : rc->evidence) {
             auto it = evidence.find(id);
             if (it == evidence.end()) {
-                r.rootLines.push_back({id, "(evidence not in this document)"});
+                r.rootLines.push_back({toString(id), "(evidence not in this document)"});
                 continue;
             }
-            r.rootLines.push_back({id + "  " + lineRef(it->second->file, it->second->ref.line), it->second->excerpt});
+            r.rootLines.push_back({toString(id) + "  " + lineRef(it->second->file, it->second->ref.line), it->second->excerpt});
         }
     }
 
@@ -172,7 +172,7 @@ Report buildReport(const Result& result, const ReviewNotes& review, const std::s
         for (size_t i = 0; i < r.candidates.size() && i < kQuotedCandidates; ++i) {
             ReportCandidate& rc = r.candidates[i];
             rc.label = std::string(1, char('A' + i));
-            for (const std::string& id : result.candidates[i].evidence) {
+            for (const EvidenceId id : result.candidates[i].evidence) {
                 if (rc.lines.size() == kQuotedLines)
                     break;
                 auto it = evidence.find(id);

@@ -72,13 +72,13 @@ ChainSummary fromFamilies(const Result& r, size_t maxFocus, size_t maxGroups)
     }
     if (index.empty()) {
         // A candidate's family is that of its evidence lines (or the family it represents).
-        std::map<std::string, std::optional<uint32_t>> familyOfEvidence;
+        std::map<EvidenceId, std::optional<uint32_t>> familyOfEvidence;
         for (const EvidenceItem& e : r.evidence)
             familyOfEvidence[e.id] =
                 e.family && e.family->value < nFamilies ? std::optional<uint32_t>(e.family->value) : std::nullopt;
         for (const Candidate& c : r.candidates) {
             std::optional<uint32_t> id;
-            for (const std::string& ev : c.evidence)
+            for (const EvidenceId ev : c.evidence)
                 if (!id)
                     if (auto it = familyOfEvidence.find(ev); it != familyOfEvidence.end())
                         id = it->second;

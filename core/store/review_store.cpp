@@ -63,14 +63,15 @@ bool makeDecision(const Result& result, present::ReviewChoice choice, const std:
             out.place = present::place(rc->node, rc->gpuIndex, rc->pciBus, rc->rank);
             out.event = rc->event.value;
             if (!rc->evidence.empty())
-                out.evidenceId = rc->evidence.front();
+                out.evidenceId = toString(rc->evidence.front());
         }
         return true;
     }
     const bool byEvent = !target.empty() && target.find_first_not_of("0123456789") == std::string::npos;
+    const std::optional<EvidenceId> evidence = evidenceIdFromString(target);
     for (const Candidate& c : result.candidates) {
         const bool named = byEvent ? std::to_string(c.event.value) == target
-                                   : std::find(c.evidence.begin(), c.evidence.end(), target) != c.evidence.end();
+                                   : evidence && std::find(c.evidence.begin(), c.evidence.end(), *evidence) != c.evidence.end();
         if (!named)
             continue;
         // A reviewer who picks one candidate attributes the failure to it.
@@ -80,13 +81,13 @@ bool makeDecision(const Result& result, present::ReviewChoice choice, const std:
         out.symptom = c.symptom;
         out.place = present::place(c.node, c.gpuIndex, c.pciBus, c.rank);
         out.event = c.event.value;
-        out.evidenceId = byEvent ? (c.evidence.empty() ? std::string() : c.evidence.front()) : target;
+        out.evidenceId = byEvent ? (c.evidence.empty() ? std::string() : toString(c.evidence.front())) : toString(*evidence);
         return true;
     }
     std::string ids;
     for (const Candidate& c : result.candidates)
-        for (const std::string& id : c.evidence)
-            ids += (ids.empty() ? "" : ", ") + id;
+        for (const EvidenceId id : c.evidence)
+            ids += (ids.empty() ? "" : ", ") + toString(id);
     error = "'" + target + "' names no candidate of this result" +
             (ids.empty() ? std::string(" (it has no candidate)") : " (candidates' evidence: " + ids + ")");
     return false;

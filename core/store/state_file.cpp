@@ -72,6 +72,15 @@ StateMode modeOf(const std::string& name, const std::string& path)
     return it->second;
 }
 
+std::optional<EvidenceId> selectionOf(const std::string& text, const std::string& path)
+{
+    if (text.empty())
+        return std::nullopt;
+    if (const std::optional<EvidenceId> id = evidenceIdFromString(text))
+        return id;
+    throw BundleError(path, "selection \"" + text + "\" is not an evidence id (ev-00019)");
+}
+
 std::string percentEncode(const std::string& v)
 {
     static const char* hex = "0123456789ABCDEF";
@@ -122,8 +131,8 @@ ojson stateToJson(const WorkbenchState& s)
         j["service"] = {{"url", s.service}, {"session", s.session}};
     if (!s.tab.empty())
         j["tab"] = s.tab;
-    if (!s.selection.empty())
-        j["selection"] = s.selection;
+    if (s.selection)
+        j["selection"] = toString(*s.selection);
     if (s.fromNs != kNoTime)
         j["window"] = {{"from", formatTimeUtc(s.fromNs)}, {"to", formatTimeUtc(s.toNs)}};
     j["mode"] = std::string(toString(s.mode));
@@ -145,7 +154,7 @@ WorkbenchState stateFromJson(const nlohmann::json& doc, const std::string& path)
         s.session = text(*svc, "session", path);
     }
     s.tab = text(doc, "tab", path);
-    s.selection = text(doc, "selection", path);
+    s.selection = selectionOf(text(doc, "selection", path), path);
     if (const auto w = doc.find("window"); w != doc.end() && !w->is_null()) {
         if (!w->is_object())
             throw BundleError(path, "\"window\" is not an object {from, to}");
@@ -198,7 +207,7 @@ std::string stateToLink(const WorkbenchState& s)
     add("service", s.service);
     add("session", s.session);
     add("tab", s.tab);
-    add("select", s.selection);
+    add("select", s.selection ? toString(*s.selection) : std::string());
     if (s.fromNs != kNoTime)
         add("window", formatTimeUtc(s.fromNs) + ".." + formatTimeUtc(s.toNs));
     if (s.mode != StateMode::Investigate)
@@ -234,7 +243,7 @@ WorkbenchState stateFromLink(const std::string& link)
         else if (key == "tab")
             s.tab = value;
         else if (key == "select")
-            s.selection = value;
+            s.selection = selectionOf(value, where);
         else if (key == "mode")
             s.mode = modeOf(value, where);
         else if (key == "step") {

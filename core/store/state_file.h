@@ -24,7 +24,7 @@ struct WorkbenchState {
     std::string bundle;                 // a bundle path, or empty when a service session is named
     std::string service, session;       // faultline-service URL and session id
     std::string tab;                    // verdict | explanation | teach | timeline | chain | metrics | compare ...
-    std::string selection;              // an evidence id ("ev-00019"), empty for none
+    std::optional<EvidenceId> selection; // the selected evidence item, written "ev-00019"; none: nothing selected
     int64_t fromNs = kNoTime, toNs = kNoTime;  // the time window (UTC), both or neither
     StateMode mode = StateMode::Investigate;
     int step = -1;                      // the Teach step, -1 for none

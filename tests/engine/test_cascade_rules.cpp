@@ -238,10 +238,10 @@ void TestCascadeRules::twoAbsencesKeepTheirOwnEvidence()
         QVERIFY(e->absentFile);
     }
 
-    std::map<std::string, const EvidenceItem*> byId;
+    std::map<EvidenceId, const EvidenceItem*> byId;
     for (const auto& item : r.evidence)
-        QVERIFY2(byId.emplace(item.id, &item).second, item.id.c_str()); // every id once
-    std::set<std::string> absenceIds;
+        QVERIFY2(byId.emplace(item.id, &item).second, toString(item.id).c_str()); // every id once
+    std::set<EvidenceId> absenceIds;
     for (const SymptomEvent* e : absences) {
         const Candidate* cand = nullptr;
         for (const auto& c : r.candidates)

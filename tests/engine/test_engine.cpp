@@ -33,7 +33,7 @@ void copyTree(const fs::path& from, const fs::path& to)
     fs::copy(from, to, fs::copy_options::recursive | fs::copy_options::overwrite_existing);
 }
 
-const EvidenceItem* evidence(const Result& r, const std::string& id)
+const EvidenceItem* evidence(const Result& r, EvidenceId id)
 {
     for (const auto& e : r.evidence)
         if (e.id == id)

@@ -59,7 +59,7 @@ void checkPartition(const Result& r)
             bool found = false;
             for (const auto& item : r.evidence)
                 found = found || item.id == ev;
-            QVERIFY2(found, ev.c_str());
+            QVERIFY2(found, toString(ev).c_str());
         }
     }
     for (size_t i = 0; i < seen.size(); ++i)

@@ -37,7 +37,7 @@ std::vector<const Candidate*> tiedOf(const Result& r)
 bool contains(const std::string& text, const std::string& part) { return text.find(part) != std::string::npos; }
 
 // The file:line an evidence id quotes, as the report writes it.
-std::string whereOf(const Result& r, const std::string& id)
+std::string whereOf(const Result& r, EvidenceId id)
 {
     for (const EvidenceItem& e : r.evidence)
         if (e.id == id)

@@ -242,6 +242,54 @@ private slots:
         QVERIFY(mutations > 500);
     }
 
+    // Evidence ids are typed (ev-00001 is EvidenceId(0)); their text is the one the documents always had.
+    void evidenceIdsAreTextOnlyAtTheEdges()
+    {
+        QCOMPARE(fl::toString(fl::EvidenceId(0)), std::string("ev-00001"));
+        QCOMPARE(fl::toString(fl::EvidenceId(123455)), std::string("ev-123456"));
+        QCOMPARE(fl::evidenceIdFromString("ev-00001"), std::optional(fl::EvidenceId(0)));
+        QCOMPARE(fl::evidenceIdFromString("ev-4"), std::optional(fl::EvidenceId(3)));
+        QCOMPARE(fl::evidenceIdFromString("ev-4294967295"), std::optional(fl::EvidenceId(4294967294u)));
+        for (const char* bad : {"", "ev-", "ev-0", "ev-00000", "ev-12a", "EV-00001", " ev-1", "ev--1", "ev-+1",
+                                "ev-4294967296", "fam-0001"})
+            QVERIFY2(!fl::evidenceIdFromString(bad), bad);
+    }
+
+    // The verdict's closed lists and the evidence ids are typed when read back: the document's text round-trips
+    // byte for byte, a word outside the list reads as unknown, and an id that is no id points nowhere.
+    void typedFieldsReadBackFromTheirText()
+    {
+        const json doc = compactResult("ambiguous-two-faults");
+        fl::Result r = fl::resultFromJson(doc);
+        const json again = fl::resultToJson(r);
+        QCOMPARE(again.at("domain"), doc.at("domain"));
+        for (const char* list : {"candidates", "evidence"})
+            for (size_t i = 0; i < doc.at(list).size(); ++i)
+                for (const char* key : {"domain", "evidence", "id"})
+                    if (doc.at(list)[i].contains(key))
+                        QCOMPARE(again.at(list)[i].at(key), doc.at(list)[i].at(key));
+        for (size_t i = 0; i < doc.at("symptom_chain").at("families").size(); ++i)
+            QCOMPARE(again.at("symptom_chain").at("families")[i].at("evidence"),
+                     doc.at("symptom_chain").at("families")[i].at("evidence"));
+        QVERIFY(r.domain != fl::Domain::Unknown || doc.at("domain") == "unknown");
+        QVERIFY(r.candidates.size() >= 2 && !r.evidence.empty() && !r.candidates[0].evidence.empty());
+
+        json changed = doc;
+        changed["domain"] = "gpus";
+        changed["candidates"][0]["domain"] = "GPU";
+        changed["evidence"][0]["id"] = "line-7";
+        changed["candidates"][0]["evidence"] = json::array({"ev-00002", "nonsense", "ev-0", "ev-00001"});
+        r = fl::resultFromJson(changed);
+        QVERIFY(r.domain == fl::Domain::Unknown);
+        QVERIFY(r.candidates[0].domain == fl::Domain::Unknown);
+        QVERIFY(r.evidence[0].id == fl::EvidenceId(0));  // its place in the list: the number the engine gave it
+        QCOMPARE(r.candidates[0].evidence, (std::vector{fl::EvidenceId(1), fl::EvidenceId(0)}));
+        const json back = fl::resultToJson(r);
+        QCOMPARE(back.at("domain").get<std::string>(), std::string("unknown"));
+        QCOMPARE(back.at("evidence")[0].at("id").get<std::string>(), std::string("ev-00001"));
+        QCOMPARE(back.at("candidates")[0].at("evidence"), json::array({"ev-00002", "ev-00001"}));
+    }
+
     void notAResultDocumentIsRefusedByTheReader()
     {
         QVERIFY_THROWS_EXCEPTION(std::invalid_argument, fl::resultFromJson(json::parse(R"({"status": "attributed"})")));

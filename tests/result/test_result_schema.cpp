@@ -155,7 +155,7 @@ private slots:
         // Evidence items too: an empty one, and one with every field set and an excerpt that needs escaping.
         odd.evidence.push_back(fl::EvidenceItem{});
         fl::EvidenceItem ev;
-        ev.id = "ev-0002";
+        ev.id = fl::EvidenceId(1);
         ev.kind = fl::EvidenceKind::Log;
         ev.source = fl::SourceKind::AppLog;
         ev.file = hostile.file;

@@ -209,7 +209,7 @@ private slots:
         QVERIFY2(traced.count() || traced.wait(120000), "no phase trace within 120 s");
         QVERIFY2(traced.last().at(0).toBool(), qPrintable(review->traceError()));
         QVERIFY(w->workbench()->stepper()->steps().count() > 3);
-        const std::string rootId = shownAnalysis->result.rootCause->evidence.front();
+        const fl::EvidenceId rootId = shownAnalysis->result.rootCause->evidence.front();
         const EvidenceItem* root = nullptr;
         for (const EvidenceItem& e : shownAnalysis->result.evidence)
             if (e.id == rootId)
@@ -224,7 +224,7 @@ private slots:
         // A reviewer note on the root cause: kept per service and session, in a file the main window holds open.
         const QString notesKey = ServiceReview::notesKey(browser->client()->baseUrl(), session);
         const QString notesFile = NotesStore::besidePath(notesKey);
-        QVERIFY2(w->workbench()->setEvidenceNote(QString::fromStdString(rootId), QStringLiteral("XID line checked")),
+        QVERIFY2(w->workbench()->setEvidenceNote(rootId, QStringLiteral("XID line checked")),
                  qPrintable(w->workbench()->notes()->error()));
         QVERIFY2(QFileInfo::exists(notesFile), qPrintable(notesFile));
         QVERIFY(w->workbench()->notes()->isOpen());
@@ -237,7 +237,7 @@ private slots:
         QVERIFY2(waitIdle(*browser), "the re-run did not finish within 120 s");
         QVERIFY2(browser->statusText().contains(QStringLiteral("Run 2 of ") + session), qPrintable(browser->statusText()));
         const EvidenceItem& last = shownAnalysis->result.evidence.back();
-        w->workbench()->focus()->selectEvidence(fl::ViewEvidenceId{QString::fromStdString(last.id)});
+        w->workbench()->focus()->selectEvidence(last.id);
         QTRY_VERIFY_WITH_TIMEOUT(!review->busy(), 60000);
         QVERIFY2(review->lastError().isEmpty(), qPrintable(review->lastError()));
         QTRY_VERIFY_WITH_TIMEOUT(raw->indexComplete(), 10000);
@@ -249,7 +249,7 @@ private slots:
             if (!nearEnd && e.ref.line + 5 >= sampleLineCount(e.file))
                 nearEnd = &e;
         QVERIFY2(nearEnd, "the sample has no evidence within 5 lines of its file's end");
-        w->workbench()->focus()->selectEvidence(fl::ViewEvidenceId{QString::fromStdString(nearEnd->id)});
+        w->workbench()->focus()->selectEvidence(nearEnd->id);
         QTRY_VERIFY_WITH_TIMEOUT(!review->busy(), 60000);
         QVERIFY2(review->lastError().isEmpty(), qPrintable(review->lastError()));
         QTRY_VERIFY_WITH_TIMEOUT(raw->indexComplete(), 10000);
@@ -277,16 +277,16 @@ private slots:
                  qPrintable(w->statusBar()->currentMessage()));
         {
             QuestionAnswerer ok(QMessageBox::Ok);  // the main window's "Notes not saved" warning
-            QVERIFY(!w->workbench()->setEvidenceNote(QString::fromStdString(rootId), QStringLiteral("after the deletion")));
+            QVERIFY(!w->workbench()->setEvidenceNote(rootId, QStringLiteral("after the deletion")));
         }
         QVERIFY(!QFileInfo::exists(notesFile));
         QVERIFY(!QFileInfo::exists(NotesStore::fallbackPath(notesKey)));
-        w->workbench()->focus()->selectEvidence(fl::ViewEvidenceId{QString::fromStdString(rootId)});
+        w->workbench()->focus()->selectEvidence(rootId);
         QTRY_VERIFY_WITH_TIMEOUT(!review->busy(), 60000);
         QVERIFY2(review->lastError().contains(QStringLiteral("HTTP 404")), qPrintable(review->lastError()));
 
         // Closed while a fetch is in flight: nothing is called back on the destroyed window.
-        w->workbench()->focus()->selectEvidence(fl::ViewEvidenceId{QString::fromStdString(last.id)});
+        w->workbench()->focus()->selectEvidence(last.id);
         QVERIFY(review->busy());
         delete w;
         QVERIFY(!alive);

@@ -37,7 +37,7 @@ Result twoCandidates()
         c.subDomain = "xid";
         c.node = i == 0 ? "node-01" : "node-03";
         c.gpuIndex = 0;
-        c.evidence = {i == 0 ? "ev-00004" : "ev-00009"};
+        c.evidence = {i == 0 ? EvidenceId(3) : EvidenceId(8)};
         r.candidates.push_back(c);
     }
     return r;

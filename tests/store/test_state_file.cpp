@@ -17,7 +17,7 @@ store::WorkbenchState sample()
     store::WorkbenchState s;
     s.bundle = "/data/jobs/ambiguous two&faults";
     s.tab = "compare";
-    s.selection = "ev-00022";
+    s.selection = fl::EvidenceId(21);
     s.fromNs = 1'773'482'439'000'000'000;  // 2026-03-14T10:00:39Z
     s.toNs = 1'773'482'444'500'000'000;
     s.mode = store::StateMode::Review;
@@ -101,6 +101,8 @@ private slots:
             {R"({"format": "faultline-state/1", "bundle": "b", "mode": "exam"})", "unknown mode"},
             {R"({"format": "faultline-state/1", "bundle": 7})", "not a string"},
             {R"({"format": "faultline-state/1", "bundle": "b", "step": -2})", "step"},
+            {R"({"format": "faultline-state/1", "bundle": "b", "selection": "line 12"})", "not an evidence id"},
+            {R"({"format": "faultline-state/1", "bundle": "b", "selection": "ev-00000"})", "not an evidence id"},
             {"{not json", ""},
         };
         for (const auto& [content, why] : cases) {
@@ -108,7 +110,7 @@ private slots:
             QVERIFY2(got.rfind(path + ": ", 0) == 0 && got.find(why) != std::string::npos, (content + (" -> " + got)).c_str());
         }
         for (const char* link : {"http://x", "faultline:?bundle=b&zoom=2", "faultline:?bundle=b&window=a..b",
-                                 "faultline:?bundle=b%2", "faultline:?tab=timeline"}) {
+                                 "faultline:?bundle=b%2", "faultline:?tab=timeline", "faultline:?bundle=b&select=ev-x"}) {
             bool refused = false;
             try {
                 (void)store::stateFromLink(link);

@@ -73,7 +73,7 @@ private slots:
             if (e.rank == 12)
                 target = &e;
         QVERIFY(target);
-        const int row = proxyRow(ev, QString::fromStdString(target->id));
+        const int row = proxyRow(ev, QString::fromStdString(toString(target->id)));
         QVERIFY(row >= 0);
         QTableView* t = ev->table();
         t->scrollTo(t->model()->index(row, 0));
@@ -81,7 +81,7 @@ private slots:
         QTest::mouseClick(t->viewport(), Qt::LeftButton, {}, cell.center());
 
         RawFileView* raw = w.raw()->view();
-        QCOMPARE(w.focus()->current().evidence.value, QString::fromStdString(target->id));
+        QCOMPARE(w.focus()->current().evidence, std::optional(target->id));
         QCOMPARE(raw->displayName(), QStringLiteral("logs/rank12.log"));
         QCOMPARE(raw->diskPath(), QString::fromStdString(m_analysis->bundle.files[target->ref.file.value].diskPath));
         QCOMPARE(raw->currentLine(), uint64_t(target->ref.line));
@@ -93,7 +93,7 @@ private slots:
 
         // F8-style stepping moves to another evidence and another file; back returns.
         ev->selectNext();
-        QVERIFY(w.focus()->current().evidence.value != QString::fromStdString(target->id));
+        QVERIFY(w.focus()->current().evidence != target->id);
         w.focus()->back();
         QCOMPARE(raw->displayName(), QStringLiteral("logs/rank12.log"));
         QCOMPARE(raw->currentLine(), uint64_t(target->ref.line));
@@ -103,7 +103,7 @@ private slots:
     {
         WorkbenchView w;
         w.setAnalysis(m_analysis);
-        QCOMPARE(w.focus()->current().evidence.value, QStringLiteral("ev-0001"));
+        QCOMPARE(w.focus()->current().evidence, std::optional(EvidenceId(0)));
         QCOMPARE(w.raw()->view()->displayName(), QStringLiteral("node02/syslog"));
         QVERIFY(w.raw()->view()->lineText(w.raw()->view()->currentLine()).contains(QStringLiteral("Xid")));
         QVERIFY(!w.focus()->canGoBack());  // opening is not a navigation step

@@ -16,13 +16,13 @@ private slots:
         FocusState f;
         f.setTimeWindow(0, 100);
         f.selectEvent(EventId(3), QStringLiteral("node02/7"));
-        f.selectEvidence(fl::ViewEvidenceId{QStringLiteral("ev-0004")});
+        f.selectEvidence(fl::EvidenceId(3));
         QCOMPARE(f.backDepth(), 3);
         QSignalSpy ev(&f, &FocusState::eventSelected);
         QSignalSpy evid(&f, &FocusState::evidenceSelected);
 
         f.back();
-        QCOMPARE(f.current().evidence.value, QString());
+        QCOMPARE(f.current().evidence, std::optional<fl::EvidenceId>());
         QCOMPARE(f.current().event, std::optional<EventId>(EventId(3)));
         QCOMPARE(evid.count(), 1);
         QCOMPARE(ev.count(), 0);  // unchanged fields do not signal
@@ -34,10 +34,10 @@ private slots:
         QVERIFY(f.canGoForward());
         f.forward();
         f.forward();
-        QCOMPARE(f.current().evidence.value, QStringLiteral("ev-0004"));
+        QCOMPARE(f.current().evidence, std::optional(fl::EvidenceId(3)));
         QVERIFY(!f.canGoForward());
         f.forward();  // no-op at the end
-        QCOMPARE(f.current().evidence.value, QStringLiteral("ev-0004"));
+        QCOMPARE(f.current().evidence, std::optional(fl::EvidenceId(3)));
     }
 
     void newNavigationDropsForward()
@@ -85,10 +85,10 @@ private slots:
         FocusState f;
         fl::FocusSnapshot s;
         s.event = EventId(7);
-        s.evidence.value = QStringLiteral("ev-0009");
+        s.evidence = fl::EvidenceId(8);
         bool consistent = false;
         connect(&f, &FocusState::eventSelected, this,
-                [&] { consistent = f.current().evidence.value == QStringLiteral("ev-0009"); });
+                [&] { consistent = f.current().evidence == fl::EvidenceId(8); });
         f.navigate(s);
         QVERIFY(consistent);
     }
@@ -123,11 +123,11 @@ private slots:
         a.reset(idA);
         b.reset(idB);
         a.setTimeWindow(0, 100);
-        a.selectEvidence(fl::ViewEvidenceId{QStringLiteral("ev-0004")}, EventId(3));
-        b.selectEvidence(fl::ViewEvidenceId{QStringLiteral("ev-0001")});
+        a.selectEvidence(fl::EvidenceId(3), EventId(3));
+        b.selectEvidence(fl::EvidenceId(0));
         QCOMPARE(a.current().analysis, idA);
         QCOMPARE(b.current().analysis, idB);
-        QCOMPARE(b.current().evidence.value, QStringLiteral("ev-0001"));
+        QCOMPARE(b.current().evidence, std::optional(fl::EvidenceId(0)));
         QCOMPARE(b.current().event, std::optional<EventId>());
 
         QSignalSpy bEvidence(&b, &FocusState::evidenceSelected);
@@ -135,7 +135,7 @@ private slots:
         const fl::FocusSnapshot fromA = a.current();
         QVERIFY(!b.navigate(fromA));
         QVERIFY(!b.reset(fromA));
-        QCOMPARE(b.current().evidence.value, QStringLiteral("ev-0001"));
+        QCOMPARE(b.current().evidence, std::optional(fl::EvidenceId(0)));
         QCOMPARE(b.current().startNs, fl::kNoTime);
         QCOMPARE(b.backDepth(), 1);
         QCOMPARE(bEvidence.count(), 0);
@@ -143,8 +143,8 @@ private slots:
 
         // Going back in one leaves the other where it is.
         a.back();
-        QCOMPARE(a.current().evidence.value, QString());
-        QCOMPARE(b.current().evidence.value, QStringLiteral("ev-0001"));
+        QCOMPARE(a.current().evidence, std::optional<fl::EvidenceId>());
+        QCOMPARE(b.current().evidence, std::optional(fl::EvidenceId(0)));
         // A snapshot of its own analysis still goes through.
         fl::FocusSnapshot own = b.current();
         own.lane = QStringLiteral("node-02");
@@ -154,7 +154,7 @@ private slots:
         const fl::FocusSnapshot old = b.current();
         b.reset(fl::AnalysisId::next());
         QVERIFY(!b.navigate(old));
-        QVERIFY(b.current().evidence.isEmpty());
+        QVERIFY(!b.current().evidence.has_value());
     }
 
     void resetClears()

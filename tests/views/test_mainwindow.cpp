@@ -133,11 +133,11 @@ private slots:
         // Keys: F8 moves to the next evidence; Alt+Left goes back.
         w.show();
         QVERIFY(QTest::qWaitForWindowExposed(&w));
-        const QString first = w.workbench()->focus()->current().evidence.value;
+        const std::optional<EvidenceId> first = w.workbench()->focus()->current().evidence;
         QTest::keyClick(&w, Qt::Key_F8);
-        QVERIFY(w.workbench()->focus()->current().evidence.value != first);
+        QVERIFY(w.workbench()->focus()->current().evidence != first);
         QTest::keyClick(&w, Qt::Key_Left, Qt::AltModifier);
-        QCOMPARE(w.workbench()->focus()->current().evidence.value, first);
+        QCOMPARE(w.workbench()->focus()->current().evidence, first);
     }
 
     void commandPaletteRunsActions()

@@ -164,7 +164,7 @@ private slots:
         QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
         model.setAnalysis(m_analysis);
         QCOMPARE(model.rowCount(), int(m_analysis->result.evidence.size()));
-        model.setNotes({{QStringLiteral("ev-00001"), QStringLiteral("checked")}}, {});
+        model.setNotes({{EvidenceId(0), QStringLiteral("checked")}}, {});
         model.setAnalysis(nullptr);
         QCOMPARE(model.rowCount(), 0);
     }

@@ -23,7 +23,7 @@ class TestNotesUi : public QObject
 private:
     QTemporaryDir m_dir;
 
-    static QString noteCell(WorkbenchView& w, const QString& evidenceId)
+    static QString noteCell(WorkbenchView& w, EvidenceId evidenceId)
     {
         auto* m = w.evidence()->model();
         return m->index(m->rowOfId(evidenceId), EvidenceModel::NoteColumn).data().toString();
@@ -41,7 +41,7 @@ private slots:
         const QString bundle = m_dir.filePath(QStringLiteral("inc"));
         auto analysis = test::makeIncident(bundle);
         const EvidenceItem& ev = analysis->result.evidence.front();
-        const QString evId = QString::fromStdString(ev.id);
+        const EvidenceId evId = ev.id;
         const QString evFile = QString::fromStdString(ev.file);
         const QString lane = QStringLiteral("node02/7");
         {
@@ -105,7 +105,7 @@ private slots:
         const QString message = w.openNotes(bundle);
         QVERIFY2(message.contains(NotesStore::besidePath(bundle)), qPrintable(message));
         QSignalSpy errors(&w, &WorkbenchView::notesError);
-        const QString evId = QString::fromStdString(analysis->result.evidence.front().id);
+        const EvidenceId evId = analysis->result.evidence.front().id;
         QVERIFY(!w.setEvidenceNote(evId, QStringLiteral("x")));
         QCOMPARE(errors.count(), 1);
         QVERIFY(noteCell(w, evId).isEmpty());

@@ -4,6 +4,7 @@
 // what the trace says that phase did.
 #include "viewfixture.h"
 #include "present/verdict.h"
+#include "views/teach/phasestepperpanel.h"
 #include "views/workbench/workbenchview.h"
 
 #include <QDir>
@@ -13,7 +14,6 @@
 #include <QAbstractItemModelTester>
 #include <QTest>
 #include <QTreeView>
-#include <QTreeWidget>
 
 #include <set>
 
@@ -96,12 +96,14 @@ private slots:
                 sawExtracted += t.action == TraceAction::Extracted ? int(t.events.size()) : 0;
             }
             sawLinked += int(linked.size());
-            QCOMPARE(s->items()->topLevelItemCount(), int(rows.size()));
+            const QAbstractItemModel* m = s->items()->model();
+            QCOMPARE(m->rowCount(), int(rows.size()));
             for (int r = 0; r < int(rows.size()); ++r) {
-                QCOMPARE(s->items()->topLevelItem(r)->text(1), QString::fromStdString(rows[size_t(r)]->rule));
+                QCOMPARE(m->index(r, TraceStepModel::RuleColumn).data().toString(),
+                         QString::fromStdString(rows[size_t(r)]->rule));
                 // Its events by symptom and place, the place as core/present writes it everywhere.
                 if (!rows[size_t(r)]->events.empty())
-                    QVERIFY(s->items()->topLevelItem(r)->text(2).startsWith(
+                    QVERIFY(m->index(r, TraceStepModel::EventsColumn).data().toString().startsWith(
                         expectedEventText(a->result, rows[size_t(r)]->events.front())));
             }
             const auto& hl = w.focus()->highlight();
@@ -160,11 +162,57 @@ private slots:
         PhaseStepperPanel s(&focus);
         s.setAnalysis(a);
         s.setStep(s.steps().indexOf(QStringLiteral("filter")));
-        QCOMPARE(s.items()->topLevelItemCount(), 3);
-        QCOMPARE(s.items()->topLevelItem(0)->text(2), expectedEventText(r, named));
+        const TraceStepModel* m = s.rowModel();
+        QCOMPARE(m->rowCount(), 3);
+        QCOMPARE(m->index(0, TraceStepModel::EventsColumn).data().toString(), expectedEventText(r, named));
         QVERIFY(!expectedEventText(r, named).startsWith(QLatin1Char('#')));
-        QCOMPARE(s.items()->topLevelItem(1)->text(2), QStringLiteral("#%1").arg(dropped.value)); // not in this result
-        QCOMPARE(s.items()->topLevelItem(2)->text(2), QStringLiteral("#%1").arg(beyond.value));
+        // not in this result
+        QCOMPARE(m->index(1, TraceStepModel::EventsColumn).data().toString(), QStringLiteral("#%1").arg(dropped.value));
+        QCOMPARE(m->index(2, TraceStepModel::EventsColumn).data().toString(), QStringLiteral("#%1").arg(beyond.value));
+        // A click on a row selects its first event, named or not.
+        s.items()->clicked(m->index(0, TraceStepModel::DetailColumn));
+        QCOMPARE(focus.current().event, std::optional(named));
+    }
+
+    // The step rows are a view on TraceStepModel: a step of several events names the first six and counts the
+    // rest, colours what it suppressed, and a new phase or analysis resets the rows under the model tester.
+    void theStepRowsAreTheModelsView()
+    {
+        QTemporaryDir dir;
+        auto a = test::makeIncident(dir.path());
+        std::vector<EventId> many;
+        for (const SymptomEvent& e : a->result.events)
+            many.push_back(e.id);
+        QVERIFY(many.size() > TraceStepModel::kMaxEventsShown);
+        a->trace = {{Phase::Filter, "rule.many", TraceAction::Suppressed, many, "burst", ""},
+                    {Phase::Filter, "engine", TraceAction::SetFields, {}, "", ""},
+                    {Phase::Refine, "rule.link", TraceAction::Linked, {many[0], many[1]}, "", ""}};
+        FocusState focus;
+        PhaseStepperPanel s(&focus);
+        QAbstractItemModelTester tester(s.rowModel(), QAbstractItemModelTester::FailureReportingMode::QtTest);
+        s.setAnalysis(a);
+        QCOMPARE(s.items()->model(), static_cast<QAbstractItemModel*>(s.rowModel()));
+        s.setStep(s.steps().indexOf(QStringLiteral("filter")));
+        const TraceStepModel* m = s.rowModel();
+        QCOMPARE(m->rowCount(), 2);
+        QCOMPARE(m->columnCount(), int(TraceStepModel::NUM_COLUMNS));
+        const QString events = m->index(0, TraceStepModel::EventsColumn).data().toString();
+        QVERIFY2(events.endsWith(QStringLiteral("+%1 more").arg(many.size() - TraceStepModel::kMaxEventsShown)),
+                 qPrintable(events));
+        QCOMPARE(m->index(0, TraceStepModel::EventsColumn).data(Qt::ToolTipRole).toString().count(QLatin1Char('\n')),
+                 int(TraceStepModel::kMaxEventsShown));
+        QCOMPARE(m->index(0, TraceStepModel::ChangeColumn).data().toString(), PhaseSteps::changeName(PhaseSteps::Suppressed));
+        QCOMPARE(m->index(0, TraceStepModel::ChangeColumn).data(TraceStepModel::ChangeRole).toInt(), int(PhaseSteps::Suppressed));
+        QVERIFY(m->index(0, TraceStepModel::ChangeColumn).data(Qt::ForegroundRole).isValid());
+        QCOMPARE(m->index(0, TraceStepModel::ChangeColumn).data(TraceStepModel::EventRole).toUInt(), many[0].value);
+        QVERIFY(m->index(0, TraceStepModel::DetailColumn).data().toString().endsWith(QStringLiteral(" — burst")));
+        QVERIFY(!m->index(1, TraceStepModel::ChangeColumn).data(TraceStepModel::EventRole).isValid());  // names no event
+        QCOMPARE(m->index(1, TraceStepModel::RuleColumn).data(Qt::ToolTipRole).toString(), QStringLiteral("engine"));
+        s.setStep(s.steps().indexOf(QStringLiteral("refine")));
+        QCOMPARE(m->rowCount(), 1);
+        QCOMPARE(m->index(0, TraceStepModel::RuleColumn).data().toString(), QStringLiteral("rule.link"));
+        s.setAnalysis(nullptr);
+        QCOMPARE(m->rowCount(), 0);
     }
 
     // The stepper is a view on PhaseStepModel: its list holds every phase, follows the buttons, and a click on

@@ -107,7 +107,7 @@ private slots:
             QVERIFY(!lanes.lane(i).pinned);
         }
         QCOMPARE(lanes.rootLane(), -1);
-        QVERIFY(view.focus()->current().evidence.isEmpty());
+        QVERIFY(!view.focus()->current().evidence.has_value());
         QVERIFY(!view.focus()->current().event.has_value());
         // The evidence and raw views work: open a line from the evidence table.
         QVERIFY(view.evidence()->model()->rowCount() > 0);

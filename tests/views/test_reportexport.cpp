@@ -44,7 +44,7 @@ private slots:
         w.resize(1600, 1000);
         w.setAnalysis(analysis);
         QVERIFY(w.openNotes(bundle).isEmpty());
-        const QString evId = QString::fromStdString(analysis->result.evidence.front().id);
+        const EvidenceId evId = analysis->result.evidence.front().id;
         QVERIFY(w.setEvidenceNote(evId, QStringLiteral("<i>seen</i> on this board before")));
         VerdictOverride o;
         o.status = QStringLiteral("ambiguous");

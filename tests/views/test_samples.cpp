@@ -48,13 +48,13 @@ private slots:
             QVERIFY(lanes.rootLane() >= 0);
             QCOMPARE(lanes.lane(lanes.rootLane()).node, r.rootCause->node);
             // The root's evidence is open in the raw viewer at its line.
-            QVERIFY(!w.focus()->current().evidence.isEmpty());
+            QVERIFY(w.focus()->current().evidence.has_value());
         } else if (r.status == ResultStatus::Ambiguous) {
             QVERIFY(w.explanation()->sideBySideCount() >= 2);
         }
         // Every evidence item opens its own file at its own line.
         for (const EvidenceItem& e : r.evidence) {
-            w.focus()->selectEvidence(fl::ViewEvidenceId{QString::fromStdString(e.id)}, e.event);
+            w.focus()->selectEvidence(e.id, e.event);
             QVERIFY(e.ref.file.value < a->bundle.files.size());
             QCOMPARE(w.raw()->view()->displayName(), QString::fromStdString(a->bundle.files[e.ref.file.value].path));
             QCOMPARE(w.raw()->view()->currentLine(), uint64_t(e.ref.line));

@@ -279,13 +279,13 @@ private slots:
         // The root cause's evidence line, as the file in the bundle holds it, at its line number.
         RawFileView* raw = view.raw()->view();
         QTRY_VERIFY(raw->indexComplete());
-        const std::string rootId = service->result.rootCause->evidence.front();
+        const EvidenceId rootId = service->result.rootCause->evidence.front();
         const EvidenceItem* root = nullptr;
         for (const EvidenceItem& e : service->result.evidence)
             if (e.id == rootId)
                 root = &e;
         QVERIFY(root);
-        QCOMPARE(shown.last().at(0).toString(), QString::fromStdString(rootId));
+        QVERIFY(shown.last().at(0).value<EvidenceId>() == rootId);
         QCOMPARE(raw->displayName(), QString::fromStdString(root->file));
         const QString expected = sampleLine(QString::fromStdString(root->file), root->ref.line);
         QVERIFY(expected.contains(QStringLiteral("NVRM: Xid")));
@@ -302,7 +302,7 @@ private slots:
         QVERIFY(other && other->ref.line > 4);
         const int context = 2;
         review->setContext(context);
-        view.focus()->selectEvidence(fl::ViewEvidenceId{QString::fromStdString(other->id)});
+        view.focus()->selectEvidence(other->id);
         QVERIFY(shown.wait(60000));
         QCOMPARE(raw->displayName(), QString::fromStdString(other->file));
         QTRY_VERIFY(raw->indexComplete());
@@ -327,14 +327,14 @@ private slots:
         }
 
         // Notes and bookmarks of this session, kept across a reopening.
-        QVERIFY(view.setEvidenceNote(QString::fromStdString(rootId), QStringLiteral("checked the NVLink cable")));
+        QVERIFY(view.setEvidenceNote(rootId, QStringLiteral("checked the NVLink cable")));
         QVERIFY(view.toggleBookmark(raw->displayName(), other->ref.line));
         QVERIFY2(view.notes()->path().contains(QStringLiteral("service-notes")), qPrintable(view.notes()->path()));
         {
             WorkbenchView again;
             again.setAnalysis(service);
             ServiceReview::of(&again)->attach(b.client(), b.openSession(), b.openRun(), service);
-            QCOMPARE(again.notes()->note(NotesStore::kEvidence, QString::fromStdString(rootId)),
+            QCOMPARE(again.notes()->note(NotesStore::kEvidence, QString::fromStdString(toString(rootId))),
                      QStringLiteral("checked the NVLink cable"));
             QCOMPARE(again.notes()->bookmarks(raw->displayName()).size(), size_t(1));
         }
@@ -393,7 +393,7 @@ private slots:
             ServiceReview* r3 = ServiceReview::of(&stale);
             QSignalSpy shown3(r3, &ServiceReview::rawShown);
             r3->attach(b.client(), b.openSession(), b.openRun(), moved);
-            stale.focus()->selectEvidence(fl::ViewEvidenceId{QString::fromStdString(rootId)});
+            stale.focus()->selectEvidence(rootId);
             QTRY_VERIFY_WITH_TIMEOUT(!r3->busy() && shown3.count() > 0, 60000);
             QVERIFY2(r3->lastError().contains(QStringLiteral("on another line")), qPrintable(r3->lastError()));
         }
@@ -530,7 +530,7 @@ private slots:
         QVERIFY2(traced.count() && traced.last().at(0).toBool(), qPrintable(review->traceError()));
         // Every evidence item of run 1, also those run 2 numbers otherwise, shows run 1's lines.
         for (const EvidenceItem& e : run1->result.evidence) {
-            view.focus()->selectEvidence(fl::ViewEvidenceId{QString::fromStdString(e.id)});
+            view.focus()->selectEvidence(e.id);
             QTRY_VERIFY_WITH_TIMEOUT(!review->busy(), 60000);
             QVERIFY2(review->lastError().isEmpty(), qPrintable(review->lastError()));
             QTRY_VERIFY(view.raw()->view()->indexComplete());
@@ -628,7 +628,7 @@ private slots:
             WorkbenchView view;
             view.setAnalysis(service);
             ServiceReview::of(&view)->attach(b.client(), session, b.openRun(), service);
-            QVERIFY(view.setEvidenceNote(QString::fromStdString(service->result.evidence.front().id), QStringLiteral("to go")));
+            QVERIFY(view.setEvidenceNote(service->result.evidence.front().id, QStringLiteral("to go")));
             notesPath = view.notes()->path();
             QTRY_VERIFY_WITH_TIMEOUT(!ServiceReview::of(&view)->busy(), 60000);
         }

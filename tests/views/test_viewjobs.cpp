@@ -101,7 +101,7 @@ private slots:
         QCOMPARE(w.timeline()->view()->lanes().laneCount() > 0, true);
         QCOMPARE(w.verdict()->coverageModel()->rowCount(), int(a->result.connectors.size()));
         QCOMPARE(w.focus()->current().event, std::optional<EventId>(EventId(test::kRootEvent)));
-        QVERIFY(!w.focus()->current().evidence.isEmpty());
+        QVERIFY(w.focus()->current().evidence.has_value());
         QVERIFY(w.focus()->current().startNs != kNoTime);
         QCOMPARE(w.focus()->backDepth(), 0);  // no history step for the initial focus
 

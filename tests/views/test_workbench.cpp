@@ -58,7 +58,7 @@ private slots:
         const auto a = test::makeIncident(dir.path());
         WorkbenchView w;
         w.setAnalysis(a);
-        QVERIFY(!w.focus()->current().evidence.isEmpty());
+        QVERIFY(w.focus()->current().evidence.has_value());
         w.setQuiz(a, std::nullopt);
         QVERIFY(w.quizHidesVerdict());
         for (const PanelSpec& spec : workbenchPanels()) {
@@ -75,7 +75,7 @@ private slots:
         QCOMPARE(tabTitles(w.centreTabs()), (QStringList{"Timeline", "Metrics"}));
         // Emptied, not just out of sight; nothing selected that would point at the answer.
         QCOMPARE(w.stepper()->steps().count(), 0);
-        QVERIFY(w.focus()->current().evidence.isEmpty());
+        QVERIFY(!w.focus()->current().evidence.has_value());
         QCOMPARE(w.evidence()->model()->rowCount(), int(a->result.evidence.size()));
         // Reveal: every decision back, the exercise's score stays on its tab.
         w.reveal();
@@ -98,7 +98,7 @@ private slots:
         QCOMPARE(w.evidence()->model()->rowCount(), int(a->result.evidence.size()));
         QVERIFY(w.timeline()->view()->lanes().rowCount() > 0);
         QVERIFY(w.stepper()->steps().count() > 0);
-        QVERIFY(!w.focus()->current().evidence.isEmpty());  // the root cause's evidence, opened in the raw viewer
+        QVERIFY(w.focus()->current().evidence.has_value());  // the root cause's evidence, opened in the raw viewer
         QVERIFY(!w.raw()->view()->displayName().isEmpty());
         QVERIFY(w.openNotes(dir.filePath(QStringLiteral("bundle"))).isEmpty());
         QVERIFY(w.setLaneNote(QStringLiteral("node02"), QStringLiteral("slow NIC")));
@@ -122,11 +122,11 @@ private slots:
         const AnalysisId idB = right.focus()->analysis();
         QVERIFY(idA && idB && idA != idB);
         // The same evidence id exists in both; selecting it on the left moves only the left.
-        const ViewEvidenceId before = right.focus()->current().evidence;
+        const std::optional<EvidenceId> before = right.focus()->current().evidence;
         QSignalSpy rightEvidence(right.focus(), &FocusState::evidenceSelected);
         const EvidenceItem& pick = a->result.evidence.back();
-        left.focus()->selectEvidence(ViewEvidenceId{QString::fromStdString(pick.id)}, pick.event);
-        QCOMPARE(left.focus()->current().evidence.value, QString::fromStdString(pick.id));
+        left.focus()->selectEvidence(pick.id, pick.event);
+        QCOMPARE(left.focus()->current().evidence, std::optional(pick.id));
         QCOMPARE(right.focus()->current().evidence, before);
         QCOMPARE(rightEvidence.count(), 0);
         // The left's focus cannot be carried over to the right by mistake.

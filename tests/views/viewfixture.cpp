@@ -113,9 +113,7 @@ struct Builder {
     {
         const Observation& o = a.observations[e.observations.front().value];
         EvidenceItem it;
-        char id[16];
-        std::snprintf(id, sizeof id, "ev-%04zu", a.result.evidence.size() + 1);
-        it.id = id;
+        it.id = EvidenceId(static_cast<uint32_t>(a.result.evidence.size()));
         it.kind = EvidenceKind::Log;
         it.source = o.source;
         it.file = a.bundle.files[o.ref.file.value].path;
@@ -248,7 +246,7 @@ std::shared_ptr<Analysis> makeIncident(const QString& dir, bool ambiguous)
         rc.pciBus = "0000:91:00";
         rc.rank = 7;
         rc.time.ns = t0;
-        rc.evidence = {"ev-0001"};
+        rc.evidence = {EvidenceId(0)};
         rc.advice = "Drain node02, reseat or replace GPU 3, check PCIe link and power.";
         r.rootCause = rc;
         r.summary = "GPU 3 on node02 fell off the bus; 15 ranks then timed out in NCCL all-reduce.";

@@ -52,7 +52,7 @@ void FocusState::selectEvent(EventId event, const QString& lane)
     navigate(next);
 }
 
-void FocusState::selectEvidence(const ViewEvidenceId& evidence, std::optional<EventId> event, const QString& lane)
+void FocusState::selectEvidence(EvidenceId evidence, std::optional<EventId> event, const QString& lane)
 {
     FocusSnapshot next = m_current;
     next.evidence = evidence;

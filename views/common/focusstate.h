@@ -22,7 +22,7 @@ struct FocusSnapshot {
     int64_t startNs = kNoTime;  // visible time window; kNoTime: not set yet
     int64_t endNs = kNoTime;
     std::optional<EventId> event;  // the selected Result::events id, if any
-    ViewEvidenceId evidence;    // EvidenceItem::id, empty: none
+    std::optional<EvidenceId> evidence;  // the selected EvidenceItem::id, if any
     QString lane;               // "node" or "node/rank" (TimelineLanes::laneKey)
     QString laneFilter;
     friend bool operator==(const FocusSnapshot&, const FocusSnapshot&) = default;
@@ -46,7 +46,7 @@ public:
     bool navigate(const FocusSnapshot& next, History mode = History::Push);
     void setTimeWindow(int64_t startNs, int64_t endNs, History mode = History::Push);
     void selectEvent(EventId event, const QString& lane = {});
-    void selectEvidence(const ViewEvidenceId& evidence, std::optional<EventId> event = std::nullopt, const QString& lane = {});
+    void selectEvidence(EvidenceId evidence, std::optional<EventId> event = std::nullopt, const QString& lane = {});
     void selectLane(const QString& lane);
     void setLaneFilter(const QString& text);
     // Hover position shared by timeline and metrics; not part of history.
@@ -73,7 +73,7 @@ public slots:
 signals:
     void timeWindowChanged(qint64 startNs, qint64 endNs);
     void eventSelected(std::optional<fl::EventId> event);
-    void evidenceSelected(const fl::ViewEvidenceId& evidence);
+    void evidenceSelected(std::optional<fl::EvidenceId> evidence);
     void laneSelected(const QString& lane);
     void laneFilterChanged(const QString& text);
     void cursorMoved(qint64 timeNs);

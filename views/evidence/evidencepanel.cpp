@@ -136,7 +136,7 @@ void EvidencePanel::showContextMenu(const QPoint& pos)
     const EvidenceItem* it = itemAtRow(idx.isValid() ? idx.row() : m_table->currentIndex().row());
     if (!it)
         return;
-    const QString id = style::q(it->id);
+    const EvidenceId id = it->id;
     const bool hasNote = !m_model->data(m_model->index(m_model->rowOfId(id), 0), EvidenceModel::NoteRole).toString().isEmpty();
     const bool marked = m_model->data(m_model->index(m_model->rowOfId(id), 0), EvidenceModel::BookmarkedRole).toBool();
     QMenu menu(this);
@@ -166,12 +166,12 @@ void EvidencePanel::activateRow(int proxyRow)
     QString lane = style::q(it->node);
     if (it->rank >= 0)
         lane += QLatin1Char('/') + QString::number(it->rank);
-    m_focus->selectEvidence(ViewEvidenceId{style::q(it->id)}, it->event, lane);
+    m_focus->selectEvidence(it->id, it->event, lane);
 }
 
-void EvidencePanel::onEvidenceSelected(const ViewEvidenceId& evidence)
+void EvidencePanel::onEvidenceSelected(std::optional<EvidenceId> evidence)
 {
-    const QModelIndex idx = m_proxy->mapFromSource(m_model->index(m_model->rowOfId(evidence.value), 0));
+    const QModelIndex idx = m_proxy->mapFromSource(m_model->index(evidence ? m_model->rowOfId(*evidence) : -1, 0));
     const QSignalBlocker block(m_table->selectionModel());
     m_syncing = true;
     if (idx.isValid()) {

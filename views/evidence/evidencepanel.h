@@ -33,9 +33,9 @@ public:
     const EvidenceItem* itemAtRow(int proxyRow) const;
 
 signals:
-    void noteRequested(const QString& evidenceId);
-    void noteRemoveRequested(const QString& evidenceId);
-    void bookmarkToggleRequested(const QString& evidenceId);
+    void noteRequested(fl::EvidenceId evidence);
+    void noteRemoveRequested(fl::EvidenceId evidence);
+    void bookmarkToggleRequested(fl::EvidenceId evidence);
     // Quiz: the learner takes this line for the initiating event (offered only while setMarking(true)).
     void markRequested(const QString& file, quint64 line);
 
@@ -49,7 +49,7 @@ public slots:
     void selectPrevious();
 
 private:
-    void onEvidenceSelected(const ViewEvidenceId& evidence);
+    void onEvidenceSelected(std::optional<EvidenceId> evidence);
     void onEventSelected(std::optional<EventId> event);
     void activateRow(int proxyRow);
     void step(int delta);

@@ -22,18 +22,18 @@ void EvidenceModel::setAnalysis(std::shared_ptr<const Analysis> analysis)
     m_anyWallClock = m_anyBootRelative = false;
     if (m_analysis) {
         const auto& ev = m_analysis->result.evidence;
-        m_rowOfId.reserve(static_cast<qsizetype>(ev.size()));
+        m_rowOfId.reserve(ev.size());
         for (size_t i = 0; i < ev.size(); ++i) {
             if (ev[i].time.known())
                 (ev[i].time.basis == TimeBasis::BootRelative ? m_anyBootRelative : m_anyWallClock) = true;
-            m_rowOfId.insert(style::q(ev[i].id), static_cast<int>(i));
+            m_rowOfId.emplace(ev[i].id, static_cast<int>(i));
             m_rowsOfEvent[ev[i].event].append(static_cast<int>(i));
         }
     }
     endResetModel();
 }
 
-void EvidenceModel::setNotes(QHash<QString, QString> notes, QSet<QString> bookmarkedLines)
+void EvidenceModel::setNotes(Notes notes, QSet<QString> bookmarkedLines)
 {
     m_notes = std::move(notes);
     m_bookmarks = std::move(bookmarkedLines);
@@ -48,9 +48,16 @@ const EvidenceItem* EvidenceModel::item(int row) const
     return &m_analysis->result.evidence[static_cast<size_t>(row)];
 }
 
-int EvidenceModel::rowOfId(const QString& id) const
+int EvidenceModel::rowOfId(EvidenceId id) const
 {
-    return m_rowOfId.value(id, -1);
+    const auto it = m_rowOfId.find(id);
+    return it == m_rowOfId.end() ? -1 : it->second;
+}
+
+QString EvidenceModel::noteOf(EvidenceId id) const
+{
+    const auto it = m_notes.find(id);
+    return it == m_notes.end() ? QString() : it->second;
 }
 
 int EvidenceModel::rowCount(const QModelIndex& parent) const
@@ -80,21 +87,21 @@ QVariant EvidenceModel::data(const QModelIndex& index, int role) const
         case NoteColumn: {
             // ★ marks a bookmarked line; the note text follows, on one line.
             const bool mark = m_bookmarks.contains(lineKey(style::q(it->file), it->ref.line));
-            const QString note = m_notes.value(style::q(it->id)).simplified();
+            const QString note = noteOf(it->id).simplified();
             return (mark ? QStringLiteral("★ ") : QString()) + note;
         }
         case ExcerptColumn: return style::q(it->excerpt).left(400);
         }
         return {};
     case Qt::ToolTipRole:
-        if (index.column() == NoteColumn && m_notes.contains(style::q(it->id)))
-            return m_notes.value(style::q(it->id));
+        if (index.column() == NoteColumn && m_notes.contains(it->id))
+            return noteOf(it->id);
         return QStringLiteral("%1 · %2\n%3\n%4:%5 (%6)")
-            .arg(style::q(it->id), style::q(it->symptom), style::timeText(it->time), style::q(it->file))
+            .arg(style::q(toString(it->id)), style::q(it->symptom), style::timeText(it->time), style::q(it->file))
             .arg(it->ref.line)
             .arg(style::q(toString(it->time.basis)));
     case Qt::BackgroundRole:
-        if (index.column() == NoteColumn && m_notes.contains(style::q(it->id)))
+        if (index.column() == NoteColumn && m_notes.contains(it->id))
             return QBrush(QColor(0xff, 0xf3, 0xc4));
         return {};
     case Qt::ForegroundRole:
@@ -108,7 +115,7 @@ QVariant EvidenceModel::data(const QModelIndex& index, int role) const
             return f;
         }
         return {};
-    case IdRole: return style::q(it->id);
+    case IdRole: return style::q(toString(it->id));
     case EventRole: return static_cast<qint64>(it->event.value);
     case RoleRole: return static_cast<int>(it->role);
     case NodeRole: return style::q(it->node);
@@ -118,8 +125,8 @@ QVariant EvidenceModel::data(const QModelIndex& index, int role) const
     case SearchTextRole:
         // Notes are searchable: "find the lines I marked 'driver bug'".
         return style::q(it->excerpt) + QLatin1Char(' ') + style::q(it->symptom) + QLatin1Char(' ') + style::q(it->file)
-            + QLatin1Char(' ') + m_notes.value(style::q(it->id));
-    case NoteRole: return m_notes.value(style::q(it->id));
+            + QLatin1Char(' ') + noteOf(it->id);
+    case NoteRole: return noteOf(it->id);
     case BookmarkedRole: return m_bookmarks.contains(lineKey(style::q(it->file), it->ref.line));
     }
     return {};

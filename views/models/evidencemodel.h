@@ -20,6 +20,7 @@ class EvidenceModel : public QAbstractTableModel
     Q_OBJECT
 public:
     enum Columns { TimeColumn, RoleColumn, NodeColumn, RankColumn, SourceColumn, LocationColumn, NoteColumn, ExcerptColumn, NUM_COLUMNS };
+    // IdRole: the evidence id as text ("ev-00001"), for display and search.
     enum Roles { IdRole = Qt::UserRole + 1, EventRole, RoleRole, NodeRole, SourceRole, TimeRole, SearchTextRole, NoteRole, BookmarkedRole, BootRelativeRole };
 
     explicit EvidenceModel(QObject* parent = nullptr);
@@ -27,15 +28,16 @@ public:
     const EvidenceItem* item(int row) const;
     // O(1) through hashes built once per analysis (Wireshark's number_to_row_):
     // views look evidence up by id and event on every selection.
-    int rowOfId(const QString& id) const;
-    const EvidenceItem* itemById(const QString& id) const { return item(rowOfId(id)); }
+    int rowOfId(EvidenceId id) const;
+    const EvidenceItem* itemById(EvidenceId id) const { return item(rowOfId(id)); }
     QList<int> rowsOfEvent(EventId event) const
     {
         auto it = m_rowsOfEvent.find(event);
         return it == m_rowsOfEvent.end() ? QList<int>() : it->second;
     }
     // Reviewer notes by evidence id, and bookmarked raw lines as "file:line".
-    void setNotes(QHash<QString, QString> notes, QSet<QString> bookmarkedLines);
+    using Notes = std::unordered_map<EvidenceId, QString>;
+    void setNotes(Notes notes, QSet<QString> bookmarkedLines);
     static QString lineKey(const QString& file, quint64 line) { return file + QLatin1Char(':') + QString::number(line); }
 
     int rowCount(const QModelIndex& parent = {}) const override;
@@ -46,9 +48,10 @@ public:
 private:
     std::shared_ptr<const Analysis> m_analysis;
     bool m_anyWallClock = false, m_anyBootRelative = false;  // which bases the time column holds: its heading says
-    QHash<QString, int> m_rowOfId;
+    std::unordered_map<EvidenceId, int> m_rowOfId;
     std::unordered_map<EventId, QList<int>> m_rowsOfEvent;  // rows in result (time) order
-    QHash<QString, QString> m_notes;
+    Notes m_notes;
+    QString noteOf(EvidenceId id) const;
     QSet<QString> m_bookmarks;
 };
 

@@ -481,13 +481,11 @@ void ServiceBrowser::showResult(const QString& sessionId, int run, const nlohman
     m_verdict->setText(text);
     // Root-cause evidence first, then the rest as the document orders it.
     for (const EvidenceItem& e : m_read->evidence) {
-        if (e.id.empty())
-            continue;
         const QString where = e.file.empty() ? QString() : qs(e.file) + QLatin1Char(':') + QString::number(e.ref.line);
         auto* item = new QListWidgetItem(QStringLiteral("%1  %2  %3  %4")
-                                             .arg(qs(e.id), qs(std::string(toString(e.role))), where,
+                                             .arg(qs(toString(e.id)), qs(std::string(toString(e.role))), where,
                                                   qs(e.excerpt).simplified().left(120)));
-        item->setData(Qt::UserRole, qs(e.id));
+        item->setData(Qt::UserRole, qs(toString(e.id)));
         if (e.role == EvidenceRole::Root)
             m_evidence->insertItem(0, item);
         else

@@ -43,7 +43,7 @@ ServiceReview::ServiceReview(WorkbenchView* view)
     reviews().append(this);
     setObjectName(QStringLiteral("serviceReview"));
     // After the view's own handler, which finds no bytes on disk for a service result.
-    connect(view->focus(), &FocusState::evidenceSelected, this, [this](const ViewEvidenceId& e) { fetch(e.value); });
+    connect(view->focus(), &FocusState::evidenceSelected, this, [this](std::optional<EvidenceId> e) { fetch(e); });
 }
 
 ServiceReview::~ServiceReview()
@@ -97,7 +97,7 @@ void ServiceReview::attach(ServiceClient* client, const QString& sessionId, int 
     m_session = sessionId;
     m_run = run;
     m_analysis = analysis;
-    m_wanted.clear();
+    m_wanted.reset();
     m_error.clear();
     m_dir = std::make_unique<QTemporaryDir>();
     const QString key = notesKey(client->baseUrl(), sessionId);
@@ -107,7 +107,7 @@ void ServiceReview::attach(ServiceClient* client, const QString& sessionId, int 
     if (const QString problem = m_view->openNotes(key); !problem.isEmpty())
         emit message(problem);
     // The view has already focused an evidence item (the root cause's) before we were attached.
-    fetch(m_view->focus()->current().evidence.value);
+    fetch(m_view->focus()->current().evidence);
     fetchTrace();
 }
 
@@ -148,28 +148,30 @@ bool ServiceReview::active() const
     return m_client && !m_session.isEmpty() && a && a == m_view->analysis();
 }
 
-void ServiceReview::fetch(const QString& evidenceId)
+void ServiceReview::fetch(std::optional<EvidenceId> evidence)
 {
-    if (!active() || evidenceId.isEmpty() || evidenceId == m_wanted)
+    if (!active() || !evidence || evidence == m_wanted)
         return;
+    const EvidenceId wanted = *evidence;
+    const QString evidenceId = q(toString(wanted));
     const auto analysis = m_view->analysis();
     QString file;
     int64_t line = 0;
     for (const EvidenceItem& e : analysis->result.evidence)
-        if (q(e.id) == evidenceId) {
+        if (e.id == wanted) {
             file = q(e.file);
             line = e.ref.line;
         }
-    m_wanted = evidenceId;
+    m_wanted = wanted;
     ++m_pending;
     emit message(tr("Fetching the raw lines of %1 from the service…").arg(evidenceId));
     const QString session = m_session;
-    m_client->evidence(session, m_run, evidenceId, m_context, this, [this, session, evidenceId, file, line](const ServiceReply& r) {
+    m_client->evidence(session, m_run, evidenceId, m_context, this, [this, session, wanted, evidenceId, file, line](const ServiceReply& r) {
         --m_pending;
-        if (session != m_session || evidenceId != m_wanted || !active())
+        if (session != m_session || wanted != m_wanted || !active())
             return;  // the reviewer moved on
         if (!r.ok()) {
-            showRefusal(evidenceId, file, r.error);
+            showRefusal(wanted, file, r.error);
             return;
         }
         // Asked of this result's run, the service names the same file and line; if it does not (a result
@@ -178,21 +180,22 @@ void ServiceReview::fetch(const QString& evidenceId)
         const auto l = r.body.is_object() ? r.body.find("line") : r.body.end();
         if (f == r.body.end() || !f->is_string() || q(f->get<std::string>()) != file || l == r.body.end() ||
             !l->is_number_integer() || l->get<int64_t>() != line) {
-            showRefusal(evidenceId, file,
+            showRefusal(wanted, file,
                         tr("the service's run %1 has %2 on another line than this result; open the session again")
                             .arg(r.body.value("run", 0))
                             .arg(evidenceId));
             return;
         }
-        show(evidenceId, file, r.body);
+        show(wanted, file, r.body);
     });
 }
 
-void ServiceReview::show(const QString& evidenceId, const QString& fallbackFile, const nlohmann::json& body)
+void ServiceReview::show(EvidenceId shown, const QString& fallbackFile, const nlohmann::json& body)
 {
+    const QString evidenceId = q(toString(shown));
     const auto lines = body.find("lines");
     if (!body.is_object() || lines == body.end() || !lines->is_array() || lines->empty()) {
-        showRefusal(evidenceId, fallbackFile, tr("the service's answer holds no lines"));
+        showRefusal(shown, fallbackFile, tr("the service's answer holds no lines"));
         return;
     }
     const QString file = body.contains("file") && body["file"].is_string() ? q(body["file"].get<std::string>()) : fallbackFile;
@@ -239,16 +242,16 @@ void ServiceReview::show(const QString& evidenceId, const QString& fallbackFile,
         return;  // openText said why; do not claim the lines are shown
     m_error.clear();
     emit message(tr("%1: raw lines %2–%3 of %4 from the service").arg(evidenceId).arg(first).arg(lineOf(lines->back())).arg(file));
-    emit rawShown(evidenceId);
+    emit rawShown(shown);
 }
 
-void ServiceReview::showRefusal(const QString& evidenceId, const QString& file, const QString& error)
+void ServiceReview::showRefusal(EvidenceId evidence, const QString& file, const QString& error)
 {
-    m_error = tr("The service did not give the raw lines of %1 (%2): %3").arg(evidenceId, file, error);
+    m_error = tr("The service did not give the raw lines of %1 (%2): %3").arg(q(toString(evidence)), file, error);
     const bool shown = openText(file, m_error.toUtf8() + '\n', 0, static_cast<uint32_t>(m_error.toUtf8().size()), 1);
     emit message(m_error);
     if (shown)
-        emit rawShown(evidenceId);
+        emit rawShown(evidence);
 }
 
 bool ServiceReview::openText(const QString& file, const QByteArray& text, uint64_t highlightAt, uint32_t highlightLength,

@@ -66,15 +66,15 @@ public:
 
 signals:
     void message(const QString& text);  // for the status bar
-    void rawShown(const QString& evidenceId);  // the raw viewer shows the item's lines (or why not)
+    void rawShown(fl::EvidenceId evidence);    // the raw viewer shows the item's lines (or why not)
     void traceShown(bool ok);                  // the phase stepper has the trace (or traceError() says why not)
 
 private:
     explicit ServiceReview(WorkbenchView* view);
-    void fetch(const QString& evidenceId);
+    void fetch(std::optional<EvidenceId> evidence);
     void fetchTrace();
-    void show(const QString& evidenceId, const QString& file, const nlohmann::json& body);
-    void showRefusal(const QString& evidenceId, const QString& file, const QString& error);
+    void show(EvidenceId evidence, const QString& file, const nlohmann::json& body);
+    void showRefusal(EvidenceId evidence, const QString& file, const QString& error);
     [[nodiscard]] bool openText(const QString& file, const QByteArray& text, uint64_t highlightAt, uint32_t highlightLength,
                   uint64_t line);
 
@@ -84,7 +84,7 @@ private:
     int m_run = 0;
     std::weak_ptr<const Analysis> m_analysis;
     std::unique_ptr<QTemporaryDir> m_dir;
-    QString m_wanted;  // the evidence whose lines are awaited; older answers are dropped
+    std::optional<EvidenceId> m_wanted;  // the evidence whose lines are awaited; older answers are dropped
     int m_context = kContext;
     int m_pending = 0;
     int m_files = 0;

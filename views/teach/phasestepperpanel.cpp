@@ -1,33 +1,25 @@
 // SPDX-License-Identifier: MIT
 #include "views/teach/phasestepperpanel.h"
 
-#include "views/common/viewstyle.h"
-#include "present/verdict.h"
-
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QLabel>
 #include <QPushButton>
 #include <QTreeView>
-#include <QTreeWidget>
 #include <QVBoxLayout>
 
 namespace fl {
-
-namespace {
-constexpr int kEventRole = Qt::UserRole + 1;
-constexpr size_t kMaxEventsShown = 6;  // per trace row; the count says how many more
-} // namespace
 
 PhaseStepperPanel::PhaseStepperPanel(FocusState* focus, QWidget* parent)
     : QWidget(parent)
     , m_focus(focus)
     , m_model(new PhaseStepModel(this))
+    , m_rows(new TraceStepModel(this))
     , m_phaseList(new QTreeView(this))
     , m_phase(new QLabel(this))
     , m_description(new QLabel(this))
     , m_counts(new QLabel(this))
-    , m_items(new QTreeWidget(this))
+    , m_items(new QTreeView(this))
     , m_first(new QPushButton(tr("« First"), this))
     , m_prev(new QPushButton(tr("‹ Prev"), this))
     , m_next(new QPushButton(tr("Next ›"), this))
@@ -40,8 +32,10 @@ PhaseStepperPanel::PhaseStepperPanel(FocusState* focus, QWidget* parent)
     m_description->setWordWrap(true);
     m_counts->setWordWrap(true);
     m_counts->setTextFormat(Qt::RichText);
-    m_items->setHeaderLabels({tr("Change"), tr("Rule"), tr("Events"), tr("Detail")});
+    m_items->setModel(m_rows);
     m_items->setRootIsDecorated(false);
+    m_items->setEditTriggers(QAbstractItemView::NoEditTriggers);
+    m_items->setSelectionBehavior(QAbstractItemView::SelectRows);
     m_items->setAlternatingRowColors(true);
     m_items->setUniformRowHeights(true);
     m_items->header()->setStretchLastSection(true);
@@ -79,9 +73,9 @@ PhaseStepperPanel::PhaseStepperPanel(FocusState* focus, QWidget* parent)
                 if (current.isValid())
                     setStep(current.row());
             });
-    connect(m_items, &QTreeWidget::itemClicked, this, [this](QTreeWidgetItem* it) {
-        if (it && it->data(0, kEventRole).isValid())
-            m_focus->selectEvent(EventId(it->data(0, kEventRole).toUInt()));
+    connect(m_items, &QTreeView::clicked, this, [this](const QModelIndex& index) {
+        if (const QVariant event = index.data(TraceStepModel::EventRole); event.isValid())
+            m_focus->selectEvent(EventId(event.toUInt()));
     });
     setAnalysis(nullptr);
 }
@@ -90,7 +84,7 @@ void PhaseStepperPanel::setAnalysis(std::shared_ptr<const Analysis> analysis)
 {
     m_analysis = std::move(analysis);
     PhaseSteps built;
-    m_events = m_analysis ? EventIndex(m_analysis->result) : EventIndex();
+    m_rows->setAnalysis(m_analysis);
     if (m_analysis)
         built.build(*m_analysis);
     m_index = -1;
@@ -150,18 +144,10 @@ QString PhaseStepperPanel::countsText() const
     return parts.join(QStringLiteral(" · "));
 }
 
-QString PhaseStepperPanel::eventText(EventId event) const
-{
-    const SymptomEvent* e = m_events.find(event);
-    if (!e)
-        return QStringLiteral("#%1").arg(event.value);
-    return style::q(e->symptom.str() + " @ " + present::place(e->node, e->gpuIndex, e->pciBus, e->rank));
-}
-
 void PhaseStepperPanel::show()
 {
-    m_items->clear();
     const bool have = m_index >= 0;
+    m_rows->setSteps(have ? steps().step(m_index).items : std::vector<const TraceStep*>{});
     if (have && m_phaseList->currentIndex().row() != m_index)  // a button moved: the list follows (setStep ignores the echo)
         m_phaseList->setCurrentIndex(m_model->index(m_index, PhaseStepModel::PhaseColumn));
     m_first->setEnabled(have && m_index > 0);
@@ -179,33 +165,11 @@ void PhaseStepperPanel::show()
     m_description->setText(PhaseSteps::phaseDescription(s.phase));
     m_counts->setText(s.items.empty() ? tr("<i>Nothing changed in this phase.</i>")
                                       : tr("<b>%1</b> events touched: %2").arg(s.touched.size()).arg(countsText().toHtmlEscaped()));
-    for (const TraceStep* t : s.items) {
-        auto* it = new QTreeWidgetItem(m_items);
-        const auto change = PhaseSteps::classify(t->action);
-        it->setText(0, PhaseSteps::changeName(change));
-        it->setText(1, style::q(t->rule));
-        QStringList evs;
-        for (size_t i = 0; i < t->events.size() && i < kMaxEventsShown; ++i)
-            evs << eventText(t->events[i]);
-        if (t->events.size() > kMaxEventsShown)
-            evs << tr("+%1 more").arg(t->events.size() - kMaxEventsShown);
-        it->setText(2, evs.join(QStringLiteral(", ")));
-        it->setText(3, style::q(present::traceAction(*t)) + (t->detail.empty() ? QString() : QStringLiteral(" — ") + style::q(t->detail)));
-        it->setToolTip(2, evs.join(QLatin1Char('\n')));
-        it->setToolTip(1, it->text(1));
-        it->setToolTip(3, it->text(3));
-        if (!t->events.empty())
-            it->setData(0, kEventRole, t->events.front().value);
-        if (change == PhaseSteps::Suppressed)
-            it->setForeground(0, style::levelColor(style::Suppressed));
-        else if (change == PhaseSteps::Ranked)
-            it->setForeground(0, style::levelColor(style::Root));
-    }
-    for (int c = 0; c < 3; ++c)
+    for (int c = 0; c < TraceStepModel::DetailColumn; ++c)
         m_items->resizeColumnToContents(c);
     // The panel is narrow: the rule id and events are cut, the tooltips hold them whole.
-    m_items->setColumnWidth(1, std::min(m_items->columnWidth(1), 150));
-    m_items->setColumnWidth(2, std::min(m_items->columnWidth(2), 260));
+    m_items->setColumnWidth(TraceStepModel::RuleColumn, std::min(m_items->columnWidth(TraceStepModel::RuleColumn), 150));
+    m_items->setColumnWidth(TraceStepModel::EventsColumn, std::min(m_items->columnWidth(TraceStepModel::EventsColumn), 260));
     if (m_highlighting)
         m_focus->setHighlight(s.touched);
 }

@@ -1,16 +1,17 @@
 // SPDX-License-Identifier: MIT
 // "Teach" tab: walks the engine's trace phase by phase with First / Prev /
 // Next / Last, or a click on a phase in the list of every phase (a view on
-// PhaseStepModel, which holds the steps), and says, for each phase, which
+// PhaseStepModel, which holds the steps), and says, for each phase (its rows a
+// view on TraceStepModel), which
 // events appeared, were decoded or rewritten, suppressed, linked and ranked. The events of the
 // current step are highlighted on the timeline and the chain graph through
 // FocusState::setHighlight.
 #pragma once
 
-#include "views/common/eventindex.h"
 #include "views/common/focusstate.h"
 #include "views/teach/phasesteps.h"
 #include "views/models/phasestepmodel.h"
+#include "views/models/tracestepmodel.h"
 
 #include <QWidget>
 
@@ -19,7 +20,6 @@
 class QLabel;
 class QPushButton;
 class QTreeView;
-class QTreeWidget;
 
 namespace fl {
 
@@ -36,7 +36,8 @@ public:
     int currentIndex() const { return m_index; }
     QString phaseText() const;      // "3 / 10 · filter"
     QString countsText() const;     // "appear 0 · decoded / rewritten 2 · …"
-    QTreeWidget* items() const { return m_items; }
+    QTreeView* items() const { return m_items; }  // the current phase's steps, a view on rowModel()
+    TraceStepModel* rowModel() const { return m_rows; }
     QPushButton* firstButton() const { return m_first; }
     QPushButton* prevButton() const { return m_prev; }
     QPushButton* nextButton() const { return m_next; }
@@ -56,19 +57,18 @@ signals:
 
 private:
     void show();
-    QString eventText(EventId event) const;
 
     FocusState* m_focus;
     std::shared_ptr<const Analysis> m_analysis;
-    EventIndex m_events;  // a service result holds only some events: ids are not positions
     PhaseStepModel* m_model;  // the steps: one row a phase
+    TraceStepModel* m_rows;   // the current step's trace rows
     int m_index = -1;
     bool m_highlighting = true;
     QTreeView* m_phaseList;
     QLabel* m_phase;
     QLabel* m_description;
     QLabel* m_counts;
-    QTreeWidget* m_items;
+    QTreeView* m_items;
     QPushButton* m_first;
     QPushButton* m_prev;
     QPushButton* m_next;

@@ -13,6 +13,7 @@
 #include "engine/engine.h"
 #include "views/common/focusstate.h"
 #include "views/common/viewjobs.h"
+#include "views/models/evidencemodel.h"
 #include "views/store/notesstore.h"
 
 #include <QHash>
@@ -44,7 +45,7 @@ enum class QuizRole {
 
 // The notes as the panels show them, computed once per change by the workbench.
 struct PanelNotes {
-    QHash<QString, QString> evidence;     // evidence id -> note (followed to renumbered ids)
+    EvidenceModel::Notes evidence;        // evidence id -> note (followed to renumbered ids)
     QHash<QString, QString> lanes;        // lane key -> note
     QSet<QString> markedLines;            // EvidenceModel::lineKey of every bookmark
     std::vector<LineBookmark> bookmarks;  // every bookmark, by file and line

@@ -67,7 +67,7 @@ QWidget* WorkbenchView::panel(const QString& id) const
 
 WorkbenchView::~WorkbenchView() = default;
 
-const EvidenceItem* WorkbenchView::evidenceById(const QString& id) const
+const EvidenceItem* WorkbenchView::evidenceById(EvidenceId id) const
 {
     return m_analysis ? evidence()->model()->itemById(id) : nullptr;
 }
@@ -96,12 +96,14 @@ bool WorkbenchView::checked(bool ok)
     return ok;
 }
 
-bool WorkbenchView::setEvidenceNote(const QString& evidenceId, const QString& text)
+bool WorkbenchView::setEvidenceNote(EvidenceId evidence, const QString& text)
 {
-    const EvidenceItem* e = evidenceById(evidenceId);
+    const EvidenceItem* e = evidenceById(evidence);
     if (!e)
         return false;
-    return checked(m_notes->setNote(NotesStore::kEvidence, evidenceId, text, style::q(e->file), e->ref.line));
+    // The notes store keeps the id as text, as the CLI's report reads it.
+    return checked(m_notes->setNote(NotesStore::kEvidence, style::q(toString(evidence)), text, style::q(e->file),
+                                    e->ref.line));
 }
 
 bool WorkbenchView::setLaneNote(const QString& laneKey, const QString& text)
@@ -136,20 +138,22 @@ PanelNotes WorkbenchView::panelNotes() const
 {
     PanelNotes out;
     for (const ItemNote& n : m_notes->notes()) {
-        if (n.kind == NotesStore::kEvidence)
-            out.evidence.insert(n.target, n.text);
-        else if (n.kind == NotesStore::kLane)
+        if (n.kind == NotesStore::kEvidence) {
+            if (const auto id = evidenceIdFromString(n.target.toStdString()))
+                out.evidence.emplace(*id, n.text);
+        } else if (n.kind == NotesStore::kLane)
             out.lanes.insert(n.target, n.text);
     }
     // An evidence id can change when the rules change; the note follows the
     // line it was written on.
     if (m_analysis) {
         for (const ItemNote& n : m_notes->notes(NotesStore::kEvidence)) {
-            if (evidenceById(n.target) || n.file.isEmpty())
+            const auto id = evidenceIdFromString(n.target.toStdString());
+            if ((id && evidenceById(*id)) || n.file.isEmpty())
                 continue;
             for (const EvidenceItem& e : m_analysis->result.evidence)
-                if (style::q(e.file) == n.file && e.ref.line == n.line && !out.evidence.contains(style::q(e.id)))
-                    out.evidence.insert(style::q(e.id), n.text);
+                if (style::q(e.file) == n.file && e.ref.line == n.line)
+                    out.evidence.emplace(e.id, n.text);  // a note already there stays
         }
     }
     out.bookmarks = m_notes->bookmarks();
@@ -189,13 +193,14 @@ bool WorkbenchView::openRawLine(const QString& file, quint64 line)
     return false;
 }
 
-void WorkbenchView::editEvidenceNote(const QString& evidenceId)
+void WorkbenchView::editEvidenceNote(EvidenceId evidence)
 {
     bool ok = false;
-    const QString text = QInputDialog::getMultiLineText(this, tr("Note on evidence %1").arg(evidenceId), tr("Note:"),
-                                                        m_notes->note(NotesStore::kEvidence, evidenceId), &ok);
+    const QString id = style::q(toString(evidence));
+    const QString text = QInputDialog::getMultiLineText(this, tr("Note on evidence %1").arg(id), tr("Note:"),
+                                                        m_notes->note(NotesStore::kEvidence, id), &ok);
     if (ok)
-        static_cast<void>(setEvidenceNote(evidenceId, text));  // failure: notesError
+        static_cast<void>(setEvidenceNote(evidence, text));  // failure: notesError
 }
 
 void WorkbenchView::editLaneNote(const QString& laneKey)
@@ -331,13 +336,13 @@ void WorkbenchView::selectStart(FocusSnapshot& s) const
     // Selected and opened, without a history step.
     const Result& r = m_analysis->result;
     if (r.rootCause && !r.rootCause->evidence.empty()) {
-        s.evidence = ViewEvidenceId{style::q(r.rootCause->evidence.front())};
+        s.evidence = r.rootCause->evidence.front();
         s.event = r.rootCause->event;
         return;
     }
     for (const EvidenceItem& e : r.evidence) {
         if (e.role == EvidenceRole::Root) {  // as in an ambiguous result
-            s.evidence = ViewEvidenceId{style::q(e.id)};
+            s.evidence = e.id;
             s.event = e.event;
             return;
         }
@@ -348,16 +353,16 @@ void WorkbenchView::selectStart(FocusSnapshot& s) const
         if (e.time.known() && (!earliest || e.time.ns < earliest->time.ns))
             earliest = &e;
     if (earliest) {
-        s.evidence = ViewEvidenceId{style::q(earliest->id)};
+        s.evidence = earliest->id;
         s.event = earliest->event;
     }
 }
 
-void WorkbenchView::openEvidence(const ViewEvidenceId& evidence)
+void WorkbenchView::openEvidence(std::optional<EvidenceId> evidence)
 {
-    if (!m_analysis || evidence.isEmpty())
+    if (!m_analysis || !evidence)
         return;
-    const EvidenceItem* e = evidenceById(evidence.value);
+    const EvidenceItem* e = evidenceById(*evidence);
     if (!e || e->ref.file.value >= m_analysis->bundle.files.size())
         return;
     const SourceFile& f = m_analysis->bundle.files[e->ref.file.value];

@@ -82,7 +82,7 @@ public:
 
     // Writes a note / bookmark / override and refreshes the views. False
     // (with notesError emitted) when the store cannot write.
-    [[nodiscard]] bool setEvidenceNote(const QString& evidenceId, const QString& text);
+    [[nodiscard]] bool setEvidenceNote(EvidenceId evidence, const QString& text);
     [[nodiscard]] bool setLaneNote(const QString& laneKey, const QString& text);
     [[nodiscard]] bool toggleBookmark(const QString& file, quint64 line);
     [[nodiscard]] bool setLineNote(const QString& file, quint64 line, const QString& text);
@@ -90,18 +90,18 @@ public:
     [[nodiscard]] bool clearVerdictOverride();
     // Opens a bundle file (by bundle path) in the raw viewer at `line`.
     [[nodiscard]] bool openRawLine(const QString& file, quint64 line);
-    const EvidenceItem* evidenceById(const QString& id) const;
+    const EvidenceItem* evidenceById(EvidenceId id) const;
 
 public slots:
     // Interactive editors (dialogs) behind the context menus.
-    void editEvidenceNote(const QString& evidenceId);
+    void editEvidenceNote(fl::EvidenceId evidence);
     void editLaneNote(const QString& laneKey);
     void editLineNote(quint64 line);
     void editVerdictOverride();
     // Shows the notes in every panel again (after a write, or when the raw viewer opened another file).
     void refreshNotes();
     // Opens the evidence's raw lines in the raw viewer.
-    void openEvidence(const fl::ViewEvidenceId& evidence);
+    void openEvidence(std::optional<fl::EvidenceId> evidence);
 
 signals:
     void verdictShown();

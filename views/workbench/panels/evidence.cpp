@@ -13,10 +13,10 @@ PanelSpec evidence()
     p.create = [](FocusState* focus) { return new EvidencePanel(focus); };
     p.attach = as<EvidencePanel>([](EvidencePanel* e, WorkbenchView& wb) {
         QObject::connect(e, &EvidencePanel::noteRequested, &wb, &WorkbenchView::editEvidenceNote);
-        QObject::connect(e, &EvidencePanel::noteRemoveRequested, &wb, [&wb](const QString& id) {
+        QObject::connect(e, &EvidencePanel::noteRemoveRequested, &wb, [&wb](EvidenceId id) {
             static_cast<void>(wb.setEvidenceNote(id, {}));  // a failure reaches the user through notesError
         });
-        QObject::connect(e, &EvidencePanel::bookmarkToggleRequested, &wb, [&wb](const QString& id) {
+        QObject::connect(e, &EvidencePanel::bookmarkToggleRequested, &wb, [&wb](EvidenceId id) {
             if (const EvidenceItem* item = wb.evidenceById(id))
                 static_cast<void>(wb.toggleBookmark(style::q(item->file), item->ref.line));  // failure: notesError
         });
