@@ -36,7 +36,7 @@ nlohmann::json stored(const std::string& job, const std::string& node, const std
 {
     Result r;
     r.status = ResultStatus::Attributed;
-    r.domain = "gpu";
+    r.domain = Domain::Gpu;
     r.subDomain = "gpu_lost";
     r.workloadId = job;
     r.attempt = 1;

@@ -106,7 +106,7 @@ private slots:
             QCOMPARE(w.chain()->reviewedTag()->parentItem(), w.chain()->itemForEvent(chosen));
 
             // A thread on the chosen item: a comment and a reply under it.
-            w.focus()->selectEvidence(ViewEvidenceId{QString::fromStdString(chosenEvidence)});
+            w.focus()->selectEvidence(*evidenceIdFromString(chosenEvidence));
             QCOMPARE(r->evidenceId(), QString::fromStdString(chosenEvidence));
             r->commentEdit()->setPlainText(QStringLiteral("is this clock offset trustworthy?"));
             r->comment();
@@ -132,7 +132,7 @@ private slots:
         QCOMPARE(r->historyModel()->rowCount(), 2);
         QCOMPARE(r->historyModel()->decisions().front().reviewer, std::string("alice"));
         QVERIFY(r->historyModel()->decisions().back().choice == present::ReviewChoice::Confirm);
-        w.focus()->selectEvidence(ViewEvidenceId{QString::fromStdString(chosenEvidence)});
+        w.focus()->selectEvidence(*evidenceIdFromString(chosenEvidence));
         QCOMPARE(r->threadModel()->rowCount(), 1);
         QCOMPARE(r->threadModel()->rowCount(r->threadModel()->index(0, 0)), 1);
         // An ambiguous verdict confirmed names no single root: nothing is marked as the reviewed root.

@@ -47,7 +47,7 @@ private slots:
         QVERIFY(!w.panel(QStringLiteral("no-such-panel")));
         // The layout the registry gives is the one the workbench always had.
         QCOMPARE(tabTitles(w.sideTabs()), (QStringList{"Verdict", "Explanation", "Teach", "Compare", "Review"}));
-        QCOMPARE(tabTitles(w.centreTabs()), (QStringList{"Timeline", "Symptom chain", "Metrics"}));
+        QCOMPARE(tabTitles(w.centreTabs()), (QStringList{"Timeline", "Symptom chain", "Metrics", "Baseline", "History"}));
         QVERIFY(w.verdict() && w.explanation() && w.stepper() && w.timeline() && w.chain() && w.metrics() &&
                 w.evidence() && w.raw() && w.quiz());
     }
@@ -86,7 +86,7 @@ private slots:
         // An ordinary open leaves the exercise: the usual tabs.
         w.endQuiz();
         QCOMPARE(tabTitles(w.sideTabs()), (QStringList{"Verdict", "Explanation", "Teach", "Compare", "Review"}));
-        QCOMPARE(tabTitles(w.centreTabs()), (QStringList{"Timeline", "Symptom chain", "Metrics"}));
+        QCOMPARE(tabTitles(w.centreTabs()), (QStringList{"Timeline", "Symptom chain", "Metrics", "Baseline", "History"}));
     }
 
     void everyPanelReceivesTheAnalysisAndTheNotes()

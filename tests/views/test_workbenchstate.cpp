@@ -25,17 +25,17 @@ private slots:
     {
         const QString bundle = QStringLiteral(FAULTLINE_SOURCE_DIR "/samples/ambiguous-two-faults");
         const auto a = std::make_shared<const Analysis>(analyze(bundle.toStdString(), AnalyzeOptions{}));
-        const QString evidence = QString::fromStdString(a->result.evidence.at(3).id);
+        const EvidenceId evidence = a->result.evidence.at(3).id;
         WorkbenchView from;
         from.setAnalysis(a);
         from.sideTabs()->setCurrentWidget(from.panel(QStringLiteral("compare")));
-        from.focus()->selectEvidence(ViewEvidenceId{evidence});
+        from.focus()->selectEvidence(evidence);
         const int64_t t0 = a->result.events.front().time.ns;
         from.focus()->setTimeWindow(t0 - 1'000'000'000, t0 + 4'000'000'000);
         const store::WorkbenchState s = stateOf(from, bundle);
         QCOMPARE(s.tab, std::string("compare"));
         QVERIFY(s.mode == store::StateMode::Review);
-        QCOMPARE(s.selection, evidence.toStdString());
+        QVERIFY(s.selection == evidence);
         const std::string link = store::stateToLink(s);
         QVERIFY2(link.rfind("faultline:?", 0) == 0, link.c_str());
 
@@ -43,19 +43,19 @@ private slots:
         to.setAnalysis(a);
         QCOMPARE(applyState(to, store::stateFromLink(link)), QString());
         QCOMPARE(to.sideTabs()->currentWidget(), to.panel(QStringLiteral("compare")));
-        QCOMPARE(to.focus()->current().evidence.value, evidence);
+        QVERIFY(to.focus()->current().evidence == evidence);
         QCOMPARE(to.focus()->current().startNs, t0 - 1'000'000'000);
         QCOMPARE(to.focus()->current().endNs, t0 + 4'000'000'000);
 
         // A centre tab, and an evidence id this result does not have.
         store::WorkbenchState other = s;
         other.tab = "chain";
-        other.selection = "ev-99999";
+        other.selection = evidenceIdFromString("ev-99999");
         const QString problems = applyState(to, other);
         QCOMPARE(to.centreTabs()->currentWidget(), static_cast<QWidget*>(to.chain()));
         QVERIFY2(problems.contains(QStringLiteral("ev-99999")), qPrintable(problems));
         other.tab = "no-such-tab";
-        other.selection.clear();
+        other.selection.reset();
         QVERIFY(applyState(to, other).contains(QStringLiteral("no-such-tab")));
     }
 

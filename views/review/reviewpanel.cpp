@@ -23,6 +23,14 @@
 
 namespace fl {
 
+namespace {
+// Threads are keyed by the evidence id's text, as the notes store keeps them.
+QString evidenceText(std::optional<EvidenceId> id)
+{
+    return id ? QString::fromStdString(toString(*id)) : QString();
+}
+} // namespace
+
 ReviewPanel::ReviewPanel(FocusState* focus, QWidget* parent)
     : QWidget(parent)
     , m_focus(focus)
@@ -105,7 +113,7 @@ ReviewPanel::ReviewPanel(FocusState* focus, QWidget* parent)
             [this] { m_reply->setEnabled(m_threadView->currentIndex().isValid()); });
     if (m_focus)
         connect(m_focus, &FocusState::evidenceSelected, this,
-                [this](const ViewEvidenceId& id) { showThreadOf(id.value); });
+                [this](std::optional<EvidenceId> id) { showThreadOf(evidenceText(id)); });
     setAnalysis(nullptr);
 }
 
@@ -131,7 +139,7 @@ void ReviewPanel::setAnalysis(std::shared_ptr<const Analysis> analysis)
     m_choose->setEnabled(m_candidate->count() > 0);
     m_candidate->setEnabled(m_candidate->count() > 0);
     m_status->clear();
-    showThreadOf(m_focus && m_analysis ? m_focus->current().evidence.value : QString());
+    showThreadOf(m_focus && m_analysis ? evidenceText(m_focus->current().evidence) : QString());
 }
 
 void ReviewPanel::setRecord(std::vector<present::ReviewDecision> decisions, std::vector<present::ThreadComment> threads)
@@ -214,7 +222,7 @@ void ReviewPanel::post(int64_t parent)
     c.parent = parent;
     c.target = m_evidence.toStdString();
     for (const EvidenceItem& item : m_analysis->result.evidence)
-        if (item.id == c.target) {
+        if (toString(item.id) == c.target) {
             c.file = item.file;
             c.line = item.ref.line;
         }

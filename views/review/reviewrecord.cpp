@@ -11,7 +11,7 @@ std::optional<EventId> reviewedEvent(const Result& result, const present::Review
 {
     if (!decision.evidenceId.empty())
         for (const EvidenceItem& item : result.evidence)
-            if (item.id == decision.evidenceId)
+            if (toString(item.id) == decision.evidenceId)
                 return item.event;
     if (decision.event >= 0)
         for (const SymptomEvent& e : result.events)

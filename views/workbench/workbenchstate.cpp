@@ -27,7 +27,7 @@ store::WorkbenchState stateOf(const WorkbenchView& wb, const QString& bundlePath
     const QWidget* side = wb.sideTabs()->currentWidget();
     const bool sideChosen = side && wb.sideTabs()->currentIndex() > 0;
     s.tab = panelId(wb, sideChosen ? side : wb.centreTabs()->currentWidget()).toStdString();
-    s.selection = wb.focus()->current().evidence.value.toStdString();
+    s.selection = wb.focus()->current().evidence;
     if (wb.focus()->current().startNs != kNoTime && wb.focus()->current().endNs > wb.focus()->current().startNs) {
         s.fromNs = wb.focus()->current().startNs;
         s.toNs = wb.focus()->current().endNs;
@@ -64,12 +64,11 @@ QString applyState(WorkbenchView& wb, const store::WorkbenchState& s)
     }
     if (s.fromNs != kNoTime && s.toNs != kNoTime)
         wb.focus()->setTimeWindow(s.fromNs, s.toNs);
-    if (!s.selection.empty()) {
-        const QString id = QString::fromStdString(s.selection);
-        if (wb.evidenceById(id))
-            wb.focus()->selectEvidence(ViewEvidenceId{id});
+    if (s.selection) {
+        if (wb.evidenceById(*s.selection))
+            wb.focus()->selectEvidence(*s.selection);
         else
-            problems << QObject::tr("evidence '%1' is not in this result").arg(id);
+            problems << QObject::tr("evidence '%1' is not in this result").arg(QString::fromStdString(toString(*s.selection)));
     }
     return problems.join(QStringLiteral("; "));
 }
