@@ -372,8 +372,8 @@ void TestAccuracy::noiseAlsoInBaseline()
 // with every log ("metrics + logs") and once with the scrapes alone ("metrics only", whose truth is
 // unattributed unless the scrape names the fault: synth/generate.cpp). Metrics + logs: culprit right in
 // >= 98 % and 0 confidently wrong. Metrics only: the kinds whose scrape names the fault are all right and
-// none confidently wrong; the others are counted and printed, not gated (a GPU idle while its peers spin says
-// where a rank died, not why: the peers rule still names the GPU, see docs/accuracy.md).
+// none confidently wrong; the others at most 4 confidently wrong, a ratchet: with the peers finding as a weak
+// initiator they were 17 (a GPU idle while its peers spin says where a rank died, not why; docs/accuracy.md).
 void TestAccuracy::metricsSlices()
 {
     QTemporaryDir tmp;
@@ -421,9 +421,10 @@ void TestAccuracy::metricsSlices()
     };
     qInfo().noquote() << line("metrics + logs", withLogs);
     qInfo().noquote() << line("metrics only, scrape names the fault", shown);
-    qInfo().noquote() << line("metrics only, scrape does not (not gated)", notShown);
+    qInfo().noquote() << line("metrics only, scrape does not", notShown);
     QVERIFY2(withLogs.wrong == 0 && 100 * withLogs.right >= 98 * withLogs.cases, withLogs.problems.c_str());
     QVERIFY2(shown.wrong == 0 && shown.right == shown.cases, shown.problems.c_str());
+    QVERIFY2(notShown.wrong <= 4, notShown.problems.c_str());
 }
 
 QTEST_GUILESS_MAIN(TestAccuracy)
