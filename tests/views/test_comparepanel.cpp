@@ -140,6 +140,22 @@ private slots:
         QVERIFY(w.timeline()->view()->marks(QStringLiteral("compare")).empty());
         QCOMPARE(cmp->candidateModel()->columnCount(), 0);
     }
+
+    // An attributed result lists every candidate in the table, but its losers are not labelled on the timeline:
+    // A, B … there would say "tied" over a decided root (seen at 10,000 ranks: A–F stacked on the root).
+    void attributedResultIsNotLabelled()
+    {
+        const auto a = std::make_shared<const Analysis>(
+            analyze(FAULTLINE_SOURCE_DIR "/samples/ib-link-down-metric", AnalyzeOptions{}));
+        QVERIFY(a->result.status == ResultStatus::Attributed);
+        QVERIFY(a->result.candidates.size() > 1);
+        WorkbenchView w;
+        w.setAnalysis(a);
+        auto* cmp = w.panelAs<ComparePanel>(QStringLiteral("compare"));
+        QVERIFY(cmp);
+        QVERIFY(cmp->comparison().columns.size() > 1);
+        QVERIFY(w.timeline()->view()->marks(QStringLiteral("compare")).empty());
+    }
 };
 
 QTEST_MAIN(TestComparePanel)

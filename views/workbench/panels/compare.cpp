@@ -36,9 +36,11 @@ PanelSpec compare()
     p.attach = as<ComparePanel>([](ComparePanel* c, WorkbenchView& wb) {
         QObject::connect(c, &ComparePanel::comparisonChanged, &wb, [c, &wb] {
             // Only an ambiguous result's tie is labelled: one candidate alone is the verdict, not a comparison.
+            // (the columns hold every candidate when none tied: an attributed result's losers are not labelled)
             const auto& cmp = c->comparison();
-            wb.timeline()->view()->setMarks(QStringLiteral("compare"),
-                                            cmp.columns.size() > 1 ? candidateMarks(cmp) : std::vector<TimelineMark>{});
+            const auto a = wb.analysis();
+            const bool tie = a && a->result.status == ResultStatus::Ambiguous && cmp.columns.size() > 1;
+            wb.timeline()->view()->setMarks(QStringLiteral("compare"), tie ? candidateMarks(cmp) : std::vector<TimelineMark>{});
         });
         // The zoom is seen on the timeline: bring it to the front.
         QObject::connect(c, &ComparePanel::zoomed, &wb, [&wb] { wb.centreTabs()->setCurrentWidget(wb.timeline()); });
