@@ -49,12 +49,7 @@ def main():
     sites, all_paths = ek.extract(a.src, callers(), shapes)
     for s in sites:
         s["id"] = "infiniband:" + s["id"].split(":", 1)[1]
-    for key in list(shapes):
-        shapes[key + ":bare"] = {"line": shapes[key]["line"].replace(ek.HEAD, ""),
-                                 "file": shapes[key]["file"].replace("syslog-", "console-").replace("-node-07.log", ".txt"),
-                                 "benign": shapes[key]["benign"]}
-    for site in sites:
-        site["shape"] = [site["shape"], site["shape"] + ":bare"]
+    ek.add_bare_shapes(shapes, sites)
     inv = {
         "family": "infiniband",
         "title": "Linux kernel InfiniBand: ib_core, mlx5_ib, IPoIB (warning level and above)",

@@ -268,6 +268,17 @@ def attach_older(sites, tag, old_sites):
     return n_versions, n_new
 
 
+def add_bare_shapes(shapes, sites):
+    """The same lines pasted bare (syslog/dmesg prefix cut off, as in an issue or a console): recognition must not
+    depend on the prefix, so every site is also rendered without it."""
+    for key in list(shapes):
+        shapes[key + ":bare"] = {"line": shapes[key]["line"].replace(HEAD, ""),
+                                 "file": shapes[key]["file"].replace("syslog-", "console-").replace("-node-07.log", ".txt"),
+                                 "benign": shapes[key]["benign"]}
+    for site in sites:
+        site["shape"] = [site["shape"], site["shape"] + ":bare"]
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--src", required=True, help="unpacked kernel tree (linux-source-6.1)")
@@ -294,14 +305,7 @@ def main():
                         "note": "an older kernel's source as published in this repository (torvalds/linux itself is "
                                 "over the fetch size limit): read for the wordings of older releases",
                         "paths": sorted(set(old_paths))})
-    # The same lines pasted bare (syslog/dmesg prefix cut off, as in an issue or a console): recognition must not
-    # depend on the prefix, so every site is also rendered without it.
-    for key in list(shapes):
-        shapes[key + ":bare"] = {"line": shapes[key]["line"].replace(HEAD, ""),
-                                 "file": shapes[key]["file"].replace("syslog-", "console-").replace("-node-07.log", ".txt"),
-                                 "benign": shapes[key]["benign"]}
-    for site in sites:
-        site["shape"] = [site["shape"], site["shape"] + ":bare"]
+    add_bare_shapes(shapes, sites)
     inv = {
         "family": "kernel",
         "title": "Linux kernel: OOM killer, hung task, lockups, RCU stalls, traps and panics, MCE/EDAC, PCIe AER, "
