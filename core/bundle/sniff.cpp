@@ -196,6 +196,13 @@ std::string_view syslogHost(std::string_view line)
     return {};
 }
 
+// "slurmstepd-gpu-07: " at the start of a line (bundle/wrappers.h slurmDaemonNode): the node, else "".
+std::string_view slurmDaemonPrefixNode(std::string_view line)
+{
+    const size_t colon = line.find(": ");
+    return colon == std::string_view::npos || colon > 80 ? std::string_view() : slurmDaemonNode(line.substr(0, colon));
+}
+
 // NCCL: "host:pid:tid [dev] ...", possibly behind a launcher prefix like "[default3]:".
 std::string_view ncclHost(std::string_view line)
 {
@@ -437,7 +444,7 @@ ContentShape sniffContent(std::string_view head, LineWrapper wrapper, size_t max
             app.hit("Megatron-LM iteration lines");
         else if (line.starts_with("JobID|"))
             sched.hit("sacct 'JobID|' header");
-        else if (line.starts_with("srun: ") || line.starts_with("slurmstepd: "))
+        else if (line.starts_with("srun: ") || line.starts_with("slurmstepd: ") || !slurmDaemonPrefixNode(line).empty())
             sched.hit("srun/slurmstepd lines");
         else if (slurmctldLine(line))
             sched.hit("slurmctld lines");
@@ -519,7 +526,12 @@ bool schedulerShape(std::string_view line)
     for (std::string_view tag : kTags) {
         for (size_t at = line.find(tag); at != std::string_view::npos; at = line.find(tag, at + 1)) {
             const bool starts = at == 0 || line[at - 1] == ' ' || line[at - 1] == '\t';
-            const size_t end = at + tag.size();
+            size_t end = at + tag.size();
+            if (end < line.size() && line[end] == '-') { // "slurmstepd-gpu-07:": named after its node
+                const size_t sep = line.find_first_of(":[ ", end);
+                if (sep != std::string_view::npos && !slurmDaemonNode(line.substr(at, sep - at)).empty())
+                    end = sep;
+            }
             const bool ends = end < line.size() && (line[end] == ':' || line[end] == '[');
             if (starts && ends)
                 return true;
@@ -544,6 +556,7 @@ ContentHost hostFromContent(std::string_view head, LineWrapper wrapper, size_t m
     size_t syslogLines = 0;
     size_t ncclLines = 0;
     size_t wrapperLines = 0;
+    size_t slurmLines = 0;
     forSampleLines(head, wrapper, maxLines, [&](std::string_view line, const Unwrapped& u) {
         if (auto h = ncclHost(line); !h.empty()) {
             ++hosts[std::string(h)];
@@ -551,6 +564,9 @@ ContentHost hostFromContent(std::string_view head, LineWrapper wrapper, size_t m
         } else if (auto s = syslogHost(line); !s.empty()) {
             ++hosts[std::string(s)];
             ++syslogLines;
+        } else if (auto d = slurmDaemonPrefixNode(line); !d.empty()) {
+            ++hosts[std::string(d)];
+            ++slurmLines;
         } else if (!u.host.empty()) { // pdsh "host: ": the host that printed the line
             ++hosts[std::string(u.host)];
             ++wrapperLines;
@@ -561,10 +577,13 @@ ContentHost hostFromContent(std::string_view head, LineWrapper wrapper, size_t m
     if (hosts.size() > 1)
         return {{}, "content names " + std::to_string(hosts.size()) + " different hosts ('" + hosts.begin()->first
                         + "', '" + std::next(hosts.begin())->first + "' ...): no single node"};
-    const std::string what = wrapperLines > std::max(ncclLines, syslogLines) ? std::string(toString(wrapper)) + " host prefix"
+    const size_t most = std::max({ncclLines, syslogLines, wrapperLines, slurmLines});
+    const std::string what = wrapperLines == most && wrapperLines > std::max(ncclLines, syslogLines)
+        ? std::string(toString(wrapper)) + " host prefix"
+        : slurmLines == most && slurmLines > std::max(ncclLines, syslogLines) ? "Slurm daemon's 'slurmstepd-<node>:' name"
         : ncclLines >= syslogLines ? "NCCL 'host:pid:tid [dev]' prefix" : "syslog host field";
     return {hosts.begin()->first,
-            "content: " + what + " (" + std::to_string(ncclLines + syslogLines + wrapperLines) + " lines)"};
+            "content: " + what + " (" + std::to_string(ncclLines + syslogLines + wrapperLines + slurmLines) + " lines)"};
 }
 
 } // namespace fl

@@ -54,6 +54,8 @@ bool readPdsh(std::string_view s, Unwrapped& out)
     if (e >= s.size() || s.substr(e, 2) != ": ")
         return false;
     const std::string_view host = s.substr(0, e);
+    if (!slurmDaemonNode(host).empty())
+        return false;
     bool marked = false, letter = false;
     for (char c : host) {
         marked = marked || isDigit(c) || c == '-' || c == '.';
@@ -388,6 +390,17 @@ bool unwrapLine(LineWrapper w, std::string_view line, Unwrapped& out)
         if (shape.wrapper == w)
             return shape.read(line, out);
     return false;
+}
+
+std::string_view slurmDaemonNode(std::string_view programName)
+{
+    for (std::string_view daemon : {std::string_view("slurmstepd-"), std::string_view("slurmd-")}) {
+        if (!programName.starts_with(daemon))
+            continue;
+        const std::string_view node = programName.substr(daemon.size());
+        return !node.empty() && isAlnum(node[0]) && nameEnd(node, 0) == node.size() ? node : std::string_view();
+    }
+    return {};
 }
 
 std::string_view toString(LineWrapper w)

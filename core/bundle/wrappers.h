@@ -76,4 +76,10 @@ inline std::string_view innerLine(LineWrapper w, std::string_view line)
 
 std::string_view toString(LineWrapper);
 
+// Slurm built for several slurmd on one host names its daemons after the node they stand for
+// (src/slurmd/slurmstepd/mgr.c "slurmstepd-%s", src/slurmd/slurmd/slurmd.c "slurmd-%s"), so a step's
+// stderr reads "slurmstepd-gpu-07: error: ..." and syslog's program name is "slurmstepd-gpu-07": a
+// program name that holds a node, not a pdsh host. The node it names ("gpu-07"), else "".
+std::string_view slurmDaemonNode(std::string_view programName);
+
 } // namespace fl

@@ -717,6 +717,21 @@ bool trySrunLabel(std::string_view s, size_t& p, int& task)
     return true;
 }
 
+// A Slurm daemon named after its node, what a step's stderr starts with: "slurmstepd-gpu-07: " (the name
+// bundle/wrappers.h reads). The node is the line's host.
+bool trySlurmDaemonNode(std::string_view s, size_t& p, LineInfo& info)
+{
+    const size_t colon = s.find(": ", p);
+    if (colon == std::string_view::npos || colon - p > 80)
+        return false;
+    const std::string_view node = slurmDaemonNode(s.substr(p, colon - p));
+    if (node.empty())
+        return false;
+    info.host = node;
+    p = colon + 2;
+    return true;
+}
+
 // mpirun --tag-output: "[1,3]<stdout>:" / "[1,3]<stderr>:" (OpenMPI: [jobid,rank]); the shape is the
 // wrapper table's (bundle/wrappers.cpp), read here too when a file's lines are not all wrapped in it.
 bool tryMpiTag(std::string_view s, size_t& p, int& globalRank)
@@ -1038,6 +1053,10 @@ constexpr PrefixSample kAnsiSamples[] = {
 constexpr PrefixSample kSrunSamples[] = {
     {"3: RuntimeError: CUDA error: an illegal memory access was encountered", "", "RuntimeError: CUDA error"},
 };
+constexpr PrefixSample kSlurmDaemonSamples[] = {
+    {"slurmstepd-gpu-07: error: *** STEP 4412871.0 ON gpu-07 CANCELLED AT 2025-11-30T12:16:03 ***", "", "error: *** STEP"},
+    {"slurmd-gpu-07: error: Unable to register: Zero Bytes were transmitted or received", "", "error: Unable"},
+};
 constexpr PrefixSample kMpiSamples[] = {
     {"[1,3]<stderr>:RuntimeError: NCCL error", "", "RuntimeError: NCCL error"},
 };
@@ -1118,6 +1137,11 @@ constexpr PrefixShape kShapes[] = {
          return yes(scan.lineStart && scan.firstRound && trySrunLabel(s, q, scan.task));
      },
      kSrunSamples},
+    {"Slurm daemon-node name", "s",
+     [](std::string_view s, size_t& q, PrefixScan& scan) {
+         return yes(scan.lineStart && scan.firstRound && trySlurmDaemonNode(s, q, scan.info));
+     },
+     kSlurmDaemonSamples},
     {"mpirun --tag-output", "[",
      [](std::string_view s, size_t& q, PrefixScan& scan) { return yes(scan.lineStart && tryMpiTag(s, q, scan.globalRank)); },
      kMpiSamples},

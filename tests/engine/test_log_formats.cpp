@@ -44,6 +44,7 @@ private slots:
     void redactedKernelLineIsKept();
     void nvidiaSmiLostGpu();
     void ncclInitCompleteAnchorsTheClocks();
+    void slurmDaemonNamedAfterItsNode();
 };
 
 void TestLogFormats::journalJsonExport()
@@ -152,3 +153,23 @@ void TestLogFormats::ncclInitCompleteAnchorsTheClocks()
 
 QTEST_GUILESS_MAIN(TestLogFormats)
 #include "test_log_formats.moc"
+
+// Slurm for several slurmd a host names its step daemon after the node (src/slurmd/slurmstepd/mgr.c
+// "slurmstepd-%s"): the job's stderr carries "slurmstepd-gpu-07: error: ...". The verdict is Slurm's cgroup OOM
+// kill on gpu-07, not two faults on "gpu-07" and a pdsh host "slurmstepd-gpu-07".
+void TestLogFormats::slurmDaemonNamedAfterItsNode()
+{
+    QTemporaryDir tmp;
+    const Analysis a = analyzeOne(
+        tmp, "job.err",
+        "slurmstepd-gpu-07: error: Detected 1 oom_kill event in StepId=4412871.0. Some of the step tasks have been OOM Killed.\n"
+        "slurmstepd-gpu-07: error: *** STEP 4412871.0 ON gpu-07 CANCELLED AT 2026-12-03T09:16:03 ***\n");
+    const ConnectorReport* c = connector(a.result, "job.err");
+    QVERIFY(c);
+    QCOMPARE(str(toString(c->kind)), QStringLiteral("scheduler"));
+    QCOMPARE(str(toString(a.result.status)), QStringLiteral("attributed"));
+    QCOMPARE(str(a.result.rootCause->symptom), QStringLiteral("host.oom_kill_cgroup"));
+    QCOMPARE(str(a.result.rootCause->node), QStringLiteral("gpu-07"));
+    for (const auto& e : a.observations)
+        QVERIFY2(e.node == "gpu-07", e.node.c_str());
+}

@@ -781,3 +781,39 @@ void LineParseTest::kindAndNodeFromContent()
     classifyFile(dmesg, "[999999999.123456] NVRM: Xid (PCI:0000:5c:00): 79, pid=4\n[    5.000001] x\n");
     QVERIFY2(dmesg.kind != SourceKind::AppLog, dmesg.kindReason.c_str());
 }
+
+// Slurm built for several slurmd a host names its daemons after their node (src/slurmd/slurmstepd/mgr.c
+// "slurmstepd-%s"): a step's stderr reads "slurmstepd-gpu-07: error: ...". That is Slurm's line about node
+// gpu-07, not a pdsh host "slurmstepd-gpu-07" relaying it.
+void LineParseTest::slurmDaemonNamedAfterNode()
+{
+    const std::string oom = "slurmstepd-gpu-07: error: Detected 1 oom_kill event in StepId=4412871.0. Some of the step "
+                            "tasks have been OOM Killed.";
+    const std::string cancel = "slurmstepd-gpu-07: error: *** STEP 4412871.0 ON gpu-07 CANCELLED AT 2025-11-30T12:16:03 ***";
+    const std::string head = oom + "\n" + cancel + "\n";
+    QCOMPARE(int(detectWrapper(head)), int(LineWrapper::None));
+    const LineInfo li = parseLine(oom, SourceKind::Unknown, TimeContext{.defaultYear = 2026});
+    QCOMPARE(std::string(li.host), std::string("gpu-07"));
+    QVERIFY(oom.substr(li.messageStart).starts_with("error: Detected"));
+    QVERIFY(lineKindOfText(cancel) == SourceKind::Scheduler);
+    QVERIFY(lineKindOfText("Nov 30 12:16:03 gpu-07 slurmstepd-gpu-07[4242]: error: x") == SourceKind::Scheduler);
+    QVERIFY(lineKindOfText("slurmstepd-: error: x") == SourceKind::AppLog);
+
+    for (const char* name : {"job.err", "slurm-4412871.out", "file-01.log"}) {
+        SourceFile f;
+        f.path = name;
+        classifyFile(f, head);
+        QVERIFY2(f.kind == SourceKind::Scheduler, (std::string(name) + ": " + f.kindReason).c_str());
+        QCOMPARE(f.node, std::string("gpu-07"));
+        QVERIFY2(f.nodeReason.find("slurmstepd") != std::string::npos, f.nodeReason.c_str());
+    }
+
+    // Behind a real pdsh prefix the relaying host is pdsh's and the daemon's name is read inside.
+    const std::string relayed = "gpu-07: " + oom + "\ngpu-07: " + cancel + "\n";
+    const TimeContext ctx = inferTimeContext(relayed, SourceKind::Unknown, 2026);
+    QCOMPARE(int(ctx.wrapper), int(LineWrapper::Pdsh));
+    const std::string wrapped = "gpu-07: " + cancel;
+    const LineInfo lw = parseLine(wrapped, SourceKind::Unknown, ctx);
+    QCOMPARE(std::string(lw.host), std::string("gpu-07"));
+    QVERIFY(wrapped.substr(lw.messageStart).starts_with("error: *** STEP"));
+}

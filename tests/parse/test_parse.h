@@ -36,6 +36,7 @@ private slots:
     void yearWithoutManifest();
     void wrappedLines();
     void kindAndNodeFromContent();
+    void slurmDaemonNamedAfterNode();
 };
 
 class ExtentTest : public QObject {
