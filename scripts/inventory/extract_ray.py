@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Ray: the raylet (node manager, worker pool, memory monitor), the GCS's node manager, the exceptions a driver
+"""Ray: the raylet (node manager, worker pool, memory monitor), the GCS's node manager and client, the exceptions a driver
 or worker prints (python/ray/exceptions.py) and Ray Train's failure exceptions (issue #41).
 
 ray-project/ray is over the fetch size limit, so its files were read through the search index (read_file) at the
@@ -30,8 +30,9 @@ SOURCES = {
     "src/ray/common/memory_monitor.cc": "050de107b6e34076819adf4e029ce82e66c9d6f0",
     "src/ray/gcs/gcs_node_manager.cc": "2cc65b9a47e9e408a0fd2dc5c8ec59798d94f6b4",
     "python/ray/train/v2/api/exceptions.py": "53290b4efa51eec923fd5422419c61f8cf3ab994",
+    "src/ray/rpc/gcs_server/gcs_rpc_client.h": "0b63187d191e9cf2cd59e61096562edc7e34b92b",
 }
-COMPONENT = {"src/ray/gcs/gcs_node_manager.cc": "gcs"}
+COMPONENT = {"src/ray/gcs/gcs_node_manager.cc": "gcs", "src/ray/rpc/gcs_server/gcs_rpc_client.h": "raylet"}
 
 TRANSCRIBED = [
     ('python/ray/exceptions.py', 'TaskCancelledError', 'python-format',
@@ -138,7 +139,7 @@ def cpp_site(path, line, stmt):
         elif "absl::StrCat(" in stmt:
             args, _ = lib.call_args(stmt, stmt.find("absl::StrCat(") + len("absl::StrCat"))
             fmt, level, kind = lib.stream_format(args), "detail", "detail"
-        elif re.match(r'^\s*(?:std::string \w+ = |return Status::\w+\(\s*)?"', stmt):
+        elif re.match(r'^\s*(?:std::string \w+ = |return Status::\w+\(\s*|(?:ray::)?Status::\w+\(|callback\((?:ray::)?Status::\w+\()?"', stmt):
             lits = re.findall(r'"((?:[^"\\\n]|\\.)*)"', stmt)
             fmt = "".join(lits).replace("\\n", "").replace("\\t", " ").replace('\\"', '"')
             if stmt.rstrip().endswith("+"):
