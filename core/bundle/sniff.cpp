@@ -120,6 +120,18 @@ bool slurmctldLine(std::string_view line)
         || (line.find("error: Nodes ") != std::string_view::npos && line.find(" not responding") != std::string_view::npos);
 }
 
+// sacct's padded table header (no --parsable): "       JobID    JobName ...      State ExitCode", the
+// dash line under it giving the columns (core/parse/sacct.cpp).
+bool sacctTableHeader(std::string_view line)
+{
+    const size_t b = line.find_first_not_of(' ');
+    if (b == std::string_view::npos || b > 16 || !line.substr(b).starts_with("JobID")
+        || line.find('|') != std::string_view::npos)
+        return false;
+    const size_t state = line.find(" State");
+    return state != std::string_view::npos && (state + 6 == line.size() || line[state + 6] == ' ');
+}
+
 // nslookup's answers: a reverse lookup's "<ptr>.in-addr.arpa  name = <host>." or a forward one's "Name:\t<host>".
 bool nslookupLine(std::string_view line)
 {
@@ -444,6 +456,8 @@ ContentShape sniffContent(std::string_view head, LineWrapper wrapper, size_t max
             app.hit("Megatron-LM iteration lines");
         else if (line.starts_with("JobID|"))
             sched.hit("sacct 'JobID|' header");
+        else if (sacctTableHeader(line))
+            sched.hit("sacct table header");
         else if (line.starts_with("srun: ") || line.starts_with("slurmstepd: ") || !slurmDaemonPrefixNode(line).empty())
             sched.hit("srun/slurmstepd lines");
         else if (slurmctldLine(line))

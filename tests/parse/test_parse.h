@@ -54,6 +54,7 @@ private slots:
     void sacctJson();
     void sacctJsonBad();
     void sacctPipe();
+    void sacctTable();
     void k8sEvents();
     void promQueryRange();
     void promQuery();
