@@ -5,6 +5,7 @@
 
 #include "exercise/library.h"
 #include "exercise/make.h"
+#include "exercise/record.h"
 #include "exercise/score.h"
 #include "synth/synth.h"
 
@@ -97,7 +98,7 @@ int scoreCommand(const ScoreArgs& a)
             std::string error;
             if (notes.empty())
                 return fail("score", "nowhere to record the score: give --notes FILE (no $XDG_DATA_HOME or $HOME)");
-            if (!recordScore(notes, a.learner, id, score, error))
+            if (!exercise::recordScore(notes, a.learner, id, score, error))
                 return fail("score", error);
             std::fprintf(stderr, "%s: recorded %s's score on %s\n", notes.c_str(), a.learner.c_str(), id.c_str());
         }

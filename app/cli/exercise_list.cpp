@@ -23,23 +23,6 @@ int fail(const std::string& message)
 
 } // namespace
 
-bool recordScore(const std::string& notes, const std::string& learner, const std::string& exerciseId,
-                 const exercise::Score& score, std::string& error)
-{
-    std::error_code ec;
-    if (const fs::path dir = fs::path(notes).parent_path(); !dir.empty())
-        fs::create_directories(dir, ec);
-    store::NotesDb db;
-    store::ExerciseAttempt attempt{learner, exerciseId, score.best, score.mean, {}, {}};
-    for (const auto& m : score.marks)
-        attempt.marks += (attempt.marks.empty() ? "" : ", ") + m.mark.file + ":" + std::to_string(m.mark.line);
-    if (!db.open(notes, store::NotesDb::Mode::ReadWrite) || !db.addAttempt(attempt)) {
-        error = db.error();
-        return false;
-    }
-    return true;
-}
-
 int listExercises(const ListArgs& a)
 {
     std::vector<exercise::LibraryEntry> library;

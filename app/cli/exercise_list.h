@@ -1,7 +1,5 @@
-// `exercise list`: the exercise library with the learners' past scores, and the recording of a score.
+// `exercise list`: the exercise library with the learners' past scores (exercise/record.h writes them).
 #pragma once
-
-#include "exercise/score.h"
 
 #include <string>
 
@@ -13,10 +11,5 @@ struct ListArgs {
 };
 
 int listExercises(const ListArgs& a);
-
-// Appends `score` of `learner` on the exercise `exerciseId` to the notes file `notes` (created when
-// missing). False with `error` naming the file.
-bool recordScore(const std::string& notes, const std::string& learner, const std::string& exerciseId,
-                 const exercise::Score& score, std::string& error);
 
 } // namespace fl::cli

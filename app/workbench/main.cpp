@@ -5,7 +5,9 @@
 // faultline --quiz BUNDLE [--key KEY]     open BUNDLE as an exercise: its verdict hidden until Reveal
 // faultline [--baseline HEALTHY] [--history DB] BUNDLE
 //                                         with the Baseline tab against HEALTHY, the History tab on DB
-// faultline --state FILE|LINK             open what a state names (File > Copy link), at its tab, selection, window
+// faultline --state FILE|LINK [--token-file FILE]
+//                                         open what a state names (File > Copy link: a bundle, or a service
+//                                         session's run), at its tab, selection, window and mode
 // faultline --screenshot FILE [--notes] [--timings] [--tab PANEL_ID] [--state FILE|LINK]
 //           [--step N] [--quiz [--key KEY]] [--select EVIDENCE_ID] [--window FROM..TO] BUNDLE | --service URL ...
 //                                         analyse, build every view, render the window to FILE, exit; with
@@ -86,9 +88,10 @@ int main(int argc, char** argv)
                                          "at URL and list its sessions")
                               ->type_name("URL")
                               ->excludes(bundleOption);
-    cli.add_option("--token-file", tokenArg, "with --service: the file holding the service's bearer token")
-        ->type_name("FILE")
-        ->needs(serviceOption);
+    auto* tokenOption = cli.add_option("--token-file", tokenArg,
+                                       "with --service (or --state naming a service session): the file holding the "
+                                       "service's bearer token")
+                            ->type_name("FILE");
     cli.add_option("--session", sessionArg,
                    "with --service: open the latest result of session ID in the workbench (as Open in workbench)")
         ->type_name("ID")
@@ -152,6 +155,10 @@ int main(int argc, char** argv)
     cli.footer("Qt's own settings come from the environment (QT_QPA_PLATFORM=offscreen, QT_SCALE_FACTOR, ...).");
     if (const int code = fl::cli::parseCommandLine(cli, argc, argv); code >= 0)
         return code;
+    if (tokenOption->count() > 0 && serviceOption->count() == 0 && stateArg.empty()) {
+        std::fputs("faultline: --token-file needs --service or --state\n", stderr);
+        return 2;
+    }
     // An empty window is no picture of anything: say so instead of saving one.
     if (shotOption->count() > 0 && bundleArg.empty() && serviceOption->count() == 0 && stateArg.empty()) {
         std::fputs("faultline: --screenshot needs a BUNDLE or --service URL to show\n", stderr);
@@ -192,6 +199,9 @@ int main(int argc, char** argv)
         if (state->bundle.empty()) {
             serviceArg = state->service;
             sessionArg = state->session;
+        } else if (tokenOption->count() > 0) {
+            std::fputs("faultline: --token-file: the state names a bundle, not a service session\n", stderr);
+            return 2;
         }
     }
 
@@ -210,7 +220,9 @@ int main(int argc, char** argv)
     if (auto* history = window.workbench()->panelAs<fl::HistoryPanel>(QStringLiteral("history")))
         history->setDatabase(QString::fromLocal8Bit(historyArg.c_str()));
     std::unique_ptr<fl::ServiceStart> service;
-    if (serviceOption->count() > 0 || !serviceArg.empty())
+    if (state && !state->service.empty())  // its run, then its tab, selection, window and mode
+        service = std::make_unique<fl::ServiceStart>(&window, *state, QString::fromLocal8Bit(tokenArg.c_str()));
+    else if (serviceOption->count() > 0)
         service = std::make_unique<fl::ServiceStart>(&window, QString::fromStdString(serviceArg),
                                                      QString::fromLocal8Bit(tokenArg.c_str()),
                                                      QString::fromStdString(sessionArg));
@@ -223,11 +235,6 @@ int main(int argc, char** argv)
             // Failures stay on the browser's status line, as when connecting from the menu.
             service->browser()->show();
             service->start();
-            if (state)  // the session's result is shown by then
-                QObject::connect(service.get(), &fl::ServiceStart::finished, &window, [&window, &state](const QString& error) {
-                    if (error.isEmpty())
-                        window.applyState(*state);
-                });
         } else if (state)
             window.openState(*state);
         else if (quiz)

@@ -162,6 +162,8 @@ void MainWindow::buildActions()
     file->addAction(tr("&Export report…"), QKeySequence(Qt::CTRL | Qt::Key_E), this,
                     [this] { exportReportDialog(this, *m_workbench, m_path); });
     file->addAction(tr("E&xercises…"), this, &MainWindow::showExercises);
+    file->addAction(tr("&New exercise…"), this, &MainWindow::newExercise);
+    file->addAction(tr("Open exerc&ise…"), this, &MainWindow::openExercise);
     file->addAction(tr("Copy &link"), QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_C), this, &MainWindow::copyLink);
     file->addAction(tr("&Connect to service…"), this, [this] {
         ServiceBrowser* browser = serviceBrowser();

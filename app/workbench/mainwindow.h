@@ -50,8 +50,8 @@ public:
     ServiceBrowser* serviceBrowser();
     // The bundle open (a path; a service result's title), for the state and the report.
     QString currentPath() const { return m_path; }
-    // The open view as a link (File → Copy link, mainwindowstate.cpp); empty with `why` set when nothing
-    // local is open (a service result has no path to hand over).
+    // The open view as a link (File → Copy link, mainwindowstate.cpp): a bundle's path, or a service result's
+    // service, session and run; empty with `why` set when nothing is open.
     QString stateLink(QString* why = nullptr) const;
 
 public slots:
@@ -70,6 +70,10 @@ public slots:
     void copyLink();
     // File → Exercises…: the exercise library; an entry opens as an exercise (mainwindowstate.cpp).
     void showExercises();
+    // File → New exercise…: a synthetic bundle and its key outside it, then opened as an exercise with that key;
+    // File → Open exercise…: a bundle folder and its key, opened as an exercise (mainwindowstate.cpp).
+    void newExercise();
+    void openExercise();
     // A result that was analysed elsewhere (a faultline-service session): shown in
     // the same views; its raw lines and notes come with views/servicereview.h.
     void showAnalysis(std::shared_ptr<const fl::Analysis> analysis, const QString& title);

@@ -7,6 +7,7 @@ namespace fl {
 
 ServiceStart::ServiceStart(MainWindow* window, QString url, QString tokenFile, QString session)
     : QObject(window)
+    , m_window(window)
     , m_browser(window->serviceBrowser())
     , m_url(std::move(url))
     , m_session(std::move(session))
@@ -17,6 +18,13 @@ ServiceStart::ServiceStart(MainWindow* window, QString url, QString tokenFile, Q
     connect(&m_timeout, &QTimer::timeout, this,
             [this] { finish(tr("%1: no answer within %2 s").arg(m_url).arg(kTimeoutMs / 1000)); });
     connect(m_browser, &ServiceBrowser::idle, this, &ServiceStart::onIdle);
+}
+
+ServiceStart::ServiceStart(MainWindow* window, const store::WorkbenchState& state, QString tokenFile)
+    : ServiceStart(window, QString::fromStdString(state.service), std::move(tokenFile), QString::fromStdString(state.session))
+{
+    m_run = state.run;
+    m_state = state;
 }
 
 void ServiceStart::start()
@@ -43,12 +51,15 @@ void ServiceStart::onIdle()
             return;
         }
         m_step = Step::Opening;
-        m_browser->openSession(m_session);
+        m_browser->openSession(m_session, m_run);
         return;
     }
     // Opening: the result is shown in the browser; the main window takes it as "Open in workbench" does.
-    if (m_browser->openSession() != m_session || !m_browser->openInMainWindow())
+    if (m_browser->openSession() != m_session || (m_run > 0 && m_browser->openRun() != m_run) ||
+        !m_browser->openInMainWindow())
         finish(tr("%1: session %2 has no result this workbench can read").arg(m_url, m_session));
+    else if (m_state && !m_window->applyState(*m_state))
+        finish(m_window->lastError());
     else
         finish({});
 }

@@ -11,14 +11,7 @@ Analysis quizAnalysis(const Analysis& analysis)
     Analysis a = analysis;
     a.trace.clear();
     Result& r = a.result;
-    r.status = ResultStatus::Unattributed;
-    r.domain = Domain::Unknown;
-    r.subDomain.clear();
-    r.rootCause.reset();
-    r.summary.clear();
-    r.missing.clear();
-    r.onset.reset();
-    r.candidates.clear();
+    clearVerdict(r);
     r.edges.clear();
     r.familyEdges.clear();
     r.rulesFired.clear();
@@ -48,6 +41,19 @@ Analysis quizAnalysis(const Analysis& analysis)
         ev.symptom.clear();
     }
     return a;
+}
+
+void clearVerdict(Result& r)
+{
+    r.status = ResultStatus::Unattributed;
+    r.domain = Domain::Unknown;
+    r.subDomain.clear();
+    r.rootCause.reset();
+    r.summary.clear();
+    r.missing.clear();
+    r.onset.reset();
+    r.candidates.clear();
+    r.wouldDecide.clear();  // names the tied candidates' nodes: part of the answer
 }
 
 Label labelOfEngine(const Result& r)

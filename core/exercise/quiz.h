@@ -12,6 +12,10 @@ namespace fl::exercise {
 // A copy of `analysis` with every decision taken out (see above).
 [[nodiscard]] Analysis quizAnalysis(const Analysis& analysis);
 
+// The verdict taken out of `r`: status (unattributed), domain, root cause, candidates, what would decide, the
+// hang's onset, the summary and what is missing. quizAnalysis takes more; a Teach replay before `outcome` this.
+void clearVerdict(Result& r);
+
 // The label an exercise has when no key comes with it: the engine's own verdict (its root's node, or the tied
 // candidates' nodes), so the learner is scored against what the engine found.
 [[nodiscard]] Label labelOfEngine(const Result& result);

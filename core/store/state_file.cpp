@@ -60,6 +60,16 @@ void checkSource(const WorkbenchState& s, const std::string& path)
                                     std::string(s.bundle.empty() ? "neither" : "both"));
     if (!s.service.empty() && s.session.empty())
         throw BundleError(path, "a service state needs the session id");
+    if (s.run != 0 && s.service.empty())
+        throw BundleError(path, "a run is a service session's: a bundle state has none");
+}
+
+// A run as the service numbers them: 1, 2, … (the link's and the file's limit alike).
+int runOf(int64_t n, const std::string& path)
+{
+    if (n < 1 || n > 1'000'000)
+        throw BundleError(path, "run " + std::to_string(n) + " is not a run number (1..1000000)");
+    return static_cast<int>(n);
 }
 
 StateMode modeOf(const std::string& name, const std::string& path)
@@ -127,8 +137,11 @@ ojson stateToJson(const WorkbenchState& s)
     j["format"] = kStateFormat;
     if (!s.bundle.empty())
         j["bundle"] = s.bundle;
-    else
+    else {
         j["service"] = {{"url", s.service}, {"session", s.session}};
+        if (s.run > 0)
+            j["service"]["run"] = s.run;
+    }
     if (!s.tab.empty())
         j["tab"] = s.tab;
     if (s.selection)
@@ -152,6 +165,11 @@ WorkbenchState stateFromJson(const nlohmann::json& doc, const std::string& path)
             throw BundleError(path, "\"service\" is not an object {url, session}");
         s.service = text(*svc, "url", path);
         s.session = text(*svc, "session", path);
+        if (const auto run = svc->find("run"); run != svc->end() && !run->is_null()) {
+            if (!run->is_number_integer())
+                throw BundleError(path, "\"service\".\"run\" is not a run number");
+            s.run = runOf(run->get<int64_t>(), path);
+        }
     }
     s.tab = text(doc, "tab", path);
     s.selection = selectionOf(text(doc, "selection", path), path);
@@ -206,6 +224,7 @@ std::string stateToLink(const WorkbenchState& s)
     add("bundle", s.bundle);
     add("service", s.service);
     add("session", s.session);
+    add("run", s.run > 0 ? std::to_string(s.run) : std::string());
     add("tab", s.tab);
     add("select", s.selection ? toString(*s.selection) : std::string());
     if (s.fromNs != kNoTime)
@@ -240,6 +259,11 @@ WorkbenchState stateFromLink(const std::string& link)
             s.service = value;
         else if (key == "session")
             s.session = value;
+        else if (key == "run") {
+            if (value.empty() || value.size() > 7 || value.find_first_not_of("0123456789") != std::string::npos)
+                throw BundleError(where, "run \"" + value + "\" is not a run number");
+            s.run = runOf(std::stoll(value), where);
+        }
         else if (key == "tab")
             s.tab = value;
         else if (key == "select")

@@ -28,6 +28,7 @@ struct WorkbenchState {
     int64_t fromNs = kNoTime, toNs = kNoTime;  // the time window (UTC), both or neither
     StateMode mode = StateMode::Investigate;
     int step = -1;                      // the Teach step, -1 for none
+    int run = 0;                        // the service session's run (its result) shown; 0: the latest
     friend bool operator==(const WorkbenchState&, const WorkbenchState&) = default;
 };
 
@@ -42,8 +43,9 @@ struct WorkbenchState {
 // Writes the file (a trailing newline); false with `error` naming the file.
 [[nodiscard]] bool writeState(const WorkbenchState& s, const std::string& path, std::string& error);
 
-// "faultline:?bundle=/data/job1&tab=compare&select=ev-00022&window=2026-03-14T10:00:39Z..2026-03-14T10:00:44Z&mode=review":
-// the same state as one line for a ticket or a chat (values percent-encoded).
+// "faultline:?bundle=/data/job1&tab=compare&select=ev-00022&window=2026-03-14T10:00:39Z..2026-03-14T10:00:44Z&mode=review",
+// or "faultline:?service=http://host:8080&session=3f2a&run=2&tab=verdict": the same state as one line for a
+// ticket or a chat (values percent-encoded).
 [[nodiscard]] std::string stateToLink(const WorkbenchState& s);
 // Throws BundleError naming the link ("link") on anything it cannot read.
 [[nodiscard]] WorkbenchState stateFromLink(const std::string& link);

@@ -4,10 +4,14 @@
 // (started here on a free loopback port, with a token), submit the open bundle (answering the question the
 // window asks), open the result in the main window (raw lines and trace of that run fetched from the
 // service), write a reviewer note, re-run attribution, delete the session (its open notes closed and removed), and close the main window while a fetch is in flight.
+// File → Copy link on a service result names the service, session and run, and the link (faultline --state
+// LINK) reopens that run in another window at the same tab, selection and window.
 // Every wait is bounded and fails saying what did not come.
 #include "qtplugins.h"
 #include "realservice.h"
 #include "mainwindow.h"
+#include "servicestart.h"
+#include "views/workbench/workbenchstate.h"
 #include "views/common/focusstate.h"
 #include "views/store/notesstore.h"
 #include "views/teach/phasestepperpanel.h"
@@ -18,6 +22,7 @@
 #include "views/models/sessionlistmodel.h"
 
 #include <QApplication>
+#include <QClipboard>
 #include <QFile>
 #include <QFileInfo>
 #include <QLineEdit>
@@ -291,6 +296,83 @@ private slots:
         delete w;
         QVERIFY(!alive);
         QTest::qWait(500);  // the aborted reply's events, delivered to nobody
+    }
+
+    void copyLinkReopensTheServiceRun()
+    {
+        MainWindow first;
+        first.resize(1400, 900);
+        ServiceBrowser* browser = first.serviceBrowser();
+        browser->setUrl(m_url);
+        browser->setTokenFile(m_tokenFile);
+        QVERIFY(browser->connectToService());
+        QVERIFY2(waitIdle(*browser), "no answer from the service to Connect within 120 s");
+        browser->submit(kSample);
+        QVERIFY2(waitIdle(*browser), "the submitted bundle was not analysed within 120 s");
+        const QString session = browser->openSession();
+        QVERIFY(!session.isEmpty());
+        // Run 2 exists: the link must name the run shown (1), not "the latest".
+        browser->sessionView()->selectRow(browser->sessions()->rowOfSession(session));
+        browser->rerunSelected();
+        QVERIFY2(waitIdle(*browser), "the re-run did not finish within 120 s");
+        browser->openSession(session, 1);
+        QVERIFY2(waitIdle(*browser), "run 1 was not fetched within 120 s");
+        QCOMPARE(browser->openRun(), 1);
+        QVERIFY(browser->openInMainWindow());
+        const auto shown = first.workbench()->analysis();
+        QVERIFY(shown && shown->result.rootCause);
+
+        // The reviewer's view: the Explanation tab, the root cause's evidence, a window around it.
+        WorkbenchView* wb = first.workbench();
+        wb->sideTabs()->setCurrentWidget(wb->explanation());
+        const EvidenceId root = shown->result.rootCause->evidence.front();
+        wb->focus()->selectEvidence(root);
+        const int64_t at = shown->result.rootCause->time.ns;
+        wb->focus()->setTimeWindow(at - 5'000'000'000, at + 5'000'000'000);
+        QString why;
+        const QString link = first.stateLink(&why);
+        QVERIFY2(!link.isEmpty(), qPrintable(why));
+        QVERIFY2(link.startsWith(QStringLiteral("faultline:?service=")) && link.contains(QStringLiteral("&session=") + session) &&
+                     link.contains(QStringLiteral("&run=1&")) && link.contains(QStringLiteral("tab=explanation")) &&
+                     link.contains(QStringLiteral("select=") + QString::fromStdString(toString(root))) &&
+                     !link.contains(QStringLiteral("bundle=")),
+                 qPrintable(link));
+        QAction* copy = menuAction(first, tr("&File"), tr("Copy &link"));
+        QVERIFY(copy);
+        copy->trigger();
+        QCOMPARE(QApplication::clipboard()->text(), link);
+
+        // faultline --state LINK --token-file FILE: another window opens run 1 of the session at that view.
+        const store::WorkbenchState state = store::stateFromLink(link.toStdString());
+        QCOMPARE(state.run, 1);
+        MainWindow second;
+        second.resize(1400, 900);
+        ServiceStart start(&second, state, m_tokenFile);
+        QSignalSpy finished(&start, &ServiceStart::finished);
+        start.start();
+        QVERIFY2(finished.count() || finished.wait(120000), "the linked session was not opened within 120 s");
+        QVERIFY2(finished.last().at(0).toString().isEmpty(), qPrintable(finished.last().at(0).toString()));
+        auto* review = ServiceReview::of(second.workbench());
+        QVERIFY(review->active());
+        QCOMPARE(review->sessionId(), session);
+        QCOMPARE(review->run(), 1);
+        QCOMPARE(second.workbench()->sideTabs()->currentWidget(), static_cast<QWidget*>(second.workbench()->explanation()));
+        QCOMPARE(second.workbench()->focus()->current().evidence, std::optional<EvidenceId>(root));
+        QCOMPARE(second.workbench()->focus()->current().startNs, wb->focus()->current().startNs);
+        QCOMPARE(second.workbench()->focus()->current().endNs, wb->focus()->current().endNs);
+        QCOMPARE(second.stateLink(), link);
+
+        // A run the session does not have is refused, saying so.
+        store::WorkbenchState missing = state;
+        missing.run = 9;
+        MainWindow third;
+        ServiceStart none(&third, missing, m_tokenFile);
+        QSignalSpy refused(&none, &ServiceStart::finished);
+        none.start();
+        QVERIFY2(refused.count() || refused.wait(120000), "no answer for run 9 within 120 s");
+        QVERIFY2(refused.last().at(0).toString().contains(QStringLiteral("404")), qPrintable(refused.last().at(0).toString()));
+        browser->deleteSession(session);
+        QVERIFY(waitIdle(*browser));
     }
 };
 

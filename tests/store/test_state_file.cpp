@@ -73,6 +73,15 @@ private slots:
         const auto back = store::stateFromJson(nlohmann::json::parse(store::stateToJson(s).dump()), "x.json");
         QVERIFY(back == s);
         QVERIFY(store::stateFromLink(store::stateToLink(s)) == s);
+        // The run shown (File → Copy link on a service result): kept both ways, named in the link.
+        s.run = 2;
+        s.selection = EvidenceId(4);
+        const std::string link = store::stateToLink(s);
+        QVERIFY2(link == "faultline:?service=http://faultline.example:8080&session=3f2a&run=2&tab=verdict&select=ev-00005",
+                 link.c_str());
+        QVERIFY(store::stateFromLink(link) == s);
+        QVERIFY(store::stateFromJson(nlohmann::json::parse(store::stateToJson(s).dump()), "x.json") == s);
+        QCOMPARE(store::stateToJson(s)["service"]["run"].get<int>(), 2);
     }
 
     void linkRoundTrip()
@@ -92,6 +101,8 @@ private slots:
             {R"({"format": "other/1", "bundle": "b"})", "not a Faultline state"},
             {R"({"format": "faultline-state/1"})", "neither"},
             {R"({"format": "faultline-state/1", "bundle": "b", "service": {"url": "u", "session": "s"}})", "both"},
+            {R"({"format": "faultline-state/1", "service": {"url": "u", "session": "s", "run": 0}})", "not a run number"},
+            {R"({"format": "faultline-state/1", "service": {"url": "u", "session": "s", "run": "2"}})", "not a run number"},
             {R"({"format": "faultline-state/1", "bundle": "b", "window": {"from": "2026-03-14T10:00:39Z"}})",
              "needs both"},
             {R"({"format": "faultline-state/1", "bundle": "b", "window": {"from": "2026-03-14T10:00:40Z",)"
@@ -110,7 +121,9 @@ private slots:
             QVERIFY2(got.rfind(path + ": ", 0) == 0 && got.find(why) != std::string::npos, (content + (" -> " + got)).c_str());
         }
         for (const char* link : {"http://x", "faultline:?bundle=b&zoom=2", "faultline:?bundle=b&window=a..b",
-                                 "faultline:?bundle=b%2", "faultline:?tab=timeline", "faultline:?bundle=b&select=ev-x"}) {
+                                 "faultline:?bundle=b%2", "faultline:?tab=timeline", "faultline:?bundle=b&select=ev-x",
+                                 "faultline:?bundle=b&run=2", "faultline:?service=u&session=s&run=x",
+                                 "faultline:?service=u&session=s&run=0"}) {
             bool refused = false;
             try {
                 (void)store::stateFromLink(link);

@@ -3,6 +3,7 @@
 // zoom puts the shared window on the candidates' corrected intervals (the result's, not the printed second)
 // ± the margin, the timeline labels them A and B over those intervals, and the clock-offset table lists
 // node-01's offset with its shared-moment count. Both models under QAbstractItemModelTester.
+#include "viewfixture.h"
 #include "views/common/focusstate.h"
 #include "views/models/comparemodel.h"
 #include "views/review/comparepanel.h"
@@ -18,13 +19,6 @@
 using namespace fl;
 
 namespace {
-
-std::shared_ptr<const Analysis> ambiguousSample()
-{
-    static const auto a = std::make_shared<const Analysis>(
-        analyze(FAULTLINE_SOURCE_DIR "/samples/ambiguous-two-faults", AnalyzeOptions{}));
-    return a;
-}
 
 // The tied candidates' events and the hull of their corrected intervals, read from the result itself.
 struct Tie {
@@ -53,7 +47,7 @@ class TestComparePanel : public QObject
 private slots:
     void candidatesSideBySide()
     {
-        const auto a = ambiguousSample();
+        const auto a = test::ambiguousSample();
         FocusState focus;
         ComparePanel panel(&focus);
         QAbstractItemModelTester candidates(panel.candidateModel(), QAbstractItemModelTester::FailureReportingMode::QtTest);
@@ -105,7 +99,7 @@ private slots:
     // to the front on them, and an exercise takes the labels away (they would say which events tied).
     void timelineLabelsTheCandidates()
     {
-        const auto a = ambiguousSample();
+        const auto a = test::ambiguousSample();
         WorkbenchView w;
         w.resize(1600, 1000);
         w.setAnalysis(a);

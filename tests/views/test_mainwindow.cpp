@@ -6,6 +6,13 @@
 #include "mainwindow.h"
 #include "progressgate.h"
 #include "synth/synth.h"
+#include "exercise/key.h"
+#include "views/teach/newexercisedialog.h"
+
+#include <QComboBox>
+#include <QPushButton>
+#include <QSpinBox>
+#include <QTextBrowser>
 
 #include <QLineEdit>
 #include <QListWidget>
@@ -14,6 +21,7 @@
 #include <QDir>
 #include <QElapsedTimer>
 #include <QMenu>
+#include <QMenuBar>
 #include <QStandardPaths>
 #include <QStatusBar>
 #include <QTemporaryDir>
@@ -157,6 +165,61 @@ private slots:
         QVERIFY(list->count() < all);
         QTest::keyClick(edit, Qt::Key_Return);
         QCOMPARE(w.workbench()->sideTabs()->currentWidget(), w.workbench()->explanation());
+    }
+
+    // File → New exercise… (issue #44 item 2): a synthetic bundle written by core's makeSynthExercise, its key
+    // outside it, opened in quiz mode with that key; Open exercise… finds the key beside the folder.
+    void newExerciseOpensAsAQuizWithItsKey()
+    {
+        QTemporaryDir tmp;
+        MainWindow w;
+        w.setProperty("headless", true);
+        w.workbench()->setScoresPath(tmp.filePath(QStringLiteral("scores.sqlite")));
+        QAction* make = nullptr;
+        for (QAction* m : w.menuBar()->actions())
+            if (m->menu())
+                for (QAction* a : m->menu()->actions())
+                    if (a->text() == QStringLiteral("&New exercise…"))
+                        make = a;
+        QVERIFY2(make, "no File → New exercise…");
+        make->trigger();
+        auto* dialog = w.findChild<NewExerciseDialog*>();
+        QVERIFY(dialog);
+        const int xid79 = dialog->faultBox()->findData(QStringLiteral("xid79"));
+        QVERIFY(xid79 >= 0);
+        QCOMPARE(dialog->faultBox()->count(), static_cast<int>(synth::faultKinds().size()));
+        dialog->faultBox()->setCurrentIndex(xid79);
+        dialog->nodesBox()->setValue(2);
+        dialog->gpusBox()->setValue(2);
+        const QString dir = tmp.filePath(QStringLiteral("ex1"));
+        dialog->folderEdit()->setText(dir);
+        QSignalSpy done(&w, &MainWindow::analysisFinished);
+        QTest::mouseClick(dialog->createButton(), Qt::LeftButton);
+        QVERIFY2(done.wait(120000), "the exercise was not written and opened within 120 s");
+        QVERIFY2(done.last().at(0).toBool(), qPrintable(w.lastError()));
+        const QString keyPath = dir + QStringLiteral(".key.json");
+        QVERIFY(QFileInfo::exists(keyPath));
+        QVERIFY(!QFileInfo::exists(dir + QStringLiteral("/truth.json")));
+        QVERIFY(w.workbench()->quizHidesVerdict());
+        QCOMPARE(exerciseKeyBeside(dir), keyPath);
+        QCOMPARE(exerciseKeyBeside(tmp.filePath(QStringLiteral("none"))), QString());
+
+        // Scored against that key: its root line scores 1.
+        const exercise::ExerciseKey key = exercise::readKey(keyPath.toStdString());
+        QVERIFY(!key.root.empty());
+        w.workbench()->quiz()->addMark(QString::fromStdString(key.root.front().file), key.root.front().line);
+        w.workbench()->quiz()->revealButton()->click();
+        const QString score = w.workbench()->quiz()->result()->toPlainText();
+        QVERIFY2(score.contains(QStringLiteral("Score 1")), qPrintable(score));
+
+        // A folder that is not empty is refused, naming it; nothing opens.
+        make->trigger();
+        auto* again = w.findChildren<NewExerciseDialog*>().last();
+        again->folderEdit()->setText(dir);
+        QSignalSpy failed(again, &NewExerciseDialog::failed);
+        again->create();
+        QVERIFY(failed.wait(60000));
+        QVERIFY2(failed.last().at(0).toString().contains(dir), qPrintable(failed.last().at(0).toString()));
     }
 
     void errorNamesTheFile()

@@ -3,6 +3,7 @@
 #include "views/verdict/explanationpanel.h"
 #include "views/timeline/metricspanel.h"
 #include "views/verdict/verdictpanel.h"
+#include "present/would_decide.h"
 
 #include <QComboBox>
 #include <QDir>
@@ -120,6 +121,31 @@ private slots:
         QVERIFY(why.data().toString().startsWith(QStringLiteral("→ ")));
         e.candidates()->clicked(why);
         QCOMPARE(focus.current().event, std::optional<EventId>(a->result.candidates[0].event));
+    }
+
+    // The ambiguous sample's Explanation says what would decide between its tied candidates (issue #45 item 2), in
+    // the words core/present writes for the Verdict tab and the reports; an attributed result has no such list.
+    void explanationSaysWhatWouldDecide()
+    {
+        const auto a = test::ambiguousSample();
+        QVERIFY(a->result.status == ResultStatus::Ambiguous);
+        const std::vector<std::string> lines = present::wouldDecideLines(a->result);
+        QVERIFY(!lines.empty());
+        FocusState focus;
+        ExplanationPanel e(&focus);
+        e.resize(480, 1000);
+        e.setAnalysis(a);
+        QVERIFY(e.decideLabel()->isVisibleTo(&e));
+        const QString text = e.decideLabel()->text();
+        QVERIFY2(text.contains(QString::fromStdString(present::missingHeading(a->result)).toHtmlEscaped()), qPrintable(text));
+        for (const std::string& line : lines)
+            QVERIFY2(text.contains(QString::fromStdString(line).toHtmlEscaped()), qPrintable(text));
+        QVERIFY2(text.contains(QStringLiteral("node-01")) && text.contains(QStringLiteral("node-03")), qPrintable(text));
+        QVERIFY2(text.contains(QStringLiteral("UTC")), qPrintable(text));
+
+        e.setAnalysis(test::makeIncident(m_dir.filePath(QStringLiteral("wd"))));
+        QVERIFY(!e.decideLabel()->isVisibleTo(&e));
+        QVERIFY(e.decideLabel()->text().isEmpty());
     }
 
     void unattributed()

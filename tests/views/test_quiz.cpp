@@ -3,9 +3,13 @@
 // nothing on screen says the status, the domain or "root", no lane is tinted,
 // nothing is selected; the timeline, evidence and raw views work; a mark on the
 // initiating line scores 1 at Reveal, which then shows the verdict and Teach.
+#include "viewfixture.h"
 #include "views/workbench/workbenchview.h"
 
+#include "exercise/library.h"
 #include "exercise/quiz.h"
+#include "store/notes_store.h"
+#include "views/teach/exercisesdialog.h"
 
 #include <QAbstractButton>
 #include <QAbstractItemView>
@@ -17,7 +21,9 @@
 #include <QPlainTextEdit>
 #include <QPushButton>
 #include <QTabWidget>
+#include <QTemporaryDir>
 #include <QTextBrowser>
+#include <QAbstractItemModelTester>
 #include <QtTest>
 
 using namespace fl;
@@ -73,10 +79,14 @@ QStringList visibleTexts(QWidget* root)
 class TestQuiz : public QObject {
     Q_OBJECT
     std::shared_ptr<const Analysis> m_full;
+    QTemporaryDir m_data;  // $XDG_DATA_HOME: where Reveal keeps scores (never the user's own)
 
 private slots:
     void initTestCase()
     {
+        QVERIFY(m_data.isValid());
+        qputenv("XDG_DATA_HOME", m_data.path().toUtf8());
+        qputenv("LOGNAME", "learner-a");  // the learner field's default; a login name of "root" would read as the answer
         AnalyzeOptions o;
         o.userConfigRules = false;
         m_full = std::make_shared<const Analysis>(analyze(kSample, o));
@@ -134,6 +144,52 @@ private slots:
         QVERIFY(view.centreTabs()->indexOf(view.chain()) >= 0);
     }
 
+    // Reveal keeps the learner's score with the notes, under their name (issue #44 item 4), where File →
+    // Exercises… finds it as a past score of this library entry.
+    void revealKeepsTheLearnersScore()
+    {
+        const QString scores = QString::fromStdString(exercise::defaultScoresPath());
+        QVERIFY2(scores.startsWith(m_data.path()), qPrintable(scores));
+        WorkbenchView view;
+        QCOMPARE(view.scoresPath(), scores);
+        QCOMPARE(view.quiz()->learner(), QStringLiteral("learner-a"));
+        view.setQuiz(m_full, std::nullopt);
+        view.quiz()->learnerEdit()->setText(QStringLiteral("alice"));
+        view.quiz()->addMark(QStringLiteral("syslog-node-02.log"), 4);
+        view.quiz()->revealButton()->click();
+        QVERIFY2(view.quiz()->result()->toPlainText().contains(QStringLiteral("Score kept for alice on xid149-nccl")),
+                 qPrintable(view.quiz()->result()->toPlainText()));
+
+        store::NotesDb db;
+        QVERIFY2(db.open(scores.toStdString(), store::NotesDb::Mode::ReadOnly), db.error().c_str());
+        const auto alice = db.attempts("alice");
+        QCOMPARE(alice.size(), size_t(1));
+        QCOMPARE(alice[0].exercise, std::string("xid149-nccl"));
+        QCOMPARE(alice[0].score, 1.0);
+        QCOMPARE(alice[0].marks, std::string("syslog-node-02.log:4"));
+        db.close();
+
+        ExercisesDialog library(exercise::readLibrary(exercise::defaultLibraryPath()), {});
+        QAbstractItemModelTester tester(library.model(), QAbstractItemModelTester::FailureReportingMode::QtTest);
+        QString past;
+        for (int r = 0; r < library.model()->rowCount(); ++r)
+            if (library.model()->index(r, ExerciseLibraryModel::ExerciseColumn).data().toString() == QStringLiteral("xid149-nccl"))
+                past = library.model()->index(r, ExerciseLibraryModel::ScoresColumn).data().toString();
+        QVERIFY2(past.contains(QStringLiteral("alice 1")), qPrintable(past));
+
+        // No name: nothing kept, and the panel says so.
+        QVERIFY2(db.open(scores.toStdString(), store::NotesDb::Mode::ReadOnly), db.error().c_str());
+        const size_t before = db.attempts().size();  // the other tests' reveals are kept too (as learner-a)
+        db.close();
+        WorkbenchView anonymous;
+        anonymous.setQuiz(m_full, std::nullopt);
+        anonymous.quiz()->learnerEdit()->clear();
+        anonymous.quiz()->revealButton()->click();
+        QVERIFY(anonymous.quiz()->result()->toPlainText().contains(QStringLiteral("no learner name")));
+        QVERIFY2(db.open(scores.toStdString(), store::NotesDb::Mode::ReadOnly), db.error().c_str());
+        QCOMPARE(db.attempts().size(), before);
+    }
+
     void theQuizAnalysisKeepsNoDecision()
     {
         const Analysis q = exercise::quizAnalysis(*m_full);
@@ -149,6 +205,27 @@ private slots:
         for (const EvidenceItem& ev : q.result.evidence)
             QVERIFY(ev.role == EvidenceRole::Interesting);
         QCOMPARE(q.result.events.size(), m_full->result.events.size());
+    }
+
+    // An ambiguous exercise: what would decide names the tied nodes, so it is part of the hidden answer, and no
+    // widget says it (the Explanation, the Verdict and Compare show it after Reveal).
+    void theQuizHidesWhatWouldDecide()
+    {
+        const auto full = test::ambiguousSample();
+        QVERIFY(!full->result.wouldDecide.empty());
+        QVERIFY(exercise::quizAnalysis(*full).result.wouldDecide.empty());
+        WorkbenchView view;
+        view.resize(1600, 1000);
+        view.show();
+        view.setQuiz(full, std::nullopt);
+        QVERIFY(QTest::qWaitForWindowExposed(&view));
+        for (const QString& t : visibleTexts(&view))
+            for (const char* words : {"would decide", "sub-second", "clock offset"})
+                QVERIFY2(!t.contains(QLatin1String(words), Qt::CaseInsensitive), qPrintable(t.left(300)));
+        view.quiz()->revealButton()->click();
+        const auto* decide = view.explanation()->findChild<QLabel*>(QStringLiteral("wouldDecide"));
+        QVERIFY(decide);
+        QVERIFY2(decide->text().contains(QStringLiteral("node-01")), qPrintable(decide->text()));
     }
 };
 

@@ -5,6 +5,7 @@
 // second decision is added, not replaced; all of it survives a restart (a new workbench on the same notes).
 // An exercise hides the reviewed root. Models under QAbstractItemModelTester.
 #include "qtplugins.h"
+#include "viewfixture.h"
 #include "views/models/reviewmodels.h"
 #include "views/review/reviewpanel.h"
 #include "views/workbench/workbenchview.h"
@@ -23,13 +24,6 @@
 using namespace fl;
 
 namespace {
-
-std::shared_ptr<const Analysis> ambiguousSample()
-{
-    static const auto a = std::make_shared<const Analysis>(
-        analyze(FAULTLINE_SOURCE_DIR "/samples/ambiguous-two-faults", AnalyzeOptions{}));
-    return a;
-}
 
 ReviewPanel* reviewOf(WorkbenchView& w)
 {
@@ -53,7 +47,7 @@ private slots:
 
     void decisionsAndThreadsAreKept()
     {
-        const auto a = ambiguousSample();
+        const auto a = test::ambiguousSample();
         // The notes go beside this (absent) bundle path: in the temporary folder, never in the sample.
         const QString bundle = m_dir.filePath(QStringLiteral("ambiguous-two-faults"));
         EventId chosen;
@@ -141,7 +135,7 @@ private slots:
 
     void anExerciseHidesTheReviewedRoot()
     {
-        const auto a = ambiguousSample();
+        const auto a = test::ambiguousSample();
         const QString bundle = m_dir.filePath(QStringLiteral("quiz-copy"));
         WorkbenchView w;
         w.setAnalysis(a);
@@ -157,6 +151,36 @@ private slots:
         QVERIFY(!w.chain()->reviewedTag());
         w.reveal();
         QCOMPARE(w.timeline()->view()->marks(QStringLiteral("review")).size(), size_t(1));
+    }
+
+    // A long comment is wrapped over several lines in the narrow side panel, not cut off with "…".
+    void longCommentsWrap()
+    {
+        const auto a = test::ambiguousSample();
+        WorkbenchView w;
+        w.resize(1600, 1000);
+        w.show();
+        w.setAnalysis(a);
+        QVERIFY(w.openNotes(m_dir.filePath(QStringLiteral("wrap-bundle"))).isEmpty());
+        ReviewPanel* r = reviewOf(w);
+        w.sideTabs()->setCurrentWidget(r);
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        w.focus()->selectEvidence(a->result.evidence.front().id);
+        r->setReviewer(QStringLiteral("carol"));
+        const QString text = QStringLiteral("the offset of node-03 rests on two shared moments only, both from the "
+                                            "scheduler, and the second of them is itself a retry of the first; "
+                                            "I would not order these two faults by it without the kernel logs");
+        r->commentEdit()->setPlainText(text);
+        r->comment();
+        QCOMPARE(r->threadModel()->rowCount(), 1);
+        const QModelIndex at = r->threadModel()->index(0, ThreadModel::TextColumn);
+        QTreeView* view = r->threadView();
+        const int lineHeight = view->fontMetrics().height();
+        QVERIFY2(view->fontMetrics().horizontalAdvance(text) > view->columnWidth(ThreadModel::TextColumn),
+                 "the comment fits on one line: the test says nothing");
+        QTRY_VERIFY2(view->visualRect(at).height() >= 2 * lineHeight,
+                     qPrintable(QStringLiteral("row %1 px, a line %2 px, column %3 px")
+                                    .arg(view->visualRect(at).height()).arg(lineHeight).arg(view->columnWidth(ThreadModel::TextColumn))));
     }
 };
 

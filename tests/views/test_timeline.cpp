@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "viewfixture.h"
 #include "views/timeline/timelineview.h"
+#include "views/timeline/onsetlabel.h"
 
 #include <QAbstractItemModelTester>
 #include <QDir>
@@ -579,6 +580,29 @@ private slots:
         QVERIFY(timer.elapsed() < 200);
         QCOMPARE(int(m[777]), style::Root + 1);
         QCOMPARE(int(m[0]), style::Symptom + 1);
+    }
+
+    // "hang began" is written in the first row that is not a pinned root's or candidate's: on the ambiguous
+    // sample the first rows hold the A and B candidates, over whose diamonds and labels it was written.
+    void onsetLabelLeavesThePinnedLanes()
+    {
+        const auto a = test::ambiguousSample();
+        QVERIFY(a->result.onset);
+        TimelineLanes lanes;
+        lanes.build(a->result);
+        QVERIFY(lanes.rowCount() > 2);
+        QVERIFY(lanes.lane(lanes.laneAtRow(0)).pinned);  // where the label used to sit
+        const int top = TimelineView::kAxisHeight, h = TimelineView::kMinRowHeight;
+        const QRectF r = onsetLabelRect(lanes, 0, lanes.rowCount(), top, h, 500, QSizeF(70, 14));
+        const int row = static_cast<int>((r.center().y() - top) / h);
+        QVERIFY2(!lanes.lane(lanes.laneAtRow(row)).pinned, qPrintable(QString::number(row)));
+        QVERIFY(r.top() >= top + row * h && r.bottom() <= top + (row + 1) * h);
+        QCOMPARE(r.left(), 504.0);
+        // Nothing but pinned rows on show: the first row, as before.
+        int pinned = 0;
+        while (pinned < lanes.rowCount() && lanes.lane(lanes.laneAtRow(pinned)).pinned)
+            ++pinned;
+        QCOMPARE(onsetLabelRect(lanes, 0, pinned, top, h, 500, QSizeF(70, 14)).top(), top + (h - 14) / 2.0);
     }
 };
 

@@ -379,4 +379,11 @@ int fileIndex(const Analysis& a, const std::string& path)
     return -1;
 }
 
+std::shared_ptr<const Analysis> ambiguousSample()
+{
+    static const auto a = std::make_shared<const Analysis>(
+        analyze(FAULTLINE_SOURCE_DIR "/samples/ambiguous-two-faults", AnalyzeOptions{}));
+    return a;
+}
+
 } // namespace fl::test

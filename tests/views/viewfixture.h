@@ -30,4 +30,8 @@ void addFamilies(Result& result);
 // Index into bundle.files of the file whose bundle path is `path`, -1 if none.
 int fileIndex(const Analysis& a, const std::string& path);
 
+// samples/ambiguous-two-faults as the engine reads it (two GPU faults tied on node-01 and node-03), analysed once
+// per test binary: the views of an ambiguous verdict are tested on the engine's own result.
+std::shared_ptr<const Analysis> ambiguousSample();
+
 } // namespace fl::test

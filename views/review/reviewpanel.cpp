@@ -17,6 +17,7 @@
 #include <QLineEdit>
 #include <QPlainTextEdit>
 #include <QPushButton>
+#include <QStyledItemDelegate>
 #include <QTableView>
 #include <QTreeView>
 #include <QVBoxLayout>
@@ -29,6 +30,34 @@ QString evidenceText(std::optional<EvidenceId> id)
 {
     return id ? QString::fromStdString(toString(*id)) : QString();
 }
+// A comment as tall as its text wrapped at its column's width: a tree asks a delegate for a row's height
+// without the width the column has, so the stock one gives one line and the rest is cut off.
+class WrappingDelegate : public QStyledItemDelegate
+{
+public:
+    explicit WrappingDelegate(QTreeView* view)
+        : QStyledItemDelegate(view)
+        , m_view(view)
+    {
+    }
+    QSize sizeHint(const QStyleOptionViewItem& option, const QModelIndex& index) const override
+    {
+        QStyleOptionViewItem o = option;
+        initStyleOption(&o, index);
+        int depth = 0;
+        for (QModelIndex p = index.parent(); p.isValid(); p = p.parent())
+            ++depth;
+        const int width = m_view->columnWidth(index.column()) - (index.column() == 0 ? (depth + 1) * m_view->indentation() : 0) - 8;
+        if (width <= 0 || o.text.isEmpty())
+            return QStyledItemDelegate::sizeHint(option, index);
+        const QRect text = o.fontMetrics.boundingRect(QRect(0, 0, width, 1 << 20), Qt::TextWordWrap, o.text);
+        return {width, std::max(text.height() + 4, QStyledItemDelegate::sizeHint(option, index).height())};
+    }
+
+private:
+    QTreeView* m_view;
+};
+
 } // namespace
 
 ReviewPanel::ReviewPanel(FocusState* focus, QWidget* parent)
@@ -84,10 +113,18 @@ ReviewPanel::ReviewPanel(FocusState* focus, QWidget* parent)
     m_threadView->setModel(m_thread);
     m_threadView->setHeaderHidden(false);
     m_threadView->setWordWrap(true);
+    m_threadView->setTextElideMode(Qt::ElideNone);
+    m_threadView->setItemDelegateForColumn(ThreadModel::TextColumn, new WrappingDelegate(m_threadView));
     m_threadView->setUniformRowHeights(false);
     m_threadView->header()->setSectionResizeMode(ThreadModel::TextColumn, QHeaderView::Stretch);
     m_threadView->header()->setStretchLastSection(false);
     m_threadView->setEditTriggers(QAbstractItemView::NoEditTriggers);
+    // A tree lays its rows out once: the comment column stretching with the panel leaves each row one line high,
+    // its text cut off. Lay them out again for the new width.
+    connect(m_threadView->header(), &QHeaderView::sectionResized, m_threadView, [this](int section) {
+        if (section == ThreadModel::TextColumn)
+            m_threadView->doItemsLayout();
+    });
 
     auto* buttons = new QHBoxLayout;
     buttons->addWidget(m_post);

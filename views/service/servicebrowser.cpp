@@ -322,10 +322,10 @@ void ServiceBrowser::openSelected()
     openSession(id);
 }
 
-void ServiceBrowser::openSession(const QString& id)
+void ServiceBrowser::openSession(const QString& id, int run)
 {
-    begin(tr("Fetching the latest result of %1…").arg(id));
-    m_client->result(id, 0, this, [this, id](const ServiceReply& r) {
+    begin(run > 0 ? tr("Fetching run %1 of %2…").arg(run).arg(id) : tr("Fetching the latest result of %1…").arg(id));
+    m_client->result(id, run, this, [this, id](const ServiceReply& r) {
         if (r.ok())
             showResult(id, r.run, r.body);
         end(r, tr("Result of %1").arg(id));

@@ -75,8 +75,9 @@ public slots:
     void setOpenBundle(const QString& path) { m_openBundle = path; }
     // Emits openInWorkbench with the open result. False when there is none.
     [[nodiscard]] bool openInMainWindow();
-    // Fetches and shows the latest result of session `id` (faultline --session ID).
-    void openSession(const QString& id);
+    // Fetches and shows run `run` of session `id`, 0: its latest result (faultline --session ID; a state link
+    // names the run it was copied on).
+    void openSession(const QString& id, int run = 0);
 
 signals:
     void idle();  // no request is pending any more

@@ -142,6 +142,11 @@ void ServiceReview::fetchTrace()
     });
 }
 
+QUrl ServiceReview::serviceUrl() const
+{
+    return m_client ? m_client->baseUrl() : QUrl();
+}
+
 bool ServiceReview::active() const
 {
     const auto a = m_analysis.lock();

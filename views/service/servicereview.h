@@ -20,6 +20,7 @@
 #include <QPointer>
 #include <QString>
 #include <QTemporaryDir>
+#include <QUrl>
 
 #include <memory>
 
@@ -48,6 +49,7 @@ public:
     bool active() const;
     QString sessionId() const { return m_session; }
     int run() const { return m_run; }
+    QUrl serviceUrl() const;  // the service reviewed (empty when none)
     bool busy() const { return m_pending > 0; }
     QString lastError() const { return m_error; }
     QString traceError() const { return m_traceError; }

@@ -24,6 +24,7 @@ PhaseStepperPanel::PhaseStepperPanel(FocusState* focus, QWidget* parent)
     , m_prev(new QPushButton(tr("‹ Prev"), this))
     , m_next(new QPushButton(tr("Next ›"), this))
     , m_last(new QPushButton(tr("Last »"), this))
+    , m_clock(new ReplayClock(this))
 {
     QFont f = m_phase->font();
     f.setBold(true);
@@ -58,6 +59,7 @@ PhaseStepperPanel::PhaseStepperPanel(FocusState* focus, QWidget* parent)
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(4, 4, 4, 4);
     layout->addLayout(buttons);
+    layout->addWidget(m_clock);
     layout->addWidget(m_phaseList);
     layout->addWidget(m_phase);
     layout->addWidget(m_description);
@@ -89,6 +91,19 @@ void PhaseStepperPanel::setAnalysis(std::shared_ptr<const Analysis> analysis)
         built.build(*m_analysis);
     m_index = -1;
     m_model->setSteps(std::move(built));
+    // The clock scrubs the result's window, else the span of its events.
+    int64_t from = kNoTime, to = kNoTime;
+    if (m_analysis) {
+        from = m_analysis->result.windowStartNs;
+        to = m_analysis->result.windowEndNs;
+        if (from == kNoTime || to <= from)
+            for (const SymptomEvent& e : m_analysis->result.events)
+                if (e.time.known() && e.time.basis != TimeBasis::BootRelative) {
+                    from = from == kNoTime ? e.time.ns : std::min(from, e.time.ns);
+                    to = to == kNoTime ? e.time.ns : std::max(to, e.time.ns);
+                }
+    }
+    m_clock->setSpan(from, to);
     // The narrow side panel shows each phase and how many events it touched; the kinds of change are the
     // counts line under it. (Again after each reset: a header may forget hidden sections.)
     for (int c = PhaseStepModel::FirstChangeColumn; c < m_model->columnCount(); ++c)

@@ -12,6 +12,7 @@
 #include "views/teach/phasesteps.h"
 #include "views/models/phasestepmodel.h"
 #include "views/models/tracestepmodel.h"
+#include "views/teach/replayclock.h"
 
 #include <QWidget>
 
@@ -42,6 +43,8 @@ public:
     QPushButton* prevButton() const { return m_prev; }
     QPushButton* nextButton() const { return m_next; }
     QPushButton* lastButton() const { return m_last; }
+    // The replay's clock over the incident's time axis (the workbench replays its moment).
+    ReplayClock* replayClock() const { return m_clock; }
     // When off, the highlight is cleared (the tab is not shown); back on, restored.
     void setHighlighting(bool on);
 
@@ -73,6 +76,7 @@ private:
     QPushButton* m_prev;
     QPushButton* m_next;
     QPushButton* m_last;
+    ReplayClock* m_clock;
 };
 
 } // namespace fl

@@ -1,7 +1,11 @@
 // SPDX-License-Identifier: MIT
 #include "views/teach/quizpanel.h"
 
+#include "store/review_store.h"
+
+#include <QFormLayout>
 #include <QLabel>
+#include <QLineEdit>
 #include <QListWidget>
 #include <QPushButton>
 #include <QTextBrowser>
@@ -12,6 +16,7 @@ namespace fl {
 QuizPanel::QuizPanel(QWidget* parent)
     : QWidget(parent)
     , m_intro(new QLabel)
+    , m_learner(new QLineEdit(QString::fromStdString(store::loginName())))
     , m_marks(new QListWidget)
     , m_remove(new QPushButton(tr("Remove mark")))
     , m_reveal(new QPushButton(tr("Reveal")))
@@ -22,6 +27,8 @@ QuizPanel::QuizPanel(QWidget* parent)
     m_intro->setText(tr("<b>Exercise.</b> Find the line that started the failure. Read the timeline, the evidence "
                         "and the raw files; right-click a line and choose <i>Mark as the initiating event</i>. "
                         "Reveal scores your marks and then shows what the engine decided, step by step."));
+    m_learner->setObjectName(QStringLiteral("quizLearner"));
+    m_learner->setToolTip(tr("Your score is kept under this name; File → Exercises… lists it"));
     m_marks->setObjectName(QStringLiteral("quizMarks"));
     m_result->setObjectName(QStringLiteral("quizResult"));
     m_result->setOpenLinks(false);
@@ -31,6 +38,9 @@ QuizPanel::QuizPanel(QWidget* parent)
     buttons->addWidget(m_reveal);
     auto* layout = new QVBoxLayout(this);
     layout->addWidget(m_intro);
+    auto* who = new QFormLayout;
+    who->addRow(tr("Learner:"), m_learner);
+    layout->addLayout(who);
     layout->addWidget(new QLabel(tr("Your marks:")));
     layout->addWidget(m_marks, 1);
     layout->addLayout(buttons);
@@ -80,6 +90,16 @@ void QuizPanel::showScore(const exercise::Score& score)
     m_result->setHtml(html);
     m_result->show();
     m_reveal->setEnabled(false);
+}
+
+QString QuizPanel::learner() const
+{
+    return m_learner->text().trimmed();
+}
+
+void QuizPanel::showRecorded(const QString& message)
+{
+    m_result->append(QStringLiteral("<p><i>%1</i></p>").arg(message.toHtmlEscaped()));
 }
 
 void QuizPanel::showError(const QString& message)

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: MIT
-// The exercise side panel of quiz mode: what to do, the lines the learner
-// marked as the initiating event, and Reveal, which scores them (core/exercise)
-// and then shows the verdict and the Teach tab.
+// The exercise side panel of quiz mode: what to do, who is answering (the
+// learner's name, default the login name: the score is recorded under it), the
+// lines the learner marked as the initiating event, and Reveal, which scores
+// them (core/exercise) and then shows the verdict and the Teach tab.
 #pragma once
 
 #include "exercise/score.h"
@@ -11,6 +12,7 @@
 #include <vector>
 
 class QLabel;
+class QLineEdit;
 class QListWidget;
 class QPushButton;
 class QTextBrowser;
@@ -30,6 +32,10 @@ public:
     // After the reveal: the score and each mark's reason (or why it could not be scored).
     void showScore(const exercise::Score& score);
     void showError(const QString& message);
+    // After showScore: where the score was recorded, or why it was not.
+    void showRecorded(const QString& message);
+    QString learner() const;
+    QLineEdit* learnerEdit() const { return m_learner; }
 
     QListWidget* markList() const { return m_marks; }
     QPushButton* revealButton() const { return m_reveal; }
@@ -40,6 +46,7 @@ signals:
 
 private:
     QLabel* m_intro;
+    QLineEdit* m_learner;
     QListWidget* m_marks;
     QPushButton* m_remove;
     QPushButton* m_reveal;

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "views/timeline/timelineview.h"
 
+#include "views/timeline/onsetlabel.h"
+
 #include "present/verdict.h"
 
 #include <QContextMenuEvent>
@@ -484,8 +486,12 @@ void TimelineView::paintOverlays(QPainter& p)
     if (const int64_t t = m_lanes.onsetEstimate(); t != kNoTime && t >= m_range.start && t <= m_range.end) {
         p.setPen(QPen(QColor(90, 90, 90, 200), 1, Qt::DotLine));
         p.drawLine(QPointF(xOfTime(t), kAxisHeight), QPointF(xOfTime(t), bottom));
+        const QString text = tr("hang began");
+        const QRectF at = onsetLabelRect(m_lanes, first, last, kAxisHeight, m_rowHeight, xOfTime(t),
+                                         QSizeF(p.fontMetrics().horizontalAdvance(text) + 2, p.fontMetrics().height()));
+        p.fillRect(at, QColor(255, 255, 255, 170));
         p.setPen(QColor(70, 70, 70));
-        p.drawText(QPointF(xOfTime(t) + 4, kAxisHeight + 12), tr("hang began"));
+        p.drawText(at, Qt::AlignLeft | Qt::AlignVCenter, text);
     }
     // Selected event: a line through every lane; an uncertain time also gets
     // its whole [earliest, latest] as a faint band, so it can be compared

@@ -3,6 +3,7 @@
 
 #include "views/common/viewstyle.h"
 #include "present/verdict.h"
+#include "present/would_decide.h"
 
 #include <QGroupBox>
 #include <QHBoxLayout>
@@ -40,17 +41,23 @@ ExplanationPanel::ExplanationPanel(FocusState* focus, QWidget* parent)
     , m_candidates(makeTree(m_candidateModel, this))
     , m_side(new QWidget(this))
     , m_sideLayout(new QHBoxLayout(m_side))
+    , m_decide(new QLabel(this))
     , m_rules(makeTree(m_ruleModel, this))
 {
     m_rules->setRootIsDecorated(true);
     m_sideLayout->setContentsMargins(0, 0, 0, 0);
     m_side->hide();
+    m_decide->setObjectName(QStringLiteral("wouldDecide"));
+    m_decide->setWordWrap(true);
+    m_decide->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_decide->hide();
 
     auto* top = new QWidget(this);
     auto* topLayout = new QVBoxLayout(top);
     topLayout->setContentsMargins(0, 0, 0, 0);
     topLayout->addWidget(new QLabel(tr("<b>Candidates</b> — initiators the engine weighed"), top));
     topLayout->addWidget(m_side);
+    topLayout->addWidget(m_decide);
     topLayout->addWidget(m_candidates, 1);
     auto* bottom = new QWidget(this);
     auto* bottomLayout = new QVBoxLayout(bottom);
@@ -137,6 +144,17 @@ void ExplanationPanel::fillSideBySide(const Result* result)
         delete it;
     }
     m_sideCount = 0;
+    // What would order the tied candidates, under them: the Verdict tab's list begins with the same lines.
+    const std::vector<std::string> deciding = result ? present::wouldDecideLines(*result) : std::vector<std::string>{};
+    QString decide;
+    if (!deciding.empty()) {
+        decide = QStringLiteral("<b>%1:</b><ul style='margin-top:2px'>").arg(style::q(present::missingHeading(*result)).toHtmlEscaped());
+        for (const std::string& line : deciding)
+            decide += QStringLiteral("<li>%1</li>").arg(style::q(line).toHtmlEscaped());
+        decide += QStringLiteral("</ul>");
+    }
+    m_decide->setText(decide);
+    m_decide->setVisible(!decide.isEmpty());
     const bool ambiguous = result && result->status == ResultStatus::Ambiguous && result->candidates.size() >= 2;
     m_side->setVisible(ambiguous);
     if (!ambiguous)

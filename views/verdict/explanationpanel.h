@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 // Why this verdict: the candidates and why each lost, side by side when the
-// result is ambiguous, and the rules that fired in each phase with the trace.
+// result is ambiguous with what would decide between them, and the rules that
+// fired in each phase with the trace.
 #pragma once
 
 #include "engine/engine.h"
@@ -12,6 +13,7 @@
 #include <memory>
 
 class QHBoxLayout;
+class QLabel;
 class QTreeView;
 class QWidget;
 
@@ -36,6 +38,9 @@ public:
     ExplanationModel* candidateModel() const { return m_candidateModel; }
     ExplanationModel* ruleModel() const { return m_ruleModel; }
     int sideBySideCount() const { return m_sideCount; }
+    // Ambiguous: what would order the tied candidates (Result::wouldDecide, in core/present's words); hidden
+    // otherwise.
+    QLabel* decideLabel() const { return m_decide; }
 
 private:
     void fillSideBySide(const Result* result);
@@ -49,6 +54,7 @@ private:
     QTreeView* m_candidates;
     QWidget* m_side;
     QHBoxLayout* m_sideLayout;
+    QLabel* m_decide;
     QTreeView* m_rules;
     int m_sideCount = 0;
 };

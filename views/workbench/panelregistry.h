@@ -74,6 +74,9 @@ struct PanelSpec {
     std::function<void(QWidget*, const PanelNotes&)> showNotes;
     // An exercise started (true: the decision is hidden, the learner marks lines) or ended or was revealed (false).
     std::function<void(QWidget*, bool hidden)> exercise;
+    // Teach as a replay: show `a`, the result as known at a step (or the whole analysis again), at once, keeping
+    // the focus (its ids stay valid). Panels without it show the whole result throughout.
+    std::function<void(QWidget*, const AnalysisPtr&)> replay;
 };
 
 // Wraps a hook written for the panel's own type (the widget is always the one its create() made).

@@ -3,7 +3,9 @@
 // PanelSpec's QuizRole; setAnalysis empties and skips the hidden ones.
 #include "views/workbench/workbenchview.h"
 
+#include "exercise/library.h"
 #include "exercise/quiz.h"
+#include "exercise/record.h"
 #include "exercise/score.h"
 
 #include <QSplitter>
@@ -75,16 +77,35 @@ void WorkbenchView::reveal()
         return;
     if (!m_quizKey)
         m_quizKey = exercise::buildKey(*m_quizFull, exercise::labelOfEngine(m_quizFull->result), m_quizFull->bundle.root);
+    exercise::Score score;
     try {
-        quiz()->showScore(exercise::scoreMarks(*m_quizKey, quiz()->marks(), "the exercise key"));
+        score = exercise::scoreMarks(*m_quizKey, quiz()->marks(), "the exercise key");
     } catch (const std::exception& e) {
         quiz()->showError(QString::fromStdString(e.what()));
         return;
     }
+    quiz()->showScore(score);
+    recordScore(score);
     m_revealed = true;
     applyExercise();
     setAnalysis(m_quizFull, ViewJobs::Mode::Inline);
     m_side->setCurrentWidget(stepper());
+}
+
+void WorkbenchView::recordScore(const exercise::Score& score)
+{
+    const QString learner = quiz()->learner();
+    if (m_scoresPath.isEmpty() || learner.isEmpty()) {
+        quiz()->showRecorded(learner.isEmpty() ? tr("Score not kept: no learner name.") : tr("Score not kept: no place for scores."));
+        return;
+    }
+    // Under the library's id (the bundle folder's name), where File → Exercises… looks for past scores.
+    const std::string id = exercise::exerciseIdOf(m_quizKey->bundle.empty() ? m_quizFull->bundle.root : m_quizKey->bundle);
+    std::string error;
+    if (exercise::recordScore(m_scoresPath.toStdString(), learner.toStdString(), id, score, error))
+        quiz()->showRecorded(tr("Score kept for %1 on %2 (File → Exercises… lists it).").arg(learner, QString::fromStdString(id)));
+    else
+        quiz()->showRecorded(tr("Score not kept: %1").arg(QString::fromStdString(error)));
 }
 
 } // namespace fl

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "views/workbench/workbenchview.h"
 
+#include "exercise/library.h"
+
 #include "views/review/reviewrecord.h"
 
 #include "views/review/overridedialog.h"
@@ -26,6 +28,7 @@ WorkbenchView::WorkbenchView(QWidget* parent)
     , m_side(new QTabWidget)
     , m_jobs(new ViewJobs(this))
 {
+    m_scoresPath = QString::fromStdString(exercise::defaultScoresPath());
     // Left: what was decided and why. Centre: when and where. Bottom: the proof, side by side.
     auto* bottom = new QSplitter(Qt::Horizontal);
     m_bottom = bottom;
@@ -254,6 +257,9 @@ void WorkbenchView::setAnalysis(std::shared_ptr<const Analysis> analysis, ViewJo
 {
     m_jobs->restart(mode);
     m_analysis = std::move(analysis);
+    m_replayed.reset();  // a replay is of one analysis: the Teach tab starts the next one's
+    m_replayStep = -1;
+    m_replayAtNs = kNoTime;
     const std::shared_ptr<const Analysis> a = m_analysis;
     // From here every id the views put in the focus is this analysis's.
     m_focus->reset(a ? AnalysisId::next() : AnalysisId{});
@@ -328,6 +334,8 @@ void WorkbenchView::onViewsReady()
     for (size_t i = 0; i < specs.size(); ++i)
         if (specs[i].ready && panelShown(specs[i]))
             specs[i].ready(m_panels[i], *this);
+    if (m_replayStep >= 0)  // the views' jobs landed over the Teach step on show: replay it again
+        showReplay();
     emit viewsReady();
 }
 

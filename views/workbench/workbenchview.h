@@ -73,7 +73,21 @@ public:
     bool quizRevealed() const { return m_revealed; }
     // Leaves quiz mode: every tab back (an ordinary open calls it).
     void endQuiz();
+    // Scores the marks, records the score under the quiz panel's learner name in scoresPath() (the exercise
+    // library's past scores; a failure to record is said, never stops the reveal), then shows the decision.
     void reveal();
+    // Teach as a replay (workbenchreplay.cpp): the panels with a PanelSpec::replay hook (timeline, evidence) show
+    // the result as the engine knew it after Teach step `index` (exercise::knownAfter), and, with a replay time,
+    // only what had happened by then; -1 shows the whole result again. The Teach tab drives it.
+    void replayStep(int index);
+    void setReplayTime(int64_t atNs);  // kNoTime: every moment
+    int replayedStep() const { return m_replayStep; }
+    int64_t replayTime() const { return m_replayAtNs; }
+    // What the replaying panels show now: the replayed result, else the analysis.
+    std::shared_ptr<const Analysis> replayed() const { return m_replayed ? m_replayed : m_analysis; }
+    // Where Reveal records scores: exercise::defaultScoresPath() unless set (empty: not recorded).
+    QString scoresPath() const { return m_scoresPath; }
+    void setScoresPath(const QString& path) { m_scoresPath = path; }
 
     // Attaches the reviewer notes of `bundlePath` and shows them. Returns the
     // message when the notes file is unusable (the views go on without notes).
@@ -108,6 +122,7 @@ signals:
     void viewsReady();
     void notesChanged();
     void notesError(const QString& message);
+    void replayShown(int step);  // the replaying panels show step `step` (-1: the whole result)
 
 private:
     void onViewsReady();
@@ -118,6 +133,7 @@ private:
     PanelNotes panelNotes() const;
     // Whether the panel is on screen now: its QuizRole against the exercise's state.
     bool panelShown(const PanelSpec& spec) const;
+    void recordScore(const exercise::Score& score);  // reveal(): the learner's score kept (workbenchquiz.cpp)
     // Puts every panel shown in its area (list order) and takes the others out of sight; tells each the state.
     void applyExercise();
 
@@ -128,6 +144,11 @@ private:
     std::shared_ptr<const Analysis> m_quizFull;  // the analysis an exercise hides, shown on reveal
     std::optional<exercise::ExerciseKey> m_quizKey;
     bool m_revealed = false;
+    QString m_scoresPath;
+    void showReplay();
+    std::shared_ptr<const Analysis> m_replayed;    // what they show now; null: the analysis itself
+    int m_replayStep = -1;
+    int64_t m_replayAtNs = kNoTime;
     QTabWidget* m_centre;
     QTabWidget* m_side;
     ViewJobs* m_jobs;

@@ -1,0 +1,60 @@
+// SPDX-License-Identifier: MIT
+// WorkbenchView's Teach replay (issue #44 item 3): the panels with a PanelSpec::replay hook show the result as
+// the engine knew it after the Teach step on show (exercise::knownAfter), so at step 1 nothing is red and roles
+// and colours appear at the phase that sets them; a replay time leaves out what had not happened yet.
+#include "views/workbench/workbenchview.h"
+
+#include "exercise/replay.h"
+
+namespace fl {
+
+void WorkbenchView::replayStep(int index)
+{
+    if (index == m_replayStep)
+        return;
+    m_replayStep = index;
+    showReplay();
+}
+
+void WorkbenchView::setReplayTime(int64_t atNs)
+{
+    if (atNs == m_replayAtNs)
+        return;
+    m_replayAtNs = atNs;
+    if (m_replayStep >= 0)
+        showReplay();
+}
+
+void WorkbenchView::showReplay()
+{
+    std::shared_ptr<const Analysis> shown = m_analysis;
+    const PhaseSteps& steps = stepper()->steps();
+    if (m_analysis && m_replayStep >= 0 && m_replayStep < steps.count()) {
+        // The trace as the stepper holds it: a service result's comes apart from the result (ServiceReview).
+        std::vector<TraceStep> trace;
+        for (int i = 0; i < steps.count(); ++i)
+            for (const TraceStep* t : steps.step(i).items)
+                trace.push_back(*t);
+        const std::optional<Phase> through = phaseFromString(steps.step(m_replayStep).phase.toStdString());
+        auto a = std::make_shared<Analysis>();
+        a->bundle = m_analysis->bundle;  // the timeline's quiet nodes; nothing replayed reads the observations
+        a->rules = m_analysis->rules;
+        a->placement = m_analysis->placement;
+        a->cancelled = m_analysis->cancelled;
+        a->result = exercise::knownAfter(m_analysis->result, trace, through.value_or(Phase::Report), m_replayAtNs);
+        shown = std::move(a);
+    }
+    m_replayed = shown == m_analysis ? nullptr : shown;
+    const auto& specs = workbenchPanels();
+    const PanelNotes notes = panelNotes();
+    for (size_t i = 0; i < specs.size(); ++i) {
+        if (!specs[i].replay || !panelShown(specs[i]))
+            continue;
+        specs[i].replay(m_panels[i], shown);
+        if (specs[i].showNotes)
+            specs[i].showNotes(m_panels[i], notes);
+    }
+    emit replayShown(m_replayStep);
+}
+
+} // namespace fl
