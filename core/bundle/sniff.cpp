@@ -458,6 +458,9 @@ ContentShape sniffContent(std::string_view head, LineWrapper wrapper, size_t max
             sched.hit("sacct 'JobID|' header");
         else if (sacctTableHeader(line))
             sched.hit("sacct table header");
+        else if (line.find("LAST SEEN") != std::string_view::npos && line.find("   REASON ") != std::string_view::npos
+                 && line.find("   OBJECT ") != std::string_view::npos)
+            sched.hit("kubectl get events header"); // core/parse/k8s_events.cpp
         else if (line.starts_with("srun: ") || line.starts_with("slurmstepd: ") || !slurmDaemonPrefixNode(line).empty())
             sched.hit("srun/slurmstepd lines");
         else if (slurmctldLine(line))
