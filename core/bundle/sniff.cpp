@@ -187,7 +187,10 @@ std::string_view syslogHost(std::string_view line)
                 return h;
     }
     for (size_t i = 0; i + 16 <= line.size(); ++i) {
-        if ((i > 0 && line[i - 1] != ' ') || !oneOf(line.substr(i, 3), kMonths) || line[i + 3] != ' ')
+        // The two blanks around a three-letter word first: a byte compare each, where the month names cost
+        // twelve memcmp calls at every position (5 % of a deep bundle's analysis, callgrind: every file's
+        // first lines are sampled for their host).
+        if (line[i + 3] != ' ' || (i > 0 && line[i - 1] != ' ') || !oneOf(line.substr(i, 3), kMonths))
             continue;
         size_t p = i + 4;
         if (line[p] == ' ')
@@ -458,6 +461,9 @@ ContentShape sniffContent(std::string_view head, LineWrapper wrapper, size_t max
             sched.hit("sacct 'JobID|' header");
         else if (sacctTableHeader(line))
             sched.hit("sacct table header");
+        else if (line.find("LAST SEEN") != std::string_view::npos && line.find("   REASON ") != std::string_view::npos
+                 && line.find("   OBJECT ") != std::string_view::npos)
+            sched.hit("kubectl get events header"); // core/parse/k8s_events.cpp
         else if (line.starts_with("srun: ") || line.starts_with("slurmstepd: ") || !slurmDaemonPrefixNode(line).empty())
             sched.hit("srun/slurmstepd lines");
         else if (slurmctldLine(line))

@@ -22,6 +22,7 @@ private slots:
     void podTablePlacesTheOomOnItsNode();
     void describeNodeNotReady();
     void smiQueryNamesTheGpu();
+    void eventTableWithEveryColumn();
 };
 
 void TestClusterTextEvidence::podTablePlacesTheOomOnItsNode()
@@ -81,6 +82,23 @@ void TestClusterTextEvidence::smiQueryNamesTheGpu()
     QCOMPARE(QString::fromStdString(statusOf(a.result)), QStringLiteral("attributed"));
     QCOMPARE(QString::fromStdString(a.result.rootCause->symptom), QStringLiteral("gpu.smi_pending_repair"));
     QCOMPARE(QString::fromStdString(a.result.rootCause->pciBus), QStringLiteral("0000:91:00"));
+}
+
+// `kubectl get events -A -o wide` (NAMESPACE first, SUBOBJECT and SOURCE before MESSAGE, FIRST SEEN COUNT NAME
+// after it): the same event as the plain table or the JSON list, on the node its source names. The extra
+// columns left the row unread before.
+void TestClusterTextEvidence::eventTableWithEveryColumn()
+{
+    QTemporaryDir tmp;
+    const fs::path dir = tmp.path().toStdString();
+    writeFile(dir / "file-03.log",
+              "NAMESPACE   LAST SEEN   TYPE      REASON       OBJECT              SUBOBJECT   SOURCE                   MESSAGE                                                                     FIRST SEEN   COUNT   NAME\n"
+              "ml          41m         Normal    Scheduled    pod/trainer-0                   default-scheduler        Successfully assigned ml/trainer-0 to gpu-a17                               41m          1       trainer-0.17f1a\n"
+              "default     3m          Warning   OOMKilling   node/gpu-a17                    kernel-monitor, gpu-a17  Memory cgroup out of memory: Killed process 4242 (python3) total-vm:12kB   3m           1       gpu-a17.17f1b\n");
+    const Analysis a = analyze(dir.string(), shippedOnly());
+    QCOMPARE(QString::fromStdString(statusOf(a.result)), QStringLiteral("attributed"));
+    QCOMPARE(QString::fromStdString(a.result.rootCause->symptom), QStringLiteral("scheduler.k8s.OOMKilling"));
+    QCOMPARE(QString::fromStdString(a.result.rootCause->node), QStringLiteral("gpu-a17"));
 }
 
 QTEST_GUILESS_MAIN(TestClusterTextEvidence)

@@ -56,6 +56,7 @@ private slots:
     void sacctPipe();
     void sacctTable();
     void k8sEvents();
+    void k8sEventTable();
     void promQueryRange();
     void promQuery();
     void openMetricsText();

@@ -181,6 +181,34 @@ void StructuredTest::sacctPipe()
     QVERIFY(!parseSacctPipe("just some log\n", out, issues));
 }
 
+// `kubectl get events` printed as a table, plain and with -A: the JSON list's records (issue #41 item 6).
+void StructuredTest::k8sEventTable()
+{
+    const std::string plain = "LAST SEEN   TYPE      REASON      OBJECT              MESSAGE\n"
+                              "2m          Warning   Evicted     pod/trainer-0       The node was low on resource: memory.\n"
+                              "2m          Normal    Killing     pod/trainer-0       Stopping container main\n";
+    std::vector<StructuredRecord> out;
+    std::vector<ParseIssue> issues;
+    QVERIFY(parseK8sEvents(plain, out, issues));
+    QCOMPARE(out.size(), size_t(3)); // the header stays a line of its own, as every line no row covers
+    QCOMPARE(out[1].text, std::string("k8s event type=Warning reason=Evicted object=pod/trainer-0 message=The node was low on resource: memory."));
+    QCOMPARE(out[1].line, 2u);
+    QCOMPARE(nameOf(out[1].severity), nameOf(Severity::Warning));
+    QVERIFY(sniffContent(plain).kind == SourceKind::Scheduler);
+
+    const std::string all = "NAMESPACE   LAST SEEN   TYPE      REASON       OBJECT         MESSAGE\n"
+                            "default     3m          Warning   NodeNotReady node/gpu-07    Node gpu-07 status is now: NodeNotReady\n";
+    out.clear();
+    QVERIFY(parseK8sEvents(all, out, issues));
+    QCOMPARE(out.size(), size_t(2));
+    QCOMPARE(out[1].node, std::string("gpu-07"));
+    QCOMPARE(out[1].text, std::string("k8s event type=Warning reason=NodeNotReady object=node/gpu-07 node=gpu-07 message=Node gpu-07 status is now: NodeNotReady"));
+    // Not an event table: a pod table, a log line.
+    out.clear();
+    QVERIFY(!parseK8sEvents("NAME   READY   STATUS    RESTARTS   AGE\ntrainer-0   1/1   Running   0   4m\n", out, issues));
+    QVERIFY(!parseK8sEvents("Warning: something\n", out, issues));
+}
+
 void StructuredTest::k8sEvents()
 {
     const std::string data = R"({
