@@ -108,10 +108,22 @@ void honestForSources(const Options& opt, Truth& t, bool xidBeforeScrapes)
         // The scrapes alone: dcgm-exporter's last-Xid field (its number read through the Xid catalogue) and the
         // rail HCA's port counters name the fault and its GPU or port; nothing else of a failure is in them (a
         // rank that died or hung only leaves its GPU idle, which says where, not why).
-        static const std::set<std::string> shown{"xid79", "xid48", "xid64", "xid119", "xid13",
-                                                 "xid74", "xid149", "ib_err12", "ib_port_error"};
+        static const std::set<std::string> shown{"xid79",    "xid48",         "xid64",    "xid119",   "xid13",
+                                                 "xid74",    "xid149",        "ib_err12", "ib_port_error",
+                                                 "pcie_aer", "late_second_fault", "nic_fatal"};
         if (opt.metrics != "dcgm" || !shown.count(f)) {
             unattributable("metrics only: the scrape does not say what failed");
+        } else if (f == "pcie_aer") {
+            // The GPU behind the failing link fell off the bus: the last-Xid field says 79; the AER itself is
+            // only in the kernel log (as without the kernel log below).
+            t.notes += " [metrics only: the scrape shows the GPU's Xid 79 (fallen off the bus), not the PCIe error]";
+            t.domain = Domain::Gpu;
+            t.subDomain = "gpu_lost";
+        } else if (f == "nic_fatal") {
+            // The HCA's port counters say its link went down; that the HCA itself hit a fatal error is in the
+            // kernel's mlx5 lines only.
+            t.notes += " [metrics only: the scrape shows the port's link_downed rising, not the HCA's fatal error]";
+            t.subDomain = "ib_link";
         } else if (f == "xid149" && xidBeforeScrapes) {
             // The field already says 149 at the first scrape: a value left from before the job, as far as the
             // scrape can tell (no change to date it).
