@@ -251,6 +251,9 @@ int main(int argc, char** argv)
     auto save = [&window, out, notesWanted, tabArg, timings, stepArg, shotSelect, timeWindow = shotWindow,
                  &state](bool ok) {
         fl::WorkbenchView* w = window.workbench();
+        // The selection first: a metric item opens the Metrics tab, and --tab names the tab shown.
+        if (shotSelect)
+            w->focus()->selectEvidence(*shotSelect);
         QWidget* tab = w->panel(QString::fromStdString(tabArg));
         for (QTabWidget* t : {w->centreTabs(), w->sideTabs()})
             if (t->indexOf(tab) >= 0)
@@ -261,12 +264,11 @@ int main(int argc, char** argv)
         }
         if (timeWindow)
             w->focus()->setTimeWindow(timeWindow->first, timeWindow->second);
-        if (shotSelect)
-            w->focus()->selectEvidence(*shotSelect);
         if (state && ok)  // over the default --tab; a tab or evidence id the result lacks fails the picture
             ok = window.applyState(*state);
-        // Let queued layout and replots settle before grabbing.
-        QTimer::singleShot(200, &window, [&window, out, ok, notesWanted, timings] {
+        // Let queued layout and replots settle before grabbing (and a metric item's peers be read: metricfocus.h).
+        const int settle = 200;
+        auto grab = [&window, out, ok, notesWanted, timings] {
             QDir().mkpath(QFileInfo(out).absolutePath());
             QElapsedTimer grabClock;
             grabClock.start();
@@ -281,7 +283,12 @@ int main(int argc, char** argv)
             // The problem itself is already in the log (MainWindow::showNotesProblem).
             const bool notesOk = !notesWanted || window.notesError().isEmpty();
             QApplication::exit(saved && ok && notesOk ? 0 : 1);
-        });
+        };
+        if (w->metrics()->focusPending())
+            QObject::connect(w->metrics(), &fl::MetricsPanel::focusShown, &window,
+                             [&window, settle, grab] { QTimer::singleShot(settle, &window, grab); }, Qt::SingleShotConnection);
+        else
+            QTimer::singleShot(settle, &window, grab);
     };
     if (timings)
         std::fprintf(stderr, "%-64s %10.1f ms\n", "start-up (process start to open)",

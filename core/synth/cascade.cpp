@@ -845,7 +845,8 @@ Truth Scene::xid149()
     std::string l2 = str(link);
     if (l2.size() < 2)
         l2 = "0" + l2;
-    s.kern(c, tF - s.jitter(60 * kSec, 180 * kSec),
+    const int64_t berAt = tF - s.jitter(60 * kSec, 180 * kSec);
+    s.kern(c, berAt,
            s.xid(g) + "149, NETIR_BER_EVENT Nonfatal XC0 i0 Link " + l2
                + " (0x00000226 0x00000001 0x00000000 0x00000000 0x00000000 0x00000000)");
     s.kern(c, tF, s.xid(g) + "149, NETIR_LINK_EVT Fatal XC0 i0 Link " + l2
@@ -854,6 +855,7 @@ Truth Scene::xid149()
            s.xid(g) + "154, GPU recovery action changed from 0x0 (None) to 0x1 (GPU Reset Required)");
     p.fx[size_t(c)].gpu[size_t(g)].nvlinkAt = tF - 200 * kSec;
     p.fx[size_t(c)].gpu[size_t(g)].xid = 149;
+    p.fx[size_t(c)].gpu[size_t(g)].xidAt = berAt;  // the non-fatal 149 is the GPU's last Xid from then on
     s.cudaWatchdog(r, tF + s.jitter(200 * kMs, 800 * kMs), "CUDA error: uncorrectable NVLink error was detected during the execution");
     s.kern(c, p.rs[size_t(r)].end + s.jitter(50 * kMs, 200 * kMs),
            s.xid(g) + "45, pid=" + str(w.pidOf(r)) + ", name=pt_main_thread, Ch 00000001 caused by previous Xid 149");

@@ -87,7 +87,7 @@ namespace {
 // to tell it. When the only source that names the cause (kernel log,
 // scheduler records) is left out, the truth says what the remaining logs can
 // support, so that scoring never rewards a guess. notes keeps what happened.
-void honestForSources(const Options& opt, Truth& t)
+void honestForSources(const Options& opt, Truth& t, bool xidBeforeScrapes)
 {
     auto missing = [&](const char* source) {
         return opt.appLogsOnly ||
@@ -107,12 +107,34 @@ void honestForSources(const Options& opt, Truth& t)
     if (opt.metricsOnly) {
         // The scrapes alone: dcgm-exporter's last-Xid field (its number read through the Xid catalogue) and the
         // rail HCA's port counters name the fault and its GPU or port; nothing else of a failure is in them (a
-        // rank that died or hung only leaves its GPU idle, which says where, not why). Xid 149 is left out: its
-        // meaning is in the reason code of the kernel line, which the field does not carry.
-        static const std::set<std::string> shown{"xid79", "xid48", "xid64", "xid119", "xid13",
-                                                 "xid74", "ib_err12", "ib_port_error"};
-        if (opt.metrics != "dcgm" || !shown.count(f))
+        // rank that died or hung only leaves its GPU idle, which says where, not why).
+        static const std::set<std::string> shown{"xid79",    "xid48",         "xid64",    "xid119",   "xid13",
+                                                 "xid74",    "xid149",        "ib_err12", "ib_port_error",
+                                                 "pcie_aer", "late_second_fault", "nic_fatal"};
+        if (opt.metrics != "dcgm" || !shown.count(f)) {
             unattributable("metrics only: the scrape does not say what failed");
+        } else if (f == "pcie_aer") {
+            // The GPU behind the failing link fell off the bus: the last-Xid field says 79; the AER itself is
+            // only in the kernel log (as without the kernel log below).
+            t.notes += " [metrics only: the scrape shows the GPU's Xid 79 (fallen off the bus), not the PCIe error]";
+            t.domain = Domain::Gpu;
+            t.subDomain = "gpu_lost";
+        } else if (f == "nic_fatal") {
+            // The HCA's port counters say its link went down; that the HCA itself hit a fatal error is in the
+            // kernel's mlx5 lines only.
+            t.notes += " [metrics only: the scrape shows the port's link_downed rising, not the HCA's fatal error]";
+            t.subDomain = "ib_link";
+        } else if (f == "xid149" && xidBeforeScrapes) {
+            // The field already says 149 at the first scrape: a value left from before the job, as far as the
+            // scrape can tell (no change to date it).
+            unattributable("metrics only: the GPU's last Xid was 149 before the first scrape");
+        } else if (f == "xid149") {
+            // The field carries the number, not the kernel line's reason code: an NVLink fatal error on this GPU
+            // is known (domain-facts.md: Xid 149 is NVLINK_NETIR_ERROR), that signal integrity caused it is not.
+            t.notes += " [metrics only: DCGM_FI_DEV_XID_ERRORS says Xid 149 (an NVLink fatal error) on this GPU, "
+                       "not the link-down reason code that says signal integrity]";
+            t.subDomain = "nvlink_error";
+        }
         return;
     }
     // A rotated kernel log lost the episode's first lines: what only they said
@@ -281,7 +303,17 @@ std::optional<Truth> generate(const Options& opt, const std::string& dir, std::s
     Truth truth = buildScenario(w, p);
     if (opt.rotatedSyslog)
         planRotation(w, truth, p);
-    honestForSources(opt, truth);
+    // Whether the culprit GPU's last-Xid field already held the fault's number at the first scrape
+    // (dcgm-exporter scrapes every 15 s from the first whole interval after the job starts: scrape.cpp).
+    bool xidBeforeScrapes = false;
+    for (size_t n = 0; n < w.node.size(); ++n)
+        if (w.node[n].name == truth.culpritNode && truth.culpritGpu >= 0 && size_t(truth.culpritGpu) < p.fx[n].gpu.size()) {
+            const GpuFx& g = p.fx[n].gpu[size_t(truth.culpritGpu)];
+            const int64_t firstScrape = (w.tStart / (15 * kSec) + 1) * (15 * kSec);
+            const int64_t own = std::min({g.lostAt, g.dbeAt, g.nvlinkAt});
+            xidBeforeScrapes = g.xid != 0 && (g.xidAt != kNever ? g.xidAt : own != kNever ? own : w.tFault) < firstScrape;
+        }
+    honestForSources(opt, truth, xidBeforeScrapes);
 
     std::error_code ec;
     std::filesystem::create_directories(dir, ec);

@@ -21,6 +21,8 @@ int64_t xidAt(const World& w, const GpuFx& g)
 {
     if (g.xid == 0)
         return kNever;
+    if (g.xidAt != kNever)
+        return g.xidAt;
     const int64_t own = std::min({g.lostAt, g.dbeAt, g.nvlinkAt});
     return own != kNever ? own : w.tFault;
 }

@@ -68,6 +68,7 @@ struct GpuFx {
     int64_t ibAt = kNever;       // rail HCA counters jump
     int sbe = 0;                 // corrected errors (noise)
     int xid = 0;                 // the fault's Xid on this GPU (R590 Xid 45 "caused by previous Xid N")
+    int64_t xidAt = kNever;      // its first Xid line, when dcgm-exporter's last-Xid field changes (kNever: the first of the above)
 };
 
 struct NodeFx {

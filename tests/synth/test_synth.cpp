@@ -185,6 +185,39 @@ private slots:
         QVERIFY(!fl::synth::hasScenario("no_such_fault"));
     }
 
+    // Metrics only, Xid 149: dcgm-exporter's last-Xid field says 149 on the culprit GPU, which names an NVLink fatal
+    // error there (the catalogue's nvlink / nvlink_error); the kernel line's reason code (signal integrity) is
+    // not in the scrape, so the truth does not ask for it.
+    void metricsOnlyXid149IsAnNvlinkError()
+    {
+        QTemporaryDir d;
+        const fs::path dir = d.path().toStdString();
+        Options o = small("xid149");
+        o.metrics = "dcgm";
+        o.metricsOnly = true;
+        {
+            // A job too short for the scrapes to see the field change (it says 149 from the first one): a value
+            // left from before, as far as the scrape can tell.
+            QTemporaryDir early;
+            const std::optional<Truth> e = gen(o, early.path().toStdString());
+            QVERIFY(e);
+            QCOMPARE(int(e->status), int(fl::ResultStatus::Unattributed));
+        }
+        o.iterations = 200;
+        const std::optional<Truth> t = gen(o, dir);
+        QVERIFY(t);
+        QCOMPARE(int(t->status), int(fl::ResultStatus::Attributed));
+        QVERIFY(t->domain == fl::Domain::Nvlink);
+        QCOMPARE(t->subDomain, std::string("nvlink_error"));
+        QVERIFY(t->culpritGpu >= 0);
+        bool seen = false;
+        for (const auto& l : lines(readAll(dir / ("scrape-" + t->culpritNode + ".prom"))))
+            if (l.rfind("DCGM_FI_DEV_XID_ERRORS{gpu=\"" + std::to_string(t->culpritGpu) + "\"", 0) == 0 &&
+                l.find("} 149 ") != std::string::npos)
+                seen = true;
+        QVERIFY(seen);
+    }
+
     void culpritSyslogHasTheInjectedXid()
     {
         const std::map<std::string, std::string> xidOf = {{"xid79", "79"},  {"xid48", "48"}, {"xid64", "64"},

@@ -4,7 +4,9 @@
 #include "engine/metric_samples.h"
 #include "views/common/viewstyle.h"
 
+#include <QFutureWatcher>
 #include <QLabel>
+#include <QtConcurrent/QtConcurrentRun>
 #include <QVBoxLayout>
 
 #include <map>
@@ -109,6 +111,8 @@ MetricsPanel::Prepared MetricsPanel::prepare(const Analysis* analysis)
 
 void MetricsPanel::setPrepared(std::shared_ptr<const Analysis> analysis, Prepared prepared)
 {
+    dropFocused();
+    m_focusedEvidence.reset();
     for (auto& p : m_plots)
         delete p.plot;
     m_plots.clear();
@@ -125,20 +129,7 @@ void MetricsPanel::setPrepared(std::shared_ptr<const Analysis> analysis, Prepare
         return;
     }
     for (PreparedPlot& pp : prepared.plots) {
-        auto* plot = new QCustomPlot(m_content);
-        plot->setMinimumHeight(150);
-        plot->setNoAntialiasingOnDrag(true);
-        plot->setPlottingHints(QCP::phFastPolylines | QCP::phCacheLabels);
-        plot->setInteractions(QCP::iRangeDrag | QCP::iRangeZoom);
-        plot->axisRect()->setRangeDrag(Qt::Horizontal);
-        plot->axisRect()->setRangeZoom(Qt::Horizontal);
-        auto ticker = QSharedPointer<QCPAxisTickerDateTime>::create();
-        ticker->setDateTimeSpec(Qt::UTC);
-        ticker->setDateTimeFormat(QStringLiteral("HH:mm:ss"));
-        plot->xAxis->setTicker(ticker);
-        plot->plotLayout()->insertRow(0);
-        auto* titleEl = new QCPTextElement(plot, pp.title, QFont(font().family(), font().pointSize(), QFont::Bold));
-        plot->plotLayout()->addElement(0, 0, titleEl);
+        QCustomPlot* plot = newPlot(pp.title);
         for (PreparedGraph& pg : pp.graphs) {
             QCPGraph* g = plot->addGraph();
             QColor c = pg.isRoot ? style::levelColor(style::Root) : QColor::fromHsv(static_cast<int>(pg.index * 47 % 360), 60, 170);
@@ -150,20 +141,158 @@ void MetricsPanel::setPrepared(std::shared_ptr<const Analysis> analysis, Prepare
         }
         const double pad = std::max((pp.hi - pp.lo) * 0.08, 1e-9);
         plot->yAxis->setRange(pp.lo - pad, pp.hi + pad);
-        // Cursor on its own buffered layer: hover repaints only that layer.
-        plot->addLayer(QStringLiteral("cursor"), nullptr, QCustomPlot::limAbove);
-        plot->layer(QStringLiteral("cursor"))->setMode(QCPLayer::lmBuffered);
-        auto* cursor = new QCPItemStraightLine(plot);
-        cursor->setLayer(QStringLiteral("cursor"));
-        cursor->setPen(QPen(QColor(0, 0, 0, 110)));
-        cursor->setVisible(false);
-        connect(plot->xAxis, qOverload<const QCPRange&>(&QCPAxis::rangeChanged), this, [this, plot] { onPlotRange(plot); });
-        m_layout->addWidget(plot);
-        m_plots.push_back({plot, cursor});
+        addPlot(plot, false);
     }
     const auto& cur = m_focus->current();
     if (cur.startNs != kNoTime)
         onTimeWindow(cur.startNs, cur.endNs);
+}
+
+QCustomPlot* MetricsPanel::newPlot(const QString& title)
+{
+    auto* plot = new QCustomPlot(m_content);
+    plot->setMinimumHeight(150);
+    plot->setNoAntialiasingOnDrag(true);
+    plot->setPlottingHints(QCP::phFastPolylines | QCP::phCacheLabels);
+    plot->setInteractions(QCP::iRangeDrag | QCP::iRangeZoom);
+    plot->axisRect()->setRangeDrag(Qt::Horizontal);
+    plot->axisRect()->setRangeZoom(Qt::Horizontal);
+    auto ticker = QSharedPointer<QCPAxisTickerDateTime>::create();
+    ticker->setDateTimeSpec(Qt::UTC);
+    ticker->setDateTimeFormat(QStringLiteral("HH:mm:ss"));
+    plot->xAxis->setTicker(ticker);
+    plot->plotLayout()->insertRow(0);
+    auto* titleEl = new QCPTextElement(plot, title, QFont(font().family(), font().pointSize(), QFont::Bold));
+    plot->plotLayout()->addElement(0, 0, titleEl);
+    return plot;
+}
+
+void MetricsPanel::addPlot(QCustomPlot* plot, bool first)
+{
+    // Cursor on its own buffered layer: hover repaints only that layer.
+    plot->addLayer(QStringLiteral("cursor"), nullptr, QCustomPlot::limAbove);
+    plot->layer(QStringLiteral("cursor"))->setMode(QCPLayer::lmBuffered);
+    auto* cursor = new QCPItemStraightLine(plot);
+    cursor->setLayer(QStringLiteral("cursor"));
+    cursor->setPen(QPen(QColor(0, 0, 0, 110)));
+    cursor->setVisible(false);
+    connect(plot->xAxis, qOverload<const QCPRange&>(&QCPAxis::rangeChanged), this, [this, plot] { onPlotRange(plot); });
+    if (first) {
+        m_layout->insertWidget(0, plot);
+        m_plots.insert(m_plots.begin(), {plot, cursor});
+    } else {
+        m_layout->addWidget(plot);
+        m_plots.push_back({plot, cursor});
+    }
+}
+
+bool MetricsPanel::focusEvidence(const EvidenceItem& item, bool showSample)
+{
+    if (!m_analysis || m_focusedEvidence == item.id)
+        return m_analysis && m_focusedEvidence == item.id;
+    auto target = metricFocusTarget(*m_analysis, item);
+    if (!target)
+        return false;
+    m_focusedEvidence = item.id;
+    if (m_focusCancel)
+        *m_focusCancel = true;
+    const quint64 generation = ++m_focusGeneration;
+    // The sample in the shared window (the timeline follows), keeping the window's span.
+    const auto& cur = m_focus->current();
+    if (showSample && target->pointNs != kNoTime && (cur.startNs == kNoTime || target->pointNs < cur.startNs || target->pointNs > cur.endNs)) {
+        const int64_t span = cur.startNs != kNoTime && cur.endNs > cur.startNs ? cur.endNs - cur.startNs : int64_t(600'000'000'000);
+        m_focus->setTimeWindow(target->pointNs - span / 2, target->pointNs + span / 2);
+    }
+    if (!focusNeedsFiles(*m_analysis, *target)) {
+        const std::atomic<bool> never{false};
+        showFocused(prepareFocusedPlot(*m_analysis, *target, never));
+        return true;
+    }
+    // Reading the peers' samples again from a 10,000-rank scrape takes a second: off the GUI thread.
+    m_focusCancel = std::make_shared<std::atomic<bool>>(false);
+    m_focusPending = true;
+    auto* watcher = new QFutureWatcher<FocusedPlot>(this);
+    connect(watcher, &QFutureWatcher<FocusedPlot>::finished, this, [this, watcher, generation] {
+        watcher->deleteLater();
+        FocusedPlot f = watcher->result();
+        if (generation == m_focusGeneration && !f.cancelled)
+            showFocused(std::move(f));
+    });
+    watcher->setFuture(QtConcurrent::run([a = m_analysis, t = *target, cancel = m_focusCancel] {
+        return prepareFocusedPlot(*a, t, *cancel);
+    }));
+    return true;
+}
+
+void MetricsPanel::dropFocused()
+{
+    ++m_focusGeneration;
+    m_focusPending = false;
+    if (m_focusCancel)
+        *m_focusCancel = true;
+    if (!m_focused)
+        return;
+    delete m_plots.front().plot;
+    m_plots.erase(m_plots.begin());
+    m_focused = false;
+}
+
+void MetricsPanel::showFocused(FocusedPlot f)
+{
+    dropFocused();
+    QCustomPlot* plot = newPlot(f.title);
+    plot->setMinimumHeight(260);
+    const QColor peer(150, 150, 150, 110);
+    if (!f.bandX.isEmpty()) {
+        QCPGraph* lo = plot->addGraph();
+        QCPGraph* hi = plot->addGraph();
+        lo->setName(tr("peers' lowest"));
+        hi->setName(tr("peers' highest"));
+        lo->setPen(QPen(peer, 1));
+        hi->setPen(QPen(peer, 1));
+        hi->setBrush(QColor(150, 150, 150, 45));
+        hi->setChannelFillGraph(lo);
+        lo->setData(f.bandX, f.bandLo, true);
+        hi->setData(f.bandX, f.bandHi, true);
+    }
+    for (const FocusedLine& p : f.peers) {
+        QCPGraph* g = plot->addGraph();
+        g->setPen(QPen(peer, 1));
+        g->setName(p.name);
+        g->setData(p.x, p.y, true);
+    }
+    if (!f.bandX.isEmpty()) {
+        QCPGraph* mid = plot->addGraph();
+        mid->setName(tr("peers' median"));
+        mid->setPen(QPen(QColor(90, 90, 90), 1.2, Qt::DashLine));
+        mid->setData(f.bandX, f.bandMid, true);
+    }
+    QCPGraph* g = plot->addGraph();
+    g->setName(f.series.name);
+    g->setPen(QPen(style::levelColor(style::Root), 2.5));
+    g->setData(f.series.x, f.series.y, true);
+    // The item's sample, and the verdict's time when it is another.
+    auto mark = [plot](int64_t ns, const QPen& pen) {
+        auto* l = new QCPItemStraightLine(plot);
+        l->setPen(pen);
+        l->point1->setCoords(seconds(ns), 0);
+        l->point2->setCoords(seconds(ns), 1);
+    };
+    if (f.target.pointNs != kNoTime)
+        mark(f.target.pointNs, QPen(style::levelColor(style::Root), 1, Qt::DashLine));
+    if (f.target.verdictNs != kNoTime && f.target.verdictNs != f.target.pointNs)
+        mark(f.target.verdictNs, QPen(QColor(0, 0, 0, 160), 1, Qt::DotLine));
+    const double pad = std::max((f.hi - f.lo) * 0.08, 1e-9);
+    plot->yAxis->setRange(f.lo - pad, f.hi + pad);
+    addPlot(plot, true);
+    m_focused = true;
+    const auto& cur = m_focus->current();
+    if (cur.startNs != kNoTime && cur.endNs > cur.startNs)
+        plot->xAxis->setRange(seconds(cur.startNs), seconds(cur.endNs));
+    else if (f.target.pointNs != kNoTime)
+        plot->xAxis->setRange(seconds(f.target.pointNs) - 300, seconds(f.target.pointNs) + 300);
+    ensureVisible(0, 0);
+    emit focusShown();
 }
 
 void MetricsPanel::onTimeWindow(qint64 start, qint64 end)

@@ -6,12 +6,15 @@
 
 #include "engine/engine.h"
 #include "views/common/focusstate.h"
+#include "views/timeline/metricfocus.h"
 
 #include <QScrollArea>
 #include <QString>
 #include <QVector>
 
+#include <atomic>
 #include <memory>
+#include <optional>
 #include <vector>
 
 class QCustomPlot;
@@ -47,10 +50,29 @@ public:
     static Prepared prepare(const Analysis* analysis);
     void setPrepared(std::shared_ptr<const Analysis> analysis, Prepared prepared);
 
-    int plotCount() const { return static_cast<int>(m_plots.size()); }
-    QCustomPlot* plot(int i) const { return m_plots[static_cast<size_t>(i)].plot; }
+    // The plots of every metric, below the focused one when there is one.
+    int plotCount() const { return static_cast<int>(m_plots.size()) - (m_focused ? 1 : 0); }
+    QCustomPlot* plot(int i) const { return m_plots[static_cast<size_t>(i + (m_focused ? 1 : 0))].plot; }
+
+    // A metric evidence item: its series at its sample with its peers behind it, in a plot above the others
+    // (metricfocus.h), and (`showSample`) the shared window moved to show the sample. False when the item is no metric's or its
+    // series is not in the analysis. The plot lands at once when the samples are in memory, else after a
+    // background read (focusShown).
+    bool focusEvidence(const EvidenceItem& item, bool showSample = true);
+    QCustomPlot* focusedPlot() const { return m_focused ? m_plots.front().plot : nullptr; }
+    std::optional<EvidenceId> focusedEvidence() const { return m_focusedEvidence; }
+    // A focused plot is still being read (focusShown follows).
+    bool focusPending() const { return m_focusPending; }
+
+signals:
+    void focusShown();
 
 private:
+    void showFocused(FocusedPlot focused);
+    void dropFocused();
+    QCustomPlot* newPlot(const QString& title);
+    void addPlot(QCustomPlot* plot, bool first);
+
     struct Plot {
         QCustomPlot* plot = nullptr;
         QCPItemStraightLine* cursor = nullptr;
@@ -65,6 +87,11 @@ private:
     QVBoxLayout* m_layout;
     std::vector<Plot> m_plots;
     bool m_syncing = false;
+    bool m_focusPending = false;
+    bool m_focused = false;                    // m_plots.front() is the focused plot
+    std::optional<EvidenceId> m_focusedEvidence;  // asked for (it may still be read)
+    quint64 m_focusGeneration = 0;             // a later focus or analysis drops an earlier read's plot
+    std::shared_ptr<std::atomic<bool>> m_focusCancel;
 };
 
 } // namespace fl

@@ -44,6 +44,20 @@ store::WorkbenchState stateOf(const WorkbenchView& wb, const QString& bundlePath
 QString applyState(WorkbenchView& wb, const store::WorkbenchState& s)
 {
     QStringList problems;
+    if (s.step >= 1) {
+        wb.sideTabs()->setCurrentWidget(wb.stepper());
+        wb.stepper()->setStep(s.step - 1);
+    }
+    if (s.selection) {
+        if (wb.evidenceById(*s.selection))
+            wb.focus()->selectEvidence(*s.selection);
+        else
+            problems << QObject::tr("evidence '%1' is not in this result").arg(QString::fromStdString(toString(*s.selection)));
+    }
+    // The window and the tab after the selection: selecting a metric evidence item moves the window to its
+    // sample and opens the Metrics tab (panels/metrics.cpp).
+    if (s.fromNs != kNoTime && s.toNs != kNoTime)
+        wb.focus()->setTimeWindow(s.fromNs, s.toNs);
     QString tab = QString::fromStdString(s.tab);
     if (tab.isEmpty() && s.mode == store::StateMode::Review)
         tab = QStringLiteral("review");
@@ -57,18 +71,6 @@ QString applyState(WorkbenchView& wb, const store::WorkbenchState& s)
             }
         if (!shown)
             problems << QObject::tr("tab '%1' is not shown").arg(tab);
-    }
-    if (s.step >= 1) {
-        wb.sideTabs()->setCurrentWidget(wb.stepper());
-        wb.stepper()->setStep(s.step - 1);
-    }
-    if (s.fromNs != kNoTime && s.toNs != kNoTime)
-        wb.focus()->setTimeWindow(s.fromNs, s.toNs);
-    if (s.selection) {
-        if (wb.evidenceById(*s.selection))
-            wb.focus()->selectEvidence(*s.selection);
-        else
-            problems << QObject::tr("evidence '%1' is not in this result").arg(QString::fromStdString(toString(*s.selection)));
     }
     return problems.join(QStringLiteral("; "));
 }
