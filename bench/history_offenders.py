@@ -43,7 +43,7 @@ CREATE TABLE IF NOT EXISTS results (id INTEGER PRIMARY KEY, collected_at TEXT NO
  fingerprint TEXT, summary TEXT, bundle TEXT, result_json TEXT NOT NULL);
 CREATE INDEX IF NOT EXISTS results_workload ON results(workload_id, attempt);
 CREATE INDEX IF NOT EXISTS results_fingerprint ON results(fingerprint, root_node);
-CREATE INDEX IF NOT EXISTS results_offenders ON results (fingerprint, root_node, root_pci, root_gpu, workload_id, collected_at);
+CREATE INDEX IF NOT EXISTS results_offender_rows ON results (fingerprint, root_node, root_pci, root_gpu, workload_id, collected_at, id);
 """)
     rows = []
     for at, job, fp, node, gpu, bus in generate(n):

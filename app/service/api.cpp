@@ -11,6 +11,7 @@
 #include <algorithm>
 #include <cstdio>
 #include <optional>
+#include <set>
 #include <strings.h>
 #include <zlib.h>
 
@@ -957,11 +958,29 @@ void Api::seenBefore(const Request& req, Response& res)
     if (!r)
         throw ApiError(404, "not_found", run ? "no run " + std::to_string(run) + " in session " + id.value
                                              : "session " + id.value + " has no result yet: POST .../attribute");
-    const history::CausePlace place = history::causePlace(resultFromJson(json::parse(r->resultJson)));
+    const std::string withPlaces = param(req, "places");
+    if (!withPlaces.empty() && withPlaces != "true" && withPlaces != "false")
+        throw ApiError(400, "bad_request", "places: expected true or false");
+    const Result result = resultFromJson(json::parse(r->resultJson));
+    const history::CausePlace place = history::causePlace(result);
     const auto seen = sessions_.store().seen(place, historyId(id, r->run), limit);
     json j = seenJson(place, seen);
     j["session_id"] = id.value;
     j["run"] = r->run;
+    if (withPlaces == "true") {
+        // The run's nodes, as far as its result names them (files, families, the root cause): what the
+        // workbench's History tab asks about.
+        std::set<std::string> nodes;
+        for (const auto& c : result.connectors)
+            if (!c.node.empty())
+                nodes.insert(c.node);
+        for (const auto& f : result.families)
+            nodes.insert(f.nodes.begin(), f.nodes.end());
+        if (!place.node.empty())
+            nodes.insert(place.node);
+        j["nodes"] = nodes.size();
+        j["places"] = offendersJson(sessions_.store().places({nodes.begin(), nodes.end()}));
+    }
     sendJson(res, 200, j);
 }
 

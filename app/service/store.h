@@ -131,6 +131,9 @@ public:
     // Other runs with `place`'s cause at its GPU (when it names one) and at its node; `ownId` ("<session>/<run>")
     // is left out.
     virtual std::vector<history::SeenAt> seen(const history::CausePlace& place, const std::string& ownId, int limit) = 0;
+    // Every cause the history holds at a GPU of `nodes` (history::placesAtNodesSql), by node, most jobs first;
+    // no rows listed. What the workbench's History tab shows for a service session.
+    virtual std::vector<history::Offender> places(const std::vector<std::string>& nodes) = 0;
 };
 
 // The id of a run in the history's table, and back (nullopt for a text that is none).

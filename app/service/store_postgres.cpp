@@ -6,6 +6,7 @@
 
 #include <libpq-fe.h>
 
+#include <algorithm>
 #include <condition_variable>
 #include <mutex>
 
@@ -414,18 +415,8 @@ public:
         for (int i = 0; i < r->rows(); ++i) {
             // One row per listed result, the offender repeated on each (history/offenders.h).
             if (i == 0 || r->text(i, 0) != r->text(i - 1, 0) || r->text(i, 1) != r->text(i - 1, 1) ||
-                r->text(i, 2) != r->text(i - 1, 2) || r->text(i, 3) != r->text(i - 1, 3)) {
-                history::Offender o;
-                o.fingerprint = r->text(i, 0);
-                o.node = r->text(i, 1);
-                o.pciBus = r->text(i, 2);
-                o.gpu = static_cast<int>(r->i64(i, 3));
-                o.jobs = static_cast<uint32_t>(r->i64(i, 4));
-                o.results = static_cast<uint32_t>(r->i64(i, 5));
-                o.first = r->text(i, 6);
-                o.last = r->text(i, 7);
-                out.push_back(std::move(o));
-            }
+                r->text(i, 2) != r->text(i - 1, 2) || r->text(i, 3) != r->text(i - 1, 3))
+                out.push_back(placeOf(*r, i));
             if (!PQgetisnull(r->raw(), i, 8))
                 out.back().rows.push_back({r->text(i, 8), r->text(i, 9), r->text(i, 10)});
         }
@@ -460,7 +451,38 @@ public:
         return out;
     }
 
+    std::vector<history::Offender> places(const std::vector<std::string>& nodes) override
+    {
+        auto c = borrow();
+        std::vector<history::Offender> out;
+        for (size_t from = 0; from < nodes.size(); from += history::kPlacesPerStatement) {
+            const size_t n = std::min(history::kPlacesPerStatement, nodes.size() - from);
+            Params p;
+            for (size_t i = 0; i < n; ++i)
+                p.add(nodes[from + i]);
+            auto r = q(c, history::placesAtNodesSql("run_causes", n).c_str(), p);
+            for (int i = 0; i < r->rows(); ++i)
+                out.push_back(placeOf(*r, i));
+        }
+        return out;
+    }
+
 private:
+    // A summary row: fingerprint, node, pci, gpu, jobs, results, first, last (history/offenders.h).
+    static history::Offender placeOf(const Result& r, int i)
+    {
+        history::Offender o;
+        o.fingerprint = r.text(i, 0);
+        o.node = r.text(i, 1);
+        o.pciBus = r.text(i, 2);
+        o.gpu = static_cast<int>(r.i64(i, 3));
+        o.jobs = static_cast<uint32_t>(r.i64(i, 4));
+        o.results = static_cast<uint32_t>(r.i64(i, 5));
+        o.first = r.text(i, 6);
+        o.last = r.text(i, 7);
+        return o;
+    }
+
     struct Lease {
         PostgresStore* store;
         std::unique_ptr<Conn> conn;

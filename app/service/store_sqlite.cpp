@@ -445,6 +445,16 @@ public:
         return out;
     }
 
+    std::vector<history::Offender> places(const std::vector<std::string>& nodes) override
+    {
+        auto c = borrow();
+        std::vector<history::Offender> out;
+        std::string error;
+        if (!history::placesOnSqlite(c.get(), "run_causes", nodes, out, error))
+            throw StoreError("sqlite: " + error);
+        return out;
+    }
+
 private:
     static FileRecord fileFrom(const Stmt& s)
     {

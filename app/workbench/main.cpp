@@ -26,6 +26,7 @@
 #include <QDir>
 #include <QElapsedTimer>
 #include <QFileInfo>
+#include <QStatusBar>
 #include <QTabWidget>
 #include <QTimer>
 
@@ -217,8 +218,21 @@ int main(int argc, char** argv)
     fl::MainWindow window;
     window.resize(1600, 1000);
     window.setBaselinePath(QString::fromLocal8Bit(baselineArg.c_str()));
-    if (auto* history = window.workbench()->panelAs<fl::HistoryPanel>(QStringLiteral("history")))
+    if (auto* history = window.workbench()->panelAs<fl::HistoryPanel>(QStringLiteral("history"))) {
         history->setDatabase(QString::fromLocal8Bit(historyArg.c_str()));
+        // A past job's result: its bundle is analysed on its own (not against this job's baseline).
+        QObject::connect(history, &fl::HistoryPanel::openBundle, &window, [&window](const QString& path) {
+            window.setBaselinePath({});
+            window.openPath(path);
+        });
+        QObject::connect(history, &fl::HistoryPanel::openResult, &window,
+                         [&window](std::shared_ptr<const fl::Analysis> a, const QString& title) {
+                             window.showAnalysis(std::move(a), title);
+                             window.statusBar()->showMessage(
+                                 QObject::tr("%1: the result collect --history stored (no raw lines: its bundle is not "
+                                             "on this machine)").arg(title));
+                         });
+    }
     std::unique_ptr<fl::ServiceStart> service;
     if (state && !state->service.empty())  // its run, then its tab, selection, window and mode
         service = std::make_unique<fl::ServiceStart>(&window, *state, QString::fromLocal8Bit(tokenArg.c_str()));

@@ -63,9 +63,12 @@ std::string summaryAddSql(const std::string& table, OffenderLevel level);
 // with jobs 0, which no query lists and a later row reuses.
 std::string summaryForgetSql(const std::string& table, const std::string& gone);
 
-// Every cause the summary holds at GPU level on one node ($1), most jobs first: what a job's places did before.
-// Columns as offendersSql's first eight.
-std::string placesAtNodeSql(const std::string& table);
+// Every cause the summary holds at GPU level on `nodes` nodes ($1 ... $nodes), by node, most jobs first: what a
+// job's places did before. Columns as offendersSql's first eight. One statement for many nodes: the History tab
+// asked node by node (1,250 statements at 10,000 ranks).
+std::string placesAtNodesSql(const std::string& table, size_t nodes);
+// Nodes per placesAtNodesSql statement: under SQLite's oldest host-parameter limit (999) and PostgreSQL's.
+constexpr size_t kPlacesPerStatement = 500;
 
 // The offenders with their rows, one query: $1 the least number of jobs, $2 the limit, $3 result rows per
 // offender. Columns: fingerprint, node, pci, gpu, jobs, results, first, last (the offender, repeated on each of its
@@ -116,7 +119,11 @@ bool addToSummaryOnSqlite(sqlite3* db, const std::string& table, const CausePlac
 // Over a collect --history database. Returns false and `error` (naming the file) when it cannot be read.
 bool offendersInHistoryDb(const std::string& path, const OffenderQuery& query, std::vector<Offender>& out,
                           std::string& error);
-// The causes at each of `nodes` in a collect --history database (placesAtNodeSql; no rows listed), node by node.
+// The causes at each of `nodes` (placesAtNodesSql; no rows listed), by node: one statement per
+// kPlacesPerStatement nodes.
+bool placesOnSqlite(sqlite3* db, const std::string& table, const std::vector<std::string>& nodes,
+                    std::vector<Offender>& out, std::string& error);
+// The same in a collect --history database.
 bool placesInHistoryDb(const std::string& path, const std::vector<std::string>& nodes, std::vector<Offender>& out,
                        std::string& error);
 // "Seen before?" for `place` in a collect --history database: the GPU level (when the place names a GPU), then

@@ -2,6 +2,8 @@
 
 #include <sqlite3.h>
 
+#include <algorithm>
+
 namespace fl::history {
 
 namespace {
@@ -232,23 +234,38 @@ bool offendersInHistoryDb(const std::string& path, const OffenderQuery& q, std::
     return true;
 }
 
+bool placesOnSqlite(sqlite3* db, const std::string& table, const std::vector<std::string>& nodes,
+                    std::vector<Offender>& out, std::string& error)
+{
+    for (size_t from = 0; from < nodes.size(); from += kPlacesPerStatement) {
+        const size_t n = std::min(kPlacesPerStatement, nodes.size() - from);
+        Stmt st;
+        if (sqlite3_prepare_v2(db, placesAtNodesSql(table, n).c_str(), -1, &st.st, nullptr) != SQLITE_OK) {
+            error = sqlite3_errmsg(db);
+            return false;
+        }
+        for (size_t i = 0; i < n; ++i)
+            sqlite3_bind_text(st.st, static_cast<int>(i + 1), nodes[from + i].c_str(), -1, SQLITE_TRANSIENT);
+        int rc;
+        while ((rc = sqlite3_step(st.st)) == SQLITE_ROW)
+            out.push_back(placeAt(st.st));
+        if (rc != SQLITE_DONE) {
+            error = sqlite3_errmsg(db);
+            return false;
+        }
+    }
+    return true;
+}
+
 bool placesInHistoryDb(const std::string& path, const std::vector<std::string>& nodes, std::vector<Offender>& out,
                        std::string& error)
 {
     Db d;
     if (!openHistory(d, path, error))
         return false;
-    Stmt st;
-    if (sqlite3_prepare_v2(d.db, placesAtNodeSql("results").c_str(), -1, &st.st, nullptr) != SQLITE_OK) {
-        error = path + ": " + sqlite3_errmsg(d.db);
+    if (!placesOnSqlite(d.db, "results", nodes, out, error)) {
+        error = path + ": " + error;
         return false;
-    }
-    for (const std::string& node : nodes) {
-        sqlite3_reset(st.st);
-        sqlite3_bind_text(st.st, 1, node.c_str(), -1, SQLITE_TRANSIENT);
-        while (sqlite3_step(st.st) == SQLITE_ROW) {
-            out.push_back(placeAt(st.st));
-        }
     }
     return true;
 }

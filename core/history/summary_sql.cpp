@@ -31,10 +31,14 @@ std::string summarySchemaSql(const std::string& table)
            "CREATE INDEX IF NOT EXISTS " + p + "_node ON " + p + " (node, level)";
 }
 
-std::string placesAtNodeSql(const std::string& table)
+std::string placesAtNodesSql(const std::string& table, size_t nodes)
 {
+    std::string in;
+    for (size_t i = 1; i <= nodes; ++i)
+        in += (i == 1 ? "$" : ", $") + std::to_string(i);
     return "SELECT fingerprint, node, pci, gpu, jobs, results, first_at, last_at FROM " + placesTable(table) +
-           " WHERE node = $1 AND level = 'gpu' AND results > 0 ORDER BY jobs DESC, results DESC, fingerprint, pci, gpu";
+           " WHERE node IN (" + in + ") AND level = 'gpu' AND results > 0"
+           " ORDER BY node, jobs DESC, results DESC, fingerprint, pci, gpu";
 }
 
 std::vector<std::string> summaryRebuildSql(const std::string& table)

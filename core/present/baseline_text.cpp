@@ -1,7 +1,9 @@
 #include "present/baseline_text.h"
 
 #include "present/family_label.h"
+#include "present/hostlist.h"
 #include "present/timefmt.h"
+#include "present/verdict.h"
 
 #include <algorithm>
 
@@ -94,6 +96,20 @@ namespace {
 
 std::string lines(uint32_t n) { return counted(n, "line"); }
 
+// A place is a column beside the title: a few runs of each list, then how many more.
+constexpr size_t kPlaceGroups = 4;
+
+// `nodes` of `total` (a sample when fewer): "node-[01-03]", "node-[01-08] … (1,250 nodes)", never blank.
+std::string nodesPlace(const std::vector<std::string>& nodes, size_t total)
+{
+    if (nodes.empty())
+        return "unknown nodes";
+    std::string s = compressHostList(nodes, kPlaceGroups);
+    if (total > nodes.size())
+        s += " … (" + counted(total, "node") + ")";
+    return s;
+}
+
 std::string markDetail(const BaselineSymptomMark& m)
 {
     if (m.mark.match == BaselineMatch::New)
@@ -110,18 +126,28 @@ BaselineText baselineText(const Result& result, const BaselineComparison& c)
     t.summary = baselineSummary(result, c);
     t.verdict = c.verdict;
     for (const auto& m : c.candidates)
-        t.candidates.push_back({m.symptom.symptom, markDetail(m.symptom) + (m.weighedDown ? ", weighed down" : "")});
+        t.candidates.push_back({m.symptom.symptom, markDetail(m.symptom) + (m.weighedDown ? ", weighed down" : ""),
+                                m.event.value < result.events.size()
+                                    ? place(result.events[m.event.value].node, result.events[m.event.value].gpuIndex,
+                                            result.events[m.event.value].pciBus, result.events[m.event.value].rank)
+                                    : std::string("unknown node"),
+                                {}});
     for (const auto& f : c.families) {
         const std::string name = f.family.value < result.families.size() ? familyName(result.families[f.family.value])
                                                                           : f.symptom.symptom;
+        const std::string where = f.family.value < result.families.size()
+                                      ? familyGpuPlace(result.families[f.family.value], result.events, kPlaceGroups)
+                                      : std::string();
         (f.symptom.mark.match == BaselineMatch::New ? t.newFamilies : t.alsoFamilies)
-            .push_back({name, markDetail(f.symptom)});
+            .push_back({name, markDetail(f.symptom), where,
+                        f.family.value < result.families.size() ? result.families[f.family.value].suppressedBy : std::string()});
     }
     for (const auto& g : c.gone) {
         std::string nodes;
         for (const auto& n : g.nodes)
             nodes += (nodes.empty() ? "" : ",") + n;
-        t.gone.push_back({g.symptom, "only in the baseline: " + lines(g.baselineCount) + (nodes.empty() ? "" : " on " + nodes)});
+        t.gone.push_back({g.symptom, "only in the baseline: " + lines(g.baselineCount) + (nodes.empty() ? "" : " on " + nodes),
+                          nodesPlace(g.nodes, g.nodes.size()), {}});
     }
     if (!c.unknownNew.empty())
         t.newLinesHeading = "New failure-indicating lines not in the catalogue (" + std::to_string(c.unknownNew.size()) +
@@ -136,7 +162,8 @@ BaselineText baselineText(const Result& result, const BaselineComparison& c)
         t.newLines.push_back({u.text, std::string(toString(u.severity)) + ", " + lines(u.count) + " on " +
                                           (nodes.empty() ? "?" : nodes) + ", from " +
                                           (first.known() ? formatTime(first) : std::string("?")) + " (" + u.file + ":" +
-                                          std::to_string(u.line) + ")"});
+                                          std::to_string(u.line) + ")",
+                             nodesPlace(u.nodes, u.nodeCount), {}});
     }
     return t;
 }

@@ -25,6 +25,8 @@ std::string baselineSummary(const Result& result, const BaselineComparison& comp
 struct BaselineLine {
     std::string label;   // the family, symptom or line template
     std::string detail;  // "new: 3 lines", "also in the baseline: 12 lines there, 10 here (same rate)", ...
+    std::string place;   // where: "node-07 GPU 3 rank 25" (familyGpuPlace), the baseline's or the lines' nodes
+    std::string suppressedBy; // a family whose members a rule suppressed (a duplicate of another family's line)
 };
 struct BaselineText {
     std::string summary;                    // baselineSummary

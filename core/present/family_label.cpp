@@ -78,4 +78,19 @@ std::string familyPlace(const SymptomFamily& f, size_t maxGroups)
     return placeOfMany(nodes, formatRanges(f.ranks, maxGroups));
 }
 
+std::string familyGpuPlace(const SymptomFamily& f, const std::vector<SymptomEvent>& events, size_t maxGroups)
+{
+    std::vector<int> gpus;
+    for (const EventId id : f.events)
+        if (id.value < events.size() && events[id.value].gpuIndex >= 0)
+            gpus.push_back(events[id.value].gpuIndex);
+    const std::string nodes = maxGroups == 0 ? f.nodeRanges : compressHostList(f.nodes, maxGroups);
+    std::string s = nodes.empty() ? std::string("unknown nodes") : nodes;
+    if (const std::string g = numberRanges(std::move(gpus), maxGroups); !g.empty())
+        s += (g.find_first_of(",-") == std::string::npos ? " GPU " : " GPUs ") + g;
+    if (const std::string r = formatRanges(f.ranks, maxGroups); !r.empty())
+        s += (r.find_first_of(",-") == std::string::npos ? " rank " : " ranks ") + r;
+    return s;
+}
+
 } // namespace fl::present

@@ -26,5 +26,8 @@ std::string familySize(const SymptomFamily& f);
 // Where it happened: "node-[01,03-04] ranks 0-1,3-7". `maxGroups` > 0 caps each list for display
 // (compressHostList's cap); 0 writes them whole, as the result document does.
 std::string familyPlace(const SymptomFamily& f, size_t maxGroups = 0);
+// The same with the GPUs its member events name (`events`: the result's, by id): "node-07 GPU 3 rank 25",
+// "node-[01-02] GPUs 0-1,3 ranks 0-9": what tells two families of one title apart.
+std::string familyGpuPlace(const SymptomFamily& f, const std::vector<SymptomEvent>& events, size_t maxGroups = 0);
 
 } // namespace fl::present

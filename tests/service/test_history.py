@@ -111,6 +111,15 @@ def history_checks(svc):
     check(levels.get("gpu", {}).get("jobs") == 2 and sorted(r["workload_id"] for r in levels["gpu"]["rows"]) == ["hist-1", "hist-2"],
           "seen before at this GPU: the two other jobs (%s)" % levels.get("gpu"))
     check(all(r["session_id"] != sid3 for r in levels.get("gpu", {}).get("rows", [])), "the run itself is not listed")
+    check("places" not in seen, "without places=true no places are listed")
+    # The causes at the run's nodes (the workbench's History tab for a service session): node-07's two causes at
+    # its GPU, most jobs first, none of node-08's or node-09's.
+    st, at = svc.json("GET", "/v2/sessions/%s/history?places=true" % sid3)
+    got = [(p["node"], p["pci_bus"], p["fingerprint"].rsplit("/", 1)[-1], p["jobs"]) for p in at.get("places", [])]
+    check(st == 200 and at.get("nodes") == 1 and got == [("node-07", "0000:91:00", "gpu.xid.79", 3), ("node-07", "0000:91:00", "gpu.xid.48", 1)],
+          "places=true: the causes at the run's node (%d %s)" % (st, got))
+    check(at.get("seen") == seen["seen"], "places=true answers seen before? the same")
+    check(svc.json("GET", "/v2/sessions/%s/history?places=maybe" % sid3)[0] == 400, "places=maybe -> 400")
     st, none = svc.json("GET", "/v2/sessions/%s/history" % quiet["session_id"])
     check(st == 200 and none["fingerprint"] is None and none["node"] is None and none["seen"] == [], "a result with no root cause: seen nowhere (%s)" % none)
     # A deleted session leaves the history with its runs.

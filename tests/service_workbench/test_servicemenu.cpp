@@ -17,6 +17,7 @@
 #include "views/teach/phasestepperpanel.h"
 #include "views/evidence/rawfilepanel.h"
 #include "views/evidence/rawfileview.h"
+#include "views/history/historypanel.h"
 #include "views/service/servicebrowser.h"
 #include "views/service/servicereview.h"
 #include "views/models/sessionlistmodel.h"
@@ -25,6 +26,7 @@
 #include <QClipboard>
 #include <QFile>
 #include <QFileInfo>
+#include <QLabel>
 #include <QLineEdit>
 #include <QMenu>
 #include <QMenuBar>
@@ -226,6 +228,14 @@ private slots:
         QCOMPARE(raw->lineText(root->ref.line), sampleLine(root->file, root->ref.line));
         QVERIFY2(w->statusBar()->currentMessage().contains(QStringLiteral("from the service")),
                  qPrintable(w->statusBar()->currentMessage()));
+        // The History tab asks the service's history (no database is open here): this run's own cause at its node.
+        auto* history = w->workbench()->panelAs<HistoryPanel>(QStringLiteral("history"));
+        QVERIFY(history);
+        QTRY_VERIFY_WITH_TIMEOUT(history->headline()->text().startsWith(QStringLiteral("From the service")), 30000);
+        QVERIFY2(history->headline()->text().contains(QStringLiteral("in no other job")), qPrintable(history->headline()->text()));
+        QVERIFY(history->model()->rowCount() >= 1);
+        QVERIFY(history->model()->row(0).rootCause);
+        QCOMPARE(QString::fromStdString(history->model()->row(0).place.node), QStringLiteral("node-02"));
         // A reviewer note on the root cause: kept per service and session, in a file the main window holds open.
         const QString notesKey = ServiceReview::notesKey(browser->client()->baseUrl(), session);
         const QString notesFile = NotesStore::besidePath(notesKey);

@@ -12,9 +12,13 @@
 
 #include <QAbstractItemModelTester>
 #include <QLabel>
+#include <QSet>
+#include <QSignalSpy>
 #include <QTabWidget>
 #include <QTemporaryDir>
 #include <QTest>
+
+#include <sqlite3.h>
 
 using namespace fl;
 
@@ -81,10 +85,81 @@ private slots:
         QVERIFY2(also >= 3, qPrintable(QString::number(also)));
         QVERIFY(!newAfterAlso);
         QVERIFY(panel.headline()->text().contains(QStringLiteral("new")));
+        // Every row is told apart from the others by its title and where (the sample has a suppressed duplicate
+        // of the Xid 79 family at the root's own GPU).
+        QSet<QString> seenRows;
+        for (int r = 0; r < m->rowCount(); ++r) {
+            const QString where = m->index(r, BaselineModel::PlaceColumn).data().toString();
+            QVERIFY2(!where.isEmpty(), qPrintable(m->row(r).label));
+            const QString key = BaselineModel::statusText(m->row(r).kind) + QLatin1Char('|') + m->row(r).label +
+                                QLatin1Char('|') + where;
+            QVERIFY2(!seenRows.contains(key), qPrintable(key));
+            seenRows.insert(key);
+        }
         // Without a baseline: no rows, and the tab says how to get one.
         panel.setAnalysis(std::make_shared<const Analysis>(analyze(kPair + "healthy", AnalyzeOptions{})));
         QCOMPARE(m->rowCount(), 0);
         QVERIFY(panel.headline()->text().contains(QStringLiteral("--baseline")));
+    }
+
+    // Two families of one title at different places (a benign poller on two nodes): each row says where, and the
+    // order does not depend on the comparison's family order (the root's family first, then title, then place).
+    void baselinePlacesTellSameTitlesApart()
+    {
+        Result r;
+        auto event = [&r](const char* node, int gpu, int rank) {
+            SymptomEvent e;
+            e.id = EventId(static_cast<uint32_t>(r.events.size()));
+            e.node = node;
+            e.gpuIndex = gpu;
+            e.rank = rank;
+            r.events.push_back(e);
+            return e.id;
+        };
+        auto family = [&r](const char* symptom, const char* title, const char* node, EventId e, int rank) {
+            SymptomFamily f;
+            f.symptom = symptom;
+            f.title = title;
+            f.nodes = {node};
+            f.nodeRanges = node;
+            f.ranks = {{rank, rank}};
+            f.rankCount = 1;
+            f.count = 1;
+            f.events = {e};
+            r.families.push_back(f);
+        };
+        family("gpu.mlx5_poll", "mlx5 counter polling failed", "node-02", event("node-02", 1, 9), 9);
+        family("gpu.mlx5_poll", "mlx5 counter polling failed", "node-01", event("node-01", 3, 3), 3);
+        family("gpu.xid.79", "GPU fell off the bus", "node-04", event("node-04", 5, 29), 29);
+        RootCause rc;
+        rc.event = EventId(2);
+        rc.symptom = "gpu.xid.79";
+        r.rootCause = rc;
+        r.status = ResultStatus::Attributed;
+        BaselineComparison c;
+        for (uint32_t i = 0; i < 3; ++i) {
+            BaselineFamilyMark m;
+            m.family = FamilyId(i);
+            m.symptom.symptom = r.families[i].symptom;
+            m.symptom.count = 1;
+            c.families.push_back(m);
+        }
+        BaselineModel model;
+        QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
+        model.setRows(BaselineModel::rowsOf(r, c));
+        QCOMPARE(model.rowCount(), 3);
+        auto place = [&model](int row) { return model.index(row, BaselineModel::PlaceColumn).data().toString(); };
+        QVERIFY2(model.row(0).label.contains(QStringLiteral("79")), qPrintable(model.row(0).label));
+        QCOMPARE(place(0), QStringLiteral("node-04 GPU 5 rank 29"));
+        QCOMPARE(model.row(1).label, model.row(2).label);
+        QCOMPARE(place(1), QStringLiteral("node-01 GPU 3 rank 3"));
+        QCOMPARE(place(2), QStringLiteral("node-02 GPU 1 rank 9"));
+        QCOMPARE(model.headerData(BaselineModel::PlaceColumn, Qt::Horizontal).toString(), QStringLiteral("Where"));
+        // The comparison's families in another order: the same rows.
+        std::reverse(c.families.begin(), c.families.end());
+        const auto again = BaselineModel::rowsOf(r, c);
+        for (int i = 0; i < 3; ++i)
+            QCOMPARE(again[static_cast<size_t>(i)].place, model.row(i).place);
     }
 
     void historyOfTheJobsPlaces()
@@ -120,6 +195,37 @@ private slots:
         QVERIFY(m->index(1, HistoryModel::CauseColumn).data().toString().endsWith(QStringLiteral("gpu.xid.48")));
         for (int r = 0; r < m->rowCount(); ++r)
             QVERIFY(!m->index(r, HistoryModel::PlaceColumn).data().toString().startsWith(QStringLiteral("elsewhere")));
+        // Activating a row opens the newest result another job stored at its place: the document collect kept
+        // (no bundle named), the bundle when it is on this machine, or a sentence saying why not.
+        qRegisterMetaType<std::shared_ptr<const Analysis>>();
+        QSignalSpy results(&panel, &HistoryPanel::openResult);
+        QSignalSpy bundles(&panel, &HistoryPanel::openBundle);
+        panel.openRow(0);
+        QVERIFY2(results.count() == 1, qPrintable(panel.openNote()->text()));
+        const auto opened = results.takeFirst().at(0).value<std::shared_ptr<const Analysis>>();
+        QVERIFY(opened && opened->result.rootCause);
+        QCOMPARE(opened->result.workloadId, std::string("job-3"));
+        QVERIFY2(panel.openNote()->text().contains(QStringLiteral("job-3")), qPrintable(panel.openNote()->text()));
+        QVERIFY(collect::appendHistory(db, stored("job-6", root.node, root.pciBus, root.gpu, "gpu.xid.48"), "slurm",
+                                       kPair + "healthy", error));
+        panel.openRow(1);
+        QCOMPARE(bundles.count(), 1);
+        QCOMPARE(bundles.takeFirst().at(0).toString(), QString::fromStdString(kPair + "healthy"));
+        {
+            sqlite3* h = nullptr;
+            QCOMPARE(sqlite3_open(db.c_str(), &h), SQLITE_OK);
+            QCOMPARE(sqlite3_exec(h, "UPDATE results SET result_json = '{}', bundle = '/gone/job-6' WHERE workload_id = 'job-6'",
+                                  nullptr, nullptr, nullptr),
+                     SQLITE_OK);
+            sqlite3_close(h);
+        }
+        panel.openRow(1);
+        QCOMPARE(bundles.count(), 0);
+        QCOMPARE(results.count(), 0);
+        QVERIFY2(panel.openNote()->text().contains(QStringLiteral("job-6")) &&
+                     panel.openNote()->text().contains(QStringLiteral("/gone/job-6")),
+                 qPrintable(panel.openNote()->text()));
+
         // No database: the tab says how to open one; an unreadable one: the error names the file.
         panel.setPrepared(HistoryPanel::prepare(a.get(), QString()));
         QCOMPARE(m->rowCount(), 0);

@@ -2,6 +2,10 @@
 #include "views/baseline/baselinemodel.h"
 
 #include "present/baseline_text.h"
+#include "present/family_label.h"
+
+#include <algorithm>
+#include <tuple>
 
 #include <QFont>
 #include <QGuiApplication>
@@ -12,15 +16,37 @@ namespace fl {
 std::vector<BaselineRow> BaselineModel::rowsOf(const Result& result, const BaselineComparison& comparison)
 {
     const present::BaselineText text = present::baselineText(result, comparison);
+    // The root cause's family leads the new ones (baselineText lists them in the comparison's family order).
+    std::string rootFamily;
+    if (result.rootCause)
+        for (const auto& f : comparison.families)
+            if (f.family.value < result.families.size()) {
+                const auto& events = result.families[f.family.value].events;
+                if (std::binary_search(events.begin(), events.end(), result.rootCause->event)) {
+                    rootFamily = present::familyName(result.families[f.family.value]);
+                    break;
+                }
+            }
     std::vector<BaselineRow> rows;
-    auto add = [&rows](BaselineRow::Kind kind, const std::vector<present::BaselineLine>& lines) {
+    auto add = [&](BaselineRow::Kind kind, std::vector<present::BaselineLine> lines, bool byTitle) {
+        if (byTitle)
+            std::stable_sort(lines.begin(), lines.end(), [&](const present::BaselineLine& x, const present::BaselineLine& y) {
+                const bool xr = !rootFamily.empty() && x.label == rootFamily;
+                const bool yr = !rootFamily.empty() && y.label == rootFamily;
+                return std::tie(yr, x.label, x.place, x.suppressedBy, x.detail) <
+                       std::tie(xr, y.label, y.place, y.suppressedBy, y.detail);
+            });
         for (const auto& l : lines)
-            rows.push_back({kind, QString::fromStdString(l.label), QString::fromStdString(l.detail)});
+            // Two families of one title at one place: the second is a duplicate a rule suppressed, said here.
+            rows.push_back({kind, QString::fromStdString(l.label), QString::fromStdString(l.detail),
+                            QString::fromStdString(l.place) +
+                                (l.suppressedBy.empty() ? QString()
+                                                        : tr(" · suppressed by %1").arg(QString::fromStdString(l.suppressedBy)))});
     };
-    add(BaselineRow::Kind::NewFamily, text.newFamilies);
-    add(BaselineRow::Kind::NewLine, text.newLines);
-    add(BaselineRow::Kind::AlsoFamily, text.alsoFamilies);
-    add(BaselineRow::Kind::Gone, text.gone);
+    add(BaselineRow::Kind::NewFamily, text.newFamilies, true);
+    add(BaselineRow::Kind::NewLine, text.newLines, false);
+    add(BaselineRow::Kind::AlsoFamily, text.alsoFamilies, true);
+    add(BaselineRow::Kind::Gone, text.gone, true);
     return rows;
 }
 
@@ -60,11 +86,12 @@ QVariant BaselineModel::data(const QModelIndex& index, int role) const
         switch (index.column()) {
         case StatusColumn: return statusText(r.kind);
         case LabelColumn: return r.label;
+        case PlaceColumn: return r.place;
         case DetailColumn: return r.detail;
         default: return {};
         }
     case Qt::ToolTipRole:
-        return r.label + QStringLiteral("\n") + r.detail;
+        return r.label + QStringLiteral("\n") + r.place + QStringLiteral("\n") + r.detail;
     case Qt::FontRole:
         if (isNew) {
             QFont f;
@@ -89,6 +116,7 @@ QVariant BaselineModel::headerData(int section, Qt::Orientation orientation, int
     switch (section) {
     case StatusColumn: return tr("Against the baseline");
     case LabelColumn: return tr("Symptom or line");
+    case PlaceColumn: return tr("Where");
     case DetailColumn: return tr("Lines");
     default: return {};
     }

@@ -17,15 +17,17 @@ struct BaselineRow {
     Kind kind = Kind::NewFamily;
     QString label;   // the family, symptom or line template
     QString detail;  // "new: 3 lines", "also in the baseline: 12 lines there, 10 here (same rate)", ...
+    QString place;   // "node-07 GPU 3 rank 25": two families of one title are told apart here
 };
 
 class BaselineModel : public QAbstractTableModel {
     Q_OBJECT
 public:
-    enum Column { StatusColumn, LabelColumn, DetailColumn, ColumnCount };
+    enum Column { StatusColumn, LabelColumn, PlaceColumn, DetailColumn, ColumnCount };
     using QAbstractTableModel::QAbstractTableModel;
 
-    // New families first, then new unknown lines, the shared families, and what is gone.
+    // New families first (the root cause's first), then new unknown lines (most lines first), the shared
+    // families, and what is gone; families and what is gone by title, then place: one order for one result.
     static std::vector<BaselineRow> rowsOf(const Result& result, const BaselineComparison& comparison);
     void setRows(std::vector<BaselineRow> rows);
     const BaselineRow& row(int r) const { return m_rows[static_cast<size_t>(r)]; }

@@ -47,6 +47,9 @@ void BaselinePanel::setAnalysis(const std::shared_ptr<const Analysis>& a)
     m_headline->setText(head);
     m_model->setRows(BaselineModel::rowsOf(a->result, c));
     m_table->resizeColumnToContents(BaselineModel::StatusColumn);
+    // Places are capped runs of nodes, GPUs and ranks: fitted, but never wider than the title's share.
+    m_table->resizeColumnToContents(BaselineModel::PlaceColumn);
+    m_table->setColumnWidth(BaselineModel::PlaceColumn, std::min(m_table->columnWidth(BaselineModel::PlaceColumn), 320));
     // A new unknown line's detail names its nodes and file: fitted, it took the label's room (10,000 ranks).
     m_table->resizeColumnToContents(BaselineModel::DetailColumn);
     m_table->setColumnWidth(BaselineModel::DetailColumn, std::min(m_table->columnWidth(BaselineModel::DetailColumn), 360));

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 #include "views/service/servicebrowser.h"
+#include "views/common/storedresult.h"
 
 #include "engine/result_json.h"
 #include "present/report.h"
@@ -523,26 +524,8 @@ std::shared_ptr<const Analysis> ServiceBrowser::resultAnalysis() const
 {
     if (m_openSession.isEmpty() || !m_read)
         return nullptr;
-    auto a = std::make_shared<Analysis>();
-    a->result = *m_read;
-    a->bundle.root = QStringLiteral("%1 session %2").arg(m_client->baseUrl().toString(), m_openSession).toStdString();
-    for (const ConnectorReport& c : a->result.connectors) {
-        SourceFile f;
-        f.index = FileId(static_cast<uint32_t>(a->bundle.files.size()));
-        f.path = c.file;  // no diskPath: the bytes stay with the service
-        f.kind = c.kind;
-        f.kindReason = c.kindReason;
-        f.node = c.node;
-        f.rank = c.rank;
-        f.status = c.status;
-        f.statusReason = c.reason;
-        f.size = c.bytes;
-        f.lines = c.lines;
-        f.observations = c.observations;
-        f.parseErrors = c.parseErrors;
-        a->bundle.files.push_back(std::move(f));
-    }
-    return a;
+    return analysisOfStoredResult(*m_read,
+                                  QStringLiteral("%1 session %2").arg(m_client->baseUrl().toString(), m_openSession).toStdString());
 }
 
 bool ServiceBrowser::openInMainWindow()

@@ -235,6 +235,12 @@ QNetworkReply* ServiceClient::trace(const QString& id, int run, QObject* receive
     return send({Verb::Get, request(sessionUrl(id, QStringLiteral("/trace"), run), m_token), {}, {}}, receiver, std::move(done));
 }
 
+QNetworkReply* ServiceClient::history(const QString& id, int run, QObject* receiver, Handler done)
+{
+    const QUrl u = sessionUrl(id, QStringLiteral("/history"), run, QStringLiteral("places=true"));
+    return send({Verb::Get, request(u, m_token), {}, {}}, receiver, std::move(done));
+}
+
 QNetworkReply* ServiceClient::deleteSession(const QString& id, QObject* receiver, Handler done)
 {
     return send({Verb::Delete, request(sessionUrl(id, QString(), 0), m_token), {}, {}}, receiver, std::move(done));

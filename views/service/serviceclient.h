@@ -64,6 +64,9 @@ public:
     QNetworkReply* attribute(const QString& sessionId, QObject* receiver, Handler done);
     // The engine's trace of run `run` (0: the latest; the service analyses the files that run read again).
     QNetworkReply* trace(const QString& sessionId, int run, QObject* receiver, Handler done);
+    // "Seen before?" for run `run` (0: the latest) and every cause the history holds at its nodes
+    // (GET .../history?places=true): the History tab for a service session.
+    QNetworkReply* history(const QString& sessionId, int run, QObject* receiver, Handler done);
     // DELETE: the session with its files and runs, on the service.
     QNetworkReply* deleteSession(const QString& sessionId, QObject* receiver, Handler done);
     // Streams the archive from disk (not read into memory); progress through uploadProgress.

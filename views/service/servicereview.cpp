@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 #include "views/service/servicereview.h"
+#include "views/history/historypanel.h"
 
 #include "engine/trace_json.h"
 #include "views/common/focusstate.h"
@@ -109,6 +110,9 @@ void ServiceReview::attach(ServiceClient* client, const QString& sessionId, int 
     // The view has already focused an evidence item (the root cause's) before we were attached.
     fetch(m_view->focus()->current().evidence);
     fetchTrace();
+    // "Failed before?" from the service's own history, not a database on this machine.
+    if (auto* history = m_view->panelAs<HistoryPanel>(QStringLiteral("history")))
+        history->setService(client, sessionId, run, analysis);
 }
 
 void ServiceReview::fetchTrace()
