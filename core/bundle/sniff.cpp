@@ -180,6 +180,20 @@ std::string_view hostBeforeTag(std::string_view line, size_t pos)
 // whole syslog lines after their own prefix), or RFC 3339 "2024-..T..  host tag:" at its start.
 std::string_view syslogHost(std::string_view line)
 {
+    // RFC 5424: "<34>1 2003-10-11T22:14:15.003Z host app procid msgid ...": the host follows the time ("-": none).
+    if (line.size() > 4 && line[0] == '<') {
+        const size_t pri = skipDigits(line, 1);
+        if (pri > 1 && pri <= 4 && line.substr(pri, 3) == ">1 " && pri + 3 < line.size() && isDigit(line[pri + 3])) {
+            const size_t sp = line.find(' ', pri + 3);
+            size_t he = 0;
+            if (sp != std::string_view::npos && startsWithHostToken(line, sp + 1, he) && he < line.size() && line[he] == ' ') {
+                const std::string_view host = line.substr(sp + 1, he - sp - 1);
+                if (std::any_of(host.begin(), host.end(), isAlpha) || host.find('.') != std::string_view::npos)
+                    return host;
+            }
+            return {};
+        }
+    }
     if (line.size() > 20 && isDigit(line[0]) && line[4] == '-' && (line[10] == 'T' || line[10] == ' ')) {
         const size_t sp = line.find(' ', 11);
         if (sp != std::string_view::npos)

@@ -817,3 +817,22 @@ void LineParseTest::slurmDaemonNamedAfterNode()
     QCOMPARE(std::string(lw.host), std::string("gpu-07"));
     QVERIFY(wrapped.substr(lw.messageStart).starts_with("error: *** STEP"));
 }
+
+// RFC 5424 syslog (issue #41 items 4 and 5): the HOSTNAME field after the time names the file's node, as the
+// BSD syslog host field does, whatever the file is called.
+void LineParseTest::rfc5424HostNamesTheFile()
+{
+    const std::string text = "<3>1 2026-11-30T12:14:50.118Z gpu-07 kernel - - - NVRM: Xid (PCI:0000:5c:00): 79, pid=41002\n"
+                             "<6>1 2026-11-30T12:14:51.118Z gpu-07 kernel - - [meta sequenceId=\"2\"] NVRM: GPU at PCI:0000:5c:00\n";
+    SourceFile f;
+    f.path = "file-01.log";
+    classifyFile(f, text);
+    QVERIFY2(f.kind == SourceKind::SysLog, f.kindReason.c_str());
+    QCOMPARE(f.node, std::string("gpu-07"));
+    QVERIFY2(f.nodeReason.find("syslog host") != std::string::npos, f.nodeReason.c_str());
+    // The nil host ("-") names nothing.
+    SourceFile nil;
+    nil.path = "file-02.log";
+    classifyFile(nil, "<3>1 2026-11-30T12:14:50.118Z - kernel - - - NVRM: Xid (PCI:0000:5c:00): 79, pid=41002\n");
+    QCOMPARE(nil.node, std::string());
+}

@@ -37,6 +37,7 @@ private slots:
     void wrappedLines();
     void kindAndNodeFromContent();
     void slurmDaemonNamedAfterNode();
+    void rfc5424HostNamesTheFile();
 };
 
 class ExtentTest : public QObject {
