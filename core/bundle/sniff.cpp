@@ -125,9 +125,11 @@ bool slurmctldLine(std::string_view line)
 bool sacctTableHeader(std::string_view line)
 {
     const size_t b = line.find_first_not_of(' ');
-    if (b == std::string_view::npos || b > 16 || !line.substr(b).starts_with("JobID")
-        || line.find('|') != std::string_view::npos)
+    if (b == std::string_view::npos || b > 16 || !line.substr(b).starts_with("JobID"))
         return false;
+    for (char c : line) // column names only: letters and the blanks that pad them
+        if (!isAlpha(c) && c != ' ')
+            return false;
     const size_t state = line.find(" State");
     return state != std::string_view::npos && (state + 6 == line.size() || line[state + 6] == ' ');
 }
