@@ -12,6 +12,12 @@ for tool in prometheus promtool python3; do
     command -v "$tool" >/dev/null || { echo "SKIP: $tool not installed (apt-get install prometheus)"; exit 77; }
 done
 T=$(mktemp -d /tmp/faultline-prom-XXXXXX)
+# promtool and Prometheus preallocate 512 MiB chunk segments (tsdb/chunks DefaultChunkSegmentSize): on a
+# nearly full disk they fail with "preallocate: no space left on device", which says nothing about Faultline.
+free_mib=$(( $(df -Pk "$T" | awk 'NR==2 {print $4}') / 1024 ))
+if [ "$free_mib" -lt 1024 ]; then
+    rmdir "$T"; echo "SKIP: only $free_mib MiB free under /tmp; promtool preallocates 512 MiB segments (needs 1024)"; exit 77
+fi
 PID=
 cleanup() {
     if [ -n "$PID" ]; then
