@@ -227,13 +227,6 @@ std::string_view syslogHost(std::string_view line)
     return {};
 }
 
-// "slurmstepd-gpu-07: " at the start of a line (bundle/wrappers.h slurmDaemonNode): the node, else "".
-std::string_view slurmDaemonPrefixNode(std::string_view line)
-{
-    const size_t colon = line.find(": ");
-    return colon == std::string_view::npos || colon > 80 ? std::string_view() : slurmDaemonNode(line.substr(0, colon));
-}
-
 // NCCL: "host:pid:tid [dev] ...", possibly behind a launcher prefix like "[default3]:".
 std::string_view ncclHost(std::string_view line)
 {

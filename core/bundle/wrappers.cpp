@@ -403,6 +403,18 @@ std::string_view slurmDaemonNode(std::string_view programName)
     return {};
 }
 
+std::string_view slurmDaemonPrefixNode(std::string_view line, size_t* after)
+{
+    // A daemon name is short: a colon further in belongs to the message ("... failed: ...").
+    const size_t colon = line.find(": ");
+    if (colon == std::string_view::npos || colon > 80)
+        return {};
+    const std::string_view node = slurmDaemonNode(line.substr(0, colon));
+    if (!node.empty() && after)
+        *after = colon + 2;
+    return node;
+}
+
 std::string_view toString(LineWrapper w)
 {
     for (const WrapperShape& shape : kShapes)

@@ -82,4 +82,8 @@ std::string_view toString(LineWrapper);
 // program name that holds a node, not a pdsh host. The node it names ("gpu-07"), else "".
 std::string_view slurmDaemonNode(std::string_view programName);
 
+// Such a daemon's name starting a line, "slurmstepd-gpu-07: error: ...": the node it names, else "". `after`,
+// when given and a node is found, receives where the text after ": " starts.
+std::string_view slurmDaemonPrefixNode(std::string_view line, size_t* after = nullptr);
+
 } // namespace fl

@@ -102,10 +102,10 @@ bool parseEventTable(std::string_view data, std::vector<StructuredRecord>& out)
 bool parseK8sEvents(std::string_view data, std::vector<StructuredRecord>& out, std::vector<ParseIssue>& issues)
 {
     const size_t root = jsonpos::skipWs(data, 0);
-    if (root < data.size() && data[root] != '{' && data[root] != '[')
-        return parseEventTable(data, out);
-    if (root >= data.size() || (data[root] != '{' && data[root] != '['))
+    if (root >= data.size())
         return false;
+    if (data[root] != '{' && data[root] != '[')
+        return parseEventTable(data, out); // kubectl get events' table: not JSON
     json doc = json::parse(data.begin(), data.end(), nullptr, false);
     if (doc.is_discarded())
         return false;

@@ -721,14 +721,12 @@ bool trySrunLabel(std::string_view s, size_t& p, int& task)
 // bundle/wrappers.h reads). The node is the line's host.
 bool trySlurmDaemonNode(std::string_view s, size_t& p, LineInfo& info)
 {
-    const size_t colon = s.find(": ", p);
-    if (colon == std::string_view::npos || colon - p > 80)
-        return false;
-    const std::string_view node = slurmDaemonNode(s.substr(p, colon - p));
+    size_t after = 0;
+    const std::string_view node = slurmDaemonPrefixNode(s.substr(p), &after);
     if (node.empty())
         return false;
     info.host = node;
-    p = colon + 2;
+    p += after;
     return true;
 }
 

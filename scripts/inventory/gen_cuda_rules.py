@@ -5,6 +5,13 @@ the CUDA error tables as data. Each evidence entry becomes a symptom `cuda.<stri
 rules read the table's strings wherever they stand (the wrappers are alternatives
 in front of the one message core). Strings that older rules already rename
 (filter.early set_symptom in nccl.jsonc and launchers.jsonc) keep that rename.
+A runtime entry printed by its enum name (cudaErrorIllegalAddress: the CUDA
+samples' check(), cuda-python) is the same evidence as its text: a symptom
+`cuda.<cudaErrorName>` with the text's domain and role, or, where the text is
+renamed, a filter.early rule giving the name the same rename. The CUDA
+libraries' status names (CUBLAS_STATUS_*, CUDNN_STATUS_*, CUFFT_*,
+CURAND_STATUS_*, CUSOLVER_STATUS_*, CUSPARSE_STATUS_*, NVRTC_ERROR_*) are one
+more table: a symptom `cuda.<NAME>` each, read wherever the name stands.
 """
 import json
 import os
@@ -29,13 +36,40 @@ def re2_escape(s):
     return "".join("\\" + c if c in "\\.^$|?*+()[]{}" else c for c in s)
 
 
-symptoms, runtime, driver = [], [], []
+sys.path.insert(0, lib.TOP + "/scripts/inventory")
+from check import strip_jsonc  # noqa: E402
+
+# text -> the symptom an existing filter.early rule renames "cuda.<text>" to
+renames = {}
+for fn in sorted(os.listdir(os.path.join(lib.TOP, "rules"))):
+    if fn.endswith(".jsonc") and fn != "cuda-errors.jsonc":
+        for r in json.loads(strip_jsonc(open(os.path.join(lib.TOP, "rules", fn), encoding="utf-8").read())).get("rules", []):
+            m = r.get("match", {}).get("symptom") if r.get("phase") == "filter.early" and "set_symptom" in r else None
+            for x in ([m] if isinstance(m, str) else m or []):
+                if x.startswith("cuda.") and "*" not in x:
+                    renames[x[len("cuda."):]] = r["set_symptom"]
+
+symptoms, runtime, driver, names, libnames = [], [], [], [], []
+name_renames = {}   # target symptom -> [cuda.<cudaErrorName>]
 for s in inv["sites"]:
     d = dec.get(s["id"])
     if not d or d["decision"] != "evidence":
         continue
     kind = s["id"].split(":")[1]
     text = s["format"]
+    role = d["role"]
+    entry = {"domain": d["domain"], "sub_domain": SUB.get(d["domain"], "cuda_error"),
+             "role": role, "weight": WEIGHT[d["domain"]] if role == "initiator" else 0}
+    if kind == "cudaError":
+        names.append(s["name"])
+        if text in renames:
+            name_renames.setdefault(renames[text], []).append("cuda." + s["name"])
+        else:
+            symptoms.append({"id": "cuda." + s["name"], "title": f"CUDA error {s['name']} ({text})", **entry})
+    if kind not in ("cudaError", "CUresult"):
+        libnames.append(text)
+        symptoms.append({"id": "cuda." + text, "title": f"CUDA library status {text}", **entry})
+        continue
     if kind == "cudaError":
         runtime.append(text)
         if text in RENAMED:
@@ -56,6 +90,11 @@ for s in inv["sites"]:
 runtime.append("uncorrectable NVLink error")
 runtime = sorted(set(runtime), key=lambda x: (-len(x), x))
 driver = sorted(set(driver), key=lambda x: (-len(x), x))
+names = sorted(set(names), key=lambda x: (-len(x), x))
+libnames = sorted(set(libnames), key=lambda x: (-len(x), x))
+missing = sorted(set(RENAMED) - set(renames))
+if missing:
+    sys.exit(f"gen_cuda_rules.py: no filter.early rule renames {missing}")
 wrappers = ("(?:CUDA error(?: \\d+)?:? '?|cuda runtime error \\(\\d+\\) : |Cuda failure (?:\\d+ )?'|CUDA failure:? '?"
             "|cudaError\\w*: |Triton Error \\[CUDA\\]: |CUDA driver error: )")
 src = ["https://docs.nvidia.com/cuda/cuda-runtime-api/group__CUDART__TYPES.html",
@@ -96,6 +135,37 @@ rules = [
      "exclude": "nvls\\.cc",
      "pattern": wrappers + "(?P<error>" + "|".join(re2_escape(x) for x in runtime) + ")",
      "emit": {"symptom": "cuda.{error}", "kind": "bad_node"}},
+    {"id": "cuda.extract.runtime-name", "phase": "extract",
+     "description": "cudaError_t enum names (cudaGetErrorName) as the CUDA samples' checkCudaErrors ('CUDA error at FILE:LINE code=N(cudaErrorX)'), cuda-python and user checks print them: the same evidence as the entry's text",
+     "source": ["NVIDIA/cuda-samples@c94ff366aed18c797b8a85dfaac7817b0228b420:Common/helper_cuda.h",
+                "https://docs.nvidia.com/cuda/cuda-runtime-api/group__CUDART__TYPES.html"],
+     "samples": [
+         {"line": "CUDA error at /src/kernels/attn.cu:318 code=700(cudaErrorIllegalAddress) \"cudaStreamSynchronize(stream)\"", "symptom": "cuda.cudaErrorIllegalAddress"},
+         {"line": "RuntimeError: cudaMemcpyAsync failed: <cudaError_t.cudaErrorECCUncorrectable: 214>", "symptom": "cuda.cudaErrorECCUncorrectable"}
+     ],
+     "benign": ["if err == cudaErrorNotReady: continue", "cudaErrorNotReady"],
+     "sources": ["applog"],
+     "literal": "cudaError",
+     # 'cudaErrorX: <text>' (CuPy) is read by cuda.extract.error: one event per line
+     "exclude": "cudaError\\w+: [a-z]",
+     "pattern": "\\b(?P<name>" + "|".join(n for n in names) + ")\\b",
+     "emit": {"symptom": "cuda.{name}", "kind": "bad_node"}},
+    {"id": "cuda.extract.library-status", "phase": "extract",
+     "description": "Status names of the CUDA libraries (cuBLAS, cuDNN, cuFFT, cuRAND, cuSOLVER, cuSPARSE, NVRTC) as PyTorch's checks ('CUDA error: CUBLAS_STATUS_X when calling', 'cuDNN error: ', 'cusolver error: ', 'cuFFT error: ', 'CUDA NVRTC error: ') and the CUDA samples' check() print them",
+     "source": ["pytorch/pytorch@0220ea5a36c33d1fd6b3fdd20bcd8f273bbccbbb:aten/src/ATen/cuda/Exceptions.h",
+                "NVIDIA/cuda-samples@c94ff366aed18c797b8a85dfaac7817b0228b420:Common/helper_cuda.h"],
+     "samples": [
+         {"line": "RuntimeError: CUDA error: CUBLAS_STATUS_EXECUTION_FAILED when calling `cublasLtMatmul(ltHandle, computeDesc.descriptor(), &alpha_val, mat1_ptr)`", "symptom": "cuda.CUBLAS_STATUS_EXECUTION_FAILED"},
+         {"line": "RuntimeError: cuDNN error: CUDNN_STATUS_MAPPING_ERROR", "symptom": "cuda.CUDNN_STATUS_MAPPING_ERROR"},
+         {"line": "torch._C._LinAlgError: cusolver error: CUSOLVER_STATUS_INTERNAL_ERROR, when calling `cusolverDnSgetrf(handle, m, n, A, lda, ws, ipiv, info)`. ", "symptom": "cuda.CUSOLVER_STATUS_INTERNAL_ERROR"},
+         {"line": "CUDA error at fft.cu:91 code=5(CUFFT_INTERNAL_ERROR) \"cufftPlan1d(&plan, n, CUFFT_C2C, 1)\"", "symptom": "cuda.CUFFT_INTERNAL_ERROR"}
+     ],
+     "benign": ["cublasStatus_t st = cublasCreate(&h); if (st != CUBLAS_STATUS_SUCCESS)", "CUFFT_C2C plan of size 4096 created",
+                "NVRTC_ERROR_NO_PCH_CREATE_ATTEMPTED"],
+     "sources": ["applog"],
+     "literal": ["_STATUS_", "CUFFT_", "NVRTC_ERROR_"],
+     "pattern": "\\b(?P<name>" + "|".join(libnames) + ")\\b",
+     "emit": {"symptom": "cuda.{name}", "kind": "bad_node"}},
     {"id": "cuda.extract.driver-name", "phase": "extract",
      "description": "CUresult names (cuGetErrorName) as CuPy, JAX/XLA and the driver API checks print them",
      "source": ["https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__TYPES.html"],
@@ -109,6 +179,10 @@ rules = [
      "pattern": "\\b(?P<name>" + "|".join(driver) + ")\\b",
      "emit": {"symptom": "cuda.{name}", "kind": "bad_node"}},
 ]
+# An enum name whose text an existing rule renames gets the same rename.
+for target, syms in sorted(name_renames.items()):
+    rules.append({"id": "cuda.filter.name-" + target.replace(".", "-").replace("_", "-"), "phase": "filter.early",
+                  "match": {"symptom": sorted(syms)}, "set_symptom": target})
 out = os.path.join(lib.TOP, "rules", "cuda-errors.jsonc")
 with open(out, "w", encoding="utf-8") as f:
     f.write("// CUDA runtime and driver error tables (issue #41): generated by scripts/inventory/gen_cuda_rules.py\n")
@@ -119,4 +193,5 @@ with open(out, "w", encoding="utf-8") as f:
     f.write("\n  ],\n  \"rules\": [\n")
     f.write(",\n".join("    " + json.dumps(r, ensure_ascii=False) for r in rules))
     f.write("\n  ]\n}\n")
-print(f"{out}: {len(symptoms)} symptoms, {len(runtime)} runtime strings, {len(driver)} driver names")
+print(f"{out}: {len(symptoms)} symptoms, {len(runtime)} runtime strings, {len(names)} runtime names, "
+      f"{len(driver)} driver names, {len(libnames)} library status names")
