@@ -312,7 +312,7 @@ void runMetricRules(const RuleSet& rules, bool across, const std::vector<const M
             }
         if (mine.empty())
             continue;
-        const bool job = rule.metric->kind == MetricKind::AllBelow;
+        const bool job = rule.metric->jobWide();
         for (const MetricFinding& f : detectMetric(*rule.metric, input)) {
             const MetricTrackData& t = *mine[f.track];
             auto observe = [&](const MetricTrackData& of, size_t point) {
@@ -345,7 +345,17 @@ void runMetricRules(const RuleSet& rules, bool across, const std::vector<const M
             const MetricPoint& p = t.track.points[f.at];
             ev.time = {p.timeNs, TimeBasis::Absolute, {f.earliestNs, f.latestNs}};
             ev.clockNode = kMetricsClock;
-            ev.observations.push_back(observe(t, f.at));
+            if (f.until) {
+                // Every series still low at the first one's end: seen then, a wait that began at the drops, like
+                // a watchdog's "ran for" (engine/onset.h reads it when no line dates a wait).
+                const MetricTrackData& u = *mine[f.until->first];
+                const int64_t seen = u.track.points[f.until->second].timeNs;
+                ev.time = {seen, TimeBasis::Absolute, {seen, seen}};
+                ev.waited = Wait{seen - f.latestNs, seen - f.earliestNs};
+                ev.observations.push_back(observe(u, f.until->second));
+            }
+            if (!f.until || *f.until != std::pair(f.track, f.at))
+                ev.observations.push_back(observe(t, f.at));
             if (f.previous)
                 ev.observations.push_back(observe(t, *f.previous));
             for (const auto& [track, point] : f.others)

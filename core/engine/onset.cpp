@@ -57,24 +57,26 @@ bool beganAfterWait(const ClockModel& clocks, const SymptomEvent& waiting, const
     return clearlyAfter(clocks, clocks.correctedOnset(waiting).latestNs, cause, deltaNs);
 }
 
-std::optional<HangOnset> hangOnset(const State& state, const std::vector<SymptomEvent>& events, int64_t startNs,
-                                   int64_t endNs)
+namespace {
+
+// A job-wide metric finding (every GPU idle, every GPU's power fallen, to the scrape's end): it says when the
+// whole job had stopped, not what one rank waited for, and when the ranks time out and exit it comes after
+// their waits (utilisation falls as the processes end). Read only when no line dates a wait.
+bool jobWideMetric(const SymptomEvent& e)
+{
+    return e.clockNode == kMetricsClock && e.node.empty();
+}
+
+// The waits the onset rests on: the waiting lines; else the job-wide metric finding whose drop came first
+// (each says the whole job had stopped by its drop, so the first one bounds it).
+std::optional<HangOnset> onsetFrom(const State& state, const std::vector<SymptomEvent>& events, int64_t startNs,
+                                   int64_t endNs, bool metrics)
 {
     HangOnset h;
     std::set<std::string> nodes, symptoms;
     int64_t firstFire = kNoTime;
     bool earliestBounded = true;
-    for (const auto& e : events) {
-        // Only a line's own stamp dates a wait: an unstamped repeat ("what():  ... ran for") lies anywhere up
-        // to the next stamp or the file's last write, which would date the onset at that write.
-        if (!e.waited || e.kind != EventKind::BadNode || !wallClock(e) || e.time.basis == TimeBasis::Inherited ||
-            effectiveRole(state, e) != SymptomRole::Symptom)
-            continue;
-        if ((startNs != kNoTime && e.time.ns < startNs) || (endNs != kNoTime && e.time.ns > endNs))
-            continue;
-        const TimeInterval on = state.clocks.correctedOnset(e);
-        if (on.latestNs == kNoTime)
-            continue;
+    auto add = [&](const SymptomEvent& e, const TimeInterval& on) {
         // The onset as printed, on the consensus clock by the node's offset alone.
         const auto off = state.clocks.offsets.find(clockOf(e));
         const int64_t point = e.time.ns - e.waited->minNs - (off == state.clocks.offsets.end() ? 0 : off->second.offsetNs);
@@ -92,7 +94,31 @@ std::optional<HangOnset> hangOnset(const State& state, const std::vector<Symptom
         if (!e.node.empty())
             nodes.insert(e.node);
         symptoms.insert(e.symptom.str());
+    };
+    const SymptomEvent* firstStop = nullptr;
+    TimeInterval firstStopOnset;
+    for (const auto& e : events) {
+        // Only a line's own stamp dates a wait: an unstamped repeat ("what():  ... ran for") lies anywhere up
+        // to the next stamp or the file's last write, which would date the onset at that write.
+        if (!e.waited || jobWideMetric(e) != metrics || (!metrics && e.kind != EventKind::BadNode) || !wallClock(e) ||
+            e.time.basis == TimeBasis::Inherited || effectiveRole(state, e) != SymptomRole::Symptom)
+            continue;
+        const TimeInterval on = state.clocks.correctedOnset(e);
+        if (on.latestNs == kNoTime)
+            continue;
+        // A scrape goes on after the job was found failed: a job-wide finding counts when its drop does.
+        const int64_t at = metrics ? on.latestNs : e.time.ns;
+        if ((startNs != kNoTime && at < startNs) || (endNs != kNoTime && at > endNs))
+            continue;
+        if (!metrics)
+            add(e, on);
+        else if (!firstStop || on.latestNs < firstStopOnset.latestNs) {
+            firstStop = &e;
+            firstStopOnset = on;
+        }
     }
+    if (firstStop)
+        add(*firstStop, firstStopOnset);
     if (h.waits == 0)
         return std::nullopt;
     if (!earliestBounded)
@@ -102,6 +128,16 @@ std::optional<HangOnset> hangOnset(const State& state, const std::vector<Symptom
     h.nodes.assign(nodes.begin(), nodes.end());
     h.symptoms.assign(symptoms.begin(), symptoms.end());
     return h;
+}
+
+} // namespace
+
+std::optional<HangOnset> hangOnset(const State& state, const std::vector<SymptomEvent>& events, int64_t startNs,
+                                   int64_t endNs)
+{
+    if (auto fromLines = onsetFrom(state, events, startNs, endNs, false))
+        return fromLines;
+    return onsetFrom(state, events, startNs, endNs, true);
 }
 
 bool afterOnset(const ClockModel& clocks, const std::vector<SymptomEvent>& events, const HangOnset& onset,

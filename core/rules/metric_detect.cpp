@@ -258,9 +258,33 @@ void peers(const MetricRule& r, const std::vector<const MetricTrack*>& tracks, s
     }
 }
 
+// One finding for the job from where each series went low for good (`drop`: its first point of the low run
+// that lasts to its end): dated from the first drop, its interval reaching from the point before the
+// earliest drop to the latest drop; `until` is the first series' end, when every series was still low.
+MetricFinding jobFinding(const std::vector<const MetricTrack*>& tracks, const std::vector<size_t>& drop)
+{
+    auto timeOf = [&](size_t t) { return tracks[t]->points[drop[t]].timeNs; };
+    auto endOf = [&](size_t t) { return tracks[t]->points.back().timeNs; };
+    size_t first = 0, last = 0, ends = 0;
+    for (size_t t = 1; t < tracks.size(); ++t) {
+        if (timeOf(t) < timeOf(first))
+            first = t;
+        if (timeOf(t) >= timeOf(last))
+            last = t;
+        if (endOf(t) < endOf(ends))
+            ends = t;
+    }
+    MetricFinding f = at(first, tracks[first]->points, drop[first]);
+    f.fields["series_count"] = std::to_string(tracks.size());
+    f.latestNs = timeOf(last);
+    if (last != first)
+        f.others.emplace_back(last, drop[last]);
+    f.until = {ends, tracks[ends]->points.size() - 1};
+    return f;
+}
+
 // Every series fell to <= threshold and stayed there (GPU utilisation on every rank: the job stopped
-// computing, a hang's onset). One finding: dated from the first drop, its interval reaching from the
-// point before the earliest drop to the latest drop.
+// computing, a hang's onset).
 void allBelow(const MetricRule& r, const std::vector<const MetricTrack*>& tracks, std::vector<MetricFinding>& out)
 {
     if (tracks.size() < size_t(r.minPeers))
@@ -275,20 +299,49 @@ void allBelow(const MetricRule& r, const std::vector<const MetricTrack*>& tracks
             return; // never above (idle all along), or not below at its end
         drop[t] = i;
     }
-    auto timeOf = [&](size_t t) { return tracks[t]->points[drop[t]].timeNs; };
-    size_t first = 0, last = 0;
-    for (size_t t = 1; t < tracks.size(); ++t) {
-        if (timeOf(t) < timeOf(first))
-            first = t;
-        if (timeOf(t) >= timeOf(last))
-            last = t;
-    }
-    MetricFinding f = at(first, tracks[first]->points, drop[first]);
+    MetricFinding f = jobFinding(tracks, drop);
     f.fields["threshold"] = formatMetricValue(r.threshold);
-    f.fields["series_count"] = std::to_string(tracks.size());
-    f.latestNs = timeOf(last);
-    if (last != first)
-        f.others.emplace_back(last, drop[last]);
+    out.push_back(std::move(f));
+}
+
+// Every series fell to <= fraction of its own level and stayed there to its end (GPU power on every rank:
+// the kernels still run, spinning in a collective that waits, but compute nothing). A series' level at a
+// point is the median of the min_points points before it; its drop is the earliest point from which no
+// later value exceeds fraction x that level, at two points at least, so a dip that recovers is none, nor the
+// last scrape alone (a synchronous job's slow phase), and a second fall (spinning, then the process gone) is
+// part of the first.
+void allFall(const MetricRule& r, const std::vector<const MetricTrack*>& tracks, std::vector<MetricFinding>& out)
+{
+    if (tracks.size() < size_t(r.minPeers))
+        return;
+    const size_t before = size_t(std::max(r.minPoints, 1));
+    std::vector<size_t> drop(tracks.size());
+    std::vector<double> level(before); // reused: the window's values, partly ordered
+    double levelSum = 0;
+    for (size_t t = 0; t < tracks.size(); ++t) {
+        const auto& p = tracks[t]->points;
+        size_t found = 0;
+        double foundLevel = 0;
+        double tailMax = -INFINITY;
+        for (size_t i = p.size(); i-- > before;) {
+            tailMax = std::max(tailMax, p[i].value);
+            for (size_t k = 0; k < before; ++k)
+                level[k] = p[i - before + k].value;
+            std::nth_element(level.begin(), level.begin() + long(before / 2), level.end());
+            const double lv = level[before / 2];
+            if (lv > 0 && tailMax <= r.fraction * lv) {
+                found = i;
+                foundLevel = lv;
+            }
+        }
+        if (found == 0 || found + 1 >= p.size())
+            return; // this series did not fall for good (or only at its last point): the job did not stop
+        drop[t] = found;
+        levelSum += foundLevel;
+    }
+    MetricFinding f = jobFinding(tracks, drop);
+    f.fields["percent"] = formatMetricValue(std::round(r.fraction * 100));
+    f.fields["level"] = formatMetricValue(std::round(levelSum / double(tracks.size())));
     out.push_back(std::move(f));
 }
 
@@ -326,6 +379,9 @@ std::vector<MetricFinding> detectMetric(const MetricRule& rule, const std::vecto
         return out;
     case MetricKind::AllBelow:
         allBelow(rule, tracks, out);
+        return out;
+    case MetricKind::AllFall:
+        allFall(rule, tracks, out);
         return out;
     default:
         break;

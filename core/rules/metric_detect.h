@@ -43,11 +43,14 @@ struct MetricFinding {
                                                     // the last series to drop)
     int64_t earliestNs = 0;                         // the interval the finding lies in
     int64_t latestNs = 0;
+    // all_below / all_fall: (track, point) of the last moment every series was still low (the first series
+    // to end): the finding is a wait seen there, which began in [earliestNs, latestNs].
+    std::optional<std::pair<size_t, size_t>> until;
     FieldMap fields;                                // value, previous, increase, bit ... (docs/rules.md)
 };
 
 // The findings of `rule` over `tracks`. Single-series kinds judge each track alone, in order;
-// `peers` compares the tracks scrape by scrape; `all_below` yields at most one finding (the job).
+// `peers` compares the tracks scrape by scrape; `all_below` and `all_fall` yield at most one finding (the job).
 [[nodiscard]] std::vector<MetricFinding> detectMetric(const MetricRule& rule, const std::vector<MetricTrack>& tracks);
 // The same over tracks held elsewhere (the engine's, not copied per rule).
 [[nodiscard]] std::vector<MetricFinding> detectMetric(const MetricRule& rule, const std::vector<const MetricTrack*>& tracks);

@@ -171,6 +171,7 @@ enum class MetricKind : uint8_t {
     Bits,     // a bit of `mask` became set in a bitmask field (clock-throttle reasons)
     Peers,    // a series departs from the same series of its peers over a window (robust z-score)
     AllBelow, // every series of the name fell to <= threshold and stayed there: one event for the job
+    AllFall,  // every series fell to <= fraction of its own level before and stayed there: one event for the job
 };
 std::string_view toString(MetricKind);
 
@@ -197,9 +198,12 @@ struct MetricRule {
     double minSpread = 0;                  // peers: a spread below this is taken as this (identical peers)
     int minPoints = 4;                     // peers: compared scrapes in a row it departs at
     double maxShare = 0.25;                // peers: more series departing than this share: the job, not one
+    double fraction = 0.6;                 // all_fall: the share of its level before a series falls to
     std::vector<MetricRuleSample> samples; // checked at load like a log rule's sample lines
     std::vector<MetricRuleSample> benign;  // must yield no event
-    bool acrossSeries() const { return kind == MetricKind::Peers || kind == MetricKind::AllBelow; }
+    bool acrossSeries() const { return kind == MetricKind::Peers || jobWide(); }
+    // One finding for the job: every series went low and stayed low to its end (a wait that lasts).
+    bool jobWide() const { return kind == MetricKind::AllBelow || kind == MetricKind::AllFall; }
 };
 
 struct Decode {

@@ -357,7 +357,7 @@ MetricRuleSample parseMetricSample(const Ctx& ctx, const json& s, bool across)
     if (out.series.empty() || (s.contains("values") && s.contains("peers")))
         ctx.fail("a metric sample gives either 'values' (one series) or 'peers' (several)");
     if (across != s.contains("peers"))
-        ctx.fail(across ? "a peers / all_below rule's samples give 'peers' (several series)"
+        ctx.fail(across ? "a peers / all_below / all_fall rule's samples give 'peers' (several series)"
                         : "this metric rule judges one series: its samples give 'values'");
     out.labels = strMap(ctx, s, "labels");
     out.symptom = str(ctx, s, "symptom");
@@ -370,7 +370,7 @@ void parseMetricRule(const Ctx& ctx, const json& j, const json& m, Rule& r)
     if (!m.is_object())
         ctx.fail("'metric' must be an object {series, kind, ...}");
     checkKeys(ctx, m, {"series", "labels", "kind", "threshold", "min_increase", "nonzero", "mask", "bits", "z", "direction",
-                       "min_peers", "min_spread", "min_points", "max_share", "min_series"},
+                       "min_peers", "min_spread", "min_points", "max_share", "min_series", "fraction"},
               "metric");
     MetricRule mr;
     mr.series = str(ctx, m, "series", true);
@@ -379,7 +379,7 @@ void parseMetricRule(const Ctx& ctx, const json& j, const json& m, Rule& r)
     static const std::pair<std::string_view, MetricKind> kKinds[] = {
         {"increase", MetricKind::Increase}, {"above", MetricKind::Above}, {"below", MetricKind::Below},
         {"change", MetricKind::Change},     {"bits", MetricKind::Bits},   {"peers", MetricKind::Peers},
-        {"all_below", MetricKind::AllBelow}};
+        {"all_below", MetricKind::AllBelow}, {"all_fall", MetricKind::AllFall}};
     bool known = false;
     for (const auto& [name, k] : kKinds)
         if (kind == name) {
@@ -387,7 +387,7 @@ void parseMetricRule(const Ctx& ctx, const json& j, const json& m, Rule& r)
             known = true;
         }
     if (!known)
-        ctx.fail("metric 'kind' must be increase, above, below, change, bits, peers or all_below, not '" + kind + "'");
+        ctx.fail("metric 'kind' must be increase, above, below, change, bits, peers, all_below or all_fall, not '" + kind + "'");
     auto number = [&](const char* key, double& out, double lo, double hi) {
         if (auto it = m.find(key); it != m.end()) {
             if (!it->is_number() || it->get<double>() < lo || it->get<double>() > hi)
@@ -412,8 +412,10 @@ void parseMetricRule(const Ctx& ctx, const json& j, const json& m, Rule& r)
     only({"min_increase"}, {MetricKind::Increase});
     only({"nonzero"}, {MetricKind::Change});
     only({"mask", "bits"}, {MetricKind::Bits});
-    only({"z", "direction", "min_spread", "min_points", "max_share", "min_peers"}, {MetricKind::Peers});
-    only({"min_series"}, {MetricKind::AllBelow});
+    only({"z", "direction", "min_spread", "max_share", "min_peers"}, {MetricKind::Peers});
+    only({"min_points"}, {MetricKind::Peers, MetricKind::AllFall});
+    only({"min_series"}, {MetricKind::AllBelow, MetricKind::AllFall});
+    only({"fraction"}, {MetricKind::AllFall});
     if (mr.kind == MetricKind::Above || mr.kind == MetricKind::Below || mr.kind == MetricKind::AllBelow) {
         if (!m.contains("threshold"))
             ctx.fail("metric kind '" + kind + "' needs a 'threshold'");
@@ -463,8 +465,11 @@ void parseMetricRule(const Ctx& ctx, const json& j, const json& m, Rule& r)
     }
     integer("min_peers", mr.minPeers, 2);
     integer("min_series", mr.minPeers, 2);
-    if (mr.kind == MetricKind::AllBelow && !m.contains("min_series"))
+    if (mr.jobWide() && !m.contains("min_series"))
         mr.minPeers = 2;
+    if (mr.kind == MetricKind::AllFall && !m.contains("fraction"))
+        ctx.fail("metric kind 'all_fall' needs a 'fraction' (of the level before, in (0, 1))");
+    number("fraction", mr.fraction, 0.01, 0.99);
     number("min_spread", mr.minSpread, 0, 1e300);
     integer("min_points", mr.minPoints, 1);
     number("max_share", mr.maxShare, 0, 1);
@@ -1002,6 +1007,7 @@ std::string_view toString(MetricKind k)
     case MetricKind::Bits: return "bits";
     case MetricKind::Peers: return "peers";
     case MetricKind::AllBelow: return "all_below";
+    case MetricKind::AllFall: return "all_fall";
     }
     return "?";
 }

@@ -111,7 +111,7 @@ void checkMetricSamples(const Rule& rule, std::string_view fileText, std::vector
     for (const auto& s : m.samples) {
         const auto found = run(s);
         auto it = std::find_if(found.begin(), found.end(), [&](const MetricFinding& f) {
-            return f.track == 0 || m.kind == MetricKind::AllBelow;
+            return f.track == 0 || m.jobWide();
         });
         if (it == found.end()) {
             fail("metric sample yields no event: " + shownValues(s));

@@ -95,13 +95,17 @@ libnames = sorted(set(libnames), key=lambda x: (-len(x), x))
 missing = sorted(set(RENAMED) - set(renames))
 if missing:
     sys.exit(f"gen_cuda_rules.py: no filter.early rule renames {missing}")
-wrappers = ("(?:CUDA error(?: \\d+)?:? '?|cuda runtime error \\(\\d+\\) : |Cuda failure (?:\\d+ )?'|CUDA failure:? '?"
-            "|cudaError\\w*: |Triton Error \\[CUDA\\]: |CUDA driver error: )")
+# The message core, not its wrapper: a runtime text counts where a CUDA word stands earlier in the line
+# and the text follows a separator printers put before a message (': ', a quote, '(N) '). That reads
+# PyTorch's 'CUDA error: ', THC's 'cuda runtime error (N) : ', NCCL's "Cuda failure N '...'", Triton's
+# 'Triton Error [CUDA]: ', 'CUDA driver error: ', CuPy's 'cudaErrorX: ', the CUDA samples'
+# 'getLastCudaError() CUDA error : MSG : (N) text.' and any other printer that names CUDA first, alike.
+context = "(?:CUDA|Cuda|cuda)[^\\n]*?(?:[:'\"]|\\(\\d+\\)) ?'?"
 src = ["https://docs.nvidia.com/cuda/cuda-runtime-api/group__CUDART__TYPES.html",
        "pytorch/pytorch@v2.5.1:c10/cuda/CUDAException.cpp", "NVIDIA/nccl@v2.21.5-1:src/include/checks.h"]
 rules = [
     {"id": "cuda.extract.error", "phase": "extract",
-     "description": "Every cudaGetErrorString text of the CUDA " + inv["sources"][0]["version"] + " runtime, whichever wrapper prints it: PyTorch's c10::CUDAError and AcceleratorError ('CUDA error: '), the THC check ('cuda runtime error (N) : '), NCCL's CUDACHECK ('Cuda failure N ...'), Triton's driver check. NVLS lines are nvlink.nvls_failure (nccl-warn.jsonc)",
+     "description": "Every cudaGetErrorString text of the CUDA " + inv["sources"][0]["version"] + " runtime, whichever wrapper prints it: after a CUDA word and a message separator (PyTorch's c10::CUDAError and AcceleratorError 'CUDA error: ', the THC check 'cuda runtime error (N) : ', NCCL's CUDACHECK 'Cuda failure N ...', Triton's driver check, CuPy, the CUDA samples' getLastCudaError). NVLS lines are nvlink.nvls_failure (nccl-warn.jsonc)",
      "source": src,
      "samples": [
          {"line": "[rank12]:[E817 12:01:02.000000000 ProcessGroupNCCL.cpp:1595] [PG 0 (default_pg) Rank 12] Process group watchdog thread terminated with exception: CUDA error: uncorrectable ECC error encountered", "symptom": "cuda.uncorrectable ECC error encountered"},
@@ -118,7 +122,9 @@ rules = [
          {"line": "RuntimeError: cuda runtime error (2) : out of memory at /opt/conda/conda-bld/pytorch/aten/src/THC/THCCachingHostAllocator.cpp:278", "symptom": "cuda.out of memory"},
          {"line": "RuntimeError: Triton Error [CUDA]: an illegal memory access was encountered", "symptom": "cuda.an illegal memory access was encountered"},
          {"line": "RuntimeError: CUDA error: uncorrectable NVLink error detected during the execution", "symptom": "cuda.uncorrectable NVLink error detected during the execution"},
-         {"line": "RuntimeError: CUDA error: system has unsupported display driver / cuda driver combination", "symptom": "cuda.system has unsupported display driver / cuda driver combination"}
+         {"line": "RuntimeError: CUDA error: system has unsupported display driver / cuda driver combination", "symptom": "cuda.system has unsupported display driver / cuda driver combination"},
+         {"line": "attention.cu(212) : getLastCudaError() CUDA error : softmax kernel failed : (700) an illegal memory access was encountered.", "symptom": "cuda.an illegal memory access was encountered"},
+         {"line": "cupy.cuda.runtime.CUDARuntimeError: cudaErrorLaunchFailure: unspecified launch failure", "symptom": "cuda.unspecified launch failure"}
      ],
      "benign": [
          "CUDA kernel errors might be asynchronously reported at some other API call, so the stacktrace below might be incorrect.",
@@ -126,14 +132,17 @@ rules = [
          "Compile with `TORCH_USE_CUDA_DSA` to enable device-side assertions.",
          "[2025-11-30 11:57:41] gpu-a03:61722:61722 [4] transport/nvls.cc:58 NCCL WARN Cuda failure 802 'system not yet initialized'",
          "gpu-a03:48221:48221 [5] NCCL INFO enqueue.cc:1402 -> 1",
-         "RuntimeError: CUDA error: device not ready"
+         "RuntimeError: CUDA error: device not ready",
+         "torch.cuda.OutOfMemoryError: CUDA out of memory. Tried to allocate 20.00 MiB",
+         "CUDA_VISIBLE_DEVICES: 0,1,2,3 (an unknown error count: 0)",
+         "Using CUDA: yes; last status: out of memoryless mode"
      ],
      "sources": ["applog"],
-     # "CUDA" covers four wrappers and every other rule literal holding it (dropped as redundant
-     # by the matcher): fewer literals keep the applog set under Vectorscan's cliff (docs/performance.md).
-     "literal": ["CUDA", "cuda runtime error", "Cuda failure", "cudaError"],
+     # The three spellings of the context word; every other rule literal holding one is dropped as
+     # redundant by the matcher: few literals keep the applog set under Vectorscan's cliff (docs/performance.md).
+     "literal": ["CUDA", "cuda", "Cuda"],
      "exclude": "nvls\\.cc",
-     "pattern": wrappers + "(?P<error>" + "|".join(re2_escape(x) for x in runtime) + ")",
+     "pattern": context + "(?P<error>" + "|".join(re2_escape(x) for x in runtime) + ")(?:[^A-Za-z0-9_]|$)",
      "emit": {"symptom": "cuda.{error}", "kind": "bad_node"}},
     {"id": "cuda.extract.runtime-name", "phase": "extract",
      "description": "cudaError_t enum names (cudaGetErrorName) as the CUDA samples' checkCudaErrors ('CUDA error at FILE:LINE code=N(cudaErrorX)'), cuda-python and user checks print them: the same evidence as the entry's text",

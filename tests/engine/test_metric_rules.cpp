@@ -139,6 +139,68 @@ private slots:
         QVERIFY(detectMetric(r, {track({0, 0}), track({0, 0})}).empty());
     }
 
+    // Power that falls for good on every series (spinning in a collective: utilisation stays up) is one job
+    // event; a dip that recovers, or a series that keeps computing, is none; so is a fall at the last point alone.
+    void allFallIsOneJobEvent()
+    {
+        MetricRule r = rule(MetricKind::AllFall);
+        r.fraction = 0.6;
+        r.minPoints = 4;
+        r.minPeers = 2;
+        const auto f = detectMetric(r, {track({600, 610, 590, 600, 605, 300, 280, 290, 90, 95}),
+                                        track({620, 600, 610, 605, 600, 620, 290, 300, 95, 90}),
+                                        track({600, 600, 600, 600, 600, 600, 600, 90, 90})});
+        QCOMPARE(f.size(), size_t(1));
+        QCOMPARE(f[0].track, size_t(0));
+        QCOMPARE(f[0].at, size_t(5)); // the spin, not the process gone (its second fall)
+        QCOMPARE(f[0].earliestNs, track({0}).points[0].timeNs + 4 * 15'000'000'000LL);
+        QCOMPARE(f[0].latestNs, track({0}).points[0].timeNs + 7 * 15'000'000'000LL); // the third series' drop
+        QVERIFY(f[0].until);
+        QCOMPARE(f[0].until->first, size_t(2)); // the series that ends first: every one still low there
+        QCOMPARE(f[0].until->second, size_t(8));
+        QVERIFY(detectMetric(r, {track({600, 610, 590, 600, 605, 300, 280, 600, 610}),
+                                 track({620, 600, 610, 605, 600, 290, 300, 600, 605})}).empty());
+        QVERIFY(detectMetric(r, {track({600, 610, 590, 600, 605, 300, 280, 290}),
+                                 track({620, 600, 610, 605, 600, 620, 600, 610})}).empty());
+        QVERIFY(detectMetric(r, {track({600, 610, 590, 600, 605, 610, 300}),
+                                 track({620, 600, 610, 605, 600, 620, 290})}).empty());
+    }
+
+    // Metrics alone: every GPU's power fell at 10:02:30 and stayed low, and one GPU's last Xid turned 48 five
+    // minutes later. The Xid came after the job had stopped: it cannot be what stopped it, so the verdict is
+    // unattributed with the fall as the hang's onset (synth's late_fault_only); an Xid before the fall is the cause.
+    void aFaultAfterTheJobStoppedIsNotItsCause()
+    {
+        for (const int xidAt : {19, 9}) { // scrape index: 10:04:45 (after the fall at 10:02:30), 10:02:15
+            QTemporaryDir dir;
+            std::string prom;
+            for (int k = 0; k < 24; ++k)
+                for (int g = 0; g < 4; ++g) {
+                    const int64_t s = kT0 + 15 * k;
+                    prom += dcgmLine("DCGM_FI_DEV_POWER_USAGE", g < 2 ? "n1" : "n2", g % 2, k < 10 ? std::to_string(600 + 5 * g) : "280", s);
+                    prom += dcgmLine("DCGM_FI_DEV_GPU_UTIL", g < 2 ? "n1" : "n2", g % 2, "100", s);
+                    prom += dcgmLine("DCGM_FI_DEV_XID_ERRORS", g < 2 ? "n1" : "n2", g % 2, g == 3 && k >= xidAt ? "48" : "0", s);
+                }
+            writeFile(fs::path(dir.path().toStdString()) / "dcgm-metrics.prom", prom);
+            Analysis a = analyze(dir.path().toStdString(), shippedOnly());
+            const SymptomEvent* stall = find(a.result, "workload.metric.all_gpus_stalled");
+            QVERIFY(stall);
+            QVERIFY(stall->waited);
+            QCOMPARE(stall->time.ns, (kT0 + 15 * 23) * 1'000'000'000); // seen at the last scrape, waiting since the fall
+            QCOMPARE(a.result.candidates.size(), size_t(1));
+            if (xidAt == 19) {
+                QVERIFY(a.result.onset);
+                QCOMPARE(a.result.onset->began.latestNs, (kT0 + 150) * 1'000'000'000 + 2'000'000'000); // + clock_skew_tolerance_s
+                QCOMPARE(std::string(toString(a.result.status)), std::string("unattributed"));
+                QVERIFY(a.result.candidates[0].outcome.reason == CandidateReason::AfterOnset);
+            } else {
+                QCOMPARE(std::string(toString(a.result.status)), std::string("attributed"));
+                QVERIFY(a.result.rootCause);
+                QCOMPARE(QString::fromStdString(a.result.rootCause->symptom), QStringLiteral("gpu.xid.48"));
+            }
+        }
+    }
+
     // A DCGM scrape alone (no kernel log): the last Xid turning 79 on one GPU is the root cause there, with
     // the sample line as its raw evidence and the series named beside it.
     void dcgmXidIsAnEventOnItsGpu()
