@@ -11,14 +11,19 @@ std::string formatBaseline(const Result& result, const BaselineComparison& c)
     std::string out = "\nAgainst the baseline\n  " + t.summary + "\n";
     if (!t.verdict.empty())
         out += "  " + t.verdict + "\n";
+    // "new family TITLE at PLACE: detail": the place tells two families of one title apart (the Baseline tab's Where).
+    auto line = [&out](const char* what, const present::BaselineLine& l) {
+        const std::string where = present::baselineWhere(l);
+        out += std::string("  ") + what + " " + l.label + (where.empty() ? "" : " at " + where) + ": " + l.detail + "\n";
+    };
     for (const auto& l : t.candidates)
-        out += "  candidate " + l.label + ": " + l.detail + "\n";
+        line("candidate", l);
     for (const auto& l : t.newFamilies)
-        out += "  new family " + l.label + ": " + l.detail + "\n";
+        line("new family", l);
     for (const auto& l : t.alsoFamilies)
-        out += "  also in baseline " + l.label + ": " + l.detail + "\n";
+        line("also in baseline", l);
     for (const auto& l : t.gone)
-        out += "  gone " + l.label + ": " + l.detail + "\n";
+        line("gone", l);
     if (!t.newLines.empty()) {
         out += "  " + t.newLinesHeading + ":\n";
         for (const auto& l : t.newLines)

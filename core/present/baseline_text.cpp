@@ -120,6 +120,11 @@ std::string markDetail(const BaselineSymptomMark& m)
 
 } // namespace
 
+std::string baselineWhere(const BaselineLine& l)
+{
+    return l.suppressedBy.empty() ? l.place : l.place + " · suppressed by " + l.suppressedBy;
+}
+
 BaselineText baselineText(const Result& result, const BaselineComparison& c)
 {
     BaselineText t;

@@ -28,6 +28,9 @@ struct BaselineLine {
     std::string place;   // where: "node-07 GPU 3 rank 25" (familyGpuPlace), the baseline's or the lines' nodes
     std::string suppressedBy; // a family whose members a rule suppressed (a duplicate of another family's line)
 };
+// The line's place as the Baseline tab and the reports print it: "node-07 GPU 3 rank 25", with " · suppressed by
+// RULE" for a duplicate a rule suppressed (two families of one title at one place are told apart by it).
+std::string baselineWhere(const BaselineLine& line);
 struct BaselineText {
     std::string summary;                    // baselineSummary
     std::string verdict;                    // what the baseline changed in the verdict; empty: nothing

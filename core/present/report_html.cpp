@@ -193,7 +193,8 @@ std::string reportHtml(const Report& r, const std::vector<ReportImage>& imgs)
                 return;
             os << "<h3>" << heading << "</h3>\n<table>\n";
             for (const BaselineLine& l : rows)
-                os << "<tr class=\"" << cls << "\"><td>" << e(l.label) << "</td><td>" << e(l.detail) << "</td></tr>\n";
+                os << "<tr class=\"" << cls << "\"><td>" << e(l.label) << "</td><td class=\"where\">" << e(baselineWhere(l))
+                   << "</td><td>" << e(l.detail) << "</td></tr>\n";
             os << "</table>\n";
         };
         table("Candidates", b.candidates, "baseline-candidate");

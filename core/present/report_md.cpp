@@ -137,9 +137,9 @@ std::string reportMarkdown(const Report& r, const std::vector<ReportImage>& imgs
         auto table = [&os](const char* heading, const std::vector<BaselineLine>& rows) {
             if (rows.empty())
                 return;
-            os << "### " << heading << "\n\n| | |\n|---|---|\n";
+            os << "### " << heading << "\n\n| | Where | |\n|---|---|---|\n";
             for (const BaselineLine& l : rows)
-                os << "| " << md(l.label) << " | " << md(l.detail) << " |\n";
+                os << "| " << md(l.label) << " | " << md(baselineWhere(l)) << " | " << md(l.detail) << " |\n";
             os << "\n";
         };
         table("Candidates", b.candidates);

@@ -7,6 +7,7 @@
 #include "collect/upload.h"
 #include "engine/engine.h"
 #include "history/offenders.h"
+#include "present/baseline_text.h"
 #include "present/report.h"
 #include "present/timefmt.h"
 
@@ -102,6 +103,18 @@ Analysis analyzeDir(const fs::path& dir)
     return analyze(dir.string(), shippedOnly());
 }
 
+// The pair: the failed attempt adds its Xid 79 to the benign kinds both print; the healthy run had other
+// node names (another allocation) and ran two hours earlier.
+std::pair<Analysis, Analysis> renamedPair()
+{
+    QTemporaryDir tmp;
+    const fs::path failedDir = fs::path(tmp.path().toStdString()) / "failed";
+    const fs::path healthyDir = fs::path(tmp.path().toStdString()) / "healthy";
+    writeAttempt(failedDir, {"node-01", "node-02"}, true, 10);
+    writeAttempt(healthyDir, {"gpu-a01", "gpu-a02"}, false, 8);
+    return {analyzeDir(failedDir), analyzeDir(healthyDir)};
+}
+
 const BaselineFamilyMark* familyMark(const Analysis& a, const BaselineComparison& c, const std::string& symptom)
 {
     for (const auto& f : c.families)
@@ -130,12 +143,7 @@ private slots:
     // The failed run's only new line is its initiating event; the benign kinds are in both, on other node names.
     void onlyTheRootIsNew()
     {
-        QTemporaryDir tmp;
-        const fs::path failedDir = fs::path(tmp.path().toStdString()) / "failed";
-        const fs::path healthyDir = fs::path(tmp.path().toStdString()) / "healthy";
-        writeAttempt(failedDir, {"node-01", "node-02"}, true, 10);
-        writeAttempt(healthyDir, {"gpu-a01", "gpu-a02"}, false, 8);
-        const Analysis failed = analyzeDir(failedDir), healthy = analyzeDir(healthyDir);
+        const auto [failed, healthy] = renamedPair();
         QVERIFY(failed.result.rootCause);
         QCOMPARE(failed.result.rootCause->symptom, std::string("gpu.xid.79"));
 
@@ -238,6 +246,27 @@ private slots:
         const std::string html = present::reportHtml(present::buildReport(read, {}, "test"), {});
         QVERIFY(html.find("class=\"baseline-new\"") != std::string::npos);
         QVERIFY(html.find("class=\"baseline-also\"") != std::string::npos);
+    }
+
+    // The reports say where each family is, as the Baseline tab's Where column does: two families of one title at
+    // different places are told apart in Markdown and HTML too.
+    void reportsSayWhere()
+    {
+        const auto [failed, healthy] = renamedPair();
+        const BaselineComparison c = baseline::compare(failed, healthy);
+        const present::BaselineText text = present::baselineText(failed.result, c);
+        QVERIFY(!text.newFamilies.empty());
+        const std::string where = present::baselineWhere(text.newFamilies.front());
+        QVERIFY2(where.find("node-02") != std::string::npos, where.c_str());  // the Xid 79's node
+        const Result read = resultFromJson(nlohmann::json::parse(resultToStringWithBaseline(failed.result, c)));
+        const std::string md = present::reportMarkdown(present::buildReport(read, {}, "test"), {});
+        const std::string section = md.substr(std::min(md.find("## Against the baseline"), md.size()));
+        // (the label is Markdown-escaped; the place and the detail here have nothing to escape)
+        QVERIFY2(md.find(" | " + where + " | " + text.newFamilies.front().detail + " |") != std::string::npos, section.c_str());
+        const std::string html = present::reportHtml(present::buildReport(read, {}, "test"), {});
+        QVERIFY(html.find("<td class=\"where\">" + where + "</td>") != std::string::npos);
+        for (const auto& l : text.alsoFamilies)  // every shared family has its place too
+            QVERIFY2(md.find(" | " + present::baselineWhere(l) + " | " + l.detail + " |") != std::string::npos, l.label.c_str());
     }
 
     // A cause the healthy run also shows at the same rate is weighed down and the verdict says so.

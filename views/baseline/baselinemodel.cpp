@@ -37,11 +37,9 @@ std::vector<BaselineRow> BaselineModel::rowsOf(const Result& result, const Basel
                        std::tie(xr, y.label, y.place, y.suppressedBy, y.detail);
             });
         for (const auto& l : lines)
-            // Two families of one title at one place: the second is a duplicate a rule suppressed, said here.
+            // Two families of one title at one place: the second is a duplicate a rule suppressed, said in its place.
             rows.push_back({kind, QString::fromStdString(l.label), QString::fromStdString(l.detail),
-                            QString::fromStdString(l.place) +
-                                (l.suppressedBy.empty() ? QString()
-                                                        : tr(" · suppressed by %1").arg(QString::fromStdString(l.suppressedBy)))});
+                            QString::fromStdString(present::baselineWhere(l))});
     };
     add(BaselineRow::Kind::NewFamily, text.newFamilies, true);
     add(BaselineRow::Kind::NewLine, text.newLines, false);
