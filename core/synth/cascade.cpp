@@ -833,6 +833,7 @@ Truth Scene::xid74()
                s.xid(g2) + "74, pid=" + str(w.pidOf(w.rankOf(c, g2))) + ", name=pt_main_thread, NVLink: fatal error "
                "detected on link " + str((link + 5) % 18) + "(0x2, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0)");
     p.fx[size_t(c)].gpu[size_t(g)].nvlinkAt = tF - 40 * kSec;
+    p.fx[size_t(c)].gpu[size_t(g)].linkDownAt = tF;
     p.fx[size_t(c)].gpu[size_t(g)].xid = 74;
     s.cudaWatchdog(r, tF + s.jitter(200 * kMs, 600 * kMs), "CUDA error: uncorrectable NVLink error was detected during the execution");
     standardEnd(opStart, seq, "ALLREDUCE", s.numel);
@@ -854,6 +855,7 @@ Truth Scene::xid149()
     s.kern(c, tF + s.jitter(5 * kMs, 30 * kMs),
            s.xid(g) + "154, GPU recovery action changed from 0x0 (None) to 0x1 (GPU Reset Required)");
     p.fx[size_t(c)].gpu[size_t(g)].nvlinkAt = tF - 200 * kSec;
+    p.fx[size_t(c)].gpu[size_t(g)].linkDownAt = tF; // NETIR_LINK_EVT Fatal: the link went down
     p.fx[size_t(c)].gpu[size_t(g)].xid = 149;
     p.fx[size_t(c)].gpu[size_t(g)].xidAt = berAt;  // the non-fatal 149 is the GPU's last Xid from then on
     s.cudaWatchdog(r, tF + s.jitter(200 * kMs, 800 * kMs), "CUDA error: uncorrectable NVLink error was detected during the execution");

@@ -126,8 +126,11 @@ void honestForSources(const Options& opt, Truth& t, bool xidBeforeScrapes)
             t.subDomain = "ib_link";
         } else if (f == "xid149" && xidBeforeScrapes) {
             // The field already says 149 at the first scrape: a value left from before the job, as far as the
-            // scrape can tell (no change to date it).
-            unattributable("metrics only: the GPU's last Xid was 149 before the first scrape");
+            // scrape can tell (no change to date it). The GPU's NVLink counters still tell it: its replays
+            // climb through the scrapes and its recovery count steps up when the link goes down.
+            t.notes += " [metrics only: the GPU's last Xid was 149 before the first scrape (no change to date it); "
+                       "its NVLink replay and recovery counters rising during the job name the link]";
+            t.subDomain = "link_errors";
         } else if (f == "xid149") {
             // The field carries the number, not the kernel line's reason code: an NVLink fatal error on this GPU
             // is known (domain-facts.md: Xid 149 is NVLINK_NETIR_ERROR), that signal integrity caused it is not.

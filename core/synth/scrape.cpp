@@ -83,9 +83,14 @@ bool writeScrape(const World& w, const Plan& p, int n, const std::string& path, 
             const double xid = t >= xidAt(w, gx) ? gx.xid : 0;
             const double dbe = t >= gx.dbeAt ? 1 : 0;
             const double crc = t >= gx.nvlinkAt ? double((t - gx.nvlinkAt) / kSec * 13 + 40) : 0;
+            // Each flit that fails its CRC is replayed; a link that goes down retrains (a recovery).
+            const double replay = t >= gx.nvlinkAt ? double((t - gx.nvlinkAt) / kSec * 13 + 40) : 0;
+            const double recovery = t >= gx.linkDownAt ? 1 : 0;
             row.push_back({"DCGM_FI_DEV_XID_ERRORS", g, xid, 0});
             row.push_back({"DCGM_FI_DEV_ECC_DBE_VOL_TOTAL", g, dbe, 0});
             row.push_back({"DCGM_FI_DEV_NVLINK_CRC_FLIT_ERROR_COUNT_TOTAL", g, crc, 0});
+            row.push_back({"DCGM_FI_DEV_NVLINK_REPLAY_ERROR_COUNT_TOTAL", g, replay, 0});
+            row.push_back({"DCGM_FI_DEV_NVLINK_RECOVERY_ERROR_COUNT_TOTAL", g, recovery, 0});
             row.push_back({"DCGM_FI_DEV_GPU_UTIL", g, std::round(util), 0});
             row.push_back({"DCGM_FI_DEV_POWER_USAGE", g, power, 3});
             row.push_back({"DCGM_FI_DEV_GPU_TEMP", g, std::round(temp), 0});

@@ -64,7 +64,8 @@ struct RankState {
 struct GpuFx {
     int64_t lostAt = kNever;     // no samples from here
     int64_t dbeAt = kNever;      // ecc_dbe_volatile becomes 1
-    int64_t nvlinkAt = kNever;   // nvlink_crc_errors start climbing
+    int64_t nvlinkAt = kNever;   // nvlink_crc_errors and the replays they cause start climbing
+    int64_t linkDownAt = kNever; // the NVLink recovery count steps up: a link went down and retrained
     int64_t ibAt = kNever;       // rail HCA counters jump
     int sbe = 0;                 // corrected errors (noise)
     int xid = 0;                 // the fault's Xid on this GPU (R590 Xid 45 "caused by previous Xid N")

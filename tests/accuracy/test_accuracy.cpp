@@ -13,6 +13,7 @@
 // `faultline-cli eval` and --explain); FAULTLINE_ACCURACY_FAULTS=a,b limits the
 // matrix to some fault kinds while working on rules (the thresholds still apply).
 #include "baseline/compare.h"
+#include "engine/engine.h"
 #include "engine/evaluate.h"
 #include "synth/synth.h"
 
@@ -136,6 +137,7 @@ private slots:
     void matrixMeetsTheBar();
     void noiseAlsoInBaseline();
     void metricsSlices();
+    void nvlinkCountersDecideAndCorroborateXid149();
 };
 
 // Application logs alone cannot name the node of a fault that only the kernel
@@ -425,6 +427,55 @@ void TestAccuracy::metricsSlices()
     QVERIFY2(withLogs.wrong == 0 && 100 * withLogs.right >= 98 * withLogs.cases, withLogs.problems.c_str());
     QVERIFY2(shown.wrong == 0 && shown.right == shown.cases, shown.problems.c_str());
     QVERIFY2(notShown.wrong == 0, notShown.problems.c_str());
+}
+
+// NVLink error counters as a second signal for Xid 149 (#42). Metrics alone, with the last-Xid field already
+// 149 at the first scrape (no change to date): the GPU's replay and recovery counters decide, nvlink on that
+// GPU. With the logs: the kernel's Xid 149 stays the root and the counters are drawn under it, demoted.
+void TestAccuracy::nvlinkCountersDecideAndCorroborateXid149()
+{
+    QTemporaryDir tmp;
+    QVERIFY(tmp.isValid());
+    synth::Options o;
+    o.fault = "xid149";
+    o.nodes = 4;
+    o.gpusPerNode = 4;
+    o.iterations = 20; // short: the field says 149 from the first scrape
+    o.seed = 7;
+    o.metrics = "dcgm";
+    o.metricsOnly = true;
+    std::string error;
+    const auto only = synth::generate(o, tmp.filePath("only").toStdString(), &error);
+    QVERIFY2(only, error.c_str());
+    QVERIFY(only->domain == Domain::Nvlink);
+    Analysis a = analyze(tmp.filePath("only").toStdString(), shippedOnly());
+    QCOMPARE(std::string(toString(a.result.status)), std::string("attributed"));
+    QVERIFY(a.result.domain == Domain::Nvlink);
+    QVERIFY(a.result.rootCause);
+    QCOMPARE(a.result.rootCause->symptom, std::string("nvlink.metric.link_errors"));
+    QCOMPARE(a.result.rootCause->node, only->culpritNode);
+    QCOMPARE(a.result.rootCause->gpuIndex, only->culpritGpu);
+
+    o.metricsOnly = false;
+    o.iterations = 200;
+    const auto all = synth::generate(o, tmp.filePath("all").toStdString(), &error);
+    QVERIFY2(all, error.c_str());
+    Analysis b = analyze(tmp.filePath("all").toStdString(), shippedOnly());
+    QVERIFY(b.result.rootCause);
+    QCOMPARE(b.result.rootCause->symptom, std::string("nvlink.signal_integrity"));
+    std::set<uint32_t> counters;
+    for (const auto& e : b.result.events)
+        if (e.symptom == "nvlink.metric.link_errors" && !e.suppressed) {
+            QCOMPARE(e.node, all->culpritNode);
+            QVERIFY(e.roleOverride == SymptomRole::Symptom);
+            counters.insert(e.id.value);
+        }
+    QVERIFY(!counters.empty());
+    bool underRoot = false;
+    for (const auto& edge : b.result.edges)
+        underRoot |= edge.from == b.result.rootCause->event && counters.count(edge.to.value) &&
+                     edge.rule.str() == "metric.refine.nvlink-counters-are-the-xids-link";
+    QVERIFY(underRoot);
 }
 
 QTEST_GUILESS_MAIN(TestAccuracy)

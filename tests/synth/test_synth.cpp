@@ -197,11 +197,20 @@ private slots:
         o.metricsOnly = true;
         {
             // A job too short for the scrapes to see the field change (it says 149 from the first one): a value
-            // left from before, as far as the scrape can tell.
+            // left from before, as far as the field can tell; the GPU's NVLink replay and recovery counters,
+            // which rise during the job, name the link.
             QTemporaryDir early;
             const std::optional<Truth> e = gen(o, early.path().toStdString());
             QVERIFY(e);
-            QCOMPARE(int(e->status), int(fl::ResultStatus::Unattributed));
+            QCOMPARE(int(e->status), int(fl::ResultStatus::Attributed));
+            QVERIFY(e->domain == fl::Domain::Nvlink);
+            QCOMPARE(e->subDomain, std::string("link_errors"));
+            const std::string gpu = "{gpu=\"" + std::to_string(e->culpritGpu) + "\"";
+            bool recovered = false;
+            for (const auto& l : lines(readAll(fs::path(early.path().toStdString()) / ("scrape-" + e->culpritNode + ".prom"))))
+                if (l.rfind("DCGM_FI_DEV_NVLINK_RECOVERY_ERROR_COUNT_TOTAL" + gpu, 0) == 0 && l.find("} 1 ") != std::string::npos)
+                    recovered = true;
+            QVERIFY(recovered);
         }
         o.iterations = 200;
         const std::optional<Truth> t = gen(o, dir);
