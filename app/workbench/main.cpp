@@ -9,13 +9,15 @@
 //                                         open what a state names (File > Copy link: a bundle, or a service
 //                                         session's run), at its tab, selection, window and mode
 // faultline --screenshot FILE [--notes] [--timings] [--tab PANEL_ID] [--state FILE|LINK]
-//           [--step N] [--quiz [--key KEY]] [--select EVIDENCE_ID] [--window FROM..TO] BUNDLE | --service URL ...
+//           [--step N] [--at TIME] [--quiz [--key KEY]] [--select EVIDENCE_ID] [--window FROM..TO]
+//           BUNDLE | --service URL ...
 //                                         analyse, build every view, render the window to FILE, exit; with
 //                                         --notes, fail (exit 1) when the bundle's notes cannot be stored or
 //                                         shown; with --timings (or FAULTLINE_TIMINGS=1), print where the time went
 #include "mainwindow.h"
 #include "views/history/historypanel.h"
 #include "views/workbench/panelregistry.h"
+#include "views/workbench/workbenchstate.h"
 #include "servicestart.h"
 
 #include "../common/cli_conventions.h"
@@ -134,9 +136,15 @@ int main(int argc, char** argv)
                    "a history database (faultline-cli collect --history DB): the History tab says whether the job's "
                    "GPUs and nodes failed before")
         ->type_name("DB");
-    cli.add_option("--step", stepArg, "with --screenshot: the Teach tab at step N (1 is the first)")
+    cli.add_option("--step", stepArg, "with --screenshot: the Teach replay at step N (1 is the first); with --tab "
+                                      "verdict or explanation, that tab as known at the step")
         ->type_name("N")
         ->check(CLI::PositiveNumber)
+        ->needs(shotOption);
+    std::string atArg;
+    cli.add_option("--at", atArg, "with --screenshot: the Teach replay shows only what was known at TIME (ISO 8601, "
+                                  "UTC unless a zone is given; whole seconds); without --step, at the last step")
+        ->type_name("TIME")
         ->needs(shotOption);
     cli.add_option("--select", selectArg, "with --screenshot: select evidence item ID (ev-00019) and open its line")
         ->type_name("EVIDENCE_ID")
@@ -176,6 +184,15 @@ int main(int argc, char** argv)
             return 2;
         }
         shotWindow = std::make_pair(*from, *to);
+    }
+    int64_t shotAt = fl::kNoTime;
+    if (!atArg.empty()) {
+        const auto at = fl::parseIso8601Ns(atArg);
+        if (!at) {
+            std::fprintf(stderr, "faultline: --at %s: expected an ISO 8601 time\n", atArg.c_str());
+            return 2;
+        }
+        shotAt = *at;
     }
     std::optional<fl::EvidenceId> shotSelect;
     if (!selectArg.empty()) {
@@ -262,20 +279,21 @@ int main(int argc, char** argv)
     const QString out = QString::fromLocal8Bit(shotArg.c_str());
     window.setProperty("headless", true);
     window.show();
-    auto save = [&window, out, notesWanted, tabArg, timings, stepArg, shotSelect, timeWindow = shotWindow,
-                 &state](bool ok) {
+    auto save = [&window, out, notesWanted, tabArg, timings, stepArg, shotAt, shotSelect,
+                 timeWindow = shotWindow, &state](bool ok) {
         fl::WorkbenchView* w = window.workbench();
         // The selection first: a metric item opens the Metrics tab, and --tab names the tab shown.
         if (shotSelect)
             w->focus()->selectEvidence(*shotSelect);
+        // The Teach replay before the tab: Verdict and Explanation chosen after it keep its step.
+        if (!fl::applyReplay(*w, stepArg, shotAt)) {
+            std::fputs("faultline: --step/--at: this result has no trace to replay\n", stderr);
+            ok = false;
+        }
         QWidget* tab = w->panel(QString::fromStdString(tabArg));
         for (QTabWidget* t : {w->centreTabs(), w->sideTabs()})
             if (t->indexOf(tab) >= 0)
                 t->setCurrentWidget(tab);
-        if (stepArg > 0) {
-            w->sideTabs()->setCurrentWidget(w->stepper());
-            w->stepper()->setStep(stepArg - 1);
-        }
         if (timeWindow)
             w->focus()->setTimeWindow(timeWindow->first, timeWindow->second);
         if (state && ok)  // over the default --tab; a tab or evidence id the result lacks fails the picture

@@ -294,12 +294,30 @@ bool kernelMessageCore(std::string_view line)
     return (seg != std::string_view::npos && seg < 64) || pciDevicePrefix(line);
 }
 
+// RFC 5424's APP-NAME: "<PRI>1 TIMESTAMP HOSTNAME APP-NAME ..." (no colon after it, unlike BSD syslog's tag).
+std::string_view rfc5424App(std::string_view line)
+{
+    if (line.size() < 8 || line[0] != '<')
+        return {};
+    const size_t pri = skipDigits(line, 1);
+    if (pri <= 1 || pri > 4 || line.substr(pri, 3) != ">1 ")
+        return {};
+    const size_t host = line.find(' ', pri + 3);
+    const size_t app = host == std::string_view::npos ? host : line.find(' ', host + 1);
+    if (app == std::string_view::npos)
+        return {};
+    const size_t end = line.find(' ', app + 1);
+    return end == std::string_view::npos ? std::string_view() : line.substr(app + 1, end - app - 1);
+}
+
 const char* kernelShape(std::string_view line)
 {
     if (line.find("NVRM:") != std::string_view::npos)
         return "NVRM lines";
     if (line.starts_with("kernel:") || line.find(" kernel:") != std::string_view::npos)
         return "'kernel:' lines";
+    if (rfc5424App(line) == "kernel")
+        return "RFC 5424 'kernel' records";
     if (dmesgStamp(line) || dmesgHumanStamp(line))
         return "dmesg timestamps";
     if (kernelMessageCore(line))

@@ -361,7 +361,9 @@ struct Scanner {
             }
             o.time.interval = untimedInterval(f, data, std::min(ex.end, data.size()), t, before, ctx, ahead);
         }
-        o.node = !li.host.empty() && kind != SourceKind::AppLog ? std::string(li.host) : f.node;
+        // A wrapper's address is the file's node under another name where the file has one.
+        const bool ownHost = !li.host.empty() && !(li.hostIsAddress && !f.node.empty());
+        o.node = ownHost && kind != SourceKind::AppLog ? std::string(li.host) : f.node;
         if (o.node.empty())
             o.node = std::string(li.host);
         // A per-rank file knows its global rank; "[default3]:" is only the local

@@ -1,5 +1,7 @@
 #include "exercise/key.h"
 
+#include "exercise/replay.h"
+
 #include "present/exercise_text.h"
 #include "present/role.h"
 #include "present/verdict.h"
@@ -69,17 +71,12 @@ struct Builder {
             evidenceAt.emplace(std::make_pair(ev.file, ev.ref.line), ev.id);
     }
 
-    const SymptomDef* def(const SymptomEvent& e) const
-    {
-        return a.rules ? a.rules->symptom(static_cast<const std::string&>(e.symptom)) : nullptr;
-    }
-
     // The lines an event was read from, with what the key says of them.
     std::vector<KeyLine> linesOf(const SymptomEvent& e) const
     {
         std::vector<KeyLine> out;
-        const SymptomDef* d = def(e);
-        const std::string title = d && !d->title.empty() ? expandTemplate(d->title, e.fields) : std::string(e.symptom);
+        const SymptomDef* d = nullptr;
+        const std::string title = eventTitle(a, e, &d);
         const std::string why = roles.isRoot(e.id) ? whyNot.whyRoot(e) : whyNot(e, d, title);
         for (ObservationId id : e.observations) {
             if (out.size() == kLinesPerEvent || id.value >= a.observations.size())

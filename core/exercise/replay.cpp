@@ -2,6 +2,10 @@
 
 #include "exercise/quiz.h"
 #include "present/role.h"
+#include "present/verdict.h"
+#include "present/why_not.h"
+#include "rules/ruleset.h"
+#include "rules/template.h"
 
 #include <algorithm>
 #include <map>
@@ -126,6 +130,56 @@ Result knownAfter(const Result& full, const std::vector<TraceStep>& trace, Phase
                 ev.role = EvidenceRole::Interesting;
     }
     return r;
+}
+
+std::string eventTitle(const Analysis& a, const SymptomEvent& e, const SymptomDef** def)
+{
+    const SymptomDef* d = a.rules ? a.rules->symptom(static_cast<const std::string&>(e.symptom)) : nullptr;
+    if (def)
+        *def = d;
+    return d && !d->title.empty() ? expandTemplate(d->title, e.fields) : std::string(e.symptom);
+}
+
+WhyNotLines whyNotAt(const Analysis& full, const std::vector<TraceStep>& trace, Phase phase, size_t limit)
+{
+    // What this phase set aside; at outcome also what the choice passed over (said at no earlier phase).
+    std::set<EventId> demoted, earlier;
+    for (const TraceStep& s : trace) {
+        bool demotes = false;
+        switch (s.action) {
+        case TraceAction::Suppressed:
+        case TraceAction::Merged:
+        case TraceAction::Linked: demotes = true; break;
+        case TraceAction::Role: demotes = s.change != toString(SymptomRole::Initiator); break;
+        default: break;
+        }
+        if (!demotes)
+            continue;
+        if (s.phase == phase)
+            demoted.insert(s.events.begin(), s.events.end());
+        else if (s.phase < phase)
+            earlier.insert(s.events.begin(), s.events.end());
+    }
+    Analysis known;
+    known.result = knownAfter(full.result, trace, phase);
+    const Result& r = known.result;
+    const present::EventRoles roles(r);
+    const present::WhyNot whyNot(r, roles);
+    const bool passedOver = phase == Phase::Outcome && (r.rootCause || !r.candidates.empty());
+    WhyNotLines out;
+    for (const SymptomEvent& e : r.events) {
+        if (roles.isRoot(e.id))
+            continue;
+        if (!demoted.count(e.id) && !(passedOver && !earlier.count(e.id)))
+            continue;
+        ++out.total;
+        if (out.lines.size() >= limit)
+            continue;
+        const SymptomDef* def = nullptr;
+        const std::string title = eventTitle(full, e, &def);
+        out.lines.push_back({e.id, present::place(e.node, e.gpuIndex, e.pciBus, e.rank) + ": " + whyNot(e, def, title)});
+    }
+    return out;
 }
 
 } // namespace fl::exercise

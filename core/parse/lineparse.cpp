@@ -750,8 +750,10 @@ bool tryRayPrefix(std::string_view s, size_t& p, LineInfo& info)
     if (!unwrapLine(LineWrapper::Ray, s.substr(p), u) || u.pid < 0)
         return false;
     info.pid = u.pid;
-    if (!u.address.empty() && info.host.empty())
+    if (!u.address.empty() && info.host.empty()) {
         info.host = u.address;
+        info.hostIsAddress = true;
+    }
     p += u.inner;
     return true;
 }
@@ -1316,8 +1318,10 @@ LineInfo readLine(std::string_view line, const TimeContext& ctx, uint32_t& shape
     }
 
     // The wrapped line's own host and rank are the more specific; the wrapper's stand in for them.
-    if (info.host.empty())
+    if (info.host.empty()) {
         info.host = !wrapped.host.empty() ? wrapped.host : wrapped.address;
+        info.hostIsAddress = wrapped.host.empty() && !wrapped.address.empty();
+    }
     int globalRank = scan.globalRank;
     const int localRank = scan.localRank, task = scan.task;
     if (globalRank < 0)

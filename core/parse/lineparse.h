@@ -33,6 +33,9 @@ struct LineInfo {
     int64_t resolutionNs = 0;        // what the stamp cannot tell apart: 1 s for syslog, 1 us for glog
     double bootSeconds = -1;         // dmesg "[12345.678901]" when present (also inside syslog lines)
     std::string_view host;           // syslog host field or NCCL "host:pid:tid" host, else the wrapper's host
+    // `host` is only an address a wrapper printed (Ray's "ip=", Azure ML's): the same machine a file's name
+    // may already call by its name, so it stands in for a node only where nothing else names one.
+    bool hostIsAddress = false;
     std::string_view pod;            // what a wrapper names besides a host: kubectl pod, compose container
     int rank = -1;                   // "[rank3]:", "[default3]:", srun "3: ", "[Rank 3]"
     bool rankIsLocal = false;        // only torchrun's "[default3]:" (a local rank) was seen

@@ -126,4 +126,18 @@ std::string libraryEntryText(const std::string& id, const std::string& lesson, c
     return s;
 }
 
+std::string replayNote(int step, int steps, const std::string& phase, bool decided, const std::string& at)
+{
+    std::string s = "Teach replay, step " + std::to_string(step) + " of " + std::to_string(steps) + " (" + phase + ")";
+    if (!at.empty())
+        s += ", only what was known at " + at;
+    s += decided ? ": the verdict as known after this step." : ": not decided yet — the engine chooses at outcome.";
+    return s;
+}
+
+std::string replayUndecidedBanner()
+{
+    return "NOT DECIDED YET";
+}
+
 } // namespace fl::present

@@ -151,6 +151,8 @@ ojson stateToJson(const WorkbenchState& s)
     j["mode"] = std::string(toString(s.mode));
     if (s.step >= 0)
         j["step"] = s.step;
+    if (s.atNs != kNoTime)
+        j["at"] = formatTimeUtc(s.atNs);
     return j;
 }
 
@@ -186,6 +188,8 @@ WorkbenchState stateFromJson(const nlohmann::json& doc, const std::string& path)
             throw BundleError(path, "\"step\" is not a step number (0..1000)");
         s.step = st->get<int>();
     }
+    if (const std::string at = text(doc, "at", path); !at.empty())
+        s.atNs = timeOf(at, "at", path);
     checkSource(s, path);
     checkWindow(s, path);
     return s;
@@ -233,6 +237,8 @@ std::string stateToLink(const WorkbenchState& s)
         add("mode", std::string(toString(s.mode)));
     if (s.step >= 0)
         add("step", std::to_string(s.step));
+    if (s.atNs != kNoTime)
+        add("at", formatTimeUtc(s.atNs));
     return link;
 }
 
@@ -274,6 +280,8 @@ WorkbenchState stateFromLink(const std::string& link)
             if (value.empty() || value.size() > 4 || value.find_first_not_of("0123456789") != std::string::npos)
                 throw BundleError(where, "step \"" + value + "\" is not a step number");
             s.step = std::stoi(value);
+        } else if (key == "at") {
+            s.atNs = timeOf(value, "at", where);
         } else if (key == "window") {
             const size_t dots = value.find("..");
             if (dots == std::string::npos)

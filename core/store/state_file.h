@@ -29,6 +29,7 @@ struct WorkbenchState {
     StateMode mode = StateMode::Investigate;
     int step = -1;                      // the Teach step, -1 for none
     int run = 0;                        // the service session's run (its result) shown; 0: the latest
+    int64_t atNs = kNoTime;             // the Teach replay's "only what was known at" moment (UTC); kNoTime: none
     friend bool operator==(const WorkbenchState&, const WorkbenchState&) = default;
 };
 
@@ -44,6 +45,7 @@ struct WorkbenchState {
 [[nodiscard]] bool writeState(const WorkbenchState& s, const std::string& path, std::string& error);
 
 // "faultline:?bundle=/data/job1&tab=compare&select=ev-00022&window=2026-03-14T10:00:39Z..2026-03-14T10:00:44Z&mode=review",
+// "faultline:?bundle=/data/job1&tab=teach&step=3&at=2026-03-14T10:00:41Z" (a Teach step, only what was known then),
 // or "faultline:?service=http://host:8080&session=3f2a&run=2&tab=verdict": the same state as one line for a
 // ticket or a chat (values percent-encoded).
 [[nodiscard]] std::string stateToLink(const WorkbenchState& s);

@@ -72,6 +72,7 @@ public:
     // The box that shows the event: its own, or its collapsed family's.
     QGraphicsItem* itemForEvent(EventId event) const;
     const ChainFamilies& families() const { return m_plan.families; }
+    const std::vector<PlannedBox>& boxes() const { return m_plan.boxes; }  // as drawn, with their levels
     bool isExpanded(size_t family) const { return m_plan.expanded.count(family) > 0; }
     void setExpanded(size_t family, bool on);
     bool truncated() const { return m_plan.truncated; }

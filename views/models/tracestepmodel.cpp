@@ -75,8 +75,9 @@ QVariant TraceStepModel::data(const QModelIndex& index, int role) const
         case ChangeColumn: return role == Qt::DisplayRole ? PhaseSteps::changeName(change) : QVariant();
         case RuleColumn: return style::q(t.rule);
         case EventsColumn: return eventTexts(t).join(role == Qt::DisplayRole ? QStringLiteral(", ") : QStringLiteral("\n"));
-        case DetailColumn:
-            return style::q(present::traceAction(t)) + (t.detail.empty() ? QString() : QStringLiteral(" — ") + style::q(t.detail));
+        case DetailColumn:  // the rule first: the Teach panel shows this column alone, wrapped
+            return style::q(t.rule) + QStringLiteral(": ") + style::q(present::traceAction(t)) +
+                   (t.detail.empty() ? QString() : QStringLiteral(" — ") + style::q(t.detail));
         }
         return {};
     case Qt::ForegroundRole:

@@ -1,14 +1,40 @@
 // SPDX-License-Identifier: MIT
 #include "views/teach/phasestepperpanel.h"
 
+#include "exercise/replay.h"
+#include "views/common/viewstyle.h"
+
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QLabel>
 #include <QPushButton>
+#include <QStyledItemDelegate>
+#include <QTextBrowser>
 #include <QTreeView>
 #include <QVBoxLayout>
 
 namespace fl {
+
+namespace {
+
+// Measures a wrapped cell at its column's width (QTreeView asks the delegate with no width, so text never wraps).
+class ColumnWidthDelegate : public QStyledItemDelegate
+{
+public:
+    explicit ColumnWidthDelegate(QHeaderView* header) : QStyledItemDelegate(header), m_header(header) {}
+    QSize sizeHint(const QStyleOptionViewItem& option, const QModelIndex& index) const override
+    {
+        QStyleOptionViewItem o(option);
+        // A valid rect (a height too) is what makes the style wrap to its width.
+        o.rect.setSize(QSize(m_header->sectionSize(index.column()), std::max(o.rect.height(), 1)));
+        return QStyledItemDelegate::sizeHint(o, index);
+    }
+
+private:
+    QHeaderView* m_header;
+};
+
+} // namespace
 
 PhaseStepperPanel::PhaseStepperPanel(FocusState* focus, QWidget* parent)
     : QWidget(parent)
@@ -20,6 +46,7 @@ PhaseStepperPanel::PhaseStepperPanel(FocusState* focus, QWidget* parent)
     , m_description(new QLabel(this))
     , m_counts(new QLabel(this))
     , m_items(new QTreeView(this))
+    , m_whyNot(new QTextBrowser(this))
     , m_first(new QPushButton(tr("« First"), this))
     , m_prev(new QPushButton(tr("‹ Prev"), this))
     , m_next(new QPushButton(tr("Next ›"), this))
@@ -38,8 +65,22 @@ PhaseStepperPanel::PhaseStepperPanel(FocusState* focus, QWidget* parent)
     m_items->setEditTriggers(QAbstractItemView::NoEditTriggers);
     m_items->setSelectionBehavior(QAbstractItemView::SelectRows);
     m_items->setAlternatingRowColors(true);
-    m_items->setUniformRowHeights(true);
+    // The narrow side panel: what each rule did (the Detail, which names the events) wraps across the width;
+    // the rule and the events are in the tooltips.
+    m_items->setUniformRowHeights(false);
+    m_items->setWordWrap(true);
+    m_items->setTextElideMode(Qt::ElideNone);
     m_items->header()->setStretchLastSection(true);
+    m_items->setColumnHidden(TraceStepModel::RuleColumn, true);
+    m_items->setColumnHidden(TraceStepModel::EventsColumn, true);
+    m_items->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+    m_whyNot->setOpenLinks(false);
+    m_items->setItemDelegateForColumn(TraceStepModel::DetailColumn, new ColumnWidthDelegate(m_items->header()));
+    // A wrapped row's height follows its column's width, which QTreeView does not re-measure on a resize.
+    connect(m_items->header(), &QHeaderView::sectionResized, m_items, [this](int logical) {
+        if (logical == TraceStepModel::DetailColumn)
+            m_items->doItemsLayout();
+    });
 
     // Every phase at a glance, the current one selected: a click goes there.
     m_phaseList->setModel(m_model);
@@ -64,7 +105,8 @@ PhaseStepperPanel::PhaseStepperPanel(FocusState* focus, QWidget* parent)
     layout->addWidget(m_phase);
     layout->addWidget(m_description);
     layout->addWidget(m_counts);
-    layout->addWidget(m_items, 1);
+    layout->addWidget(m_items, 3);
+    layout->addWidget(m_whyNot, 2);
 
     connect(m_first, &QPushButton::clicked, this, &PhaseStepperPanel::first);
     connect(m_prev, &QPushButton::clicked, this, &PhaseStepperPanel::previous);
@@ -173,6 +215,8 @@ void PhaseStepperPanel::show()
     if (!have) {
         m_description->clear();
         m_counts->clear();
+        m_whyNot->clear();
+        m_whyNot->hide();
         m_focus->setHighlight({});
         return;
     }
@@ -180,13 +224,39 @@ void PhaseStepperPanel::show()
     m_description->setText(PhaseSteps::phaseDescription(s.phase));
     m_counts->setText(s.items.empty() ? tr("<i>Nothing changed in this phase.</i>")
                                       : tr("<b>%1</b> events touched: %2").arg(s.touched.size()).arg(countsText().toHtmlEscaped()));
-    for (int c = 0; c < TraceStepModel::DetailColumn; ++c)
-        m_items->resizeColumnToContents(c);
-    // The panel is narrow: the rule id and events are cut, the tooltips hold them whole.
-    m_items->setColumnWidth(TraceStepModel::RuleColumn, std::min(m_items->columnWidth(TraceStepModel::RuleColumn), 150));
-    m_items->setColumnWidth(TraceStepModel::EventsColumn, std::min(m_items->columnWidth(TraceStepModel::EventsColumn), 260));
+    m_items->resizeColumnToContents(TraceStepModel::ChangeColumn);
+    showWhyNot();
     if (m_highlighting)
         m_focus->setHighlight(s.touched);
+}
+
+void PhaseStepperPanel::showWhyNot()
+{
+    const auto& s = steps().step(m_index);
+    const std::optional<Phase> phase = phaseFromString(s.phase.toStdString());
+    exercise::WhyNotLines lines;
+    if (m_analysis && phase) {
+        // The trace as this panel holds it (a service result's comes apart from its result).
+        std::vector<TraceStep> trace;
+        for (int i = 0; i < steps().count(); ++i)
+            for (const TraceStep* t : steps().step(i).items)
+                trace.push_back(*t);
+        lines = exercise::whyNotAt(*m_analysis, trace, *phase, kWhyNotShown);
+    }
+    if (lines.total == 0) {
+        m_whyNot->clear();
+        m_whyNot->hide();
+        return;
+    }
+    QString html = QStringLiteral("<b>%1</b><ul style='margin-left:0px; -qt-list-indent:1'>")
+                       .arg(tr("Why not the cause — %n event(s) set aside at this step", nullptr, static_cast<int>(lines.total)));
+    for (const exercise::WhyNotLine& l : lines.lines)
+        html += QStringLiteral("<li>%1</li>").arg(style::q(l.text).toHtmlEscaped());
+    html += QStringLiteral("</ul>");
+    if (lines.total > lines.lines.size())
+        html += QStringLiteral("<p><i>%1</i></p>").arg(tr("+%1 more, not listed").arg(lines.total - lines.lines.size()));
+    m_whyNot->setHtml(html);
+    m_whyNot->show();
 }
 
 } // namespace fl

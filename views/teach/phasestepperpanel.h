@@ -20,6 +20,7 @@
 
 class QLabel;
 class QPushButton;
+class QTextBrowser;
 class QTreeView;
 
 namespace fl {
@@ -43,6 +44,10 @@ public:
     QPushButton* prevButton() const { return m_prev; }
     QPushButton* nextButton() const { return m_next; }
     QPushButton* lastButton() const { return m_last; }
+    // "Why not the cause" of every event the current step set aside (at outcome: also those the choice passed
+    // over), as known after the step (exercise::whyNotAt); hidden when there is none.
+    QTextBrowser* whyNot() const { return m_whyNot; }
+    static constexpr size_t kWhyNotShown = 40;  // per step; the rest are counted
     // The replay's clock over the incident's time axis (the workbench replays its moment).
     ReplayClock* replayClock() const { return m_clock; }
     // When off, the highlight is cleared (the tab is not shown); back on, restored.
@@ -60,6 +65,7 @@ signals:
 
 private:
     void show();
+    void showWhyNot();
 
     FocusState* m_focus;
     std::shared_ptr<const Analysis> m_analysis;
@@ -72,6 +78,7 @@ private:
     QLabel* m_description;
     QLabel* m_counts;
     QTreeView* m_items;
+    QTextBrowser* m_whyNot;
     QPushButton* m_first;
     QPushButton* m_prev;
     QPushButton* m_next;

@@ -5,6 +5,7 @@
 
 #include "views/common/nameranges.h"
 #include "views/common/viewstyle.h"
+#include "present/exercise_text.h"
 #include "present/verdict.h"
 
 #include <QComboBox>
@@ -56,6 +57,7 @@ VerdictPanel::VerdictPanel(FocusState* focus, QWidget* parent)
     , m_focus(focus)
     , m_banner(new QLabel(this))
     , m_override(new QLabel(this))
+    , m_replay(new QLabel(this))
     , m_overrideButton(new QToolButton(this))
     , m_body(new QTextBrowser(this))
     , m_coverage(new QTableView(this))
@@ -115,12 +117,17 @@ VerdictPanel::VerdictPanel(FocusState* focus, QWidget* parent)
     m_override->setTextFormat(Qt::RichText);
     m_override->setStyleSheet(QStringLiteral("QLabel { background:#f3e5f5; border-left:4px solid #6a1b9a; }"));
     m_override->hide();
+    m_replay->setWordWrap(true);
+    m_replay->setMargin(6);
+    m_replay->setStyleSheet(QStringLiteral("QLabel { background:#eceff1; border-left:4px solid #455a64; }"));
+    m_replay->hide();
     auto* top = new QHBoxLayout;
     top->setContentsMargins(0, 0, 0, 0);
     top->setSpacing(0);
     top->addWidget(m_banner, 1);
     top->addWidget(m_overrideButton);
     layout->addLayout(top);
+    layout->addWidget(m_replay);
     layout->addWidget(m_override);
     layout->addWidget(split, 1);
     connect(m_overrideButton, &QAbstractButton::clicked, this, &VerdictPanel::overrideRequested);
@@ -155,6 +162,7 @@ void VerdictPanel::setVerdict(std::shared_ptr<const Analysis> analysis)
 {
     m_analysis = std::move(analysis);
     m_showAllNodes = false;
+    m_replay->hide();  // a replay's note comes with its result (setReplayNote)
     m_overrideButton->setEnabled(m_analysis != nullptr);
     setOverride(std::nullopt);
     m_coverageModel->setReports({});
@@ -167,6 +175,22 @@ void VerdictPanel::setVerdict(std::shared_ptr<const Analysis> analysis)
     m_banner->setText(b.text);
     m_banner->setStyleSheet(QStringLiteral("QLabel { background:%1; color:white; }").arg(b.colour));
     m_body->setHtml(verdictHtml(*m_analysis));
+}
+
+void VerdictPanel::setReplayNote(const QString& note, bool decided)
+{
+    m_replay->setText(note);
+    m_replay->setVisible(!note.isEmpty());
+    if (decided || !m_analysis)
+        return;
+    m_banner->setText(QString::fromStdString(present::replayUndecidedBanner()));
+    m_banner->setStyleSheet(QStringLiteral("QLabel { background:#78909c; color:white; }"));
+    m_body->clear();
+}
+
+QString VerdictPanel::bannerText() const
+{
+    return m_banner->text();
 }
 
 void VerdictPanel::setCoverage(std::vector<ConnectorReport> reports)

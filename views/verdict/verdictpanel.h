@@ -42,6 +42,11 @@ public:
     static constexpr size_t kNodesInline = 12;
     void setShowAllNodes(bool on);
 
+    // The Teach replay's step over the verdict shown (present::replayNote); empty: none. Not `decided`: the
+    // banner says the verdict is not decided yet, and the body is empty (nothing of the answer is shown).
+    void setReplayNote(const QString& note, bool decided);
+    QString bannerText() const;
+
     // The reviewer's verdict, shown beside the engine's (which stays as it is).
     void setOverride(const std::optional<VerdictOverride>& o);
     QString overrideText() const;   // plain text of the override box, empty if none
@@ -58,6 +63,7 @@ private:
     std::shared_ptr<const Analysis> m_analysis;
     QLabel* m_banner;
     QLabel* m_override;
+    QLabel* m_replay;
     QAbstractButton* m_overrideButton;
     QTextBrowser* m_body;
     QTableView* m_coverage;

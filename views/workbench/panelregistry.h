@@ -58,6 +58,16 @@ struct PanelNotes {
     TimeInterval reviewedInterval;  // where the timeline draws it: a candidate's corrected interval
 };
 
+// Where the Teach replay is: which step of how many, its phase, whether the verdict is decided by then, the
+// replay time. The whole result: step -1.
+struct ReplayPoint {
+    int step = -1;
+    int steps = 0;
+    QString phase;
+    bool decided = true;
+    int64_t atNs = kNoTime;
+};
+
 struct PanelSpec {
     QString id;     // stable, for lookups and --tab
     QString title;  // the tab's text
@@ -74,9 +84,10 @@ struct PanelSpec {
     std::function<void(QWidget*, const PanelNotes&)> showNotes;
     // An exercise started (true: the decision is hidden, the learner marks lines) or ended or was revealed (false).
     std::function<void(QWidget*, bool hidden)> exercise;
-    // Teach as a replay: show `a`, the result as known at a step (or the whole analysis again), at once, keeping
-    // the focus (its ids stay valid). Panels without it show the whole result throughout.
-    std::function<void(QWidget*, const AnalysisPtr&)> replay;
+    // Teach as a replay: show `a`, the result as known at replay point `at` (or the whole analysis again, step
+    // -1), at once, keeping the focus (its ids stay valid). Panels without it show the whole result throughout;
+    // a Side panel with it keeps the replay on when it is chosen after the Teach tab.
+    std::function<void(QWidget*, const AnalysisPtr&, const ReplayPoint& at)> replay;
 };
 
 // Wraps a hook written for the panel's own type (the widget is always the one its create() made).

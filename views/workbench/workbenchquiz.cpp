@@ -88,7 +88,10 @@ void WorkbenchView::reveal()
     recordScore(score);
     m_revealed = true;
     applyExercise();
+    // The replay starts at step 1, where nothing is decided: no start selection (it is the root's line).
+    m_revealing = true;
     setAnalysis(m_quizFull, ViewJobs::Mode::Inline);
+    m_revealing = false;
     m_side->setCurrentWidget(stepper());
 }
 

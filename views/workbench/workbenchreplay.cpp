@@ -25,10 +25,20 @@ void WorkbenchView::setReplayTime(int64_t atNs)
         showReplay();
 }
 
+bool WorkbenchView::followsReplay(const QWidget* sideTab) const
+{
+    const auto& specs = workbenchPanels();
+    for (size_t i = 0; i < specs.size(); ++i)
+        if (m_panels[i] == sideTab)
+            return specs[i].area == PanelArea::Side && specs[i].replay != nullptr;
+    return false;
+}
+
 void WorkbenchView::showReplay()
 {
     std::shared_ptr<const Analysis> shown = m_analysis;
     const PhaseSteps& steps = stepper()->steps();
+    ReplayPoint at;
     if (m_analysis && m_replayStep >= 0 && m_replayStep < steps.count()) {
         // The trace as the stepper holds it: a service result's comes apart from the result (ServiceReview).
         std::vector<TraceStep> trace;
@@ -42,7 +52,16 @@ void WorkbenchView::showReplay()
         a->placement = m_analysis->placement;
         a->cancelled = m_analysis->cancelled;
         a->result = exercise::knownAfter(m_analysis->result, trace, through.value_or(Phase::Report), m_replayAtNs);
+        // The rules fired so far (the Explanation tab's trace): the steps up to this one.
+        for (int i = 0; i <= m_replayStep; ++i)
+            for (const TraceStep* t : steps.step(i).items)
+                a->trace.push_back(*t);
         shown = std::move(a);
+        at.step = m_replayStep;
+        at.steps = steps.count();
+        at.phase = steps.step(m_replayStep).phase;
+        at.decided = through.value_or(Phase::Report) >= Phase::Outcome;
+        at.atNs = m_replayAtNs;
     }
     m_replayed = shown == m_analysis ? nullptr : shown;
     const auto& specs = workbenchPanels();
@@ -50,7 +69,7 @@ void WorkbenchView::showReplay()
     for (size_t i = 0; i < specs.size(); ++i) {
         if (!specs[i].replay || !panelShown(specs[i]))
             continue;
-        specs[i].replay(m_panels[i], shown);
+        specs[i].replay(m_panels[i], shown, at);
         if (specs[i].showNotes)
             specs[i].showNotes(m_panels[i], notes);
     }

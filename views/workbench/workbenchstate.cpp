@@ -20,6 +20,19 @@ QString panelId(const WorkbenchView& wb, const QWidget* w)
 
 } // namespace
 
+bool applyReplay(WorkbenchView& wb, int step, int64_t atNs)
+{
+    if (step < 1 && atNs == kNoTime)
+        return true;
+    PhaseStepperPanel* teach = wb.stepper();
+    if (!teach || teach->steps().count() == 0)
+        return false;
+    wb.sideTabs()->setCurrentWidget(teach);
+    teach->setStep(step >= 1 ? step - 1 : teach->steps().count() - 1);  // a moment alone: every step done
+    teach->replayClock()->setTime(atNs);
+    return true;
+}
+
 store::WorkbenchState stateOf(const WorkbenchView& wb, const QString& bundlePath)
 {
     store::WorkbenchState s;
@@ -36,24 +49,27 @@ store::WorkbenchState stateOf(const WorkbenchView& wb, const QString& bundlePath
         s.mode = store::StateMode::Quiz;
     else if (s.tab == "compare" || s.tab == "review")
         s.mode = store::StateMode::Review;
-    if (s.tab == "teach" && wb.stepper()->currentIndex() >= 0)
-        s.step = wb.stepper()->currentIndex() + 1;
+    // The Teach replay: its step (the Teach tab's, or kept by the Verdict or Explanation tab) and its moment.
+    if (wb.replayedStep() >= 0) {
+        s.step = wb.replayedStep() + 1;
+        s.atNs = wb.replayTime();
+    }
     return s;
 }
 
 QString applyState(WorkbenchView& wb, const store::WorkbenchState& s)
 {
     QStringList problems;
-    if (s.step >= 1) {
-        wb.sideTabs()->setCurrentWidget(wb.stepper());
-        wb.stepper()->setStep(s.step - 1);
-    }
     if (s.selection) {
         if (wb.evidenceById(*s.selection))
             wb.focus()->selectEvidence(*s.selection);
         else
             problems << QObject::tr("evidence '%1' is not in this result").arg(QString::fromStdString(toString(*s.selection)));
     }
+    // The replay after the selection (a moment may leave the item out of the table, not out of the result) and
+    // before the tab: Verdict and Explanation chosen after it keep its step.
+    if (!applyReplay(wb, s.step, s.atNs))
+        problems << QObject::tr("the Teach replay cannot be shown (no trace)");
     // The window and the tab after the selection: selecting a metric evidence item moves the window to its
     // sample and opens the Metrics tab (panels/metrics.cpp).
     if (s.fromNs != kNoTime && s.toNs != kNoTime)

@@ -326,7 +326,9 @@ void WorkbenchView::onViewsReady()
         FocusSnapshot s = untouched;
         s.startNs = lanes.incidentStart();
         s.endNs = lanes.incidentEnd();
-        if (!quizHidesVerdict())  // a learner starts with nothing selected: a selection would point at the answer
+        // A learner starts with nothing selected, in the quiz and in the replay after Reveal: a selection would
+        // point at the answer.
+        if (!quizHidesVerdict() && !m_revealing)
             selectStart(s);
         m_focus->reset(s);
     }

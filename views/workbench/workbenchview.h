@@ -82,6 +82,9 @@ public:
     void replayStep(int index);
     void setReplayTime(int64_t atNs);  // kNoTime: every moment
     int replayedStep() const { return m_replayStep; }
+    // Whether a side tab follows the replay (its panel has a replay hook): chosen after the Teach tab, it keeps
+    // the replay's step (the Verdict and Explanation tabs say what was known then); any other side tab ends it.
+    bool followsReplay(const QWidget* sideTab) const;
     int64_t replayTime() const { return m_replayAtNs; }
     // What the replaying panels show now: the replayed result, else the analysis.
     std::shared_ptr<const Analysis> replayed() const { return m_replayed ? m_replayed : m_analysis; }
@@ -144,6 +147,7 @@ private:
     std::shared_ptr<const Analysis> m_quizFull;  // the analysis an exercise hides, shown on reveal
     std::optional<exercise::ExerciseKey> m_quizKey;
     bool m_revealed = false;
+    bool m_revealing = false;  // reveal() shows the full analysis: no start selection
     QString m_scoresPath;
     void showReplay();
     std::shared_ptr<const Analysis> m_replayed;    // what they show now; null: the analysis itself

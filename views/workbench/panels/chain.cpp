@@ -17,6 +17,10 @@ PanelSpec chain()
                  [a, font = c->font()](const std::atomic<bool>&) { return ChainGraphView::plan(a, font); },
                  [c](ChainGraphView::Plan plan) { c->show(std::move(plan)); });
     });
+    // At once: a step's chain is the result's at that step (no edge before the refine phases link them).
+    p.replay = as<ChainGraphView>([](ChainGraphView* c, const AnalysisPtr& a, const ReplayPoint&) {
+        c->show(ChainGraphView::plan(a, c->font()));
+    });
     p.showNotes = as<ChainGraphView>([](ChainGraphView* c, const PanelNotes& n) {
         c->setReviewedRoot(n.reviewedRoot, n.reviewedRoot ? reviewedTag(n.reviews.back()) : QString());
     });

@@ -27,7 +27,7 @@ PanelSpec evidence()
     p.load = as<EvidencePanel>([](EvidencePanel* e, const AnalysisPtr& a, ViewJobs& jobs) {
         jobs.run(QStringLiteral("evidence table"), onGuiThread, [e, a](bool) { e->setAnalysis(a); });
     });
-    p.replay = as<EvidencePanel>([](EvidencePanel* e, const AnalysisPtr& a) { e->setAnalysis(a); });
+    p.replay = as<EvidencePanel>([](EvidencePanel* e, const AnalysisPtr& a, const ReplayPoint&) { e->setAnalysis(a); });
     p.showNotes = as<EvidencePanel>([](EvidencePanel* e, const PanelNotes& n) {
         e->model()->setNotes(n.evidence, n.markedLines);
         e->fitNoteColumn();

@@ -16,6 +16,10 @@ PanelSpec explanation()
                  [a](const std::atomic<bool>&) { return ExplanationPanel::prepare(a.get()); },
                  [e, a](ExplanationPanel::Prepared prepared) { e->setPrepared(a.get(), std::move(prepared)); });
     });
+    // The candidates and the rules fired as known after the step (the replayed analysis's trace ends there).
+    p.replay = as<ExplanationPanel>([](ExplanationPanel* e, const AnalysisPtr& a, const ReplayPoint&) {
+        e->setPrepared(a.get(), ExplanationPanel::prepare(a.get()));
+    });
     return p;
 }
 

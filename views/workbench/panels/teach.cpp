@@ -19,16 +19,19 @@ PanelSpec teach()
     // The stepper highlights only while its tab is shown: elsewhere the dimmed graph would puzzle a reader who
     // never asked for it.
     // While the Teach tab is on show the other views replay the investigation at its step (workbenchreplay.cpp);
-    // elsewhere they show the whole result.
+    // the Verdict and Explanation tabs chosen after it keep the step; elsewhere the views show the whole result.
     p.attach = as<PhaseStepperPanel>([](PhaseStepperPanel* s, WorkbenchView& wb) {
         QTabWidget* side = wb.sideTabs();
         QObject::connect(side, &QTabWidget::currentChanged, s, [s, side, &wb] {
             const bool shown = side->currentWidget() == s;
             s->setHighlighting(shown);
-            wb.replayStep(shown ? s->currentIndex() : -1);
+            if (shown)
+                wb.replayStep(s->currentIndex());
+            else if (!wb.followsReplay(side->currentWidget()))
+                wb.replayStep(-1);
         });
         QObject::connect(s, &PhaseStepperPanel::stepChanged, &wb, [s, side, &wb](int index) {
-            if (side->currentWidget() == s)
+            if (side->currentWidget() == s || wb.replayedStep() >= 0)
                 wb.replayStep(index);
         });
         QObject::connect(s->replayClock(), &ReplayClock::timeChanged, &wb, [&wb](qint64 ns) { wb.setReplayTime(ns); });

@@ -20,7 +20,7 @@ PanelSpec timeline()
         jobs.run(QStringLiteral("timeline lanes"), [a](const std::atomic<bool>&) { return TimelineView::prepare(a.get()); },
                  [t, a](TimelineView::Prepared prepared) { t->view()->setPrepared(a, std::move(prepared)); });
     });
-    p.replay = as<TimelinePanel>([](TimelinePanel* t, const AnalysisPtr& a) { t->view()->setPrepared(a, TimelineView::prepare(a.get())); });
+    p.replay = as<TimelinePanel>([](TimelinePanel* t, const AnalysisPtr& a, const ReplayPoint&) { t->view()->setPrepared(a, TimelineView::prepare(a.get())); });
     p.showNotes = as<TimelinePanel>([](TimelinePanel* t, const PanelNotes& n) {
         t->view()->setLaneNotes(n.lanes);
         // The reviewer's root, beside the engine's marks (reviewrecord.h).

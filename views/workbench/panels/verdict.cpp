@@ -1,6 +1,9 @@
 // SPDX-License-Identifier: MIT
 #include "views/workbench/panelregistry.h"
 
+#include "present/exercise_text.h"
+#include "present/timefmt.h"
+#include "views/common/viewstyle.h"
 #include "views/verdict/verdictpanel.h"
 #include "views/workbench/workbenchview.h"
 
@@ -23,6 +26,16 @@ PanelSpec verdict()
         jobs.run(QStringLiteral("coverage rows"),
                  [a](const std::atomic<bool>&) { return a ? a->result.connectors : std::vector<ConnectorReport>(); },
                  [v](std::vector<ConnectorReport> rows) { v->setCoverage(std::move(rows)); });
+    });
+    // Before outcome nothing is decided: the banner says so and no verdict text is shown.
+    p.replay = as<VerdictPanel>([](VerdictPanel* v, const AnalysisPtr& a, const ReplayPoint& at) {
+        v->setVerdict(a);
+        v->setCoverage(a ? a->result.connectors : std::vector<ConnectorReport>());
+        if (at.step < 0)
+            return;
+        const std::string time = at.atNs == kNoTime ? std::string() : formatTimeUtc(at.atNs);
+        v->setReplayNote(style::q(present::replayNote(at.step + 1, at.steps, at.phase.toStdString(), at.decided, time)),
+                         at.decided);
     });
     p.showNotes = as<VerdictPanel>([](VerdictPanel* v, const PanelNotes& n) { v->setOverride(n.verdictOverride); });
     return p;
