@@ -154,8 +154,25 @@ bool matchFromLead(const CompiledRule& c, std::string_view line, re2::StringPiec
                        [&](size_t at) { return re.Match(text, at, line.size(), RE2::UNANCHORED, subs, n); });
 }
 
+namespace {
+// What a rule's compiled patterns are made from: two rules equal in it compile to the same.
+std::string compileKey(const Rule& rule)
+{
+    std::string key = rule.pattern;
+    key += '\0';
+    key += rule.exclude;
+    key += rule.ignoreCase ? "\0i\0" : "\0c\0";
+    if (rule.continued)
+        key += rule.continued->pattern;
+    else
+        key += '\1';
+    return key;
+}
+} // namespace
+
 struct CompiledRules::Impl {
     std::vector<CompiledRule> rules;
+    std::unordered_map<std::string, CompiledRule> absorbed; // compileKey -> patterns a later build may take
     std::unordered_map<const Rule*, size_t> byRule;    // rules with a `continued` -> their index
     std::array<std::vector<size_t>, kKinds> byKind;    // indices into rules
     std::array<std::unique_ptr<RE2>, kKinds> prefilter;
@@ -199,12 +216,34 @@ CompiledRules::~CompiledRules() = default;
 CompiledRules::CompiledRules(CompiledRules&&) noexcept = default;
 CompiledRules& CompiledRules::operator=(CompiledRules&&) noexcept = default;
 
-void CompiledRules::build(const std::vector<Rule>& rules, Purpose purpose)
+void CompiledRules::absorb(CompiledRules&& other)
+{
+    for (CompiledRule& c : other.d->rules) {
+        const std::string key = compileKey(*c.rule);
+        c.rule = nullptr;
+        d->absorbed.try_emplace(key, std::move(c));
+    }
+    other.d = std::make_unique<Impl>();
+}
+
+void CompiledRules::build(const std::vector<Rule>& rules, Purpose purpose, CompiledRules* reuse)
 {
     auto fresh = std::make_unique<Impl>();
     for (const Rule& rule : rules) {
         if (rule.phase != Phase::Extract || rule.metric) // a metric rule reads series (engine/metric_rules.cpp)
             continue;
+        if (reuse && !reuse->d->absorbed.empty()) {
+            if (auto it = reuse->d->absorbed.find(compileKey(rule)); it != reuse->d->absorbed.end()) {
+                CompiledRule c = std::move(it->second);
+                reuse->d->absorbed.erase(it);
+                c.rule = &rule;
+                c.literals = prefilterLiterals(rule);
+                if (rule.continued)
+                    fresh->byRule[&rule] = fresh->rules.size();
+                fresh->rules.push_back(std::move(c));
+                continue;
+            }
+        }
         CompiledRule c;
         c.rule = &rule;
         c.re = std::make_unique<RE2>(rule.pattern, patternOptions(rule.ignoreCase));

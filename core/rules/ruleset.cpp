@@ -1104,6 +1104,7 @@ struct RuleSet::Impl {
     std::vector<std::string> sources;
     json settings = json::object();
     CompiledRules compiled;
+    CompiledRules checked; // each file's patterns as compiled for its sample check, for compile() to take
     bool compiledOk = false;
     std::string digest; // of the rules as compiled: every result carries it, a 10,000-rank one too (25 ms)
 };
@@ -1158,6 +1159,7 @@ void RuleSet::loadText(std::string_view text, const std::string& fileName)
         // Samples are cheap (a few RE2 matches per rule), so every load checks them.
         if (auto failed = checkRuleSamples(newRules, probe, text); !failed.empty())
             throw RuleError(fileName, failed.front().line, 0, failed.front().rule->id, failed.front().message);
+        d->checked.absorb(std::move(probe));
     }
     if (auto it = doc.find("settings"); it != doc.end()) {
         if (!it->is_object())
@@ -1216,7 +1218,8 @@ void RuleSet::compile()
 {
     for (Rule& r : d->rules)
         r.sharedId = r.id;
-    d->compiled.build(d->rules);
+    d->compiled.build(d->rules, CompiledRules::Purpose::Scan, &d->checked);
+    d->checked = CompiledRules(); // what no rule took (a rule a later file replaced)
     d->digest = computeDigest();
     d->compiledOk = true;
 }

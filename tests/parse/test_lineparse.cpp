@@ -835,4 +835,11 @@ void LineParseTest::rfc5424HostNamesTheFile()
     nil.path = "file-02.log";
     classifyFile(nil, "<3>1 2026-11-30T12:14:50.118Z - kernel - - - NVRM: Xid (PCI:0000:5c:00): 79, pid=41002\n");
     QCOMPARE(nil.node, std::string());
+    // A kernel record is known by its APP-NAME, whatever its message and structured data say.
+    SourceFile hung;
+    hung.path = "file-03.log";
+    classifyFile(hung, "<3>1 2023-03-04T04:10:52Z gpu-07 kernel - log [origin ip=\"10.0.0.9\"][meta sequenceId=\"81\"] INFO: task "
+                       "python:280058 blocked for more than 120 seconds.\n"
+                       "<3>1 2023-03-04T04:10:52Z gpu-07 kernel - log [meta sequenceId=\"82\"]       Tainted: P           OE\n");
+    QVERIFY2(hung.kind == SourceKind::SysLog, hung.kindReason.c_str());
 }
