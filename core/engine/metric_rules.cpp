@@ -173,8 +173,8 @@ MetricNames metricRuleSeries(const RuleSet& rules, bool acrossOnly)
 }
 
 std::vector<MetricTrackData> metricTracks(std::vector<MetricSeries>& series, SeriesAfter after, const MetricNames& names,
-                                          const MetricNames& counters, FileId file, std::string_view data,
-                                          const std::string& path, std::vector<std::string>& notes)
+                                          const MetricNames& counters, FileId file, const std::string& path,
+                                          std::vector<std::string>& notes)
 {
     const IdentityGroups groups = identityGroups(series, names);
     Tally nonFinite, untimed, unordered, repeated, resets;
@@ -249,7 +249,6 @@ std::vector<MetricTrackData> metricTracks(std::vector<MetricSeries>& series, Ser
             ref.file = file;
             ref.offset = s.offset;
             ref.line = s.line;
-            ref.length = sampleLength(data, s.offset);
             if (!t.track.points.empty() && t.track.points.back().timeNs == s.timeNs) {
                 repeated.add(s.line, shown); // the later sample of the file stands
                 t.track.points.back().value = s.value;
@@ -293,8 +292,16 @@ std::vector<MetricTrackData> metricTracks(std::vector<MetricSeries>& series, Ser
     return out;
 }
 
+void measureSampleLengths(MetricTrackData& track, std::string_view data)
+{
+    for (RawRef& r : track.refs)
+        if (r.length == 0)
+            r.length = sampleLength(data, r.offset);
+}
+
 void runMetricRules(const RuleSet& rules, bool across, const std::vector<const MetricTrackData*>& tracks, uint32_t obsBase,
-                    std::vector<Observation>& observations, uint32_t eventBase, std::vector<SymptomEvent>& events)
+                    std::vector<Observation>& observations, uint32_t eventBase, std::vector<SymptomEvent>& events,
+                    std::string_view data)
 {
     for (const Rule& rule : rules.rules()) {
         if (!rule.metric || rule.metric->acrossSeries() != across)
@@ -322,6 +329,8 @@ void runMetricRules(const RuleSet& rules, bool across, const std::vector<const M
                 o.source = SourceKind::Metrics;
                 o.severity = Severity::Warning;
                 o.ref = of.refs[p.ref];
+                if (o.ref.length == 0 && !data.empty())
+                    o.ref.length = sampleLength(data, o.ref.offset);
                 o.text = of.name + promLabels(of.labels);
                 if (o.text.size() > 1024)
                     o.text.resize(1024);

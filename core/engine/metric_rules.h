@@ -45,15 +45,21 @@ struct MetricTrackData {
 // series), each track takes its series' name, node and labels instead of a copy.
 enum class SeriesAfter { Kept, Dropped };
 
+// A ref's `length` is 0 (not measured) until an observation cites the sample or measureSampleLengths runs:
+// few samples are ever cited, and measuring each where it is made was a search of every sample's text.
 [[nodiscard]] std::vector<MetricTrackData> metricTracks(std::vector<MetricSeries>& series, SeriesAfter after, const MetricNames& names,
-                                                        const MetricNames& counters, FileId file,
-                                                        std::string_view data, const std::string& path,
+                                                        const MetricNames& counters, FileId file, const std::string& path,
                                                         std::vector<std::string>& notes);
+
+// Measures the length of each of the track's samples in its file's `data`: for a track kept past the file.
+void measureSampleLengths(MetricTrackData& track, std::string_view data);
 
 // Runs the metric rules of `rules` over `tracks` (single-series kinds when !across, peers / all_below when
 // across), appending an observation per evidence sample and an event per finding. Ids are `obsBase` + index
-// in `observations` and `eventBase` + index in `events` (0: the vectors are the ids' own).
+// in `observations` and `eventBase` + index in `events` (0: the vectors are the ids' own). `data`: the tracks'
+// file, for the length of a cited sample not measured yet (empty: every length was measured).
 void runMetricRules(const RuleSet& rules, bool across, const std::vector<const MetricTrackData*>& tracks, uint32_t obsBase,
-                    std::vector<Observation>& observations, uint32_t eventBase, std::vector<SymptomEvent>& events);
+                    std::vector<Observation>& observations, uint32_t eventBase, std::vector<SymptomEvent>& events,
+                    std::string_view data = {});
 
 } // namespace fl::detail

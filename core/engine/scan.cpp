@@ -701,16 +701,18 @@ struct Scanner {
     void judgeMetrics(FileOutput& out, std::string_view data, SeriesAfter after) const
     {
         std::vector<MetricTrackData> tracks =
-            metricTracks(out.metrics, after, metricNames, counterNames, out.file.index, data, out.file.path, out.warnings);
+            metricTracks(out.metrics, after, metricNames, counterNames, out.file.index, out.file.path, out.warnings);
         std::vector<const MetricTrackData*> all;
         for (const auto& t : tracks)
             all.push_back(&t);
-        runMetricRules(*state.rules, false, all, 0, out.observations, 0, out.events); // local ids: rebased by commit
+        runMetricRules(*state.rules, false, all, 0, out.observations, 0, out.events, data); // local ids: rebased by commit
         for (auto& e : out.events)
             e.file = out.file.index;
         for (auto& t : tracks)
-            if (acrossNames.count(t.name))
+            if (acrossNames.count(t.name)) {
+                measureSampleLengths(t, data); // judged after the file is gone
                 out.acrossTracks.push_back(std::move(t));
+            }
     }
 
     void scanData(FileOutput& out, std::string_view data) const

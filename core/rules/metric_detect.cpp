@@ -159,12 +159,21 @@ void peers(const MetricRule& r, const std::vector<const MetricTrack*>& tracks, s
         return;
     std::nth_element(gaps.begin(), gaps.begin() + long(gaps.size() / 2), gaps.end());
     const int64_t slot = std::max<int64_t>(gaps[gaps.size() / 2], 1'000'000'000);
-    // slot -> (track, point), the last point of each track in the slot, tracks ascending
-    std::map<int64_t, std::vector<std::pair<size_t, size_t>>> bySlot;
+    // slot -> (track, point), the last point of each track in the slot, tracks ascending. Indexed by slot
+    // number (a scrape window holds a few dozen), each slot sized for every track: a map look-up and a
+    // growing vector per point were a third of this function.
+    int64_t end = start;
+    for (const MetricTrack* tr : tracks)
+        if (!tr->points.empty())
+            end = std::max(end, tr->points.back().timeNs);
+    const auto slotOf = [&](int64_t timeNs) { return size_t((timeNs - start + slot / 2) / slot); };
+    std::vector<std::vector<std::pair<size_t, size_t>>> bySlot(slotOf(end) + 1);
     for (size_t t = 0; t < tracks.size(); ++t) {
         const auto& p = tracks[t]->points;
         for (size_t i = 0; i < p.size(); ++i) {
-            auto& v = bySlot[(p[i].timeNs - start + slot / 2) / slot];
+            auto& v = bySlot[slotOf(p[i].timeNs)];
+            if (v.empty())
+                v.reserve(tracks.size());
             if (!v.empty() && v.back().first == t)
                 v.back().second = i;
             else
@@ -186,8 +195,7 @@ void peers(const MetricRule& r, const std::vector<const MetricTrack*>& tracks, s
     };
     std::vector<Score> scores(tracks.size());
     std::vector<double> vals, dev;
-    for (const auto& [s, members] : bySlot) {
-        (void)s;
+    for (const auto& members : bySlot) {
         if (members.size() < size_t(r.minPeers) + 1)
             continue;
         vals.clear();
