@@ -166,15 +166,21 @@ WhyNotLines whyNotAt(const Analysis& full, const std::vector<TraceStep>& trace, 
     const present::EventRoles roles(r);
     const present::WhyNot whyNot(r, roles);
     const bool passedOver = phase == Phase::Outcome && (r.rootCause || !r.candidates.empty());
+    std::vector<const SymptomEvent*> said;
+    for (const SymptomEvent& e : r.events)
+        if (!roles.isRoot(e.id) && (demoted.count(e.id) || (passedOver && !earlier.count(e.id))))
+            said.push_back(&e);
+    // In time order (an investigation reads forwards; the red herring before the fault comes first); untimed and
+    // boot-relative (not comparable with dates) last.
+    std::stable_sort(said.begin(), said.end(), [](const SymptomEvent* a, const SymptomEvent* b) {
+        const bool at = a->time.known() && a->time.basis != TimeBasis::BootRelative;
+        const bool bt = b->time.known() && b->time.basis != TimeBasis::BootRelative;
+        return at != bt ? at : at && a->time.ns < b->time.ns;
+    });
     WhyNotLines out;
-    for (const SymptomEvent& e : r.events) {
-        if (roles.isRoot(e.id))
-            continue;
-        if (!demoted.count(e.id) && !(passedOver && !earlier.count(e.id)))
-            continue;
-        ++out.total;
-        if (out.lines.size() >= limit)
-            continue;
+    out.total = said.size();
+    for (size_t i = 0; i < said.size() && i < limit; ++i) {
+        const SymptomEvent& e = *said[i];
         const SymptomDef* def = nullptr;
         const std::string title = eventTitle(full, e, &def);
         out.lines.push_back({e.id, present::place(e.node, e.gpuIndex, e.pciBus, e.rank) + ": " + whyNot(e, def, title)});

@@ -27,7 +27,7 @@ struct WhyNotLine {
     std::string text;  // its place, then present::WhyNot's sentence
 };
 struct WhyNotLines {
-    std::vector<WhyNotLine> lines;  // in event order, at most the limit asked for
+    std::vector<WhyNotLine> lines;  // in time order (untimed last), at most the limit asked for
     size_t total = 0;               // how many there are
 };
 

@@ -131,7 +131,7 @@ std::string replayNote(int step, int steps, const std::string& phase, bool decid
     std::string s = "Teach replay, step " + std::to_string(step) + " of " + std::to_string(steps) + " (" + phase + ")";
     if (!at.empty())
         s += ", only what was known at " + at;
-    s += decided ? ": the verdict as known after this step." : ": not decided yet — the engine chooses at outcome.";
+    s += decided ? ": the verdict as known after this step." : ": not decided yet — the engine chooses at outcome (Last » on the Teach tab: the whole result).";
     return s;
 }
 

@@ -48,7 +48,7 @@ std::string libraryEntryText(const std::string& id, const std::string& lesson, c
 std::string scoreText(double score);
 
 // The Teach replay as the decision panels say it: "Teach replay, step 3 of 10 (filter): not decided yet — the
-// engine chooses at outcome." (`decided` false), or "... (post_outcome): the verdict as known after this step."
+// engine chooses at outcome (…)." (`decided` false), or "... (post_outcome): the verdict as known after this step."
 // With a replay time (`at`, an ISO time; empty for none), "only what was known at <at>".
 std::string replayNote(int step, int steps, const std::string& phase, bool decided, const std::string& at);
 // The banner of a verdict not decided yet at a replay step.

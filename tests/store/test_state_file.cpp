@@ -22,6 +22,7 @@ store::WorkbenchState sample()
     s.toNs = 1'773'482'444'500'000'000;
     s.mode = store::StateMode::Review;
     s.step = 3;
+    s.atNs = 1'773'482'441'000'000'000;  // 2026-03-14T10:00:41Z: the Teach replay's "known at"
     return s;
 }
 
@@ -88,7 +89,8 @@ private slots:
     {
         const std::string link = store::stateToLink(sample());
         QVERIFY2(link.rfind("faultline:?bundle=/data/jobs/ambiguous%20two%26faults&tab=compare&select=ev-00022"
-                            "&window=2026-03-14T10:00:39Z..2026-03-14T10:00:44.500Z&mode=review&step=3", 0) == 0,
+                            "&window=2026-03-14T10:00:39Z..2026-03-14T10:00:44.500Z&mode=review&step=3"
+                            "&at=2026-03-14T10:00:41Z", 0) == 0,
                  link.c_str());
         QVERIFY(store::stateFromLink(link) == sample());
     }
@@ -112,6 +114,7 @@ private slots:
             {R"({"format": "faultline-state/1", "bundle": "b", "mode": "exam"})", "unknown mode"},
             {R"({"format": "faultline-state/1", "bundle": 7})", "not a string"},
             {R"({"format": "faultline-state/1", "bundle": "b", "step": -2})", "step"},
+            {R"({"format": "faultline-state/1", "bundle": "b", "at": "soon"})", "not an ISO 8601 time"},
             {R"({"format": "faultline-state/1", "bundle": "b", "selection": "line 12"})", "not an evidence id"},
             {R"({"format": "faultline-state/1", "bundle": "b", "selection": "ev-00000"})", "not an evidence id"},
             {"{not json", ""},
@@ -123,7 +126,7 @@ private slots:
         for (const char* link : {"http://x", "faultline:?bundle=b&zoom=2", "faultline:?bundle=b&window=a..b",
                                  "faultline:?bundle=b%2", "faultline:?tab=timeline", "faultline:?bundle=b&select=ev-x",
                                  "faultline:?bundle=b&run=2", "faultline:?service=u&session=s&run=x",
-                                 "faultline:?service=u&session=s&run=0"}) {
+                                 "faultline:?service=u&session=s&run=0", "faultline:?bundle=b&at=soon"}) {
             bool refused = false;
             try {
                 (void)store::stateFromLink(link);

@@ -186,6 +186,7 @@ private slots:
         QVERIFY(many.size() > TraceStepModel::kMaxEventsShown);
         a->trace = {{Phase::Filter, "rule.many", TraceAction::Suppressed, many, "burst", ""},
                     {Phase::Filter, "engine", TraceAction::SetFields, {}, "", ""},
+                    {Phase::Filter, "rule.role", TraceAction::Role, {many[2]}, "", "symptom"},
                     {Phase::Refine, "rule.link", TraceAction::Linked, {many[0], many[1]}, "", ""}};
         FocusState focus;
         PhaseStepperPanel s(&focus);
@@ -194,8 +195,11 @@ private slots:
         QCOMPARE(s.items()->model(), static_cast<QAbstractItemModel*>(s.rowModel()));
         s.setStep(s.steps().indexOf(QStringLiteral("filter")));
         const TraceStepModel* m = s.rowModel();
-        QCOMPARE(m->rowCount(), 2);
+        QCOMPARE(m->rowCount(), 3);
         QCOMPARE(m->columnCount(), int(TraceStepModel::NUM_COLUMNS));
+        // A filter's role change is no root: not drawn in the root's red (only the outcome's choice is).
+        QVERIFY(m->index(2, TraceStepModel::ChangeColumn).data(Qt::ForegroundRole).value<QBrush>().color() !=
+                style::levelColor(style::Root));
         const QString events = m->index(0, TraceStepModel::EventsColumn).data().toString();
         QVERIFY2(events.endsWith(QStringLiteral("+%1 more").arg(many.size() - TraceStepModel::kMaxEventsShown)),
                  qPrintable(events));

@@ -219,6 +219,8 @@ private slots:
                      outcome.contains(QLatin1String("informational")),
                  qPrintable(outcome));
         QVERIFY2(!outcome.contains(QLatin1String("[nvlink.fatal]")), qPrintable(outcome));  // the root has none
+        // In time order: the Xid 63 two hours before the fault is the first thing a learner reads.
+        QVERIFY2(outcome.indexOf(QLatin1String("gpu.xid.63")) < outcome.indexOf(QLatin1String("node-01")), qPrintable(outcome));
 
         // Readable: the Detail column lies inside the panel and a long detail wraps onto more lines.
         teach->setStep(teach->steps().indexOf(QLatin1String("filter")));

@@ -85,7 +85,9 @@ QVariant TraceStepModel::data(const QModelIndex& index, int role) const
             return {};
         if (change == PhaseSteps::Suppressed)
             return QBrush(style::levelColor(style::Suppressed));
-        if (change == PhaseSteps::Ranked)
+        // Red is the root's colour: only the outcome's choice wears it (a role set by a filter is no root, and
+        // the replay keeps red back until outcome).
+        if (t.action == TraceAction::Chose)
             return QBrush(style::levelColor(style::Root));
         return {};
     case EventRole: return t.events.empty() ? QVariant() : QVariant(t.events.front().value);

@@ -105,8 +105,8 @@ PhaseStepperPanel::PhaseStepperPanel(FocusState* focus, QWidget* parent)
     layout->addWidget(m_phase);
     layout->addWidget(m_description);
     layout->addWidget(m_counts);
-    layout->addWidget(m_items, 3);
-    layout->addWidget(m_whyNot, 2);
+    layout->addWidget(m_items, 2);
+    layout->addWidget(m_whyNot, 3);
 
     connect(m_first, &QPushButton::clicked, this, &PhaseStepperPanel::first);
     connect(m_prev, &QPushButton::clicked, this, &PhaseStepperPanel::previous);
