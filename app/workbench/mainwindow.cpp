@@ -62,16 +62,20 @@ AnalysisOutcome runAnalysis(const QString& path, const QString& baselinePath, st
         // million samples were ~200 MB and a third of the open.
         options.keepMetricSamples = false;
         Analysis failed = analyze(path.toStdString(), options, progress);
+        std::shared_ptr<const BaselineAttempt> kept;
         if (!baselinePath.isEmpty()) {
-            // A healthy attempt of the same job: the Baseline tab shows what is new against it (analyze --baseline).
+            // A healthy attempt of the same job: the Baseline tab shows what is new against it (analyze --baseline),
+            // and keeps its result (not its lines) to put both attempts on one time axis.
             try {
-                const Analysis healthy = analyze(baselinePath.toStdString(), options);
-                failed.result.baseline = std::make_shared<const BaselineComparison>(baseline::compare(failed, healthy));
+                Analysis healthy = analyze(baselinePath.toStdString(), options);
+                auto comparison = std::make_shared<const BaselineComparison>(baseline::compare(failed, healthy));
+                failed.result.baseline = comparison;
+                kept = keepBaselineAttempt(std::move(healthy), std::move(comparison), baselinePath);
             } catch (const BundleError& e) {
                 return QObject::tr("Cannot open the baseline %1:\n%2").arg(QString::fromStdString(e.file), QString::fromUtf8(e.what()));
             }
         }
-        return std::make_shared<const Analysis>(std::move(failed));
+        return OpenedAnalysis{std::make_shared<const Analysis>(std::move(failed)), std::move(kept)};
     } catch (const BundleError& e) {
         return QObject::tr("Cannot open bundle %1:\n%2").arg(QString::fromStdString(e.file), QString::fromUtf8(e.what()));
     } catch (const RuleError& e) {
@@ -141,7 +145,7 @@ ServiceBrowser* MainWindow::serviceBrowser()
         connect(review, &ServiceReview::message, this, [this](const QString& m) { statusBar()->showMessage(m, 15000); });
         connect(browser, &ServiceBrowser::openInWorkbench, this,
                 [this, browser, review](std::shared_ptr<const Analysis> a, const QString& title) {
-                    showAnalysis(a, title);
+                    showAnalysis(a, title, browser->openBaseline());
                     review->attach(browser->client(), browser->openSession(), browser->openRun(), a);
                 });
     }
@@ -155,6 +159,7 @@ void MainWindow::buildActions()
     QAction* open = file->addAction(tr("&Open archive…"), this, [this] { openDialog(false); });
     open->setShortcut(QKeySequence::Open);
     file->addAction(tr("Open &folder…"), QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_O), this, [this] { openDialog(true); });
+    file->addAction(tr("Open &against a baseline…"), this, &MainWindow::openAgainstDialog);
     m_recentMenu = file->addMenu(tr("&Recent investigations"));
     rebuildRecentMenu();
     file->addSeparator();
@@ -240,8 +245,24 @@ void MainWindow::openDialog(bool folder)
     const QString path = folder ? QFileDialog::getExistingDirectory(this, tr("Open bundle folder"))
                                 : QFileDialog::getOpenFileName(this, tr("Open bundle archive"), {},
                                                                tr("Archives (*.tar *.tar.gz *.tgz *.zip *.tar.zst *.tar.xz);;All files (*)"));
-    if (!path.isEmpty())
+    if (!path.isEmpty()) {
+        m_baselinePath.clear();  // a bundle on its own (File → Open against a baseline… opens a pair)
         openPath(path);
+    }
+}
+
+void MainWindow::openAgainstDialog()
+{
+    // Folders, as analyze FAILED --baseline HEALTHY takes them (an archive is opened with --baseline).
+    const QString failed = QFileDialog::getExistingDirectory(this, tr("Open the failed attempt's bundle folder"));
+    if (failed.isEmpty())
+        return;
+    const QString healthy = QFileDialog::getExistingDirectory(
+        this, tr("Against the healthy attempt of the same job (bundle folder)"), QFileInfo(failed).absolutePath());
+    if (healthy.isEmpty())
+        return;
+    m_baselinePath = healthy;
+    openPath(failed);
 }
 
 void MainWindow::openQuiz(const QString& path, const QString& keyPath)
@@ -276,7 +297,8 @@ void MainWindow::openPath(const QString& path)
     m_watcher.setFuture(QtConcurrent::run(runAnalysis, path, m_baselinePath, m_cancel, QPointer<MainWindow>(this)));
 }
 
-void MainWindow::showAnalysis(std::shared_ptr<const Analysis> analysis, const QString& title)
+void MainWindow::showAnalysis(std::shared_ptr<const Analysis> analysis, const QString& title,
+                              std::shared_ptr<const BaselineAttempt> baseline)
 {
     if (!analysis)
         return;
@@ -289,6 +311,7 @@ void MainWindow::showAnalysis(std::shared_ptr<const Analysis> analysis, const QS
     m_workbench->notes()->close();
     m_quiz = false;
     m_workbench->endQuiz();
+    m_workbench->setBaselineAttempt(std::move(baseline));
     m_workbench->setAnalysis(analysis);
     m_notesProblem->hide();
     setWindowTitle(tr("%1 — Faultline").arg(title));
@@ -337,7 +360,8 @@ void MainWindow::onFinished()
         emit analysisFinished(false);
         return;
     }
-    const auto analysis = std::get<std::shared_ptr<const Analysis>>(out);
+    const auto analysis = std::get<OpenedAnalysis>(out).analysis;
+    m_workbench->setBaselineAttempt(std::get<OpenedAnalysis>(out).baseline);
     m_timings.clear();
     for (const auto& [stage, ms] : analysis->stageMs)
         m_timings.push_back({QStringLiteral("engine: %1").arg(style::q(stage)), ms});

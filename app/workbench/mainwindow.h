@@ -4,6 +4,7 @@
 // and cancel, and the global keys. The views live in WorkbenchView.
 #pragma once
 
+#include "views/baseline/baselineattempt.h"
 #include "views/store/historystore.h"
 #include "store/state_file.h"
 #include "views/workbench/workbenchview.h"
@@ -27,8 +28,13 @@ namespace fl {
 
 class ServiceBrowser;
 
-// What a background analysis hands back: the analysis or a message naming the file.
-using AnalysisOutcome = std::variant<std::shared_ptr<const Analysis>, QString>;
+// What a background analysis hands back: the analysis (with the healthy attempt it was compared against, if any)
+// or a message naming the file.
+struct OpenedAnalysis {
+    std::shared_ptr<const Analysis> analysis;
+    std::shared_ptr<const BaselineAttempt> baseline;
+};
+using AnalysisOutcome = std::variant<OpenedAnalysis, QString>;
 
 class MainWindow : public QMainWindow
 {
@@ -58,6 +64,8 @@ public slots:
     void openPath(const QString& path);
     // A healthy attempt of the same job that the next openPath compares against (the Baseline tab); empty: none.
     void setBaselinePath(const QString& path) { m_baselinePath = path; }
+    // File → Open against a baseline…: the failed attempt's folder, then the healthy one's; opened compared.
+    void openAgainstDialog();
     // Quiz mode (an exercise): the bundle's verdict is hidden until the learner reveals it; `keyPath` (may be
     // empty: the engine's own verdict is the answer) is an exercise key (faultline-cli exercise).
     void openQuiz(const QString& path, const QString& keyPath);
@@ -76,7 +84,9 @@ public slots:
     void openExercise();
     // A result that was analysed elsewhere (a faultline-service session): shown in
     // the same views; its raw lines and notes come with views/servicereview.h.
-    void showAnalysis(std::shared_ptr<const fl::Analysis> analysis, const QString& title);
+    // `baseline`: the healthy attempt it was compared against (service: Compare with…), for the Baseline tab's axis.
+    void showAnalysis(std::shared_ptr<const fl::Analysis> analysis, const QString& title,
+                      std::shared_ptr<const fl::BaselineAttempt> baseline = nullptr);
     void openDialog(bool folder);
     void cancelAnalysis();
     void showCommandPalette();

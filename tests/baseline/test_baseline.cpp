@@ -104,10 +104,10 @@ Analysis analyzeDir(const fs::path& dir)
 }
 
 // The pair: the failed attempt adds its Xid 79 to the benign kinds both print; the healthy run had other
-// node names (another allocation) and ran two hours earlier.
-std::pair<Analysis, Analysis> renamedPair()
+// node names (another allocation) and ran two hours earlier. Written into `tmp`, which must outlive the
+// comparison: it reads the unrecognised lines from the files.
+std::pair<Analysis, Analysis> renamedPair(const QTemporaryDir& tmp)
 {
-    QTemporaryDir tmp;
     const fs::path failedDir = fs::path(tmp.path().toStdString()) / "failed";
     const fs::path healthyDir = fs::path(tmp.path().toStdString()) / "healthy";
     writeAttempt(failedDir, {"node-01", "node-02"}, true, 10);
@@ -143,7 +143,8 @@ private slots:
     // The failed run's only new line is its initiating event; the benign kinds are in both, on other node names.
     void onlyTheRootIsNew()
     {
-        const auto [failed, healthy] = renamedPair();
+        QTemporaryDir tmp;
+        const auto [failed, healthy] = renamedPair(tmp);
         QVERIFY(failed.result.rootCause);
         QCOMPARE(failed.result.rootCause->symptom, std::string("gpu.xid.79"));
 
@@ -252,7 +253,8 @@ private slots:
     // different places are told apart in Markdown and HTML too.
     void reportsSayWhere()
     {
-        const auto [failed, healthy] = renamedPair();
+        QTemporaryDir tmp;
+        const auto [failed, healthy] = renamedPair(tmp);
         const BaselineComparison c = baseline::compare(failed, healthy);
         const present::BaselineText text = present::baselineText(failed.result, c);
         QVERIFY(!text.newFamilies.empty());

@@ -17,6 +17,7 @@
 #include "views/teach/phasestepperpanel.h"
 #include "views/evidence/rawfilepanel.h"
 #include "views/evidence/rawfileview.h"
+#include "views/baseline/baselinepanel.h"
 #include "views/history/historypanel.h"
 #include "views/service/servicebrowser.h"
 #include "views/service/servicereview.h"
@@ -306,6 +307,47 @@ private slots:
         delete w;
         QVERIFY(!alive);
         QTest::qWait(500);  // the aborted reply's events, delivered to nobody
+    }
+
+    // Compare with… in the session list: the failed attempt attributed against the healthy one's session, and the
+    // healthy result fetched, so the workbench's Baseline tab puts both on one time axis.
+    void compareWithFromTheSessionList()
+    {
+        MainWindow w;
+        w.resize(1400, 900);
+        ServiceBrowser* browser = w.serviceBrowser();
+        browser->setUrl(m_url);
+        browser->setTokenFile(m_tokenFile);
+        QVERIFY(browser->connectToService());
+        QVERIFY2(waitIdle(*browser), "no answer from the service to Connect within 120 s");
+        const QString pair = QStringLiteral(FAULTLINE_SOURCE_DIR "/samples/baseline-pair/");
+        browser->submit(pair + QStringLiteral("healthy"));
+        QVERIFY2(waitIdle(*browser), "the healthy attempt was not analysed within 120 s");
+        const QString healthy = browser->openSession();
+        browser->submit(pair + QStringLiteral("failed"));
+        QVERIFY2(waitIdle(*browser), "the failed attempt was not analysed within 120 s");
+        const QString failed = browser->openSession();
+        QVERIFY(!healthy.isEmpty() && !failed.isEmpty() && healthy != failed);
+        QVERIFY(button(browser, tr("Compare with…")));
+        browser->sessionView()->selectRow(browser->sessions()->rowOfSession(failed));
+        browser->compareSelected(healthy);
+        QVERIFY2(waitIdle(*browser), "the comparison did not finish within 120 s");
+        QVERIFY2(browser->lastError().isEmpty(), qPrintable(browser->lastError()));
+        QCOMPARE(browser->openSession(), failed);
+        QVERIFY(browser->result().contains("baseline"));
+        QVERIFY(browser->openBaseline());
+        QVERIFY(browser->openInMainWindow());
+        QCOMPARE(w.workbench()->baselineAttempt(), browser->openBaseline());
+        auto* base = w.workbench()->panelAs<BaselinePanel>(QStringLiteral("baseline"));
+        QVERIFY(base);
+        QVERIFY2(base->axisModel()->rowCount() > 3, qPrintable(base->axisHeadline()->text()));
+        QCOMPARE(base->axisModel()->row(0).kind, BaselineRow::Kind::NewFamily);
+        QVERIFY(base->axisHeadline()->text().contains(healthy));
+
+        for (const QString& id : {healthy, failed}) {
+            browser->deleteSession(id);
+            QVERIFY(waitIdle(*browser));
+        }
     }
 
     void copyLinkReopensTheServiceRun()

@@ -2,6 +2,7 @@
 // The Baseline and History tabs (issue #46), registry panels: their models under QAbstractItemModelTester, on
 // the baseline sample pair (samples/baseline-pair) and on a history database written by collect --history.
 #include "viewfixture.h"
+#include "views/baseline/baselineattempt.h"
 #include "views/baseline/baselinepanel.h"
 #include "views/history/historypanel.h"
 #include "views/workbench/workbenchview.h"
@@ -11,6 +12,8 @@
 #include "engine/result_json.h"
 
 #include <QAbstractItemModelTester>
+#include <QComboBox>
+#include <QTableView>
 #include <QLabel>
 #include <QSet>
 #include <QSignalSpy>
@@ -25,6 +28,21 @@ using namespace fl;
 namespace {
 
 const std::string kPair = FAULTLINE_SOURCE_DIR "/samples/baseline-pair/";
+
+// The pair with the healthy attempt's own result kept as the workbench keeps it (BaselineAttempt).
+struct Pair {
+    std::shared_ptr<const Analysis> failed;
+    std::shared_ptr<const BaselineAttempt> healthy;
+};
+Pair failedWithHealthy()
+{
+    Analysis failed = analyze(kPair + "failed", AnalyzeOptions{});
+    Analysis healthy = analyze(kPair + "healthy", AnalyzeOptions{});
+    auto c = std::make_shared<const BaselineComparison>(baseline::compare(failed, healthy));
+    failed.result.baseline = c;
+    auto kept = keepBaselineAttempt(std::move(healthy), c, QStringLiteral("healthy"));
+    return {std::make_shared<const Analysis>(std::move(failed)), kept};
+}
 
 std::shared_ptr<const Analysis> failedAgainstHealthy()
 {
@@ -239,6 +257,68 @@ private slots:
         QVERIFY2(panel.headline()->text().contains(bad), qPrintable(panel.headline()->text()));
     }
 
+    // Both attempts on one time axis: every family of the failed attempt with its span, the healthy attempt's
+    // span of the same symptom beside it, as offsets from their starts or from a chosen shared family's first line;
+    // what is new strong, what is shared dimmed.
+    void bothAttemptsOnOneAxis()
+    {
+        const Pair pair = failedWithHealthy();
+        FocusState focus;
+        BaselinePanel panel(&focus);
+        AttemptAxisModel* m = panel.axisModel();
+        QAbstractItemModelTester tester(m, QAbstractItemModelTester::FailureReportingMode::QtTest);
+        panel.setAttemptSource([&pair] { return pair.healthy; });
+        panel.setAnalysis(pair.failed);
+        QVERIFY(m->rowCount() > 3);
+        const int64_t failedStart = attemptStartNs(*pair.failed);
+        QVERIFY(failedStart != kNoTime && pair.healthy->startNs != kNoTime);
+        QCOMPARE(m->failedOriginNs(), failedStart);
+        QCOMPARE(m->healthyOriginNs(), pair.healthy->startNs);
+        // New families first: the Xid 79 only the failed attempt printed, no bar in the baseline.
+        QCOMPARE(m->row(0).kind, BaselineRow::Kind::NewFamily);
+        QVERIFY(m->index(0, AttemptAxisModel::AxisColumn).data(AttemptAxisModel::NewRole).toBool());
+        QVERIFY(m->index(0, AttemptAxisModel::AxisColumn).data(AttemptAxisModel::HereFirstRole).isValid());
+        QVERIFY(!m->index(0, AttemptAxisModel::AxisColumn).data(AttemptAxisModel::ThereFirstRole).isValid());
+        int shared = -1;
+        for (int r = 0; r < m->rowCount(); ++r) {
+            const AttemptAxisRow& row = m->row(r);
+            const QModelIndex axis = m->index(r, AttemptAxisModel::AxisColumn);
+            QCOMPARE(m->index(r, AttemptAxisModel::LabelColumn).data(Qt::ForegroundRole).isValid(),
+                     row.kind != BaselineRow::Kind::NewFamily);  // shared and gone dimmed
+            if (row.here.timed())
+                QCOMPARE(axis.data(AttemptAxisModel::HereFirstRole).toLongLong(), row.here.firstNs - failedStart);
+            if (row.there.timed())
+                QCOMPARE(axis.data(AttemptAxisModel::ThereFirstRole).toLongLong(), row.there.firstNs - pair.healthy->startNs);
+            if (shared < 0 && row.kind == BaselineRow::Kind::AlsoFamily && row.here.timed() && row.there.timed())
+                shared = r;
+            // Every bar inside the axis.
+            for (int role : {AttemptAxisModel::HereFirstRole, AttemptAxisModel::HereLastRole, AttemptAxisModel::ThereFirstRole,
+                             AttemptAxisModel::ThereLastRole})
+                if (axis.data(role).isValid())
+                    QVERIFY(axis.data(role).toLongLong() >= m->axisFirstNs() && axis.data(role).toLongLong() <= m->axisLastNs());
+        }
+        QVERIFY2(shared >= 0, "the pair shares a timed family");
+        // The healthy run started two hours earlier (08:00 against 10:00): at their starts a shared start-up line
+        // sits at about the same offset in both; aligned at it, both begin at 0.
+        QVERIFY(!panel.alignAt(0));  // a new family has no first line in the baseline
+        QVERIFY(panel.alignAt(shared));
+        QCOMPARE(m->alignedRow(), std::optional<int>(shared));
+        QCOMPARE(m->index(shared, AttemptAxisModel::AxisColumn).data(AttemptAxisModel::HereFirstRole).toLongLong(), 0);
+        QCOMPARE(m->index(shared, AttemptAxisModel::AxisColumn).data(AttemptAxisModel::ThereFirstRole).toLongLong(), 0);
+        QCOMPARE(panel.alignment()->currentData().toInt(), shared);
+        QVERIFY(panel.axisHeadline()->text().contains(m->row(shared).label));
+        QVERIFY(panel.alignAt(-1));
+        QCOMPARE(m->failedOriginNs(), failedStart);
+        // Only with its own comparison: a healthy result kept for another comparison is not drawn.
+        auto other = std::make_shared<BaselineAttempt>(*pair.healthy);
+        other->comparison = std::make_shared<const BaselineComparison>(*pair.failed->result.baseline);
+        panel.setAttemptSource([other] { return std::shared_ptr<const BaselineAttempt>(other); });
+        panel.setAnalysis(pair.failed);
+        QCOMPARE(m->rowCount(), 0);
+        QVERIFY(panel.axisHeadline()->text().contains(QStringLiteral("Compare with")));
+        QVERIFY(!panel.alignment()->isEnabled());
+    }
+
     // Both are registry panels: centre tabs of the workbench, filled by their jobs.
     void workbenchTabs()
     {
@@ -258,6 +338,12 @@ private slots:
         w.setAnalysis(a, ViewJobs::Mode::Background);
         QTRY_VERIFY_WITH_TIMEOUT(!w.viewsPending(), 20000);
         QVERIFY(base->model()->rowCount() > 3);
+        QCOMPARE(base->axisModel()->rowCount(), 0);  // no healthy result kept with it
+        // The workbench holds the healthy attempt's result for the tab (File → Open against a baseline…).
+        const Pair pair = failedWithHealthy();
+        w.setBaselineAttempt(pair.healthy);
+        w.setAnalysis(pair.failed);
+        QVERIFY(base->axisModel()->rowCount() > 3);
         QVERIFY(history->model()->rowCount() >= 1);
         // Choosing another database while the result is open reads it at once.
         history->setDatabase(QString());

@@ -91,20 +91,24 @@ QVariant BaselineModel::data(const QModelIndex& index, int role) const
     case Qt::ToolTipRole:
         return r.label + QStringLiteral("\n") + r.place + QStringLiteral("\n") + r.detail;
     case Qt::FontRole:
-        if (isNew) {
-            QFont f;
-            f.setBold(true);
-            return f;
-        }
-        return {};
     case Qt::ForegroundRole:
-        // What both attempts have is what the job always prints: dimmed, not hidden.
-        if (!isNew)
-            return QGuiApplication::palette().color(QPalette::Disabled, QPalette::Text);
-        return {};
+        return rowStyle(isNew, role);
     default:
         return {};
     }
+}
+
+QVariant BaselineModel::rowStyle(bool isNew, int role)
+{
+    if (role == Qt::FontRole && isNew) {
+        QFont f;
+        f.setBold(true);
+        return f;
+    }
+    // What both attempts have is what the job always prints: dimmed, not hidden.
+    if (role == Qt::ForegroundRole && !isNew)
+        return QGuiApplication::palette().color(QPalette::Disabled, QPalette::Text);
+    return {};
 }
 
 QVariant BaselineModel::headerData(int section, Qt::Orientation orientation, int role) const

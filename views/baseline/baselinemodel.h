@@ -38,6 +38,9 @@ public:
     QVariant headerData(int section, Qt::Orientation orientation, int role = Qt::DisplayRole) const override;
 
     static QString statusText(BaselineRow::Kind kind);
+    // What is new bold, what both attempts have (and what is gone) dimmed, not hidden: the font and foreground
+    // roles of a row, for this table and the time axis below it.
+    static QVariant rowStyle(bool isNew, int role);
 
 private:
     std::vector<BaselineRow> m_rows;

@@ -112,8 +112,7 @@ void HistoryPanel::openRow(int row)
     if (row < 0 || row >= m_model->rowCount())
         return;
     if (m_client) {
-        m_openNote->setText(tr("This history is the service's: its past results open from File → Connect to "
-                               "service… (the session list), or as result_url of GET /v2/history/offenders."));
+        openServiceRow(m_model->row(row));
         return;
     }
     const PastOpen o = pastResult(m_readFrom, m_model->row(row).place, m_workload);
@@ -217,6 +216,7 @@ void HistoryPanel::setPrepared(Prepared prepared)
     }
     m_workload = std::move(prepared.workload);
     m_readFrom = prepared.database;
+    m_servicePast = std::move(prepared.servicePast);
     m_openNote->clear();
     m_headline->setText(prepared.headline);
     m_model->setRows(std::move(prepared.rows));

@@ -37,6 +37,15 @@ public:
         const Analysis* analysis = nullptr;  // what it was read for
         QString database;                    // what it was read from (rows open their results from it)
         bool fromService = false;            // read from a service's history (setService), not a database
+        // A service's past results at the root cause's place ("seen", newest first): what its rows open.
+        struct ServicePast {
+            history::OffenderLevel level = history::OffenderLevel::Gpu;
+            QString session;
+            int run = 0;
+            std::string workload;
+            std::string at;
+        };
+        std::vector<ServicePast> servicePast;
     };
     // Reads `database` for `analysis`'s places (on a pool thread). An empty `database`: a headline saying so.
     static Prepared prepare(const Analysis* analysis, const QString& database);
@@ -82,6 +91,9 @@ signals:
     void openResult(std::shared_ptr<const fl::Analysis> analysis, const QString& title);
 
 private:
+    // openRow for a service session's result: the newest other job's result at the root cause's place, fetched.
+    void openServiceRow(const PlaceHistoryRow& row);
+    std::vector<Prepared::ServicePast> m_servicePast;
     QString m_database;
     std::string m_workload;
     QString m_readFrom;  // the database the rows shown came from

@@ -4,6 +4,8 @@
 #include "views/history/historypanel.h"
 
 #include "engine/engine.h"
+#include "engine/result_json.h"
+#include "views/common/storedresult.h"
 #include "views/service/serviceclient.h"
 
 #include <QLabel>
@@ -55,6 +57,7 @@ HistoryPanel::Prepared HistoryPanel::fromServiceAnswer(const Analysis* a, const 
         return p;
     }
     std::vector<history::SeenAt> seen;
+    std::vector<Prepared::ServicePast> past;
     for (const auto& s : body["seen"]) {
         history::SeenAt at;
         at.level = text(s, "level") == "node" ? history::OffenderLevel::Node : history::OffenderLevel::Gpu;
@@ -63,8 +66,13 @@ HistoryPanel::Prepared HistoryPanel::fromServiceAnswer(const Analysis* a, const 
         at.first = text(s, "first");
         at.last = text(s, "last");
         if (const auto rows = s.find("rows"); rows != s.end() && rows->is_array())
-            for (const auto& r : *rows)
+            for (const auto& r : *rows) {
                 at.rows.push_back({text(r, "id"), text(r, "workload_id"), text(r, "at")});
+                const auto run = r.find("run");
+                if (!text(r, "session_id").empty() && run != r.end() && run->is_number_integer())
+                    past.push_back({at.level, QString::fromStdString(text(r, "session_id")), run->get<int>(),
+                                    text(r, "workload_id"), text(r, "at")});
+            }
         seen.push_back(std::move(at));
     }
     std::vector<history::Offender> places;
@@ -73,6 +81,7 @@ HistoryPanel::Prepared HistoryPanel::fromServiceAnswer(const Analysis* a, const 
     Prepared p = assemble(a, seen, std::move(places), count(body, "nodes"));
     p.headline = tr("From %1's history:").arg(source) + QLatin1Char('\n') + p.headline;
     p.fromService = true;
+    p.servicePast = std::move(past);
     return p;
 }
 
@@ -99,6 +108,53 @@ void HistoryPanel::setService(ServiceClient* client, const QString& session, int
             return;
         }
         setPrepared(fromServiceAnswer(a.get(), r.body, source));
+    });
+}
+
+void HistoryPanel::openServiceRow(const PlaceHistoryRow& row)
+{
+    // The service lists results (session and run) only for the root cause's own place; the other places' jobs
+    // are counted in its summary.
+    if (!row.rootCause) {
+        m_openNote->setText(tr("The service lists past results only at the root cause's place (GET "
+                               "/v2/sessions/{id}/history); this place's %1 are counted, not listed: GET "
+                               "/v2/history/offenders names them with their result_url.")
+                                .arg(tr("%n result(s)", nullptr, static_cast<int>(row.place.results))));
+        return;
+    }
+    const bool gpuPlace = row.place.gpu >= 0 || !row.place.pciBus.empty();
+    const Prepared::ServicePast* pick = nullptr;
+    for (const auto& p : m_servicePast) {  // newest first, at the row's level
+        // Another job: another workload; a bundle without a manifest is a job of its own (its session).
+        const bool otherJob = p.workload.empty() || m_workload.empty() ? p.session != m_session : p.workload != m_workload;
+        if (otherJob && (p.level == history::OffenderLevel::Gpu) == gpuPlace) {
+            pick = &p;
+            break;
+        }
+    }
+    if (!pick) {
+        m_openNote->setText(tr("The service lists no result of another job at %1.").arg(HistoryModel::placeText(row.place)));
+        return;
+    }
+    const QString session = pick->session;
+    const int run = pick->run;
+    const QString title = tr("service session %1 run %2: %3, %4")
+                              .arg(session).arg(run)
+                              .arg(QString::fromStdString(pick->workload), QString::fromStdString(pick->at));
+    m_openNote->setText(tr("Asking the service for %1…").arg(title));
+    const QString source = QStringLiteral("%1 session %2 run %3").arg(m_client->baseUrl().toString(), session).arg(run);
+    m_client->result(session, run, this, [this, title, source](const ServiceReply& r) {
+        if (!r.ok()) {
+            m_openNote->setText(tr("%1 cannot be opened: %2").arg(title, r.error));
+            return;
+        }
+        try {
+            auto a = analysisOfStoredResult(resultFromJson(r.body), source.toStdString());
+            m_openNote->setText(tr("Opened %1 (the service's stored result).").arg(title));
+            emit openResult(std::move(a), title);
+        } catch (const std::exception& e) {
+            m_openNote->setText(tr("%1 is not a result: %2").arg(title, QString::fromUtf8(e.what())));
+        }
     });
 }
 

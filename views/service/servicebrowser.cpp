@@ -11,6 +11,7 @@
 #include <QComboBox>
 #include <QDir>
 #include <QFileDialog>
+#include <QInputDialog>
 #include <QFile>
 #include <QFileInfo>
 #include <QFormLayout>
@@ -122,6 +123,10 @@ ServiceBrowser::ServiceBrowser(const QString& openBundle, QWidget* parent)
 
     auto* openButton = new QPushButton(tr("Open result"), this);
     auto* rerunButton = new QPushButton(tr("Re-run attribution"), this);
+    auto* compareButton = new QPushButton(tr("Compare with…"), this);
+    compareButton->setToolTip(tr("Attribute the selected session again against another session, a healthy attempt of "
+                                 "the same job: what is new in it, both attempts on one time axis in the workbench"));
+    connect(compareButton, &QPushButton::clicked, this, [this] { compareSelected(); });
     auto* submitButton = new QPushButton(tr("Submit bundle…"), this);
     auto* deleteButton = new QPushButton(tr("Delete session…"), this);
     deleteButton->setToolTip(tr("Delete the selected session on the service (its files and every run) and the notes kept for it here"));
@@ -143,7 +148,7 @@ ServiceBrowser::ServiceBrowser(const QString& openBundle, QWidget* parent)
     m_workbenchButton->setEnabled(false);
     m_workbenchButton->setToolTip(tr("Show this result in the main window, with the same views as a local analysis"));
     connect(m_workbenchButton, &QPushButton::clicked, this, &ServiceBrowser::openInMainWindow);
-    for (QPushButton* b : {openButton, rerunButton, submitButton, deleteButton, m_exportButton, m_workbenchButton})
+    for (QPushButton* b : {openButton, rerunButton, compareButton, submitButton, deleteButton, m_exportButton, m_workbenchButton})
         actions->addWidget(b);
     actions->addStretch();
 
@@ -333,6 +338,65 @@ void ServiceBrowser::openSession(const QString& id, int run)
     });
 }
 
+void ServiceBrowser::compareSelected(const QString& baselineId)
+{
+    const QString id = selectedSession();
+    if (id.isEmpty()) {
+        m_state->setText(tr("Select the failed attempt's session first."));
+        return;
+    }
+    QString against = baselineId;
+    if (against.isEmpty()) {
+        QStringList others;
+        for (int r = 0; r < m_model->rowCount(); ++r)
+            if (const ServiceSession* s = m_model->session(r); s && s->id != id)
+                others << QStringLiteral("%1  %2  %3").arg(s->id, s->workloadId, s->status);
+        if (others.isEmpty()) {
+            m_state->setText(tr("No other session listed to compare %1 with.").arg(id));
+            return;
+        }
+        bool ok = false;
+        const QString pick = QInputDialog::getItem(this, tr("Compare with…"),
+                                                   tr("The healthy attempt of the same job to compare %1 with:").arg(id),
+                                                   others, 0, false, &ok);
+        if (!ok)
+            return;
+        against = pick.section(QLatin1Char(' '), 0, 0);
+    }
+    begin(tr("Attributing %1 against %2…").arg(id, against));
+    m_client->attribute(
+        id, this,
+        [this, id, against](const ServiceReply& r) {
+            QString done;
+            if (r.ok()) {
+                done = tr("Run %1 of %2 against %3").arg(r.body.value("run", 0)).arg(id, against);
+                if (auto res = r.body.find("result"); res != r.body.end())
+                    showResult(id, runOf(r.body), *res);
+                refresh();
+                // The baseline's own result: its times for the workbench's time axis.
+                const auto comparison = m_read ? m_read->baseline : nullptr;
+                if (comparison) {
+                    begin(tr("Fetching the baseline %1's result…").arg(against));
+                    m_client->result(against, 0, this, [this, id, against, comparison](const ServiceReply& b) {
+                        QString fetched;
+                        if (b.ok() && m_openSession == id && m_read && m_read->baseline == comparison) {
+                            try {
+                                m_openBaseline = keepBaselineAttempt(resultFromJson(b.body), comparison,
+                                                                     tr("service session %1").arg(against));
+                                fetched = tr("%1 against %2: both results here").arg(id, against);
+                            } catch (const std::exception& e) {
+                                fetched = tr("The baseline %1's result cannot be read: %2").arg(against, QString::fromUtf8(e.what()));
+                            }
+                        }
+                        end(b, fetched);
+                    });
+                }
+            }
+            end(r, done);
+        },
+        against);
+}
+
 void ServiceBrowser::rerunSelected()
 {
     const QString id = selectedSession();
@@ -438,6 +502,7 @@ void ServiceBrowser::upload(const QString& archive, const QString& shownName, st
 
 void ServiceBrowser::clearResult()
 {
+    m_openBaseline.reset();
     m_openSession.clear();
     m_model->setOpenSession({});
     m_openRun = 0;
@@ -452,6 +517,7 @@ void ServiceBrowser::clearResult()
 
 void ServiceBrowser::showResult(const QString& sessionId, int run, const nlohmann::json& result)
 {
+    m_openBaseline.reset();
     m_openSession = sessionId;
     m_model->setOpenSession(m_openSession);
     m_openRun = run;

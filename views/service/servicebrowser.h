@@ -8,6 +8,7 @@
 #pragma once
 
 #include "engine/engine.h"
+#include "views/baseline/baselineattempt.h"
 #include "views/service/serviceclient.h"
 
 #include <nlohmann/json.hpp>
@@ -54,6 +55,8 @@ public:
     // one (core's resultFromJson; its files are the result's connector reports,
     // with no bytes here). Null when no result is open or it cannot be read.
     std::shared_ptr<const Analysis> resultAnalysis() const;
+    // The healthy attempt the open result was compared against (Compare with…), once its result arrived; else null.
+    std::shared_ptr<const BaselineAttempt> openBaseline() const { return m_openBaseline; }
 
 public slots:
     // Reads the fields (URL, token file) and lists the sessions. False when the fields are unusable.
@@ -61,6 +64,10 @@ public slots:
     void refresh();
     void openSelected();
     void rerunSelected();
+    // Compare with…: attributes the selected session again against session `baselineId` (a healthy attempt of
+    // the same job; empty: asked for among the listed sessions), shows that result and fetches the baseline's
+    // own result, which the workbench puts on one time axis with it (openBaseline()).
+    void compareSelected(const QString& baselineId = QString());
     // Asks, then deletes the selected session on the service.
     void deleteSelected();
     // Deletes session `id` on the service and, once it is gone there, the reviewer notes this
@@ -114,6 +121,7 @@ private:
     QPushButton* m_workbenchButton;
     nlohmann::json m_result;
     std::shared_ptr<const Result> m_read;  // m_result read back (resultFromJson); null when unreadable
+    std::shared_ptr<const BaselineAttempt> m_openBaseline;
     QString m_openSession;
     int m_openRun = 0;
     int m_pending = 0;

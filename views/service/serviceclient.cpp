@@ -246,9 +246,15 @@ QNetworkReply* ServiceClient::deleteSession(const QString& id, QObject* receiver
     return send({Verb::Delete, request(sessionUrl(id, QString(), 0), m_token), {}, {}}, receiver, std::move(done));
 }
 
-QNetworkReply* ServiceClient::attribute(const QString& id, QObject* receiver, Handler done)
+QNetworkReply* ServiceClient::attribute(const QString& id, QObject* receiver, Handler done, const QString& baselineSessionId)
 {
-    QNetworkRequest req = request(url(QStringLiteral("/v2/sessions/") + segment(id) + QStringLiteral("/attribute")), m_token);
+    QUrl u = url(QStringLiteral("/v2/sessions/") + segment(id) + QStringLiteral("/attribute"));
+    if (!baselineSessionId.isEmpty()) {
+        QUrlQuery q;
+        q.addQueryItem(QStringLiteral("baseline"), baselineSessionId);
+        u.setQuery(q);
+    }
+    QNetworkRequest req = request(u, m_token);
     req.setHeader(QNetworkRequest::ContentTypeHeader, QStringLiteral("application/json"));
     return send({Verb::Post, req, QByteArray("{}"), {}}, receiver, std::move(done));
 }

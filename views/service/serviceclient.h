@@ -61,7 +61,10 @@ public:
     // The raw lines of an evidence item of run `run` (0: the latest).
     QNetworkReply* evidence(const QString& sessionId, int run, const QString& evidenceId, int context, QObject* receiver,
                             Handler done);
-    QNetworkReply* attribute(const QString& sessionId, QObject* receiver, Handler done);
+    // `baselineSessionId` non-empty: against that session's files, a healthy attempt of the same job
+    // (?baseline=, the result's `baseline`).
+    QNetworkReply* attribute(const QString& sessionId, QObject* receiver, Handler done,
+                             const QString& baselineSessionId = QString());
     // The engine's trace of run `run` (0: the latest; the service analyses the files that run read again).
     QNetworkReply* trace(const QString& sessionId, int run, QObject* receiver, Handler done);
     // "Seen before?" for run `run` (0: the latest) and every cause the history holds at its nodes

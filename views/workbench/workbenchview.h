@@ -29,6 +29,8 @@ class QSplitter;
 
 namespace fl {
 
+struct BaselineAttempt;
+
 class WorkbenchView : public QWidget
 {
     Q_OBJECT
@@ -45,6 +47,10 @@ public:
     // How long the verdict panel took on the GUI thread in the last setAnalysis.
     double verdictMs() const { return m_verdictMs; }
     std::shared_ptr<const Analysis> analysis() const { return m_analysis; }
+    // The healthy attempt's own result for the next setAnalysis of a failed attempt compared against it (the
+    // Baseline tab's time axis); the tab shows it only with the comparison it was made in. Null: none.
+    void setBaselineAttempt(std::shared_ptr<const BaselineAttempt> attempt) { m_baselineAttempt = std::move(attempt); }
+    std::shared_ptr<const BaselineAttempt> baselineAttempt() const { return m_baselineAttempt; }
 
     FocusState* focus() const { return m_focus; }
     // A panel by its PanelSpec::id; null when there is none (or not of type W).
@@ -141,6 +147,7 @@ private:
     void applyExercise();
 
     std::shared_ptr<const Analysis> m_analysis;
+    std::shared_ptr<const BaselineAttempt> m_baselineAttempt;
     FocusState* m_focus;
     std::vector<QWidget*> m_panels;  // one per workbenchPanels() entry, same order
     std::unique_ptr<NotesStore> m_notes;
