@@ -5,6 +5,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include <climits>
+
 namespace fl {
 
 using namespace structured;
@@ -178,11 +180,107 @@ bool parseSacctJson(std::string_view data, std::vector<StructuredRecord>& out, s
     return true;
 }
 
+namespace {
+
+// sacct's own table (no --parsable): a header of column names, a line of dash runs, one a column, then rows
+// padded to those widths (src/common/print_fields.c). The column of each cell is the span of its dash run;
+// the spans of the dash line, else empty.
+std::vector<std::pair<size_t, size_t>> dashColumns(std::string_view line)
+{
+    std::vector<std::pair<size_t, size_t>> spans;
+    for (size_t i = 0; i < line.size();) {
+        if (line[i] == ' ') {
+            ++i;
+            continue;
+        }
+        if (line[i] != '-')
+            return {};
+        const size_t b = i;
+        while (i < line.size() && line[i] == '-')
+            ++i;
+        spans.emplace_back(b, i - b);
+    }
+    return spans;
+}
+
+std::vector<std::string_view> cutColumns(std::string_view line, const std::vector<std::pair<size_t, size_t>>& spans)
+{
+    std::vector<std::string_view> cells;
+    for (size_t k = 0; k < spans.size(); ++k) {
+        const size_t b = std::min(spans[k].first, line.size());
+        // The last column takes the rest of the line: a reason or node list wider than its dashes.
+        const size_t e = k + 1 == spans.size() ? line.size() : std::min(spans[k].first + spans[k].second, line.size());
+        cells.push_back(line.substr(b, e - b));
+    }
+    return cells;
+}
+
+// A row's cells: each blank-separated value goes to the column it overlaps most (the nearest when none), so a
+// row pasted a column off its dash line ("OUT_OF_ME+    0:125" one place right) keeps its values whole. Two
+// values in one column (a name with a blank) are that cell, from the first one's start to the last one's end.
+std::vector<std::string_view> rowCells(std::string_view line, const std::vector<std::pair<size_t, size_t>>& spans)
+{
+    std::vector<std::pair<size_t, size_t>> cell(spans.size(), {std::string_view::npos, 0});
+    for (size_t i = 0; i < line.size();) {
+        if (line[i] == ' ' || line[i] == '\t') {
+            ++i;
+            continue;
+        }
+        const size_t b = i;
+        while (i < line.size() && line[i] != ' ' && line[i] != '\t')
+            ++i;
+        size_t best = 0;
+        long bestScore = LONG_MIN;
+        for (size_t k = 0; k < spans.size(); ++k) {
+            const long cb = long(spans[k].first), ce = long(spans[k].first + spans[k].second);
+            const long overlap = std::min(long(i), ce) - std::max(long(b), cb); // negative: the gap between them
+            if (overlap > bestScore) {
+                bestScore = overlap;
+                best = k;
+            }
+        }
+        auto& c = cell[best];
+        c.first = std::min(c.first, b);
+        c.second = std::max(c.second, i);
+    }
+    std::vector<std::string_view> cells;
+    for (const auto& [b, e] : cell)
+        cells.push_back(b == std::string_view::npos ? std::string_view() : line.substr(b, e - b));
+    return cells;
+}
+
+// The padded table ends a value wider than its column with '+' (print_fields.c): "OUT_OF_ME+" is
+// OUT_OF_MEMORY, "CANCELLED+" is "CANCELLED by <uid>" cut. A cut state is the one job state it begins
+// (src/common/slurm_protocol_defs.c job_state_string); cut further than that tells apart, it stays as printed.
+std::string_view fullState(std::string_view state)
+{
+    if (!state.ends_with('+'))
+        return state;
+    static constexpr std::string_view kStates[] = {"PENDING", "RUNNING", "SUSPENDED", "COMPLETED", "CANCELLED", "FAILED",
+                                                   "TIMEOUT", "NODE_FAIL", "PREEMPTED", "BOOT_FAIL", "DEADLINE",
+                                                   "OUT_OF_MEMORY", "REQUEUED", "RESIZING", "REVOKED", "SPECIAL_EXIT"};
+    const std::string_view cut = state.substr(0, state.size() - 1);
+    std::string_view found;
+    for (std::string_view s : kStates) {
+        if (!s.starts_with(cut))
+            continue;
+        if (!found.empty())
+            return state;
+        found = s;
+    }
+    return found.empty() ? state : found;
+}
+
+} // namespace
+
 bool parseSacctPipe(std::string_view data, std::vector<StructuredRecord>& out, std::vector<ParseIssue>& issues)
 {
     std::vector<std::string> header;
     int cJob = -1, cState = -1, cExit = -1, cNodes = -1, cStart = -1, cEnd = -1, cReason = -1;
     bool any = false;
+    // sacct's padded table: the header line (its names kept until the dash line gives the columns).
+    std::string_view tableHeader;
+    std::vector<std::pair<size_t, size_t>> spans;
     for (const TextLine& text : linesOf(data)) {
         const std::string_view raw = text.text;
         const std::string_view line = cursor::trimRight(raw);
@@ -190,7 +288,22 @@ bool parseSacctPipe(std::string_view data, std::vector<StructuredRecord>& out, s
         const size_t begin = text.offset;
         if (line.empty())
             continue;
-        auto fields = splitFields(line, '|');
+        if (header.empty() && tableHeader.empty() && line.find('|') == std::string_view::npos) {
+            tableHeader = line; // a padded table's header, or no sacct output at all (the dash line says)
+            continue;
+        }
+        if (header.empty() && !tableHeader.empty() && spans.empty()) {
+            spans = dashColumns(line);
+            if (spans.size() < 2)
+                return false;
+        }
+        std::vector<std::string_view> fields;
+        if (!spans.empty() && header.empty())
+            fields = cutColumns(tableHeader, spans);
+        else if (!spans.empty())
+            fields = rowCells(line, spans);
+        else
+            fields = splitFields(line, '|');
         if (header.empty()) {
             for (size_t i = 0; i < fields.size(); ++i) {
                 std::string f(cursor::trim(fields[i]));
@@ -231,13 +344,13 @@ bool parseSacctPipe(std::string_view data, std::vector<StructuredRecord>& out, s
         }
         const size_t dot = jobId.find('.');
         std::string_view state = col(cState);
-        state = state.substr(0, state.find(' ')); // "CANCELLED by 1234"
+        state = fullState(state.substr(0, state.find(' '))); // "CANCELLED by 1234"
         StructuredRecord r;
         r.offset = begin;
         r.length = uint32_t(std::min<size_t>(raw.size(), UINT32_MAX));
         r.line = lineNo;
         const std::string_view nodes = col(cNodes);
-        r.node = singleNode(nodes);
+        r.node = nodes.ends_with('+') ? std::string() : singleNode(nodes); // a cut name is no node's
         r.severity = stateSeverity(state);
         int64_t ns = 0;
         TimeBasis basis = TimeBasis::None;

@@ -113,17 +113,51 @@ void StructuredTest::sacctJsonBad()
     QVERIFY(!parseSacctJson(deep, out, issues));
 }
 
-// sacct without --parsable (issue #41 item 6): its padded table, whatever the file is called, is a scheduler
-// file, so that the table rules (rules/slurm-k8s.jsonc, truncated states such as "OUT_OF_ME+") read its rows.
+// sacct without --parsable (issue #41 item 6): columns padded to the widths of the dash line under the header,
+// a value too wide cut with '+' (src/common/print_fields.c). Read as the same records as --parsable2, whatever
+// the file is called, so a row names its node (NodeList) and time (End); a cut state is the state it begins.
 void StructuredTest::sacctTable()
 {
     const std::string data =
         "       JobID    JobName      State ExitCode        NodeList                 End \n"
         "------------ ---------- ---------- -------- --------------- ------------------- \n"
         "     4412871      train  NODE_FAIL      0:0          gpu-07 2026-11-30T12:16:03 \n"
-        "4412871.bat+      batch CANCELLED+     0:15          gpu-07 2026-11-30T12:16:03 \n";
+        "4412871.bat+      batch CANCELLED+     0:15          gpu-07 2026-11-30T12:16:03 \n"
+        "   4412871.0    python3     FAILED      1:0 gpu-[07-08,11]             Unknown \n"
+        "   4412871.1    python3 OUT_OF_ME+    0:125      gpu-a1701+ 2026-11-30T12:16:03 \n"
+        "   4412871.2    python3        RE+    0:125          gpu-07 2026-11-30T12:16:03 \n";
+    std::vector<StructuredRecord> out;
+    std::vector<ParseIssue> issues;
+    QVERIFY(parseSacctPipe(data, out, issues));
+    QCOMPARE(issues.size(), size_t(0));
+    QCOMPARE(out.size(), size_t(5));
+    QCOMPARE(out[0].text, std::string("sacct job=4412871 state=NODE_FAIL exit=0:0 nodes=gpu-07"));
+    QCOMPARE(out[0].node, std::string("gpu-07"));
+    QCOMPARE(out[0].timeNs, civilToNs(2026, 11, 30, 12, 16, 3, 0));
+    QCOMPARE(out[0].line, 3u);
+    QCOMPARE(out[1].text, std::string("sacct job=4412871 step=bat+ state=CANCELLED exit=0:15 nodes=gpu-07"));
+    QCOMPARE(out[2].text, std::string("sacct job=4412871 step=0 state=FAILED exit=1:0 nodes=gpu-[07-08,11]"));
+    QCOMPARE(out[2].node, std::string());
+    QCOMPARE(nameOf(out[2].severity), nameOf(Severity::Error));
+    // "OUT_OF_ME+" begins one state only; a node name cut by its column names no node.
+    QCOMPARE(out[3].text, std::string("sacct job=4412871 step=1 state=OUT_OF_MEMORY exit=0:125 nodes=gpu-a1701+"));
+    QCOMPARE(out[3].node, std::string());
+    // "RE+" begins REQUEUED, RESIZING and REVOKED: kept as printed.
+    QCOMPARE(out[4].text, std::string("sacct job=4412871 step=2 state=RE+ exit=0:125 nodes=gpu-07"));
+    // A row pasted one column off its dash line keeps its values whole (the signature corpus has one).
+    out.clear();
+    QVERIFY(parseSacctPipe("JobID           JobName  Partition    Account  AllocCPUS      State ExitCode \n"
+                           "------------ ---------- ---------- ---------- ---------- ---------- -------- \n"
+                           "4412871.0        python                ml-team        512 OUT_OF_ME+    0:125 \n",
+                           out, issues));
+    QCOMPARE(out.size(), size_t(1));
+    QCOMPARE(out[0].text, std::string("sacct job=4412871 step=0 state=OUT_OF_MEMORY exit=0:125"));
+    // A neutral name: the header says what the file is.
     QVERIFY2(sniffContent(data).kind == SourceKind::Scheduler, sniffContent(data).reason.c_str());
     QVERIFY(sniffContent("JobID is 4412871, State unknown\n").kind != SourceKind::Scheduler);
+    // Not a table: a header without the dash line.
+    out.clear();
+    QVERIFY(!parseSacctPipe("JobID State\n4412871 FAILED\n", out, issues));
 }
 
 void StructuredTest::sacctPipe()
