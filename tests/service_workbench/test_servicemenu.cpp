@@ -25,6 +25,7 @@
 
 #include <QApplication>
 #include <QClipboard>
+#include <QDir>
 #include <QFile>
 #include <QFileInfo>
 #include <QLabel>
@@ -425,6 +426,67 @@ private slots:
         QVERIFY2(refused.last().at(0).toString().contains(QStringLiteral("404")), qPrintable(refused.last().at(0).toString()));
         browser->deleteSession(session);
         QVERIFY(waitIdle(*browser));
+    }
+
+    // A service session's History tab: the root cause's row opens the result another job (another workload id)
+    // stored at that GPU, fetched from the service. The same sample under another workload id is that other job.
+    void historyRowOpensAnotherJobsResult()
+    {
+        QTemporaryDir other;
+        QVERIFY(other.isValid());
+        const QDir sample(kSample);
+        for (const QString& name : sample.entryList(QDir::Files)) {
+            QFile in(sample.filePath(name));
+            QVERIFY(in.open(QIODevice::ReadOnly));
+            QByteArray data = in.readAll();
+            if (name == QStringLiteral("workload.json")) {
+                QVERIFY(data.contains("\"gpt-8b-pretrain-7731\""));
+                data.replace("\"gpt-8b-pretrain-7731\"", "\"gpt-8b-pretrain-9901\"");
+            }
+            QFile out(other.filePath(name));
+            QVERIFY(out.open(QIODevice::WriteOnly) && out.write(data) == data.size());
+        }
+        MainWindow w;
+        w.resize(1400, 900);
+        ServiceBrowser* browser = w.serviceBrowser();
+        browser->setUrl(m_url);
+        browser->setTokenFile(m_tokenFile);
+        QVERIFY(browser->connectToService());
+        QVERIFY2(waitIdle(*browser), "no answer from the service to Connect within 120 s");
+        browser->submit(other.path());
+        QVERIFY2(waitIdle(*browser), "the other job was not analysed within 120 s");
+        const QString otherSession = browser->openSession();
+        browser->submit(kSample);
+        QVERIFY2(waitIdle(*browser), "the sample was not analysed within 120 s");
+        const QString session = browser->openSession();
+        QVERIFY(!otherSession.isEmpty() && !session.isEmpty() && otherSession != session);
+        QVERIFY(browser->openInMainWindow());
+
+        auto* history = w.workbench()->panelAs<HistoryPanel>(QStringLiteral("history"));
+        QVERIFY(history);
+        QTRY_VERIFY_WITH_TIMEOUT(history->headline()->text().startsWith(QStringLiteral("From the service")), 30000);
+        QVERIFY2(!history->headline()->text().contains(QStringLiteral("in no other job")), qPrintable(history->headline()->text()));
+        QVERIFY(history->model()->rowCount() >= 1 && history->model()->row(0).rootCause);
+        qRegisterMetaType<std::shared_ptr<const fl::Analysis>>();
+        QSignalSpy opened(history, &HistoryPanel::openResult);
+        history->openRow(0);
+        QVERIFY2(opened.count() || opened.wait(120000), qPrintable(history->openNote()->text()));
+        const QString title = opened.last().at(1).toString();
+        QVERIFY2(title.contains(otherSession) && title.contains(QStringLiteral("gpt-8b-pretrain-9901")), qPrintable(title));
+        const auto past = opened.last().at(0).value<std::shared_ptr<const fl::Analysis>>();
+        QVERIFY(past && past->result.rootCause);
+        QCOMPARE(QString::fromStdString(past->result.rootCause->node), QStringLiteral("node-02"));
+        // Another row (not the root cause's place) says its results are counted, not listed.
+        for (int row = 1; row < history->model()->rowCount(); ++row)
+            if (!history->model()->row(row).rootCause) {
+                history->openRow(row);
+                QVERIFY2(history->openNote()->text().contains(QStringLiteral("counted")), qPrintable(history->openNote()->text()));
+                break;
+            }
+        for (const QString& id : {otherSession, session}) {
+            browser->deleteSession(id);
+            QVERIFY(waitIdle(*browser));
+        }
     }
 };
 
