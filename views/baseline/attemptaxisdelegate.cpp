@@ -2,6 +2,7 @@
 #include "views/baseline/attemptaxisdelegate.h"
 
 #include "views/baseline/attemptaxismodel.h"
+#include "views/common/viewstyle.h"
 
 #include <QPainter>
 
@@ -33,8 +34,10 @@ void AttemptAxisDelegate::paint(QPainter* p, const QStyleOptionViewItem& option,
         const int right = std::max(x(b.isValid() ? b.toLongLong() : a.toLongLong()), left + 3);  // a one-off line: a tick
         p->fillRect(QRect(left, top, right - left, std::max(half - 1, 2)), colour);
     };
-    const QColor here = isNew ? QColor(0xc6, 0x28, 0x28) : QColor(0x9e, 0x9e, 0x9e);
-    const QColor there = isNew ? QColor(0x42, 0x6a, 0xb3) : QColor(0xb0, 0xbe, 0xd6);
+    // This attempt in the views' own red (new) and grey (shared), so "new" reads as the root's colour everywhere;
+    // the healthy attempt in the blue of interesting evidence, lighter when shared.
+    const QColor here = style::levelColor(isNew ? style::Root : style::Suppressed);
+    const QColor there = isNew ? style::levelColor(style::Interesting) : style::levelColor(style::Interesting).lighter(160);
     bar(AttemptAxisModel::HereFirstRole, AttemptAxisModel::HereLastRole, r.top(), here);
     bar(AttemptAxisModel::ThereFirstRole, AttemptAxisModel::ThereLastRole, r.top() + half + 1, there);
     p->restore();
