@@ -8,6 +8,7 @@
 #include "views/workbench/workbenchview.h"
 
 #include "store/state_file.h"
+#include "views/evidence/rawfilepanel.h"
 
 #include <QAbstractItemModelTester>
 #include <QCheckBox>
@@ -284,6 +285,42 @@ private slots:
         QVERIFY(!view.focus()->current().event.has_value());
         QCOMPARE(redOf(view).rootMarks, size_t(0));
         QCOMPARE(rootBoxes(view), 0);
+    }
+
+    // A plain open selects the root's line; starting the replay from the Teach tab drops it (step 1 decides
+    // nothing), while a selection the reader made stays.
+    void theTeachTabStartsWithoutTheOpensSelection()
+    {
+        WorkbenchView view;
+        open(view);
+        QTRY_VERIFY(view.focus()->current().evidence.has_value());
+        QVERIFY(!view.focus()->canGoBack());
+        view.sideTabs()->setCurrentWidget(view.stepper());
+        QCOMPARE(view.replayedStep(), 0);
+        QVERIFY(!view.focus()->current().evidence.has_value());
+        QVERIFY(!view.focus()->current().event.has_value());
+        QVERIFY(view.raw()->view()->displayName().isEmpty());  // nor the root's raw line, nor its file's name
+        const EvidenceId rootItem = m_full->result.rootCause->evidence.front();
+        const auto item = std::find_if(m_full->result.evidence.begin(), m_full->result.evidence.end(),
+                                       [&](const EvidenceItem& e) { return e.id == rootItem; });
+        QVERIFY(item != m_full->result.evidence.end());
+        const QString rootFile = QString::fromStdString(m_full->bundle.files[item->ref.file.value].path);
+        QVERIFY(!rootFile.isEmpty());
+        for (const QLabel* l : view.raw()->findChildren<QLabel*>())
+            QVERIFY2(!l->text().contains(rootFile), qPrintable(l->text()));
+
+        WorkbenchView chosen;
+        open(chosen);
+        QTRY_VERIFY(chosen.focus()->current().evidence.has_value());
+        const EvidenceId root = *chosen.focus()->current().evidence;
+        const auto& items = m_full->result.evidence;
+        QVERIFY(items.size() > 1);
+        const EvidenceId other = items.front().id == root ? items[1].id : items.front().id;
+        chosen.focus()->selectEvidence(other);  // the reader's own choice: a history step
+        QVERIFY(chosen.focus()->canGoBack());
+        chosen.sideTabs()->setCurrentWidget(chosen.stepper());
+        QCOMPARE(chosen.replayedStep(), 0);
+        QVERIFY(chosen.focus()->current().evidence == other);
     }
 };
 

@@ -62,6 +62,17 @@ RawFilePanel::RawFilePanel(QWidget* parent)
         m_title->setText(QStringLiteral("<b>%1</b>").arg(name.toHtmlEscaped()));
         m_title->setToolTip(m_view->diskPath());
     });
+    // The bar named the file closed and its line until the next open (the Teach replay's start closes the
+    // root's file: its name would point at the answer).
+    connect(m_view, &RawFileView::fileClosed, this, [this] {
+        m_title->setText(tr("No file"));
+        m_title->setToolTip({});
+        const QSignalBlocker b(m_line);
+        m_line->setRange(1, INT_MAX);
+        m_line->setValue(1);
+        m_line->setSuffix({});
+        m_status->clear();
+    });
     connect(m_view, &RawFileView::positionChanged, this, [this](quint64 line) {
         const QSignalBlocker b(m_line);
         m_line->setValue(static_cast<int>(std::min<quint64>(line, INT_MAX)));

@@ -95,6 +95,8 @@ void RawFileView::close()
     m_bookmarks.clear();
     verticalScrollBar()->setValue(0);
     horizontalScrollBar()->setValue(0);
+    viewport()->update();
+    emit fileClosed();
 }
 
 void RawFileView::timerEvent(QTimerEvent* e)

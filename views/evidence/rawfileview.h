@@ -69,6 +69,7 @@ public:
 
 signals:
     void fileOpened(const QString& displayName);
+    void fileClosed();  // close(): no file is shown
     void positionChanged(quint64 line);
     // A goToLine reached its line (1-based; the last line when asked past the
     // end): at once, or later when the background checkpoints or the index

@@ -5,6 +5,7 @@
 #include "views/workbench/workbenchview.h"
 
 #include "exercise/replay.h"
+#include "views/evidence/rawfilepanel.h"
 
 namespace fl {
 
@@ -12,8 +13,27 @@ void WorkbenchView::replayStep(int index)
 {
     if (index == m_replayStep)
         return;
+    if (m_replayStep < 0 && index >= 0)
+        dropStartSelection();
     m_replayStep = index;
     showReplay();
+}
+
+void WorkbenchView::dropStartSelection()
+{
+    // The selection made on open is the root's line: in a replay, whose first steps decide nothing yet, it would
+    // point at the answer. A reader's own choice (a history step, or a state file's selection) stays.
+    if (!m_analysis || m_focus->canGoBack())
+        return;
+    FocusSnapshot now = m_focus->current();
+    FocusSnapshot start = now;
+    selectStart(start);
+    if (!now.evidence || now.evidence != start.evidence)
+        return;
+    now.evidence.reset();
+    now.event.reset();
+    m_focus->reset(now);
+    raw()->view()->close();  // it showed that line; no reader opened a file since
 }
 
 void WorkbenchView::setReplayTime(int64_t atNs)

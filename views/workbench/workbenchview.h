@@ -137,6 +137,8 @@ private:
     void onViewsReady();
     // Where a reader starts: the root cause's first evidence (else the first root-role item, else the earliest).
     void selectStart(FocusSnapshot& s) const;
+    // Starting the Teach replay: the open's automatic selection is dropped (workbenchreplay.cpp).
+    void dropStartSelection();
     void fitTimelineShare();
     bool checked(bool ok);
     PanelNotes panelNotes() const;
