@@ -205,10 +205,10 @@ int validateRulesCommand(const ValidateRulesArgs& a)
                 if (r.phase != Phase::Extract)
                     continue;
                 ++extract;
-                if (!r.metric && prefilterLiterals(r).empty()) {
+                if (!r.metric && prefilterLiterals(r).empty() && r.noLiteral.empty()) {
                     ++noLiteral;
                     std::printf("%s:%d: rule '%s': warning: no literal the pre-filter can use; it will run on every "
-                                "line (add \"literal\")\n",
+                                "line (add \"literal\", or say why not in \"no_literal\")\n",
                                 r.file.c_str(), r.line, r.id.c_str());
                 }
             }

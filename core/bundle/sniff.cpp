@@ -178,23 +178,32 @@ std::string_view hostBeforeTag(std::string_view line, size_t pos)
     return host;
 }
 
+// RFC 5424's header "<PRI>1 " (PRI of 1 to 3 digits): the offset after it, or npos when the line does not start
+// with one.
+size_t afterRfc5424Header(std::string_view line)
+{
+    if (line.size() < 5 || line[0] != '<')
+        return std::string_view::npos;
+    const size_t pri = skipDigits(line, 1);
+    if (pri <= 1 || pri > 4 || line.substr(pri, 3) != ">1 ")
+        return std::string_view::npos;
+    return pri + 3;
+}
+
 // Syslog "Mon DD HH:MM:SS host tag:" anywhere in the line (alert tools quote
 // whole syslog lines after their own prefix), or RFC 3339 "2024-..T..  host tag:" at its start.
 std::string_view syslogHost(std::string_view line)
 {
     // RFC 5424: "<34>1 2003-10-11T22:14:15.003Z host app procid msgid ...": the host follows the time ("-": none).
-    if (line.size() > 4 && line[0] == '<') {
-        const size_t pri = skipDigits(line, 1);
-        if (pri > 1 && pri <= 4 && line.substr(pri, 3) == ">1 " && pri + 3 < line.size() && isDigit(line[pri + 3])) {
-            const size_t sp = line.find(' ', pri + 3);
-            size_t he = 0;
-            if (sp != std::string_view::npos && startsWithHostToken(line, sp + 1, he) && he < line.size() && line[he] == ' ') {
-                const std::string_view host = line.substr(sp + 1, he - sp - 1);
-                if (std::any_of(host.begin(), host.end(), isAlpha) || host.find('.') != std::string_view::npos)
-                    return host;
-            }
-            return {};
+    if (const size_t time = afterRfc5424Header(line); time < line.size() && isDigit(line[time])) {
+        const size_t sp = line.find(' ', time);
+        size_t he = 0;
+        if (sp != std::string_view::npos && startsWithHostToken(line, sp + 1, he) && he < line.size() && line[he] == ' ') {
+            const std::string_view host = line.substr(sp + 1, he - sp - 1);
+            if (std::any_of(host.begin(), host.end(), isAlpha) || host.find('.') != std::string_view::npos)
+                return host;
         }
+        return {};
     }
     if (line.size() > 20 && isDigit(line[0]) && line[4] == '-' && (line[10] == 'T' || line[10] == ' ')) {
         const size_t sp = line.find(' ', 11);
@@ -297,12 +306,10 @@ bool kernelMessageCore(std::string_view line)
 // RFC 5424's APP-NAME: "<PRI>1 TIMESTAMP HOSTNAME APP-NAME ..." (no colon after it, unlike BSD syslog's tag).
 std::string_view rfc5424App(std::string_view line)
 {
-    if (line.size() < 8 || line[0] != '<')
+    const size_t time = afterRfc5424Header(line);
+    if (time == std::string_view::npos)
         return {};
-    const size_t pri = skipDigits(line, 1);
-    if (pri <= 1 || pri > 4 || line.substr(pri, 3) != ">1 ")
-        return {};
-    const size_t host = line.find(' ', pri + 3);
+    const size_t host = line.find(' ', time);
     const size_t app = host == std::string_view::npos ? host : line.find(' ', host + 1);
     if (app == std::string_view::npos)
         return {};

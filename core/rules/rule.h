@@ -248,6 +248,7 @@ struct Rule {
     std::vector<SourceKind> sources;       // empty: every text source
     std::string pattern;                   // RE2 with named groups
     std::vector<std::string> literals;     // pre-filter: a line must contain one; derived when absent
+    std::string noLiteral;                 // why the rule has no pre-filter literal and runs on every line
     std::string exclude;                   // RE2: lines matching it are skipped
     bool ignoreCase = false;
     SharedText emitSymptom;                // template with {group}

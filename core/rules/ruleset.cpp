@@ -639,6 +639,9 @@ void parseExtractInput(const Ctx& ctx, const json& j, Rule& r)
     for (const auto& l : r.literals)
         if (l.empty())
             ctx.fail("'literal' must not be empty");
+    r.noLiteral = str(ctx, j, "no_literal");
+    if (!r.noLiteral.empty() && !r.literals.empty())
+        ctx.fail("a rule with a 'literal' has a pre-filter: drop 'no_literal'");
     for (const char* open : {"(?P<_", "(?<_"})
         if (r.pattern.find(open) != std::string::npos)
             ctx.fail("a capture name in 'pattern' starts with '_': names starting with '_' are reserved for the engine");
@@ -702,8 +705,8 @@ void parseEmit(const Ctx& ctx, const json& j, Rule& r)
 Rule parseExtractRule(const Ctx& ctx, const json& j, Rule r)
 {
     checkKeys(ctx, j,
-              {"id", "description", "phase", "sources", "pattern", "literal", "exclude", "ignore_case", "emit",
-               "samples", "benign", "source", "series", "continued", "metric"},
+              {"id", "description", "phase", "sources", "pattern", "literal", "no_literal", "exclude", "ignore_case",
+               "emit", "samples", "benign", "source", "series", "continued", "metric"},
               "extract rule");
     parseExtractInput(ctx, j, r);
     if (parseSeriesCapture(ctx, j, r))
