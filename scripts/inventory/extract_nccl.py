@@ -39,7 +39,7 @@ lib.assign_ids("nccl", sites)
 # Newest first: a wording is attached with the newest release that still printed it.
 OLD_TAGS = ["v2.21.5-1", "v2.20.5-1", "v2.19.4-1", "v2.18.3-1", "v2.16.5-1", "v2.15.5-1", "v2.14.3-1", "v2.13.4-1",
             "v2.12.12-1", "v2.11.4-1", "v2.10.3-1", "v2.9.9-1", "v2.8.4-1", "v2.7.8-1", "v2.6.4-1", "v2.5.7-1",
-            "v2.4.8-1"]
+            "v2.4.8-1", "v2.3.7-1"]
 PATTERNS = ["src/*.cc", "src/*.h", "src/*.cu", "src/*.cuh", "src/*.cpp", "src/*.in"]
 
 
@@ -81,8 +81,9 @@ sites += older
 
 
 def old_results(tag):
-    """ncclGetErrorString's texts of a release (src/init.cc in every 2.x)."""
-    text = lib.Snapshot(snap.where, tag).read("src/init.cc")
+    """ncclGetErrorString's texts of a release (src/init.cc, init.cu before 2.4)."""
+    old = lib.Snapshot(snap.where, tag)
+    text = old.read("src/init.cc" if old.files(["src/init.cc"]) else "src/init.cu")   # init.cu before 2.4
     body = text[text.find("const char* ncclGetErrorString"):]
     body = body[:body.find("\n}\n")]
     return re.findall(r'case\s+(nccl\w+)\s*:\s*return\s*"([^"]*)"', body)
