@@ -36,7 +36,10 @@ for m in re.finditer(r'case\s+(nccl\w+)\s*:\s*return\s*"([^"]*)"', body):
                   "format": m.group(2), "syntax": "literal", "slug": "result-" + m.group(1), "shape": "result"})
 lib.assign_ids("nccl", sites)
 
-OLD_TAGS = ["v2.21.5-1", "v2.18.3-1", "v2.14.3-1", "v2.12.12-1", "v2.10.3-1", "v2.7.8-1"]
+# Newest first: a wording is attached with the newest release that still printed it.
+OLD_TAGS = ["v2.21.5-1", "v2.20.5-1", "v2.19.4-1", "v2.18.3-1", "v2.16.5-1", "v2.15.5-1", "v2.14.3-1", "v2.13.4-1",
+            "v2.12.12-1", "v2.11.4-1", "v2.10.3-1", "v2.9.9-1", "v2.8.4-1", "v2.7.8-1", "v2.6.4-1", "v2.5.7-1",
+            "v2.4.8-1", "v2.3.7-1"]
 PATTERNS = ["src/*.cc", "src/*.h", "src/*.cu", "src/*.cuh", "src/*.cpp", "src/*.in"]
 
 
@@ -75,6 +78,28 @@ older = [{"path": p, "line": None, "level": "WARN", "format": f, "syntax": "prin
           "older_only": [t], "slug": "older-" + lib.slug(f)} for f, (t, p) in sorted(unmatched.items())]
 lib.assign_ids("nccl", older)
 sites += older
+
+
+def old_results(tag):
+    """ncclGetErrorString's texts of a release (src/init.cc, init.cu before 2.4)."""
+    old = lib.Snapshot(snap.where, tag)
+    text = old.read("src/init.cc" if old.files(["src/init.cc"]) else "src/init.cu")   # init.cu before 2.4
+    body = text[text.find("const char* ncclGetErrorString"):]
+    body = body[:body.find("\n}\n")]
+    return re.findall(r'case\s+(nccl\w+)\s*:\s*return\s*"([^"]*)"', body)
+
+
+# Before 2.17 the result texts were shorter ("unhandled system error"): PyTorch prints them inside its
+# 'NCCL error in: <file>:<line>, <text>, NCCL version ...' and they are the older wordings of the result sites.
+results = {x["id"].rsplit(":", 1)[1]: x for x in sites if x.get("level") == "result"}
+for tag in OLD_TAGS:
+    for name, text in old_results(tag):
+        site = results.get("result-" + name)
+        if site is None or text == site["format"]:
+            continue
+        vs = site.setdefault("versions", [])
+        if all(v["format"] != text for v in vs):
+            vs.append({"tag": tag, "format": text, "src_file": "init.cc"})
 n_versions = sum(len(x.get("versions", [])) for x in sites)
 print(f"nccl: {n_versions} older wordings on {sum(1 for x in sites if x.get('versions'))} sites; "
       f"{len(unmatched)} old WARN formats with no current counterpart (dropped or rewritten)", file=sys.stderr)

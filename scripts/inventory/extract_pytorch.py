@@ -13,7 +13,8 @@ The PyTorch repository is over the snapshot size limit, so its files are saved b
                        (its line numbers are the excerpt's own)
 A site of a newer file replaces the 1.13.1 site with the same id; a 1.13.1 site whose id a newer file also has
 but with another wording is kept as that site's older version (versions); a newer site's older wordings read
-from history are listed in OLDER below with where they were read.
+from history are listed in OLDER below with where they were read; releases 1.6 to 2.0 are read from the history
+by pytorch_older.py (attach()).
 
 C++: TORCH_CHECK*, TORCH_INTERNAL_ASSERT, TORCH_WARN*, C10_THROW_ERROR / C10_BUILD_ERROR, LOG(ERROR|WARNING|
 FATAL) and C10_LOG_*(ERROR|WARNING) streams, C10D_ERROR / C10D_WARNING, SIGNAL_HANDLER, `throw X{...}` /
@@ -371,6 +372,10 @@ def main():
         for v in OLDER.get(key, []):
             s.setdefault("versions", []).append(v)
     final.sort(key=lambda s: (s["path"], s.get("release") == BASE, s["line"]))
+    # other releases' wordings from the history (pytorch_older.py: forks holding upstream's tags and master)
+    import pytorch_older
+    pytorch_older.attach(final, sites_of)
+    sources += pytorch_older.sources()
     lib.write_inventory({
         "family": "pytorch",
         "title": "PyTorch c10d (NCCL/Gloo process groups, TCPStore, sockets), elastic agent and torchrun, DataLoader, "

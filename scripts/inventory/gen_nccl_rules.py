@@ -24,6 +24,11 @@ for s in inv["sites"]:
     d = dec.get(s["id"])
     if s["level"] == "WARN" and d and d["decision"] == "evidence":
         votes[s["path"][len("src/"):]][d["domain"]] += 1
+        # an older release printed the same message from the file it then lived in (a .cu before 2.7, net_ib.cc
+        # before the transport/net_ib/ split): that file name stands for the same domain
+        for v in s.get("versions", []):
+            if v.get("src_file") and v["src_file"] != s["path"][len("src/"):]:
+                votes[v["src_file"]][d["domain"]] += 1
 table = {f: c.most_common(1)[0][0] for f, c in votes.items()}
 LEGACY = {"transport/net_ib.cc": "network", "misc/shmutils.cc": "host", "include/shm.h": "host",
           "transport/net_socket.cc": "network", "misc/ibvwrap.cc": "network"}

@@ -50,6 +50,11 @@ def main():
         if c not in cores:
             cores[c] = s
             paths.add(s["path"])
+        # older releases' wordings of the same refusal (versions): read too, when their core stands on its own
+        for v in s.get("versions", []):
+            vc = core(v["format"], v.get("syntax", s.get("syntax", "literal")))
+            if len(vc) >= 20 and len(re.findall(r"[A-Za-z]{2,}", vc)) >= 3 and vc not in cores:
+                cores[vc] = s
     if not cores:
         raise SystemExit("gen_pytorch_rules.py: no site is decided with " + RULE)
     ordered = sorted(cores, key=lambda c: (-len(c), c))
