@@ -7,6 +7,7 @@
 #include "calendar.h"
 #include "engine/clock_offsets.h"
 #include "engine/failure_summary.h"
+#include "engine/address_hosts.h"
 #include "engine/metric_nodes.h"
 #include "engine/metric_rules.h"
 #include "engine/internal.h"
@@ -969,6 +970,8 @@ void scanBundle(State& state, const Bundle& bundle, const Progress& progress)
     // Series named by the address Prometheus scraped go to the host it is (engine/metric_nodes.h).
     if (!metricRuleSeries(*state.rules, false).empty())
         nameMetricNodes(state.metricTracks, state.extracted, state.observations, state.metrics, state.warnings);
+    // Lines a wrapper placed only on an address go to the host the bundle says has it (engine/address_hosts.h).
+    nameAddressedNodes(state.extracted, state.observations, state.warnings);
     std::sort(state.metrics.begin(), state.metrics.end(), [](const MetricSeries& a, const MetricSeries& b) {
         return std::tie(a.name, a.node, a.gpu, a.file) < std::tie(b.name, b.node, b.gpu, b.file);
     });
