@@ -4,6 +4,7 @@
 // reset, NaN/Inf, a label set that changes, a 100 MB scrape.
 #include "engine/clock_offsets.h"
 #include "engine/engine.h"
+#include "present/verdict.h"
 #include "rules/metric_detect.h"
 #include "rules/ruleset.h"
 #include "testutil.h"
@@ -193,6 +194,15 @@ private slots:
                 QCOMPARE(a.result.onset->began.latestNs, (kT0 + 150) * 1'000'000'000 + 2'000'000'000); // + clock_skew_tolerance_s
                 QCOMPARE(std::string(toString(a.result.status)), std::string("unattributed"));
                 QVERIFY(a.result.candidates[0].outcome.reason == CandidateReason::AfterOnset);
+                // The words say what dated the onset: the power fall, not waiting symptoms (there are none).
+                const std::string verdict = present::candidateVerdict(a.result.candidates[0], a.result);
+                QVERIFY2(verdict.find("the job-wide fall of every GPU's metrics (workload.metric.all_gpus_stalled) had begun by then") !=
+                             std::string::npos, verdict.c_str());
+                QVERIFY2(verdict.find("waiting symptoms") == std::string::npos, verdict.c_str());
+                QCOMPARE(verdict, present::candidateVerdict(a.result.candidates[0], present::CandidateIndex(a.result)));
+                QVERIFY(!a.result.missing.empty());
+                QVERIFY2(a.result.missing[0].find("when the job-wide fall of every GPU's metrics (workload.metric.all_gpus_stalled) "
+                                                  "says the hang began") != std::string::npos, a.result.missing[0].c_str());
             } else {
                 QCOMPARE(std::string(toString(a.result.status)), std::string("attributed"));
                 QVERIFY(a.result.rootCause);
