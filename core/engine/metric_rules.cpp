@@ -208,6 +208,28 @@ struct Tally {
     }
 };
 
+// The times at which the file has a sample of another series of t's name on its node and GPU (the same
+// count for another Xid, or none) but none of t: a windowed count was 0 there.
+std::vector<int64_t> absentScrapes(const MetricTrackData& t, const std::vector<const MetricTrackData*>& all)
+{
+    std::vector<int64_t> scraped;
+    for (const MetricTrackData* s : all)
+        if (s != &t && s->name == t.name && s->node == t.node && s->gpu == t.gpu)
+            for (const MetricPoint& p : s->track.points)
+                scraped.push_back(p.timeNs);
+    std::sort(scraped.begin(), scraped.end());
+    scraped.erase(std::unique(scraped.begin(), scraped.end()), scraped.end());
+    std::vector<int64_t> absent;
+    auto own = t.track.points.begin();
+    for (int64_t ns : scraped) {
+        while (own != t.track.points.end() && own->timeNs < ns)
+            ++own;
+        if (own == t.track.points.end() || own->timeNs != ns)
+            absent.push_back(ns);
+    }
+    return absent;
+}
+
 } // namespace
 
 MetricNames metricRuleSeries(const RuleSet& rules, bool acrossOnly)
@@ -374,6 +396,15 @@ void runMetricRules(const RuleSet& rules, bool across, const std::vector<const M
             }
         if (mine.empty())
             continue;
+        std::vector<MetricTrack> windowed; // window_count: each track with the scrapes of its GPU it was absent at
+        if (rule.metric->kind == MetricKind::WindowCount) {
+            windowed.reserve(mine.size());
+            for (size_t i = 0; i < mine.size(); ++i) {
+                windowed.push_back(mine[i]->track);
+                windowed.back().absentNs = absentScrapes(*mine[i], tracks);
+                input[i] = &windowed.back();
+            }
+        }
         const bool job = rule.metric->jobWide();
         for (const MetricFinding& f : detectMetric(*rule.metric, input)) {
             const MetricTrackData& t = *mine[f.track];

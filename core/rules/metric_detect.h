@@ -32,6 +32,9 @@ using MetricPoint = MetricSample;
 // One series (a GPU's, a port's, a node's), its points in time order, one per time.
 struct MetricTrack {
     std::vector<MetricPoint> points;
+    // window_count: the times its node / GPU was scraped (another series of the name has a sample) without
+    // it, ascending: no occurrence was in the window then, the count was 0.
+    std::vector<int64_t> absentNs;
 };
 
 struct MetricFinding {
