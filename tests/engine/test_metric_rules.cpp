@@ -279,6 +279,7 @@ private slots:
                 }
             QCOMPARE(fromCount, size_t(1));
             QVERIFY(!find(a.result, "gpu.xid.13"));
+            QVERIFY(!warned(a.result, "dcgm-metrics.prom", "counter reset")); // a windowed count's fall is no reset
         }
     }
 
@@ -302,6 +303,10 @@ private slots:
         prom += dcgmLine("DCGM_FI_DEV_XID_ERRORS", "n1", 0, "0", kT0, ",pod=\"a\"");
         prom += dcgmLine("DCGM_FI_DEV_XID_ERRORS", "n1", 0, "0", kT0 + 15, ",pod=\"a\"");
         prom += dcgmLine("DCGM_FI_DEV_XID_ERRORS", "n1", 0, "48", kT0 + 30, ",pod=\"b\"");
+        // a time written twice (lines 16, 17): the later sample stands, said
+        prom += dcgmLine("DCGM_FI_DEV_ECC_DBE_VOL_TOTAL", "n1", 1, "0", kT0);
+        prom += dcgmLine("DCGM_FI_DEV_ECC_DBE_VOL_TOTAL", "n1", 1, "0", kT0);
+        prom += dcgmLine("DCGM_FI_DEV_ECC_DBE_VOL_TOTAL", "n1", 1, "0", kT0 + 15);
         writeFile(fs::path(dir.path().toStdString()) / "bad-metrics.prom", prom);
         Analysis a = analyze(dir.path().toStdString(), shippedOnly());
         const Result& r = a.result;
@@ -309,6 +314,7 @@ private slots:
         QVERIFY(warned(r, "bad-metrics.prom:7", "NaN or Inf"));
         QVERIFY(warned(r, "bad-metrics.prom:11", "before an earlier time"));
         QVERIFY(warned(r, "bad-metrics.prom", "label sets"));
+        QVERIFY(warned(r, "bad-metrics.prom:17", "repeat a time"));
         const SymptomEvent* dbe = find(r, "gpu.metric.ecc_dbe");
         QVERIFY(dbe);
         QCOMPARE(QString::fromStdString(dbe->fields.at("increase")), QStringLiteral("2"));
