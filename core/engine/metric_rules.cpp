@@ -6,6 +6,7 @@
 #include "rules/template.h"
 
 #include <algorithm>
+#include <array>
 #include <charconv>
 #include <cmath>
 #include <map>
@@ -24,9 +25,22 @@ constexpr std::string_view kVolatileLabels[] = {
     "DCGM_FI_NVML_VERSION", "DCGM_FI_DEV_BRAND", "DCGM_FI_DEV_NAME", "DCGM_FI_DEV_SERIAL", "DCGM_FI_DEV_VBIOS_VERSION",
     "DCGM_FI_PROCESS_NAME", "err_code", "err_msg"};
 
+// Asked of every label of every read series: the texts of its length only are compared.
 bool isVolatileLabel(std::string_view k)
 {
-    return std::find(std::begin(kVolatileLabels), std::end(kVolatileLabels), k) != std::end(kVolatileLabels);
+    constexpr size_t kLongest = 32;
+    static const auto byLength = [] {
+        std::array<std::vector<std::string_view>, kLongest> t;
+        for (std::string_view v : kVolatileLabels)
+            t.at(v.size()).push_back(v);
+        return t;
+    }();
+    if (k.size() >= kLongest)
+        return false;
+    for (std::string_view v : byLength[k.size()])
+        if (v == k)
+            return true;
+    return false;
 }
 
 // A series' identity (name, node, GPU and its lasting labels) hashed without building it as text: a key
@@ -146,6 +160,39 @@ uint32_t sampleLength(std::string_view data, uint64_t offset)
     return static_cast<uint32_t>(std::min<size_t>(end - offset, 4096));
 }
 
+// Every sample timed and finite, each later in time and in the file than the one before: nothing to leave
+// out, reorder or say, so the series' samples are its track as they are.
+bool clean(const std::vector<MetricSample>& samples)
+{
+    for (size_t i = 0; i < samples.size(); ++i) {
+        const MetricSample& s = samples[i];
+        if (s.timeNs == kNoTime || !std::isfinite(s.value))
+            return false;
+        if (i > 0 && (s.timeNs <= samples[i - 1].timeNs || s.offset <= samples[i - 1].offset))
+            return false;
+    }
+    return true;
+}
+
+// A GPU's PCI address comes on each of its fields' series: normalised once per address and file.
+class PciNames {
+public:
+    const std::string& operator()(const std::string& raw)
+    {
+        for (const auto& [r, n] : seen_)
+            if (r == raw)
+                return n;
+        if (seen_.size() == kMax)
+            seen_.pop_back();
+        seen_.emplace_back(raw, normalizePciAddress(raw));
+        return seen_.back().second;
+    }
+
+private:
+    static constexpr size_t kMax = 64; // a node's GPUs and NICs; more only cost a normalisation each
+    std::vector<std::pair<std::string, std::string>> seen_;
+};
+
 // One kind of thing left out or reordered, per file: how many, the first line and its series (named as
 // it first comes: at most one text per kind and file, and the series may be moved into its track after).
 struct Tally {
@@ -160,6 +207,28 @@ struct Tally {
         }
     }
 };
+
+// The times at which the file has a sample of another series of t's name on its node and GPU (the same
+// count for another Xid, or none) but none of t: a windowed count was 0 there.
+std::vector<int64_t> absentScrapes(const MetricTrackData& t, const std::vector<const MetricTrackData*>& all)
+{
+    std::vector<int64_t> scraped;
+    for (const MetricTrackData* s : all)
+        if (s != &t && s->name == t.name && s->node == t.node && s->gpu == t.gpu)
+            for (const MetricPoint& p : s->track.points)
+                scraped.push_back(p.timeNs);
+    std::sort(scraped.begin(), scraped.end());
+    scraped.erase(std::unique(scraped.begin(), scraped.end()), scraped.end());
+    std::vector<int64_t> absent;
+    auto own = t.track.points.begin();
+    for (int64_t ns : scraped) {
+        while (own != t.track.points.end() && own->timeNs < ns)
+            ++own;
+        if (own == t.track.points.end() || own->timeNs != ns)
+            absent.push_back(ns);
+    }
+    return absent;
+}
 
 } // namespace
 
@@ -186,13 +255,10 @@ std::vector<MetricTrackData> metricTracks(std::vector<MetricSeries>& series, Ser
         size_t member;
     };
     std::vector<Raw> raw; // one series' samples at a time, the buffer reused
+    PciNames pciOf;
     for (size_t g = 0; g < groups.size(); ++g) {
         const std::span<MetricSeries* const> members = groups[g];
-        raw.clear();
-        for (size_t m = 0; m < members.size(); ++m)
-            for (const MetricSample& s : members[m]->samples)
-                raw.push_back({&s, m});
-        if (raw.empty())
+        if (std::all_of(members.begin(), members.end(), [](const MetricSeries* m) { return m->samples.empty(); }))
             continue;
         // The label set that changed: the series continues under its new labels (file order decides which is new).
         if (members.size() > 1) {
@@ -215,50 +281,61 @@ std::vector<MetricTrackData> metricTracks(std::vector<MetricSeries>& series, Ser
             return la < lb;
         });
         const MetricSeries& shown = last;
-        const auto byTime = [](const Raw& a, const Raw& b) { return std::tie(a.s->timeNs, a.s->offset) < std::tie(b.s->timeNs, b.s->offset); };
-        const auto byOffset = [](const Raw& a, const Raw& b) { return a.s->offset < b.s->offset; };
-        // The parser sorted each series by time: in time order and in file order at once (the usual case, a
-        // sort-free check), the exporter wrote nothing out of time order.
-        if (!std::is_sorted(raw.begin(), raw.end(), byTime))
-            std::stable_sort(raw.begin(), raw.end(), byTime);
-        if (!std::is_sorted(raw.begin(), raw.end(), byOffset)) {
-            std::vector<Raw> byFile = raw;
-            std::sort(byFile.begin(), byFile.end(), byOffset);
-            for (size_t i = 1; i < byFile.size(); ++i)
-                if (byFile[i].s->timeNs != kNoTime && byFile[i - 1].s->timeNs != kNoTime && byFile[i].s->timeNs < byFile[i - 1].s->timeNs)
-                    unordered.add(byFile[i].s->line, shown);
-        }
+        const bool counter = counters.count(last.name) > 0;
         MetricTrackData t;
+        t.file = file;
         t.gpu = last.gpu;
         if (auto p = last.labels.find("pci_bus_id"); p != last.labels.end())
-            t.pci = normalizePciAddress(p->second);
-        const bool counter = counters.count(last.name) > 0;
-        t.track.points.reserve(raw.size());
-        t.refs.reserve(raw.size());
-        for (const Raw& r : raw) {
-            const MetricSample& s = *r.s;
-            if (s.timeNs == kNoTime) {
-                untimed.add(s.line, shown);
-                continue;
+            t.pci = pciOf(p->second);
+        if (members.size() == 1 && clean(last.samples)) {
+            // The usual series: its samples are the track's points as they are.
+            if (counter)
+                for (size_t i = 1; i < last.samples.size(); ++i)
+                    if (last.samples[i].value < last.samples[i - 1].value)
+                        resets.add(last.samples[i].line, shown);
+            if (after == SeriesAfter::Dropped)
+                t.track.points = std::move(last.samples);
+            else
+                t.track.points = last.samples;
+        } else {
+            raw.clear();
+            for (size_t m = 0; m < members.size(); ++m)
+                for (const MetricSample& s : members[m]->samples)
+                    raw.push_back({&s, m});
+            const auto byTime = [](const Raw& a, const Raw& b) { return std::tie(a.s->timeNs, a.s->offset) < std::tie(b.s->timeNs, b.s->offset); };
+            const auto byOffset = [](const Raw& a, const Raw& b) { return a.s->offset < b.s->offset; };
+            // The parser sorted each series by time: in time order and in file order at once, the exporter
+            // wrote nothing out of time order.
+            if (!std::is_sorted(raw.begin(), raw.end(), byTime))
+                std::stable_sort(raw.begin(), raw.end(), byTime);
+            if (!std::is_sorted(raw.begin(), raw.end(), byOffset)) {
+                std::vector<Raw> byFile = raw;
+                std::sort(byFile.begin(), byFile.end(), byOffset);
+                for (size_t i = 1; i < byFile.size(); ++i)
+                    if (byFile[i].s->timeNs != kNoTime && byFile[i - 1].s->timeNs != kNoTime && byFile[i].s->timeNs < byFile[i - 1].s->timeNs)
+                        unordered.add(byFile[i].s->line, shown);
             }
-            if (!std::isfinite(s.value)) {
-                nonFinite.add(s.line, shown);
-                continue;
+            std::vector<MetricPoint>& points = t.track.points;
+            points.reserve(raw.size());
+            for (const Raw& r : raw) {
+                const MetricSample& s = *r.s;
+                if (s.timeNs == kNoTime) {
+                    untimed.add(s.line, shown);
+                    continue;
+                }
+                if (!std::isfinite(s.value)) {
+                    nonFinite.add(s.line, shown);
+                    continue;
+                }
+                if (!points.empty() && points.back().timeNs == s.timeNs) {
+                    repeated.add(s.line, shown); // the later sample of the file stands
+                    points.back() = s;
+                    continue;
+                }
+                if (counter && !points.empty() && s.value < points.back().value)
+                    resets.add(s.line, shown);
+                points.push_back(s);
             }
-            RawRef ref;
-            ref.file = file;
-            ref.offset = s.offset;
-            ref.line = s.line;
-            if (!t.track.points.empty() && t.track.points.back().timeNs == s.timeNs) {
-                repeated.add(s.line, shown); // the later sample of the file stands
-                t.track.points.back().value = s.value;
-                t.refs.back() = ref;
-                continue;
-            }
-            if (counter && !t.track.points.empty() && s.value < t.track.points.back().value)
-                resets.add(s.line, shown);
-            t.track.points.push_back({s.timeNs, s.value, static_cast<uint32_t>(t.refs.size())});
-            t.refs.push_back(ref);
         }
         if (t.track.points.empty())
             continue;
@@ -294,9 +371,9 @@ std::vector<MetricTrackData> metricTracks(std::vector<MetricSeries>& series, Ser
 
 void measureSampleLengths(MetricTrackData& track, std::string_view data)
 {
-    for (RawRef& r : track.refs)
-        if (r.length == 0)
-            r.length = sampleLength(data, r.offset);
+    for (MetricPoint& p : track.track.points)
+        if (p.length == 0)
+            p.length = sampleLength(data, p.offset);
 }
 
 void runMetricRules(const RuleSet& rules, bool across, const std::vector<const MetricTrackData*>& tracks, uint32_t obsBase,
@@ -319,6 +396,15 @@ void runMetricRules(const RuleSet& rules, bool across, const std::vector<const M
             }
         if (mine.empty())
             continue;
+        std::vector<MetricTrack> windowed; // window_count: each track with the scrapes of its GPU it was absent at
+        if (rule.metric->kind == MetricKind::WindowCount) {
+            windowed.reserve(mine.size());
+            for (size_t i = 0; i < mine.size(); ++i) {
+                windowed.push_back(mine[i]->track);
+                windowed.back().absentNs = absentScrapes(*mine[i], tracks);
+                input[i] = &windowed.back();
+            }
+        }
         const bool job = rule.metric->jobWide();
         for (const MetricFinding& f : detectMetric(*rule.metric, input)) {
             const MetricTrackData& t = *mine[f.track];
@@ -328,9 +414,10 @@ void runMetricRules(const RuleSet& rules, bool across, const std::vector<const M
                 o.id = ObservationId(obsBase + static_cast<uint32_t>(observations.size()));
                 o.source = SourceKind::Metrics;
                 o.severity = Severity::Warning;
-                o.ref = of.refs[p.ref];
-                if (o.ref.length == 0 && !data.empty())
-                    o.ref.length = sampleLength(data, o.ref.offset);
+                o.ref.file = of.file;
+                o.ref.offset = p.offset;
+                o.ref.line = p.line;
+                o.ref.length = p.length == 0 && !data.empty() ? sampleLength(data, p.offset) : p.length;
                 o.text = of.name + promLabels(of.labels);
                 if (o.text.size() > 1024)
                     o.text.resize(1024);
@@ -390,7 +477,7 @@ void runMetricRules(const RuleSet& rules, bool across, const std::vector<const M
             ev.originalSymptom = ev.symptom;
             ev.extractedBy = sharedRuleId(rule);
             if (!job)
-                ev.file = t.refs.front().file;
+                ev.file = t.file;
             events.push_back(std::move(ev));
         }
     }

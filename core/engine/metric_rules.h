@@ -30,8 +30,8 @@ struct MetricTrackData {
     int gpu = -1;
     std::string pci;                               // from pci_bus_id, normalised
     std::map<std::string, std::string> labels;     // its last label set
-    MetricTrack track;                             // points; ref = index into refs
-    std::vector<RawRef> refs;                      // each point's sample: offset, line, length (file set)
+    FileId file;                                   // where its samples are
+    MetricTrack track;                             // its samples in time order, one per time
 };
 
 // The metric names the loaded rules read: each rule's series. `across`: only those of peers / all_below
@@ -45,7 +45,9 @@ struct MetricTrackData {
 // series), each track takes its series' name, node and labels instead of a copy.
 enum class SeriesAfter { Kept, Dropped };
 
-// A ref's `length` is 0 (not measured) until an observation cites the sample or measureSampleLengths runs:
+// A series whose samples are all timed, finite and in time and file order (the usual case) becomes its
+// track as it is: its samples are moved (SeriesAfter::Dropped) or copied, never rebuilt point by point.
+// A point's `length` is 0 (not measured) until an observation cites the sample or measureSampleLengths runs:
 // few samples are ever cited, and measuring each where it is made was a search of every sample's text.
 [[nodiscard]] std::vector<MetricTrackData> metricTracks(std::vector<MetricSeries>& series, SeriesAfter after, const MetricNames& names,
                                                         const MetricNames& counters, FileId file, const std::string& path,

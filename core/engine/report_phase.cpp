@@ -401,6 +401,8 @@ present::OnsetFacts onsetFacts(const State& state, const std::vector<SymptomEven
 {
     present::OnsetFacts f;
     f.estimateNs = onset.estimateNs;
+    f.byMetrics = present::onsetByMetrics(onset, result.evidence);
+    f.symptoms = onset.symptoms;
     for (const Candidate& c : result.candidates)
         f.laterInitiators += c.outcome.reason == CandidateReason::AfterOnset;
     std::set<int> waited;

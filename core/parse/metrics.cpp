@@ -114,44 +114,61 @@ public:
 
     MetricSeries& get(const std::string& name, std::map<std::string, std::string> labels)
     {
-        // Appended in place: a key of temporaries per label was most of what a Prometheus result's series cost.
-        key_.assign(name);
-        for (const auto& [k, v] : labels)
-            key_.append(1, '\x1f').append(k).append(1, '\x1e').append(v);
-        auto it = index_.find(key_);
+        // By a hash of its name and labels, checked field by field on a hit: a key text built, hashed and copied
+        // per series (and per OpenMetrics line) was most of what this cost.
+        const uint64_t h = identityHash(name, labels);
+        const auto it = index_.find(h);
         if (it != index_.end())
-            return series_[it->second];
-        std::string key = key_;
+            for (uint32_t i = it->second; i != kNone; i = nextSameHash_[i])
+                if (series_[i].name == name && series_[i].labels == labels)
+                    return series_[i];
         MetricSeries s;
         s.file = file_;
         s.name = name;
-        for (const char* k : {"hostname", "Hostname", "node", "instance", "host"}) {
-            auto l = labels.find(k);
-            if (l == labels.end() || l->second.empty())
-                continue;
-            std::string n = l->second;
+        // The node and GPU from the first of these labels given (a GPU: given as a number), in one pass.
+        static constexpr std::string_view kNodeLabels[] = {"hostname", "Hostname", "node", "instance", "host"};
+        static constexpr std::string_view kGpuLabels[] = {"gpu", "GPU", "minor_number", "gpu_index"};
+        size_t nodeRank = std::size(kNodeLabels), gpuRank = std::size(kGpuLabels);
+        const std::string* nodeValue = nullptr;
+        for (const auto& [k, v] : labels) {
+            for (size_t r = 0; r < nodeRank; ++r)
+                if (k == kNodeLabels[r]) {
+                    if (!v.empty()) {
+                        nodeRank = r;
+                        nodeValue = &v;
+                    }
+                    break;
+                }
+            for (size_t r = 0; r < gpuRank; ++r)
+                if (k == kGpuLabels[r]) {
+                    int g = -1;
+                    auto [p, ec] = std::from_chars(v.data(), v.data() + v.size(), g);
+                    if (ec == std::errc() && p == v.data() + v.size() && g >= 0) {
+                        gpuRank = r;
+                        s.gpu = g;
+                    }
+                    break;
+                }
+        }
+        if (nodeValue) {
+            std::string n = *nodeValue;
             // "10.0.0.1:9400" / "host:9400": the exporter port is not part of the node name
             const size_t colon = n.rfind(':');
             if (colon != std::string::npos && colon + 1 < n.size()
                 && std::all_of(n.begin() + long(colon) + 1, n.end(), [](char c) { return cursor::isDigit(c); })
                 && n.find(':') == colon)
                 n.resize(colon);
-            s.node = n;
-            break;
-        }
-        for (const char* k : {"gpu", "GPU", "minor_number", "gpu_index"}) {
-            auto l = labels.find(k);
-            int g = -1;
-            if (l != labels.end()) {
-                auto [p, ec] = std::from_chars(l->second.data(), l->second.data() + l->second.size(), g);
-                if (ec == std::errc() && p == l->second.data() + l->second.size() && g >= 0) {
-                    s.gpu = g;
-                    break;
-                }
-            }
+            s.node = std::move(n);
         }
         s.labels = std::move(labels);
-        index_.emplace(std::move(key), series_.size());
+        const auto i = static_cast<uint32_t>(series_.size());
+        if (it != index_.end()) {
+            nextSameHash_.push_back(it->second);
+            it->second = i;
+        } else {
+            nextSameHash_.push_back(kNone);
+            index_.emplace(h, i);
+        }
         series_.push_back(std::move(s));
         return series_.back();
     }
@@ -165,27 +182,47 @@ public:
         for (auto& s : series_)
             if (!std::is_sorted(s.samples.begin(), s.samples.end(), earlier))
                 std::stable_sort(s.samples.begin(), s.samples.end(), earlier);
-        std::sort(series_.begin(), series_.end(), [](const MetricSeries& a, const MetricSeries& b) {
-            if (a.name != b.name)
-                return a.name < b.name;
-            if (a.node != b.node)
-                return a.node < b.node;
+        // Ordered by index: sorting the series themselves moved their strings, label maps and samples at
+        // every swap. No two series have the same name and labels, so the order is total.
+        std::vector<uint32_t> order(series_.size());
+        for (uint32_t i = 0; i < order.size(); ++i)
+            order[i] = i;
+        std::sort(order.begin(), order.end(), [&](uint32_t i, uint32_t j) {
+            const MetricSeries& a = series_[i];
+            const MetricSeries& b = series_[j];
+            if (const int c = a.name.compare(b.name); c != 0)
+                return c < 0;
+            if (const int c = a.node.compare(b.node); c != 0)
+                return c < 0;
             if (a.gpu != b.gpu)
                 return a.gpu < b.gpu;
             return a.labels < b.labels;
         });
         out.reserve(out.size() + series_.size());
-        for (auto& s : series_)
-            out.push_back(std::move(s));
+        for (uint32_t i : order)
+            out.push_back(std::move(series_[i]));
         series_.clear();
         index_.clear();
+        nextSameHash_.clear();
     }
 
 private:
+    static constexpr uint32_t kNone = UINT32_MAX;
+    static uint64_t identityHash(const std::string& name, const std::map<std::string, std::string>& labels)
+    {
+        const std::hash<std::string_view> h;
+        uint64_t v = h(name);
+        for (const auto& [k, val] : labels) {
+            v ^= h(k) + 0x9e3779b97f4a7c15ULL + (v << 6) + (v >> 2);
+            v ^= h(val) + 0x9e3779b97f4a7c15ULL + (v << 6) + (v >> 2);
+        }
+        return v;
+    }
+
     FileId file_;
     std::deque<MetricSeries> series_; // deque: get() hands out references that must survive growth
-    std::unordered_map<std::string, size_t> index_; // only looked up: emit() orders the series
-    std::string key_;                                // the buffer each look-up's key is built in
+    std::unordered_map<uint64_t, uint32_t> index_; // hash -> its newest series; only looked up: emit() orders them
+    std::vector<uint32_t> nextSameHash_;            // per series: the one before it of the same hash
 };
 
 bool jsonSample(const json& pair, int64_t& ns, double& v)
@@ -226,7 +263,7 @@ public:
         if (keepSamples_ && current_)
             current_->samples.reserve(current_->samples.size() + lastCount_);
     }
-    void sample(double seconds, std::string_view value, size_t offset, uint32_t line) override
+    void sample(double seconds, std::string_view value, size_t offset, uint32_t line, uint32_t length) override
     {
         int64_t ns = 0;
         double v = 0;
@@ -235,8 +272,10 @@ public:
             return;
         }
         tally.add(ns);
+        // Its length as a cited sample's excerpt measures it (engine/metric_rules.cpp, sampleLength: to the first
+        // ']'), known here unless a string value holds a ']'.
         if (keepSamples_ && current_)
-            current_->samples.push_back({ns, v, offset, line});
+            current_->samples.push_back({ns, v, offset, line, length <= 4096 && value.find(']') == std::string_view::npos ? length : 0});
     }
     MetricsTally tally;
     std::vector<ParseIssue> issues;

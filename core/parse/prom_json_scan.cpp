@@ -190,14 +190,14 @@ bool pair(Reader& r, Sink& sink)
         }
         double seconds = 0;
         if (shaped && std::from_chars(time.data(), time.data() + time.size(), seconds).ec == std::errc()) {
-            sink.sample(seconds, value, at, line);
+            sink.sample(seconds, value, at, line, r.line() == line ? static_cast<uint32_t>(r.pos() - at) : 0);
             return true;
         }
         r.rewind(at, line);
     }
     if (!r.skipValue())
         return false;
-    sink.sample(0, {}, at, line); // no plausible time: reported as a bad sample
+    sink.sample(0, {}, at, line, 0); // no plausible time: reported as a bad sample
     return true;
 }
 

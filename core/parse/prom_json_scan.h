@@ -21,8 +21,9 @@ public:
     // A result's labels, `__name__` taken out as its name; its samples follow.
     virtual void series(std::string&& name, std::map<std::string, std::string>&& labels) = 0;
     // One [time, value] pair of the last series: its time in seconds, its value as written (a
-    // string's contents, or a number's text), where the pair starts and its 1-based line.
-    virtual void sample(double seconds, std::string_view value, size_t offset, uint32_t line) = 0;
+    // string's contents, or a number's text), where the pair starts, its 1-based line and its length
+    // from '[' to ']' (0 when it spans lines or is not a pair).
+    virtual void sample(double seconds, std::string_view value, size_t offset, uint32_t line, uint32_t length) = 0;
 };
 
 // False when the text is not of the plain shape (the sink may have been fed part of it: start again).

@@ -59,6 +59,7 @@ struct MetricSample {
     double value = 0;
     uint64_t offset = 0;      // raw location of the sample (or of its series in JSON)
     uint32_t line = 1;
+    uint32_t length = 0;      // bytes of the sample's text; 0: not measured (metric rules measure what they cite)
 };
 
 struct MetricSeries {

@@ -61,7 +61,8 @@ void onsetEvidence(const MissingFacts& f, std::vector<std::string>& out)
 {
     const OnsetFacts& o = *f.onset;
     const std::string when = aboutUtc(o.estimateNs);
-    out.push_back("an event from before " + when + ", when the waiting symptoms say the hang began, that explains it" +
+    out.push_back("an event from before " + when + ", when " + onsetWitness(o.byMetrics, o.symptoms) +
+                  (o.byMetrics ? " says" : " say") + " the hang began, that explains it" +
                   (o.laterInitiators ? "; the " + plural(o.laterInitiators, "initiating event") + " found began after it"
                    : f.foundInstead.empty() ? std::string()
                                             : "; " + foundInstead(f)));

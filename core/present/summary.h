@@ -21,6 +21,8 @@ struct OnsetFacts {
     std::vector<IndexRange> quietRanks;        // ranks the manifest lists that did not report waiting
     std::vector<std::string> quietNodes;       // their nodes, sorted
     size_t laterInitiators = 0;                // initiating events that began clearly after it (after_onset)
+    bool byMetrics = false;                    // dated by a metric finding, not waiting lines (onsetByMetrics)
+    std::vector<std::string> symptoms;         // what dated it (HangOnset::symptoms)
 };
 
 // What is missing from the bundle, as the engine found it.

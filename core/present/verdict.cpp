@@ -64,8 +64,8 @@ std::string overlapReason(const Candidate& c, const Candidate* other)
            seconds(std::max<int64_t>(overlap, 0)) + ", so neither certainly came first";
 }
 
-// `other`: the candidate c's outcome was measured against, when known.
-std::string verdictAgainst(const Candidate& c, const Candidate* other)
+// `other`: the candidate c's outcome was measured against, when known; `witness`: what dated the onset.
+std::string verdictAgainst(const Candidate& c, const Candidate* other, const std::string& witness)
 {
     const CandidateOutcome& o = c.outcome;
     const std::string otherSymptom = other ? other->symptom : std::string("another candidate");
@@ -95,7 +95,7 @@ std::string verdictAgainst(const Candidate& c, const Candidate* other)
     case CandidateReason::Lighter:
         return "lost: " + otherSymptom + " on the same node is the stronger cause and " + overlapReason(c, other);
     case CandidateReason::AfterOnset:
-        return "lost: began " + seconds(o.deltaNs) + " after the hang did (the waiting symptoms had begun by then; " +
+        return "lost: began " + seconds(o.deltaNs) + " after the hang did (" + witness + " had begun by then; " +
                "more than the " + seconds(o.limitNs) + " a rank may wait for a slow peer): a later consequence or " +
                "an independent fault, not their cause";
     }
@@ -104,7 +104,41 @@ std::string verdictAgainst(const Candidate& c, const Candidate* other)
 
 } // namespace
 
-CandidateIndex::CandidateIndex(const Result& result)
+bool onsetByMetrics(const HangOnset& onset, const std::vector<EvidenceItem>& evidence)
+{
+    std::vector<EventId> events = onset.events;
+    std::sort(events.begin(), events.end(), [](EventId a, EventId b) { return a.value < b.value; });
+    enum : uint8_t { Unseen, MetricOnly, Other };
+    std::vector<uint8_t> shown(events.size(), Unseen);
+    for (const EvidenceItem& e : evidence) {
+        const auto it = std::lower_bound(events.begin(), events.end(), e.event,
+                                         [](EventId a, EventId b) { return a.value < b.value; });
+        if (it == events.end() || it->value != e.event.value)
+            continue;
+        uint8_t& s = shown[size_t(it - events.begin())];
+        s = e.kind == EvidenceKind::Metric && s != Other ? MetricOnly : Other;
+    }
+    return !events.empty() && std::all_of(shown.begin(), shown.end(), [](uint8_t s) { return s == MetricOnly; });
+}
+
+std::string onsetWitness(bool byMetrics, const std::vector<std::string>& symptoms)
+{
+    if (!byMetrics)
+        return "the waiting symptoms";
+    std::string s = "the job-wide fall of every GPU's metrics";
+    for (size_t i = 0; i < symptoms.size(); ++i)
+        s += (i ? ", " : " (") + symptoms[i] + (i + 1 == symptoms.size() ? ")" : "");
+    return s;
+}
+
+std::string onsetWitness(const Result& result)
+{
+    if (!result.onset)
+        return onsetWitness(false, {});
+    return onsetWitness(onsetByMetrics(*result.onset, result.evidence), result.onset->symptoms);
+}
+
+CandidateIndex::CandidateIndex(const Result& result) : onsetWitness_(present::onsetWitness(result))
 {
     byEvent_.reserve(result.candidates.size());
     for (const Candidate& c : result.candidates)
@@ -126,12 +160,12 @@ std::string candidateVerdict(const Candidate& c, const Result& result)
                 other = &x;
                 break;
             }
-    return verdictAgainst(c, other);
+    return verdictAgainst(c, other, c.outcome.reason == CandidateReason::AfterOnset ? onsetWitness(result) : std::string());
 }
 
 std::string candidateVerdict(const Candidate& c, const CandidateIndex& candidates)
 {
-    return verdictAgainst(c, c.outcome.other ? candidates.find(*c.outcome.other) : nullptr);
+    return verdictAgainst(c, c.outcome.other ? candidates.find(*c.outcome.other) : nullptr, candidates.onsetWitness());
 }
 
 std::string traceAction(const TraceStep& step)

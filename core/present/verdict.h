@@ -42,10 +42,22 @@ class CandidateIndex {
 public:
     explicit CandidateIndex(const Result& result);
     const Candidate* find(EventId id) const;
+    const std::string& onsetWitness() const { return onsetWitness_; }
 
 private:
     std::unordered_map<EventId, const Candidate*> byEvent_;
+    std::string onsetWitness_; // onsetWitness(result), made once
 };
+
+// Whether a metric finding dated the hang's onset (Result::onset): each of its events is shown by metric
+// samples only (engine/onset.h takes a job-wide metric finding, every GPU's power or utilisation fallen,
+// only when no line dates a wait). An event with no evidence item left leaves it to the waits.
+[[nodiscard]] bool onsetByMetrics(const HangOnset& onset, const std::vector<EvidenceItem>& evidence);
+
+// What dated the hang's onset, as every text names it: "the waiting symptoms", or the metric finding
+// ("the job-wide fall of every GPU's metrics (workload.metric.all_gpus_stalled)").
+std::string onsetWitness(bool byMetrics, const std::vector<std::string>& symptoms);
+std::string onsetWitness(const Result& result);
 
 // "lost: 3.250 s later than gpu.xid.79 on node07 GPU 3". `result` (or its index, for a verdict per candidate)
 // supplies the candidate the outcome was measured against (outcome.other).

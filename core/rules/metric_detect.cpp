@@ -79,6 +79,57 @@ void increases(const MetricRule& r, size_t t, const std::vector<MetricPoint>& p,
     out.push_back(std::move(*first));
 }
 
+// The first rise of a count of occurrences in a sliding window. Where the series is absent at a scrape of
+// its node / GPU no occurrence was in the window, so its next sample rises from 0 (the interval begins at
+// that scrape); a fall is occurrences leaving the window. A series with no scrape before its first sample
+// counted before the window and is not dated by it.
+void windowCounts(const MetricRule& r, size_t t, const MetricTrack& track, std::vector<MetricFinding>& out)
+{
+    const std::vector<MetricPoint>& p = track.points;
+    std::optional<MetricFinding> first;
+    double total = 0;
+    int times = 0;
+    size_t lastRise = 0;
+    size_t a = 0;
+    for (size_t i = 0; i < p.size(); ++i) {
+        int64_t absentAt = kNoTime; // the last scrape without it since its sample before
+        for (; a < track.absentNs.size() && track.absentNs[a] < p[i].timeNs; ++a)
+            if (i == 0 || track.absentNs[a] > p[i - 1].timeNs)
+                absentAt = track.absentNs[a];
+        if (absentAt == kNoTime && i == 0)
+            continue;
+        const double before = absentAt != kNoTime ? 0 : p[i - 1].value;
+        const double inc = p[i].value - before;
+        if (inc <= 0 || inc < r.threshold)
+            continue;
+        total += inc;
+        ++times;
+        lastRise = i;
+        if (first)
+            continue;
+        if (absentAt != kNoTime) {
+            MetricFinding f;
+            f.track = t;
+            f.at = i;
+            f.latestNs = p[i].timeNs;
+            f.earliestNs = absentAt;
+            f.fields["value"] = formatMetricValue(p[i].value);
+            f.fields["previous"] = "0";
+            first = std::move(f);
+        } else {
+            first = at(t, p, i);
+        }
+        first->fields["increase"] = formatMetricValue(inc);
+    }
+    if (!first)
+        return;
+    first->fields["total"] = formatMetricValue(total);
+    first->fields["times"] = std::to_string(times);
+    if (lastRise != first->at)
+        first->others.emplace_back(t, lastRise);
+    out.push_back(std::move(*first));
+}
+
 // The first crossing of a gauge to the far side of the threshold; a series already there at its first
 // point crossed before the window and is not dated by it.
 void crossings(const MetricRule& r, size_t t, const std::vector<MetricPoint>& p, std::vector<MetricFinding>& out)
@@ -402,6 +453,7 @@ std::vector<MetricFinding> detectMetric(const MetricRule& rule, const std::vecto
         case MetricKind::Below: crossings(rule, t, p, out); break;
         case MetricKind::Change: changes(rule, t, p, out); break;
         case MetricKind::Bits: bits(rule, t, p, out); break;
+        case MetricKind::WindowCount: windowCounts(rule, t, *tracks[t], out); break;
         default: break;
         }
     }

@@ -5,6 +5,7 @@
 #pragma once
 
 #include "field_map.h"
+#include "parse/structured.h"
 #include "rules/rule.h"
 
 #include <cstdint>
@@ -23,16 +24,17 @@ namespace fl {
 inline constexpr std::string_view kHostNameSeries = "node_uname_info";
 
 // One sample of a series: a finite value at a known time (the caller leaves out NaN, Inf and untimed
-// samples and says so in a note); `ref` is the caller's index of the sample.
-struct MetricPoint {
-    int64_t timeNs = 0;
-    double value = 0;
-    uint32_t ref = 0;
-};
+// samples and says so in a note). A track's points are its series' parsed samples, kept as the parser
+// stored them (offset, line and length say where each is: the caller's, not read here), so that a clean
+// series becomes a track without a copy.
+using MetricPoint = MetricSample;
 
 // One series (a GPU's, a port's, a node's), its points in time order, one per time.
 struct MetricTrack {
     std::vector<MetricPoint> points;
+    // window_count: the times its node / GPU was scraped (another series of the name has a sample) without
+    // it, ascending: no occurrence was in the window then, the count was 0.
+    std::vector<int64_t> absentNs;
 };
 
 struct MetricFinding {

@@ -172,6 +172,9 @@ enum class MetricKind : uint8_t {
     Peers,    // a series departs from the same series of its peers over a window (robust z-score)
     AllBelow, // every series of the name fell to <= threshold and stayed there: one event for the job
     AllFall,  // every series fell to <= fraction of its own level before and stayed there: one event for the job
+    WindowCount, // occurrences in a sliding window (dcgm-exporter's DCGM_EXP_XID_ERRORS_COUNT, one series per
+                 // Xid): a rise, or the series appearing at a scrape of its GPU, is new ones; a fall is old ones
+                 // leaving the window, not a reset
 };
 std::string_view toString(MetricKind);
 
@@ -188,7 +191,7 @@ struct MetricRule {
     std::string series;                    // the metric name: "DCGM_FI_DEV_XID_ERRORS"
     std::map<std::string, std::string> labels; // only series with these label values (node_md_disks{state="failed"})
     MetricKind kind = MetricKind::Increase;
-    double threshold = 1;                  // increase: minimum increase; above/below/all_below: the level
+    double threshold = 1;                  // increase / window_count: minimum increase; above/below/all_below: the level
     bool nonzero = false;                  // change: only a change to a non-zero value
     uint64_t mask = 0;                     // bits: the bits that count
     std::map<uint64_t, std::string> bitNames; // bits: name of each bit ("hw_slowdown")

@@ -379,7 +379,7 @@ void parseMetricRule(const Ctx& ctx, const json& j, const json& m, Rule& r)
     static const std::pair<std::string_view, MetricKind> kKinds[] = {
         {"increase", MetricKind::Increase}, {"above", MetricKind::Above}, {"below", MetricKind::Below},
         {"change", MetricKind::Change},     {"bits", MetricKind::Bits},   {"peers", MetricKind::Peers},
-        {"all_below", MetricKind::AllBelow}, {"all_fall", MetricKind::AllFall}};
+        {"all_below", MetricKind::AllBelow}, {"all_fall", MetricKind::AllFall}, {"window_count", MetricKind::WindowCount}};
     bool known = false;
     for (const auto& [name, k] : kKinds)
         if (kind == name) {
@@ -387,7 +387,8 @@ void parseMetricRule(const Ctx& ctx, const json& j, const json& m, Rule& r)
             known = true;
         }
     if (!known)
-        ctx.fail("metric 'kind' must be increase, above, below, change, bits, peers, all_below or all_fall, not '" + kind + "'");
+        ctx.fail("metric 'kind' must be increase, above, below, change, bits, peers, all_below, all_fall or window_count, not '" +
+                 kind + "'");
     auto number = [&](const char* key, double& out, double lo, double hi) {
         if (auto it = m.find(key); it != m.end()) {
             if (!it->is_number() || it->get<double>() < lo || it->get<double>() > hi)
@@ -409,7 +410,7 @@ void parseMetricRule(const Ctx& ctx, const json& j, const json& m, Rule& r)
                 ctx.fail(std::string("metric '") + k + "' does not apply to kind '" + kind + "'");
     };
     only({"threshold"}, {MetricKind::Above, MetricKind::Below, MetricKind::AllBelow});
-    only({"min_increase"}, {MetricKind::Increase});
+    only({"min_increase"}, {MetricKind::Increase, MetricKind::WindowCount});
     only({"nonzero"}, {MetricKind::Change});
     only({"mask", "bits"}, {MetricKind::Bits});
     only({"z", "direction", "min_spread", "max_share", "min_peers"}, {MetricKind::Peers});
@@ -1011,6 +1012,7 @@ std::string_view toString(MetricKind k)
     case MetricKind::Peers: return "peers";
     case MetricKind::AllBelow: return "all_below";
     case MetricKind::AllFall: return "all_fall";
+    case MetricKind::WindowCount: return "window_count";
     }
     return "?";
 }

@@ -80,7 +80,8 @@ std::string shown(const std::string& s)
     return json(s.size() > 120 ? s.substr(0, 117) + "..." : s).dump();
 }
 
-// A metric rule's sample values as the engine would judge them: 15 s apart, null a missing scrape. The
+// A metric rule's sample values as the engine would judge them: 15 s apart, null a missing scrape (window_count:
+// a scrape of its GPU without this series, where the count was 0). The
 // first series must yield the expected symptom and fields; a benign sample must yield nothing.
 void checkMetricSamples(const Rule& rule, std::string_view fileText, std::vector<SampleFailure>& failures)
 {
@@ -89,9 +90,13 @@ void checkMetricSamples(const Rule& rule, std::string_view fileText, std::vector
         std::vector<MetricTrack> tracks;
         for (const auto& values : s.series) {
             MetricTrack t;
-            for (size_t i = 0; i < values.size(); ++i)
+            for (size_t i = 0; i < values.size(); ++i) {
+                const int64_t ns = 1'700'000'000'000'000'000LL + int64_t(i) * 15'000'000'000LL;
                 if (std::isfinite(values[i]))
-                    t.points.push_back({1'700'000'000'000'000'000LL + int64_t(i) * 15'000'000'000LL, values[i], uint32_t(i)});
+                    t.points.push_back({ns, values[i], i});
+                else if (m.kind == MetricKind::WindowCount) // its GPU scraped without it: none in the window
+                    t.absentNs.push_back(ns);
+            }
             tracks.push_back(std::move(t));
         }
         return detectMetric(m, tracks);

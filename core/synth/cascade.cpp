@@ -828,13 +828,20 @@ Truth Scene::xid74()
     const int link = int(s.rng.range(0, 17));
     s.kern(c, tF, s.xid(g) + "74, pid=" + str(w.pidOf(r)) + ", name=pt_main_thread, NVLink: fatal error detected on link "
                       + str(link) + "(0x10000, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0)");
-    if (g2 != g)
-        s.kern(c, tF + s.jitter(20 * kMs, 80 * kMs),
+    if (g2 != g) {
+        const int64_t peerAt = tF + s.jitter(20 * kMs, 80 * kMs);
+        s.kern(c, peerAt,
                s.xid(g2) + "74, pid=" + str(w.pidOf(w.rankOf(c, g2))) + ", name=pt_main_thread, NVLink: fatal error "
                "detected on link " + str((link + 5) % 18) + "(0x2, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0)");
+        // The driver reported Xid 74 on the peer too: dcgm-exporter's last-Xid field says 74 on both GPUs,
+        // in the same scrape interval (the register bits that tell the ends apart are in the kernel line only).
+        p.fx[size_t(c)].gpu[size_t(g2)].xid = 74;
+        p.fx[size_t(c)].gpu[size_t(g2)].xidAt = peerAt;
+    }
     p.fx[size_t(c)].gpu[size_t(g)].nvlinkAt = tF - 40 * kSec;
     p.fx[size_t(c)].gpu[size_t(g)].linkDownAt = tF;
     p.fx[size_t(c)].gpu[size_t(g)].xid = 74;
+    p.fx[size_t(c)].gpu[size_t(g)].xidAt = tF; // the field changes with the Xid line, not with the CRC errors before it
     s.cudaWatchdog(r, tF + s.jitter(200 * kMs, 600 * kMs), "CUDA error: uncorrectable NVLink error was detected during the execution");
     standardEnd(opStart, seq, "ALLREDUCE", s.numel);
     return truthFor(w, c, r, g, "Xid 74 with register bit 16 (hardware); the peer's bit-1 Xid 74 is sympathetic");

@@ -124,6 +124,13 @@ void honestForSources(const Options& opt, Truth& t, bool xidBeforeScrapes)
             // kernel's mlx5 lines only.
             t.notes += " [metrics only: the scrape shows the port's link_downed rising, not the HCA's fatal error]";
             t.subDomain = "ib_link";
+        } else if (f == "xid74" && opt.gpusPerNode > 1) {
+            // Both ends of the link reported Xid 74 within 100 ms: the last-Xid field says 74 on both GPUs in one
+            // scrape interval. Which end's register said the fatal bit (0x10000 against the peer's 0x2) is in the
+            // kernel lines only: the scrape names the node and the NVLink fault, not the GPU.
+            t.notes += " [metrics only: both ends' last-Xid fields turn 74 in one scrape interval; the register bits "
+                       "that tell the faulty end are in the kernel lines only: the node, not the GPU]";
+            t.culpritGpu = -1;
         } else if (f == "xid149" && xidBeforeScrapes) {
             // The field already says 149 at the first scrape: a value left from before the job, as far as the
             // scrape can tell (no change to date it). The GPU's NVLink counters still tell it: its replays

@@ -4,6 +4,7 @@
 // reset, NaN/Inf, a label set that changes, a 100 MB scrape.
 #include "engine/clock_offsets.h"
 #include "engine/engine.h"
+#include "present/verdict.h"
 #include "rules/metric_detect.h"
 #include "rules/ruleset.h"
 #include "testutil.h"
@@ -193,6 +194,15 @@ private slots:
                 QCOMPARE(a.result.onset->began.latestNs, (kT0 + 150) * 1'000'000'000 + 2'000'000'000); // + clock_skew_tolerance_s
                 QCOMPARE(std::string(toString(a.result.status)), std::string("unattributed"));
                 QVERIFY(a.result.candidates[0].outcome.reason == CandidateReason::AfterOnset);
+                // The words say what dated the onset: the power fall, not waiting symptoms (there are none).
+                const std::string verdict = present::candidateVerdict(a.result.candidates[0], a.result);
+                QVERIFY2(verdict.find("the job-wide fall of every GPU's metrics (workload.metric.all_gpus_stalled) had begun by then") !=
+                             std::string::npos, verdict.c_str());
+                QVERIFY2(verdict.find("waiting symptoms") == std::string::npos, verdict.c_str());
+                QCOMPARE(verdict, present::candidateVerdict(a.result.candidates[0], present::CandidateIndex(a.result)));
+                QVERIFY(!a.result.missing.empty());
+                QVERIFY2(a.result.missing[0].find("when the job-wide fall of every GPU's metrics (workload.metric.all_gpus_stalled) "
+                                                  "says the hang began") != std::string::npos, a.result.missing[0].c_str());
             } else {
                 QCOMPARE(std::string(toString(a.result.status)), std::string("attributed"));
                 QVERIFY(a.result.rootCause);
@@ -231,6 +241,48 @@ private slots:
         QCOMPARE(ev->ref.line, uint32_t(2 + 4 * 2 + 1)); // header + 4 scrapes x 2 GPUs, then GPU 1's
     }
 
+    // dcgm-exporter's own count (DCGM_EXP_XID_ERRORS_COUNT): one series per Xid the GPU reported in the last
+    // window, or one 0 without an `xid` label. GPU 1's xid="79" series appearing at the 6th scrape is an Xid 79
+    // there, between the 5th and 6th; its fall when the report leaves the window is no second Xid, and GPU 0's
+    // xid="13" series, there from the first scrape, counted before the window (not dated by it, no event).
+    // With DCGM's own last-Xid field beside it, still one cause on that GPU.
+    void dcgmExporterXidCountIsAnXidOnItsGpu()
+    {
+        for (const bool withField : {false, true}) {
+            QTemporaryDir dir;
+            std::string prom;
+            const std::string window = ",window_size_in_ms=\"300000\"";
+            for (int k = 0; k < 30; ++k) {
+                const int64_t s = kT0 + 15 * k;
+                prom += dcgmLine("DCGM_EXP_XID_ERRORS_COUNT", "n1", 0, "1", s, window + ",xid=\"13\"");
+                if (k >= 5 && k < 25)
+                    prom += dcgmLine("DCGM_EXP_XID_ERRORS_COUNT", "n1", 1, k < 10 ? "1" : "0", s, window + ",xid=\"79\"");
+                else
+                    prom += dcgmLine("DCGM_EXP_XID_ERRORS_COUNT", "n1", 1, "0", s, window);
+                if (withField)
+                    prom += dcgmLine("DCGM_FI_DEV_XID_ERRORS", "n1", 1, k >= 5 ? "79" : "0", s);
+            }
+            writeFile(fs::path(dir.path().toStdString()) / "dcgm-metrics.prom", prom);
+            Analysis a = analyze(dir.path().toStdString(), shippedOnly());
+            QVERIFY(a.result.rootCause);
+            QCOMPARE(QString::fromStdString(a.result.rootCause->symptom), QStringLiteral("gpu.xid.79"));
+            QCOMPARE(QString::fromStdString(a.result.rootCause->node), QStringLiteral("n1"));
+            QCOMPARE(a.result.rootCause->gpuIndex, 1);
+            size_t fromCount = 0;
+            for (const auto& e : a.result.events)
+                if (e.extractedBy.str() == "metric.dcgm-exp.xid-count") {
+                    ++fromCount;
+                    QCOMPARE(e.symptom.str(), std::string("gpu.xid.79"));
+                    QCOMPARE(e.gpuIndex, 1);
+                    QCOMPARE(e.time.interval.earliestNs, (kT0 + 60) * 1'000'000'000);
+                    QCOMPARE(e.time.interval.latestNs, (kT0 + 75) * 1'000'000'000);
+                }
+            QCOMPARE(fromCount, size_t(1));
+            QVERIFY(!find(a.result, "gpu.xid.13"));
+            QVERIFY(!warned(a.result, "dcgm-metrics.prom", "counter reset")); // a windowed count's fall is no reset
+        }
+    }
+
     // Bad input: each with a note naming the file and line, the events still found, no crash.
     void badScrapesAreNotedNotDropped()
     {
@@ -251,6 +303,10 @@ private slots:
         prom += dcgmLine("DCGM_FI_DEV_XID_ERRORS", "n1", 0, "0", kT0, ",pod=\"a\"");
         prom += dcgmLine("DCGM_FI_DEV_XID_ERRORS", "n1", 0, "0", kT0 + 15, ",pod=\"a\"");
         prom += dcgmLine("DCGM_FI_DEV_XID_ERRORS", "n1", 0, "48", kT0 + 30, ",pod=\"b\"");
+        // a time written twice (lines 16, 17): the later sample stands, said
+        prom += dcgmLine("DCGM_FI_DEV_ECC_DBE_VOL_TOTAL", "n1", 1, "0", kT0);
+        prom += dcgmLine("DCGM_FI_DEV_ECC_DBE_VOL_TOTAL", "n1", 1, "0", kT0);
+        prom += dcgmLine("DCGM_FI_DEV_ECC_DBE_VOL_TOTAL", "n1", 1, "0", kT0 + 15);
         writeFile(fs::path(dir.path().toStdString()) / "bad-metrics.prom", prom);
         Analysis a = analyze(dir.path().toStdString(), shippedOnly());
         const Result& r = a.result;
@@ -258,6 +314,7 @@ private slots:
         QVERIFY(warned(r, "bad-metrics.prom:7", "NaN or Inf"));
         QVERIFY(warned(r, "bad-metrics.prom:11", "before an earlier time"));
         QVERIFY(warned(r, "bad-metrics.prom", "label sets"));
+        QVERIFY(warned(r, "bad-metrics.prom:17", "repeat a time"));
         const SymptomEvent* dbe = find(r, "gpu.metric.ecc_dbe");
         QVERIFY(dbe);
         QCOMPARE(QString::fromStdString(dbe->fields.at("increase")), QStringLiteral("2"));
