@@ -32,7 +32,9 @@ void WorkbenchView::dropStartSelection()
         return;
     now.evidence.reset();
     now.event.reset();
+    std::vector<EventId> stepperRings = m_focus->highlight();  // a reset clears it; the stepper set it just now
     m_focus->reset(now);
+    m_focus->setHighlight(std::move(stepperRings));
     raw()->view()->close();  // it showed that line; no reader opened a file since
 }
 
